@@ -1,0 +1,26 @@
+# One-command set-up: `make run` (chat with the default model) and `make test` (the test suite).
+# Both create .venv, install torch 2.13.0 (CPU) first, then the package with its test extras.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install run test bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install torch==2.13.0
+	$(BIN)/python -m pip install -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/memgpt-local chat
+
+test: $(STAMP)
+	$(BIN)/python scripts/fetch_test_assets.py
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf $(VENV) .pytest_cache

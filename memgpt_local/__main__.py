@@ -1,0 +1,3 @@
+from memgpt_local.cli.main import main
+
+main()

@@ -1,0 +1,1 @@
+"""Click commands, one module per command group; thin: parse, call, print."""

@@ -1,0 +1,2 @@
+"""The agent's functions: each declared once (name, doc, pydantic arguments) in ``specs``;
+their implementations against memory live in ``execute``."""

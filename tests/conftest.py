@@ -1,0 +1,49 @@
+"""Shared fixtures: an isolated data dir for every test, the real embedder (once per
+session), a migrated store in a temp dir and a CLI runner."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+ASSETS = Path(__file__).parent / ".assets"
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point MEMGPT_LOCAL_HOME at a fresh temp dir for every test."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("MEMGPT_LOCAL_HOME", str(home))
+    return home
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    from memgpt_local.config import EmbedderSettings
+    from memgpt_local.memory.embed import make_embedder
+
+    return make_embedder(EmbedderSettings())
+
+
+@pytest.fixture
+def store(tmp_path: Path, embedder):
+    """A migrated memory store in a temp file; integrity-checked on teardown."""
+    from memgpt_local.memory import open_store
+
+    st = open_store(tmp_path / "memory.db", embedder)
+    yield st
+    assert st.integrity_check() == "ok"
+    st.close()
+
+
+@pytest.fixture
+def cli_runner():
+    from click.testing import CliRunner
+
+    return CliRunner()
