@@ -1,0 +1,135 @@
+"""Long-term memory of every agent in one SQLite file.
+
+``open_store(path, embedder)`` opens (creating and migrating) the file and returns a
+``MemoryStore`` with one sub-store per kind of memory: agents, core blocks, recall
+(messages), archival (passages) and sources (documents).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Callable, Iterator
+
+from memgpt_local.errors import EmbedderMismatchError
+from memgpt_local.memory import migrations
+from memgpt_local.memory.agents import AgentStore
+from memgpt_local.memory.archival import ArchivalStore, NewPassage
+from memgpt_local.memory.core import CoreMemoryStore
+from memgpt_local.memory.db import Database
+from memgpt_local.memory.embed import Embedder
+from memgpt_local.memory.recall import RecallStore
+from memgpt_local.memory.search import MESSAGES, PASSAGES, SearchTuning, Target, write_vectors
+from memgpt_local.memory.sources import SourceStore
+
+__all__ = ["MemoryStore", "open_store", "SearchTuning", "NewPassage", "Embedder"]
+
+Progress = Callable[[int, int], None]
+
+
+class MemoryStore:
+    """All memory stores over one database connection; close it when done."""
+
+    def __init__(self, db: Database, embedder: Embedder, tuning: SearchTuning | None = None):
+        self.db = db
+        self.embedder = embedder
+        self.tuning = tuning or SearchTuning()
+        self.core = CoreMemoryStore(db)
+        self.agents = AgentStore(db, self.core)
+        self.recall = RecallStore(db, embedder, self.tuning)
+        self.archival = ArchivalStore(db, embedder, self.tuning)
+        self.sources = SourceStore(db)
+
+    @property
+    def path(self) -> Path:
+        return self.db.path
+
+    def transaction(self) -> contextlib.AbstractContextManager[None]:
+        """Everything inside commits or rolls back together; nestable (savepoints)."""
+        return self.db.transaction()
+
+    def integrity_check(self) -> str:
+        """"ok", or what is wrong: SQLite's check, both FTS5 indexes and the vector index."""
+        problems = [] if (res := self.db.integrity_check()) == "ok" else [res]
+        for target in (MESSAGES, PASSAGES):
+            try:
+                self.db.execute(f"INSERT INTO {target.fts}({target.fts}) VALUES ('integrity-check')")
+            except Exception as exc:  # apsw reports a broken index as CorruptError
+                problems.append(f"{target.fts}: {exc}")
+            vectors = self.db.scalar(f"SELECT count(*) FROM {target.embeddings}")
+            bits = self.db.scalar(f"SELECT count(*) FROM {target.bits}")
+            orphans = self.db.scalar(f"SELECT count(*) FROM {target.embeddings} e LEFT JOIN "
+                                     f"{target.base} b ON b.id = e.{target.key} WHERE b.id IS NULL")
+            if vectors != bits or orphans:
+                problems.append(f"{target.bits}: {bits} bit vectors for {vectors} vectors, "
+                                f"{orphans} without a row")
+        return "; ".join(problems) or "ok"
+
+    def stored_embedder(self) -> tuple[str, int]:
+        """(name, dimension) of the embedder the stored vectors were made with."""
+        return (migrations.get_meta(self.db, "embedder_name") or "",
+                int(migrations.get_meta(self.db, "embedder_dim") or 0))
+
+    def reembed(self, progress: Progress | None = None) -> int:
+        """Rebuild every vector with the current embedder in one transaction; return the count."""
+        with self.db.transaction():
+            work: list[tuple[Target, list[int], list[str]]] = []
+            for target, column in ((PASSAGES, "text"), (MESSAGES, "search_text")):
+                rows = self.db.rows(f"SELECT id, {column} AS text FROM {target.base} "
+                                    f"WHERE {column} != '' ORDER BY id")
+                work.append((target, [r["id"] for r in rows], [r["text"] for r in rows]))
+            total = sum(len(ids) for _, ids, _ in work)
+            done = 0
+            _, stored_dim = self.stored_embedder()
+            for target, ids, texts in work:
+                self.db.execute(f"DELETE FROM {target.embeddings}")
+                if stored_dim != self.embedder.dim:
+                    self.db.execute(f"DROP TABLE {target.bits}")
+                    self.db.execute(f"CREATE VIRTUAL TABLE {target.bits} USING vec0("
+                                    f"agent_id integer partition key, "
+                                    f"embedding bit[{self.embedder.dim}])")
+                for start in range(0, len(ids), 256):
+                    chunk = slice(start, start + 256)
+                    write_vectors(self.db, target, ids[chunk], self.embedder.embed(texts[chunk]))
+                    done += len(ids[chunk])
+                    if progress is not None:
+                        progress(done, total)
+            migrations.set_meta(self.db, "embedder_name", self.embedder.name)
+            migrations.set_meta(self.db, "embedder_dim", self.embedder.dim)
+        return total
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> "MemoryStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_store(path: Path, embedder: Embedder, *, check_embedder: bool = True,
+               tuning: SearchTuning | None = None) -> MemoryStore:
+    """Open the memory file, creating or migrating it.
+
+    Raises ``StoreError`` for a file that is not a usable database, ``SchemaTooNewError``
+    for one written by a newer version and, unless ``check_embedder`` is false (as for
+    ``reembed``), ``EmbedderMismatchError`` when its vectors came from another embedder.
+    """
+    db = Database(Path(path))
+    try:
+        migrations.ensure_bookkeeping(db)
+        migrations.check_version(db)
+        with db.transaction():
+            if migrations.get_meta(db, "embedder_name") is None:
+                migrations.set_meta(db, "embedder_name", embedder.name)
+                migrations.set_meta(db, "embedder_dim", embedder.dim)
+        stored_name = migrations.get_meta(db, "embedder_name") or ""
+        stored_dim = int(migrations.get_meta(db, "embedder_dim") or 0)
+        migrations.migrate(db, stored_dim)
+        if check_embedder and (stored_name, stored_dim) != (embedder.name, embedder.dim):
+            raise EmbedderMismatchError(stored_name, stored_dim, embedder.name, embedder.dim)
+        return MemoryStore(db, embedder, tuning)
+    except BaseException:
+        db.close()
+        raise

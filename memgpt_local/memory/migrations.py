@@ -1,0 +1,225 @@
+"""The schema, as named migrations applied once each, in order, in their own transaction.
+
+Each migration and the row recording it in ``migrations`` commit together. Shipped
+migrations are never edited: a change to the schema is a new function appended to
+``MIGRATIONS``. The ``meta`` table holds the schema version and the embedder (name and
+dimension) the stored vectors were made with.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from memgpt_local.errors import SchemaTooNewError, StoreError
+from memgpt_local.memory.db import Database, to_db_time
+from memgpt_local.schemas import utcnow
+
+FTS_TOKENIZER = "porter unicode61 remove_diacritics 2"
+
+
+@dataclass(frozen=True)
+class Migration:
+    name: str
+    apply: Callable[[Database, int], None]  # (db, embedding dimension)
+
+
+def m001_initial(db: Database, dim: int) -> None:
+    """Agents, core blocks, messages, sources, passages; FTS5 over both; float vec0 tables."""
+    db.execute(f"""
+    CREATE TABLE agents (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        model TEXT,
+        system_prompt TEXT NOT NULL DEFAULT '',
+        summary TEXT NOT NULL DEFAULT '',
+        state TEXT NOT NULL DEFAULT '{{}}'
+    );
+    CREATE TABLE core_blocks (
+        id INTEGER PRIMARY KEY,
+        agent_id INTEGER NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+        label TEXT NOT NULL,
+        value TEXT NOT NULL,
+        char_limit INTEGER NOT NULL CHECK (char_limit > 0),
+        read_only INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (agent_id, label)
+    );
+    CREATE TABLE messages (
+        id INTEGER PRIMARY KEY,
+        agent_id INTEGER NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('system', 'user', 'assistant', 'function')),
+        content TEXT NOT NULL,
+        function_name TEXT,
+        function_args TEXT,
+        search_text TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        in_context INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (agent_id, seq)
+    );
+    CREATE INDEX messages_by_time ON messages (agent_id, created_at);
+    CREATE INDEX messages_in_context ON messages (agent_id, in_context, seq);
+    CREATE VIRTUAL TABLE messages_fts USING fts5(
+        search_text, content='messages', content_rowid='id', tokenize='{FTS_TOKENIZER}'
+    );
+    CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+        INSERT INTO messages_fts(rowid, search_text) VALUES (new.id, new.search_text);
+    END;
+    CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+        INSERT INTO messages_fts(messages_fts, rowid, search_text)
+        VALUES ('delete', old.id, old.search_text);
+    END;
+    CREATE TRIGGER messages_fts_update AFTER UPDATE OF search_text ON messages BEGIN
+        INSERT INTO messages_fts(messages_fts, rowid, search_text)
+        VALUES ('delete', old.id, old.search_text);
+        INSERT INTO messages_fts(rowid, search_text) VALUES (new.id, new.search_text);
+    END;
+    CREATE VIRTUAL TABLE message_vectors USING vec0(
+        agent_id integer partition key, embedding float[{dim}]
+    );
+    CREATE TABLE sources (
+        id INTEGER PRIMARY KEY,
+        agent_id INTEGER NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+        path TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        UNIQUE (agent_id, path)
+    );
+    CREATE TABLE passages (
+        id INTEGER PRIMARY KEY,
+        agent_id INTEGER NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+        text TEXT NOT NULL,
+        source_id INTEGER REFERENCES sources(id) ON DELETE CASCADE,
+        chunk_index INTEGER,
+        char_start INTEGER,
+        char_end INTEGER,
+        created_at TEXT NOT NULL
+    );
+    CREATE INDEX passages_by_time ON passages (agent_id, created_at);
+    CREATE INDEX passages_by_source ON passages (source_id, chunk_index);
+    CREATE VIRTUAL TABLE passages_fts USING fts5(
+        text, content='passages', content_rowid='id', tokenize='{FTS_TOKENIZER}'
+    );
+    CREATE TRIGGER passages_fts_insert AFTER INSERT ON passages BEGIN
+        INSERT INTO passages_fts(rowid, text) VALUES (new.id, new.text);
+    END;
+    CREATE TRIGGER passages_fts_delete AFTER DELETE ON passages BEGIN
+        INSERT INTO passages_fts(passages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+    END;
+    CREATE TRIGGER passages_fts_update AFTER UPDATE OF text ON passages BEGIN
+        INSERT INTO passages_fts(passages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+        INSERT INTO passages_fts(rowid, text) VALUES (new.id, new.text);
+    END;
+    CREATE VIRTUAL TABLE passage_vectors USING vec0(
+        agent_id integer partition key, embedding float[{dim}]
+    );
+    """)
+
+
+def _binary_index_sql(kind: str, owner: str, dim: int) -> str:
+    """Float embeddings in a plain table; a bit[dim] vec0 index derived from it by triggers."""
+    return f"""
+    CREATE TABLE {kind}_embeddings (
+        {kind}_id INTEGER PRIMARY KEY REFERENCES {owner}(id) ON DELETE CASCADE,
+        embedding BLOB NOT NULL
+    );
+    CREATE VIRTUAL TABLE {kind}_bits USING vec0(
+        agent_id integer partition key, embedding bit[{dim}]
+    );
+    CREATE TRIGGER {kind}_bits_insert AFTER INSERT ON {kind}_embeddings BEGIN
+        INSERT INTO {kind}_bits(rowid, agent_id, embedding)
+        SELECT new.{kind}_id, o.agent_id, vec_quantize_binary(new.embedding)
+        FROM {owner} o WHERE o.id = new.{kind}_id;
+    END;
+    CREATE TRIGGER {kind}_bits_delete AFTER DELETE ON {kind}_embeddings BEGIN
+        DELETE FROM {kind}_bits WHERE rowid = old.{kind}_id;
+    END;
+    CREATE TRIGGER {kind}_bits_update AFTER UPDATE OF embedding ON {kind}_embeddings BEGIN
+        DELETE FROM {kind}_bits WHERE rowid = old.{kind}_id;
+        INSERT INTO {kind}_bits(rowid, agent_id, embedding)
+        SELECT new.{kind}_id, o.agent_id, vec_quantize_binary(new.embedding)
+        FROM {owner} o WHERE o.id = new.{kind}_id;
+    END;
+    """
+
+
+def m002_binary_quantized_vectors(db: Database, dim: int) -> None:
+    """Replace the float vec0 tables with float blobs plus a bit-quantized vec0 index.
+
+    Search takes candidates from the ``bit[dim]`` index (32x less to scan) and rescores them
+    with the exact float vectors. Existing vectors are carried over.
+    """
+    for kind, owner in (("passage", "passages"), ("message", "messages")):
+        db.execute(_binary_index_sql(kind, owner, dim))
+        db.execute(f"INSERT INTO {kind}_embeddings({kind}_id, embedding) "
+                   f"SELECT rowid, embedding FROM {kind}_vectors")
+        db.execute(f"DROP TABLE {kind}_vectors")
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration("m001_initial", m001_initial),
+    Migration("m002_binary_quantized_vectors", m002_binary_quantized_vectors),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def ensure_bookkeeping(db: Database) -> None:
+    with db.transaction():
+        db.execute("""
+        CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS migrations (
+            id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, applied_at TEXT NOT NULL
+        );
+        """)
+
+
+def applied(db: Database) -> list[str]:
+    """Names of the migrations recorded in the file, in the order they were applied."""
+    if not db.table_exists("migrations"):
+        return []
+    return [r["name"] for r in db.rows("SELECT name FROM migrations ORDER BY id")]
+
+
+def pending(db: Database, migrations: tuple[Migration, ...] = MIGRATIONS) -> list[Migration]:
+    done = set(applied(db))
+    return [m for m in migrations if m.name not in done]
+
+
+def get_meta(db: Database, key: str) -> str | None:
+    if not db.table_exists("meta"):
+        return None
+    return db.scalar("SELECT value FROM meta WHERE key = ?", (key,))
+
+
+def set_meta(db: Database, key: str, value: str | int) -> None:
+    db.execute("INSERT INTO meta(key, value) VALUES (?, ?) "
+               "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, str(value)))
+
+
+def check_version(db: Database, migrations: tuple[Migration, ...] = MIGRATIONS) -> None:
+    """Raise ``SchemaTooNewError`` if the file was written by a newer memgpt-local."""
+    known = {m.name for m in migrations}
+    done = applied(db)
+    stored = get_meta(db, "schema_version")
+    file_version = max(int(stored) if stored else 0, len(done))
+    if file_version > len(migrations) or any(name not in known for name in done):
+        raise SchemaTooNewError(str(db.path), file_version, len(migrations))
+
+
+def migrate(db: Database, dim: int, migrations: tuple[Migration, ...] = MIGRATIONS) -> list[str]:
+    """Apply every pending migration in order; return the names applied now."""
+    names = [m.name for m in migrations]
+    if len(set(names)) != len(names):
+        raise StoreError("duplicate migration names", "this is a bug in memgpt-local")
+    ensure_bookkeeping(db)
+    check_version(db, migrations)
+    done_now: list[str] = []
+    for migration in pending(db, migrations):
+        with db.transaction():
+            migration.apply(db, dim)
+            db.execute("INSERT INTO migrations(name, applied_at) VALUES (?, ?)",
+                       (migration.name, to_db_time(utcnow())))
+            set_meta(db, "schema_version", len(applied(db)))
+        done_now.append(migration.name)
+    return done_now

@@ -1,0 +1,214 @@
+"""Recall storage: every message of every agent, with FTS5 and vectors for search.
+
+``seq`` orders an agent's messages; ``in_context`` marks those in the main context's FIFO
+queue, so the exact context can be rebuilt after a restart. Each message has a searchable
+text: its content plus, for an assistant step, the text it sent with ``send_message``.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date, datetime, timedelta
+from typing import Any, Callable, Iterable, Sequence
+
+import numpy as np
+
+from memgpt_local.errors import InvalidInputError, NotFoundError
+from memgpt_local.memory.db import Database, day_start, from_db_time, to_db_time
+from memgpt_local.memory.embed import Embedder
+from memgpt_local.memory.search import (MESSAGES, SearchMode, SearchTuning, check_mode,
+                                        check_paging, check_query, hybrid_search, write_vectors)
+from memgpt_local.schemas import Message, NewMessage, SearchHit, SearchPage
+
+ROLES = ("system", "user", "assistant", "function")
+Progress = Callable[[int, int], None]
+
+
+def searchable_text(role: str, content: str, function_args: dict[str, Any] | None) -> str:
+    parts = [content.strip()]
+    if role == "assistant" and function_args and isinstance(function_args.get("message"), str):
+        parts.append(function_args["message"].strip())
+    return "\n".join(p for p in parts if p)
+
+
+def parse_day(value: str | date, what: str) -> date:
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    try:
+        return date.fromisoformat(str(value).strip())
+    except ValueError:
+        raise InvalidInputError(f"{what} {value!r} is not a date", "use YYYY-MM-DD") from None
+
+
+def embed_in_batches(embedder: Embedder, texts: list[str], progress: Progress | None,
+                     batch: int = 256) -> np.ndarray:
+    """Embed ``texts`` in slices so a progress callback can follow along."""
+    if progress is None or len(texts) <= batch:
+        vectors = embedder.embed(texts) if texts else np.zeros((0, embedder.dim), np.float32)
+        if progress is not None:
+            progress(len(texts), len(texts))
+        return vectors
+    parts = []
+    for start in range(0, len(texts), batch):
+        parts.append(embedder.embed(texts[start:start + batch]))
+        progress(min(start + batch, len(texts)), len(texts))
+    return np.concatenate(parts)
+
+
+class RecallStore:
+    def __init__(self, db: Database, embedder: Embedder, tuning: SearchTuning):
+        self.db = db
+        self.embedder = embedder
+        self.tuning = tuning
+
+    @staticmethod
+    def _message(row: dict[str, Any]) -> Message:
+        args = row["function_args"]
+        return Message(id=row["id"], agent_id=row["agent_id"], seq=row["seq"], role=row["role"],
+                       content=row["content"], function_name=row["function_name"],
+                       function_args=json.loads(args) if args is not None else None,
+                       created_at=from_db_time(row["created_at"]),
+                       in_context=bool(row["in_context"]))
+
+    def _require_agent(self, agent_id: int) -> None:
+        if not self.db.scalar("SELECT 1 FROM agents WHERE id = ?", (agent_id,)):
+            raise NotFoundError(f"no agent with id {agent_id}", "see `memgpt-local agents list`")
+
+    def append(self, agent_id: int, messages: Sequence[NewMessage], *,
+               progress: Progress | None = None) -> list[Message]:
+        """Store messages after the agent's last one, in one transaction, with their vectors."""
+        if not messages:
+            return []
+        texts = [searchable_text(m.role, m.content, m.function_args) for m in messages]
+        to_embed = [i for i, t in enumerate(texts) if t]
+        vectors = embed_in_batches(self.embedder, [texts[i] for i in to_embed], progress)
+        with self.db.transaction():
+            self._require_agent(agent_id)
+            seq = self.db.scalar("SELECT coalesce(max(seq), 0) FROM messages WHERE agent_id = ?",
+                                 (agent_id,))
+            ids = []
+            for offset, (m, text) in enumerate(zip(messages, texts), start=1):
+                self.db.execute(
+                    "INSERT INTO messages(agent_id, seq, role, content, function_name, "
+                    "function_args, search_text, created_at, in_context) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (agent_id, seq + offset, m.role, m.content, m.function_name,
+                     json.dumps(m.function_args) if m.function_args is not None else None,
+                     text, to_db_time(m.created_at), int(m.in_context)))
+                ids.append(self.db.last_rowid())
+            write_vectors(self.db, MESSAGES, [ids[i] for i in to_embed], vectors)
+            return self._by_ids(agent_id, ids)
+
+    def _by_ids(self, agent_id: int, ids: Iterable[int]) -> list[Message]:
+        ids = list(ids)
+        if not ids:
+            return []
+        rows = self.db.rows(
+            "SELECT * FROM messages WHERE agent_id = ? AND id IN (SELECT value FROM json_each(?)) "
+            "ORDER BY seq", (agent_id, json.dumps(ids)))
+        return [self._message(r) for r in rows]
+
+    def get(self, agent_id: int, message_id: int) -> Message:
+        row = self.db.one("SELECT * FROM messages WHERE agent_id = ? AND id = ?",
+                          (agent_id, message_id))
+        if row is None:
+            raise NotFoundError(f"no message {message_id} for agent {agent_id}")
+        return self._message(row)
+
+    def in_context(self, agent_id: int) -> list[Message]:
+        rows = self.db.rows("SELECT * FROM messages WHERE agent_id = ? AND in_context = 1 "
+                            "ORDER BY seq", (agent_id,))
+        return [self._message(r) for r in rows]
+
+    def set_in_context(self, agent_id: int, message_ids: Sequence[int], in_context: bool) -> None:
+        with self.db.transaction():
+            self.db.execute(
+                "UPDATE messages SET in_context = ? WHERE agent_id = ? "
+                "AND id IN (SELECT value FROM json_each(?))",
+                (int(in_context), agent_id, json.dumps(list(message_ids))))
+
+    def last(self, agent_id: int, n: int) -> list[Message]:
+        rows = self.db.rows("SELECT * FROM (SELECT * FROM messages WHERE agent_id = ? "
+                            "ORDER BY seq DESC LIMIT ?) ORDER BY seq", (agent_id, max(0, n)))
+        return [self._message(r) for r in rows]
+
+    def count(self, agent_id: int) -> int:
+        return self.db.scalar("SELECT count(*) FROM messages WHERE agent_id = ?", (agent_id,))
+
+    def update(self, agent_id: int, message_id: int, *, content: str | None = None,
+               function_args: dict[str, Any] | None = None) -> Message:
+        """Change a message's content and/or arguments; FTS and vector follow."""
+        old = self.get(agent_id, message_id)
+        content = old.content if content is None else content
+        args = old.function_args if function_args is None else function_args
+        text = searchable_text(old.role, content, args)
+        vectors = self.embedder.embed([text]) if text else None
+        with self.db.transaction():
+            self.get(agent_id, message_id)
+            self.db.execute(
+                "UPDATE messages SET content = ?, function_args = ?, search_text = ? WHERE id = ?",
+                (content, json.dumps(args) if args is not None else None, text, message_id))
+            if vectors is None:
+                self.db.execute("DELETE FROM message_embeddings WHERE message_id = ?", (message_id,))
+            else:
+                write_vectors(self.db, MESSAGES, [message_id], vectors)
+        return self.get(agent_id, message_id)
+
+    def delete(self, agent_id: int, message_ids: Sequence[int]) -> int:
+        """Delete messages (their FTS rows and vectors go by trigger/cascade); return count."""
+        with self.db.transaction():
+            before = self.count(agent_id)
+            self.db.execute("DELETE FROM messages WHERE agent_id = ? "
+                            "AND id IN (SELECT value FROM json_each(?))",
+                            (agent_id, json.dumps(list(message_ids))))
+            return before - self.count(agent_id)
+
+    def search(self, agent_id: int, query: str, *, page: int = 0, page_size: int = 5,
+               roles: Sequence[str] = ("user", "assistant"),
+               mode: SearchMode = "hybrid") -> SearchPage:
+        check_query(query)
+        check_paging(page, page_size)
+        check_mode(mode)
+        bad = [r for r in roles if r not in ROLES]
+        if bad or not roles:
+            raise InvalidInputError(f"bad roles {list(roles)!r}", f"use some of {', '.join(ROLES)}")
+        vector = self.embedder.embed([query])[0] if mode != "text" else None
+        role_params = {f"role{i}": r for i, r in enumerate(roles)}
+        where = f"AND b.role IN ({', '.join(':' + k for k in role_params)})"
+        found, total = hybrid_search(
+            self.db, MESSAGES, agent_id, query=query, vector=vector, mode=mode,
+            offset=page * page_size, limit=page_size, tuning=self.tuning,
+            where=where, where_params=role_params)
+        by_id = {m.id: m for m in self._by_ids(agent_id, [i for i, _ in found])}
+        hits = [self._hit(by_id[i], score) for i, score in found if i in by_id]
+        return SearchPage(items=hits, total=total, page=page, page_size=page_size)
+
+    @staticmethod
+    def _hit(message: Message, score: float) -> SearchHit:
+        text = searchable_text(message.role, message.content, message.function_args)
+        return SearchHit(kind="message", id=message.id, text=text or message.content,
+                         created_at=message.created_at, score=score, role=message.role)
+
+    def search_date(self, agent_id: int, start: str | date, end: str | date, *, page: int = 0,
+                    page_size: int = 5,
+                    roles: Sequence[str] = ("user", "assistant")) -> SearchPage:
+        """Messages from ``start`` to ``end`` (inclusive UTC days), oldest first."""
+        first, last = parse_day(start, "start date"), parse_day(end, "end date")
+        if first > last:
+            raise InvalidInputError(f"start date {first} is after end date {last}",
+                                    "swap them")
+        check_paging(page, page_size)
+        role_params = {f"role{i}": r for i, r in enumerate(roles)}
+        where = (f"agent_id = :agent AND created_at >= :lo AND created_at < :hi "
+                 f"AND role IN ({', '.join(':' + k for k in role_params) or 'NULL'})")
+        params = {"agent": agent_id, "lo": day_start(first),
+                  "hi": day_start(last + timedelta(days=1)) if last < date.max else "9999-99",
+                  **role_params}
+        total = self.db.scalar(f"SELECT count(*) FROM messages WHERE {where}", params)
+        rows = self.db.rows(f"SELECT * FROM messages WHERE {where} ORDER BY created_at, seq "
+                            f"LIMIT :limit OFFSET :offset",
+                            {**params, "limit": page_size, "offset": page * page_size})
+        hits = [self._hit(self._message(r), 0.0) for r in rows]
+        return SearchPage(items=hits, total=total, page=page, page_size=page_size)

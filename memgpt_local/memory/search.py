@@ -1,0 +1,189 @@
+"""Hybrid search in SQL: BM25 over FTS5 and vector KNN, fused by reciprocal rank fusion.
+
+Both recall (messages) and archival (passages) search go through ``hybrid_search``. The
+vector leg takes candidates from the ``bit[dim]`` vec0 index (hamming distance, agent id as
+the partition key), rescores them with the exact float vectors (cosine distance) and keeps
+those at least ``min_similarity`` close. The text leg quotes every word of the user's text,
+so FTS5 syntax in it (``-``, ``:``, ``"``, ``AND``, ``NEAR``…) is only ever matched as words.
+
+``total`` is the number of distinct rows found by either leg, where each leg contributes at
+most ``SearchTuning.candidates`` rows: the text leg every FTS match (best BM25 first), the
+vector leg every candidate within ``min_similarity``. Pages beyond ``total`` are empty.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from memgpt_local.errors import InvalidInputError
+from memgpt_local.memory.db import Database
+
+SearchMode = Literal["hybrid", "text", "vector"]
+MODES = ("hybrid", "text", "vector")
+MAX_VEC_K = 4096  # sqlite-vec's limit on k
+MAX_QUERY_TERMS = 64
+STOPWORDS = frozenset(
+    "a an and are as at be but by did do does for from had has have i in is it its me my of on "
+    "or our so that the their them they this to was we were what when where which who why with "
+    "you your".split()
+)
+
+
+@dataclass(frozen=True)
+class SearchTuning:
+    candidates: int = 50  # rows each leg contributes to the fusion (and so to ``total``)
+    oversample: int = 4  # bit-index candidates per kept row; they are rescored exactly
+    min_similarity: float = 0.2  # cosine similarity floor of the vector leg
+    rrf_k: int = 60  # reciprocal rank fusion constant: score = sum(1 / (rrf_k + rank))
+
+
+@dataclass(frozen=True)
+class Target:
+    """The tables of one searchable kind of row (messages or passages)."""
+
+    base: str
+    fts: str
+    embeddings: str
+    key: str
+    bits: str
+
+
+MESSAGES = Target("messages", "messages_fts", "message_embeddings", "message_id", "message_bits")
+PASSAGES = Target("passages", "passages_fts", "passage_embeddings", "passage_id", "passage_bits")
+
+
+def fts_match(text: str) -> str | None:
+    """An FTS5 query matching any word of ``text``, each quoted; None if it has no words."""
+    words = re.findall(r"\w+", text)
+    content = [w for w in words if w.lower() not in STOPWORDS] or words
+    if not content:
+        return None
+    unique = list(dict.fromkeys(w.lower() for w in content))[:MAX_QUERY_TERMS]
+    return " OR ".join(f'"{w}"' for w in unique)
+
+
+def check_query(query: str) -> str:
+    if not isinstance(query, str) or not query.strip():
+        raise InvalidInputError("the search query is empty", "search for at least one word")
+    return query
+
+
+def check_paging(page: int, page_size: int) -> None:
+    if page < 0:
+        raise InvalidInputError(f"page {page} is negative", "pages start at 0")
+    if not 1 <= page_size <= 1000:
+        raise InvalidInputError(f"page size {page_size} is out of range", "use 1 to 1000")
+
+
+def check_mode(mode: str) -> None:
+    if mode not in MODES:
+        raise InvalidInputError(f"unknown search mode {mode!r}", f"use one of {', '.join(MODES)}")
+
+
+def vector_leg_sql(target: Target, where: str) -> str:
+    """CTEs ``vec_cand`` (bit-index KNN) and ``vec_scored`` (exact cosine distance)."""
+    return f"""
+    vec_cand AS (
+        SELECT rowid AS id FROM {target.bits}
+        WHERE embedding MATCH vec_quantize_binary(vec_f32(:qvec)) AND k = :kbits
+          AND agent_id = :agent
+    ),
+    vec_scored AS (
+        SELECT c.id, vec_distance_cosine(e.embedding, vec_f32(:qvec)) AS dist
+        FROM vec_cand c
+        JOIN {target.embeddings} e ON e.{target.key} = c.id
+        JOIN {target.base} b ON b.id = c.id
+        WHERE b.agent_id = :agent {where}
+    )"""
+
+
+def nearest(db: Database, target: Target, agent_id: int, vector: np.ndarray, k: int,
+            oversample: int = SearchTuning.oversample) -> list[tuple[int, float]]:
+    """The ``k`` rows nearest to ``vector`` as (id, cosine distance), via the bit index."""
+    sql = f"WITH {vector_leg_sql(target, '')} SELECT id, dist FROM vec_scored ORDER BY dist, id LIMIT :k"
+    params = {"qvec": _blob(vector), "kbits": min(MAX_VEC_K, k * oversample),
+              "agent": agent_id, "k": k}
+    return [(r["id"], r["dist"]) for r in db.rows(sql, params)]
+
+
+def hybrid_search(
+    db: Database,
+    target: Target,
+    agent_id: int,
+    *,
+    query: str,
+    vector: np.ndarray | None,
+    mode: SearchMode,
+    offset: int,
+    limit: int,
+    tuning: SearchTuning,
+    where: str = "",
+    where_params: dict[str, Any] | None = None,
+) -> tuple[list[tuple[int, float]], int]:
+    """One page of (id, fused score), best first, and the total (see the module docstring).
+
+    ``where`` is an extra condition on the base table aliased ``b`` (e.g. a role filter).
+    """
+    match = fts_match(query) if mode in ("hybrid", "text") else None
+    use_vector = mode in ("hybrid", "vector") and vector is not None
+    params: dict[str, Any] = {"agent": agent_id, "cap": tuning.candidates, "rrf_k": tuning.rrf_k,
+                              "lo": offset, "hi": offset + limit, **(where_params or {})}
+    ctes: list[str] = []
+    legs: list[str] = []
+    if match is not None:
+        params["match"] = match
+        ctes.append(f"""
+        text_leg AS (
+            SELECT f.rowid AS id, row_number() OVER (ORDER BY f.rank, f.rowid) AS r
+            FROM {target.fts} f JOIN {target.base} b ON b.id = f.rowid
+            WHERE {target.fts} MATCH :match AND b.agent_id = :agent {where}
+            ORDER BY f.rank, f.rowid LIMIT :cap
+        )""")
+        legs.append("SELECT id, r FROM text_leg")
+    if use_vector:
+        assert vector is not None
+        params.update(qvec=_blob(vector), maxdist=1.0 - tuning.min_similarity,
+                      kbits=min(MAX_VEC_K, tuning.candidates * tuning.oversample))
+        ctes.append(vector_leg_sql(target, where))
+        ctes.append("""
+        vec_leg AS (
+            SELECT id, row_number() OVER (ORDER BY dist, id) AS r
+            FROM vec_scored WHERE dist <= :maxdist ORDER BY dist, id LIMIT :cap
+        )""")
+        legs.append("SELECT id, r FROM vec_leg")
+    if not legs:
+        return [], 0
+    sql = "WITH " + ",".join(ctes) + f""",
+    fused AS (
+        SELECT id, sum(1.0 / (:rrf_k + r)) AS score FROM ({' UNION ALL '.join(legs)}) GROUP BY id
+    ),
+    ranked AS (
+        SELECT id, score, row_number() OVER (ORDER BY score DESC, id DESC) AS pos,
+               count(*) OVER () AS total
+        FROM fused
+    )
+    SELECT id, score, pos, total FROM ranked
+    WHERE (pos > :lo AND pos <= :hi) OR pos = 1 ORDER BY pos"""
+    rows = db.rows(sql, params)
+    total = rows[0]["total"] if rows else 0
+    page = [(r["id"], r["score"]) for r in rows if offset < r["pos"] <= offset + limit]
+    return page, total
+
+
+def _blob(vector: np.ndarray) -> bytes:
+    return np.ascontiguousarray(vector, dtype=np.float32).reshape(-1).tobytes()
+
+
+def write_vectors(db: Database, target: Target, ids: list[int], vectors: np.ndarray) -> None:
+    """Store (or replace) the float vectors of rows; triggers keep the bit index in step."""
+    if len(ids) != len(vectors):
+        raise ValueError(f"{len(ids)} ids but {len(vectors)} vectors")
+    db.executemany(
+        f"INSERT INTO {target.embeddings}({target.key}, embedding) VALUES (?, ?) "
+        f"ON CONFLICT({target.key}) DO UPDATE SET embedding = excluded.embedding",
+        [(i, _blob(v)) for i, v in zip(ids, vectors)],
+    )
