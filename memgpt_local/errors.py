@@ -99,3 +99,11 @@ class PullError(ModelError):
 
 class ScriptExhaustedError(MemGPTLocalError):
     """The scripted test backend was asked for more completions than it was given."""
+
+
+class CallParseError(ModelError):
+    """The model's output is not a valid function call; ``str()`` is meant for the model."""
+
+    def __init__(self, text: str, reason: str):
+        self.text, self.reason = text, reason
+        super().__init__(f"Error: {reason}", "reply again with one JSON object as described")

@@ -1,0 +1,471 @@
+"""Function specs -> a GBNF grammar of the model's whole output, the parser of that output,
+and the function documentation shown to the model.
+
+All three derive from the same ``FunctionSpec`` declarations (``memgpt_local.functions.specs``).
+Text generation here is pure Python; ``build_call_grammar`` checks each grammar by loading it
+with llama.cpp's own grammar parser (``memgpt_local.runtime.llama.check_gbnf``).
+
+Output layout (one JSON object, keys in this order, separators exactly as ``json.dumps``
+writes them, so there is no free whitespace at all)::
+
+    {"thought": "...", "function": "NAME", "arguments": {...}, "request_heartbeat": true}
+
+``request_heartbeat`` appears only for functions with ``allows_heartbeat``; a grammar built
+with ``heartbeat=False`` omits it for every function, and ``parse_call`` then reads the call
+as ``request_heartbeat=False``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+import json
+import types
+import typing
+from dataclasses import dataclass
+from typing import Any, Literal, Sequence
+
+import annotated_types
+from pydantic import ValidationError
+from pydantic.fields import FieldInfo
+
+from memgpt_local.errors import CallParseError, GrammarError
+from memgpt_local.functions.specs import FunctionSpec
+from memgpt_local.schemas import FunctionCall
+
+MAX_GBNF_REPEAT = 2000  # llama.cpp refuses x{m,n} with n above this
+INT_MAX_DIGITS = 18  # digits allowed for an int field without an upper bound
+FLOAT_MAX_FRACTION_DIGITS = 6
+
+_BASE_RULES = {
+    "hex": "[0-9a-fA-F]",
+    # one JSON string character: no raw control characters, no lone surrogate escapes
+    "jchar": (
+        '[^"\\\\\\x00-\\x1f] | "\\\\" (["\\\\/bfnrt] | "u" ([0-9a-cA-Ce-fE-F] hex hex hex'
+        ' | [dD] [0-7] hex hex))'
+    ),
+    "bool": '"true" | "false"',
+    "date": '"\\"" [0-9] [0-9] [0-9] [0-9] "-" ("0" [1-9] | "1" [0-2]) "-" ("0" [1-9] | [12] [0-9] | "3" [01]) "\\""',
+}
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """A GBNF grammar (``text``, start symbol ``root``) and what it admits."""
+
+    text: str
+    function_names: tuple[str, ...] = ()
+    heartbeat: bool = True
+    thought_max_chars: int = 0
+    kind: Literal["call", "text"] = "call"
+    max_chars: int = 0  # for kind == "text"
+
+
+# ---------------------------------------------------------------- GBNF text helpers
+
+def gbnf_literal(text: str) -> str:
+    """``text`` as a GBNF string literal."""
+    out = []
+    for ch in text:
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ord(ch) < 0x20:
+            out.append(f"\\x{ord(ch):02x}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def _repeat(symbol: str, low: int, high: int) -> str:
+    """``symbol{low,high}``, split in pieces llama.cpp accepts (each at most 2000)."""
+    if high < low:
+        raise GrammarError(f"empty repetition {{{low},{high}}}")
+    parts: list[str] = []
+    while high > 0:
+        take_high = min(high, MAX_GBNF_REPEAT)
+        take_low = min(low, take_high)
+        parts.append(f"{symbol}{{{take_low},{take_high}}}")
+        low -= take_low
+        high -= take_high
+    return " ".join(parts) if parts else '""'
+
+
+def _digits_range(lo: str, hi: str) -> list[str]:
+    """GBNF sequences matching exactly the digit strings between lo and hi (same length)."""
+    if not lo:
+        return [""]
+    if lo[0] == hi[0]:
+        return [f'"{lo[0]}" {rest}'.strip() for rest in _digits_range(lo[1:], hi[1:])]
+    k = len(lo) - 1
+    out: list[str] = []
+    if lo[1:] == "0" * k and hi[1:] == "9" * k:
+        return [f"[{lo[0]}-{hi[0]}]" + " [0-9]" * k]
+    first, last = int(lo[0]), int(hi[0])
+    if lo[1:] == "0" * k:
+        first -= 1
+    else:
+        out += [f'"{lo[0]}" {rest}'.strip() for rest in _digits_range(lo[1:], "9" * k)]
+    if hi[1:] != "9" * k:
+        tail = [f'"{hi[0]}" {rest}'.strip() for rest in _digits_range("0" * k, hi[1:])]
+    else:
+        tail = []
+        last += 1
+    if last - first >= 2:
+        a, b = first + 1, last - 1
+        head = f'"{a}"' if a == b else f"[{a}-{b}]"
+        out.append(head + " [0-9]" * k)
+    return out + tail
+
+
+def int_range_gbnf(lo: int, hi: int) -> str:
+    """A GBNF body for the decimal integers lo..hi, exactly (no leading zeros)."""
+    if lo > hi:
+        raise GrammarError(f"empty integer range {lo}..{hi}")
+    alts: list[str] = []
+    if lo < 0:
+        neg_hi = -lo
+        neg_lo = max(1, -hi) if hi < 0 else 1
+        alts += [f'"-" ({body})' for body in [_nonneg_range(neg_lo, neg_hi)]]
+        if hi < 0:
+            return " | ".join(alts)
+        lo = 0
+    alts.append(_nonneg_range(lo, hi))
+    return " | ".join(f"({a})" if " | " in a and len(alts) > 1 else a for a in alts)
+
+
+def _nonneg_range(lo: int, hi: int) -> str:
+    alts: list[str] = []
+    for length in range(len(str(lo)), len(str(hi)) + 1):
+        start = max(lo, 10 ** (length - 1) if length > 1 else 0)
+        end = min(hi, 10**length - 1)
+        if start <= end:
+            alts += _digits_range(str(start), str(end))
+    return " | ".join(alts)
+
+
+# ---------------------------------------------------------------- field -> GBNF
+
+class _Rules:
+    """Collects named rules; value rules are shared by name."""
+
+    def __init__(self) -> None:
+        self.rules: dict[str, str] = {}
+
+    def add(self, name: str, body: str) -> str:
+        if self.rules.get(name, body) != body:
+            raise GrammarError(f"two different GBNF rules named {name!r}")
+        self.rules[name] = body
+        return name
+
+    def text(self) -> str:
+        used = dict(self.rules)
+        for name, body in _BASE_RULES.items():
+            used.setdefault(name, body)
+        head = [f"root ::= {used.pop('root')}"]
+        return "\n".join(head + [f"{name} ::= {body}" for name, body in used.items()]) + "\n"
+
+
+def _constraint(field: FieldInfo, kind: type) -> Any:
+    for item in field.metadata:
+        if isinstance(item, kind):
+            return item
+    return None
+
+
+def _string_rule(rules: _Rules, low: int, high: int) -> str:
+    return rules.add(f"str-{low}-{high}", f'"\\"" {_repeat("jchar", low, high)} "\\""')
+
+
+def _int_bounds(field: FieldInfo) -> tuple[int, int]:
+    lo, hi = -(10**INT_MAX_DIGITS - 1), 10**INT_MAX_DIGITS - 1
+    for item in field.metadata:
+        if isinstance(item, annotated_types.Ge):
+            lo = max(lo, int(item.ge))
+        elif isinstance(item, annotated_types.Gt):
+            lo = max(lo, int(item.gt) + 1)
+        elif isinstance(item, annotated_types.Le):
+            hi = min(hi, int(item.le))
+        elif isinstance(item, annotated_types.Lt):
+            hi = min(hi, int(item.lt) - 1)
+    return lo, hi
+
+
+def _name(text: str) -> str:
+    return text.replace("_", "-").lower()
+
+
+def _value_rule(rules: _Rules, owner: str, key: str, annotation: Any, field: FieldInfo) -> str:
+    """The name of a rule for one value of type ``annotation`` (constraints from ``field``)."""
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        options = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(options) != 1:
+            raise GrammarError(f"{owner}.{key}: unions other than Optional[X] are not supported")
+        inner = _value_rule(rules, owner, key, options[0], field)
+        return rules.add(f"{inner}-or-null", f'{inner} | "null"')
+    if origin is Literal or (isinstance(annotation, type) and issubclass(annotation, enum.Enum)):
+        values = typing.get_args(annotation) if origin is Literal else [m.value for m in annotation]
+        alts = " | ".join(gbnf_literal(json.dumps(v, ensure_ascii=False)) for v in values)
+        return rules.add(f"{_name(owner)}-{_name(key)}-enum", alts)
+    if annotation is bool:
+        return "bool"
+    if annotation is int:
+        lo, hi = _int_bounds(field)
+        return rules.add(_int_rule_name(lo, hi), int_range_gbnf(lo, hi))
+    if annotation is float:
+        frac = f'("." {_repeat("[0-9]", 1, FLOAT_MAX_FRACTION_DIGITS)})?'
+        return rules.add("float", f'"-"? ("0" | [1-9] {_repeat("[0-9]", 0, INT_MAX_DIGITS - 1)}) {frac}')
+    if annotation is dt.date:
+        return "date"
+    if annotation is str:
+        max_len = _constraint(field, annotated_types.MaxLen)
+        if max_len is None:
+            raise GrammarError(
+                f"{owner}.{key} is a string without max_length",
+                "give it Field(max_length=...) so the grammar can bound it",
+            )
+        min_len = _constraint(field, annotated_types.MinLen)
+        return _string_rule(rules, min_len.min_length if min_len else 0, max_len.max_length)
+    raise GrammarError(f"{owner}.{key}: type {annotation!r} is not supported by the grammar generator")
+
+
+def _int_rule_name(lo: int, hi: int) -> str:
+    def part(v: int) -> str:
+        return f"m{-v}" if v < 0 else str(v)
+
+    return f"int-{part(lo)}-{part(hi)}"
+
+
+def _args_body(rules: _Rules, spec: FunctionSpec) -> str:
+    fields = spec.args_model.model_fields
+    if not fields:
+        return '"{}"'
+    pieces: list[str] = []
+    for i, (key, field) in enumerate(fields.items()):
+        prefix = "{" if i == 0 else ", "
+        pieces.append(gbnf_literal(f'{prefix}"{key}": '))
+        pieces.append(_value_rule(rules, spec.name, key, field.annotation, field))
+    pieces.append('"}"')
+    return " ".join(pieces)
+
+
+# ---------------------------------------------------------------- public API
+
+def call_grammar_text(
+    functions: Sequence[FunctionSpec], *, thought_max_chars: int = 400, heartbeat: bool = True
+) -> str:
+    """The GBNF text of a call grammar (pure; not checked by llama.cpp)."""
+    if not functions:
+        raise GrammarError("a call grammar needs at least one function")
+    names = [spec.name for spec in functions]
+    if len(set(names)) != len(names):
+        raise GrammarError(f"duplicate function names in {names}")
+    if thought_max_chars < 1:
+        raise GrammarError("thought_max_chars must be at least 1")
+    rules = _Rules()
+    rules.add("root", "")
+    thought = _string_rule(rules, 0, thought_max_chars)
+    call_alts: list[str] = []
+    for spec in functions:
+        fn = _name(spec.name)
+        args = rules.add(f"{fn}-args", _args_body(rules, spec))
+        body = f'{gbnf_literal(json.dumps(spec.name) + ", ")} "\\"arguments\\": " {args}'
+        if heartbeat and spec.allows_heartbeat:
+            body += ' ", \\"request_heartbeat\\": " bool'
+        call_alts.append(rules.add(f"call-{fn}", body))
+    rules.rules["root"] = (
+        f'"{{\\"thought\\": " {thought} ", \\"function\\": " ({" | ".join(call_alts)}) "}}"'
+    )
+    return rules.text()
+
+
+def build_call_grammar(
+    functions: Sequence[FunctionSpec], *, thought_max_chars: int = 400, heartbeat: bool = True
+) -> Grammar:
+    """The grammar of one model step calling one of ``functions``; checked by llama.cpp."""
+    text = call_grammar_text(functions, thought_max_chars=thought_max_chars, heartbeat=heartbeat)
+    _check(text)
+    return Grammar(
+        text=text,
+        function_names=tuple(spec.name for spec in functions),
+        heartbeat=heartbeat,
+        thought_max_chars=thought_max_chars,
+    )
+
+
+def build_text_grammar(max_chars: int) -> Grammar:
+    """Plain text of at most ``max_chars`` characters, no control characters but newlines."""
+    if max_chars < 1:
+        raise GrammarError("max_chars must be at least 1")
+    text = f"root ::= {_repeat('tchar', 1, max_chars)}\ntchar ::= [^\\x00-\\x09\\x0b-\\x1f]\n"
+    _check(text)
+    return Grammar(text=text, kind="text", max_chars=max_chars)
+
+
+def _check(text: str) -> None:
+    from memgpt_local.runtime.llama import check_gbnf
+
+    check_gbnf(text)
+
+
+def render_call(call: FunctionCall, spec: FunctionSpec, *, heartbeat: bool = True) -> str:
+    """The exact text the grammar makes the model write for ``call`` (arguments validated)."""
+    if call.function != spec.name:
+        raise GrammarError(f"call of {call.function!r} rendered with the spec of {spec.name!r}")
+    try:
+        args = spec.args_model.model_validate(call.arguments).model_dump(mode="json")
+    except ValidationError as exc:
+        raise InvalidScriptError(f"invalid arguments for {spec.name}: {_describe(exc)}") from exc
+    obj: dict[str, Any] = {"thought": call.thought, "function": spec.name, "arguments": args}
+    if heartbeat and spec.allows_heartbeat:
+        obj["request_heartbeat"] = call.request_heartbeat
+    return json.dumps(obj, ensure_ascii=False)
+
+
+class InvalidScriptError(GrammarError):
+    """A scripted call that the grammar could never produce."""
+
+
+def _describe(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        where = ".".join(str(p) for p in err["loc"]) or "arguments"
+        parts.append(f"{where}: {err['msg']}")
+    return "; ".join(parts)
+
+
+def parse_call(text: str, functions: Sequence[FunctionSpec]) -> FunctionCall:
+    """Parse one model step; ``CallParseError`` carries a message fit to show the model."""
+    by_name = {spec.name: spec for spec in functions}
+    try:
+        obj, end = json.JSONDecoder().raw_decode(text.strip())
+    except json.JSONDecodeError as exc:
+        reason = "it ended before the JSON object was complete" if exc.pos >= len(text.strip()) \
+            else f"it is not valid JSON ({exc.msg} at character {exc.pos})"
+        raise CallParseError(text, f"your last output could not be read: {reason}") from exc
+    if end != len(text.strip()):
+        raise CallParseError(text, "your last output had text after the JSON object")
+    if not isinstance(obj, dict):
+        raise CallParseError(text, "your last output must be one JSON object")
+    extra = set(obj) - {"thought", "function", "arguments", "request_heartbeat"}
+    if extra:
+        raise CallParseError(text, f"unknown keys in your output: {', '.join(sorted(extra))}")
+    name = obj.get("function")
+    if name not in by_name:
+        allowed = ", ".join(by_name)
+        raise CallParseError(text, f"unknown function {name!r}; the available functions are: {allowed}")
+    spec = by_name[name]
+    thought = obj.get("thought", "")
+    if not isinstance(thought, str):
+        raise CallParseError(text, '"thought" must be a string')
+    arguments = obj.get("arguments", {})
+    if not isinstance(arguments, dict):
+        raise CallParseError(text, '"arguments" must be a JSON object')
+    try:
+        args = spec.args_model.model_validate(arguments).model_dump(mode="json")
+    except ValidationError as exc:
+        raise CallParseError(text, f"invalid arguments for {name}: {_describe(exc)}") from exc
+    heartbeat = obj.get("request_heartbeat", False)
+    if not isinstance(heartbeat, bool):
+        raise CallParseError(text, '"request_heartbeat" must be true or false')
+    if heartbeat and not spec.allows_heartbeat:
+        raise CallParseError(text, f"{name} does not take request_heartbeat")
+    return FunctionCall(thought=thought, function=name, arguments=args, request_heartbeat=heartbeat)
+
+
+# ---------------------------------------------------------------- documentation
+
+def _describe_type(annotation: Any, field: FieldInfo) -> str:
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        inner = [a for a in typing.get_args(annotation) if a is not type(None)][0]
+        return _describe_type(inner, field) + " or null"
+    if origin is Literal:
+        return "one of " + ", ".join(json.dumps(v) for v in typing.get_args(annotation))
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        return "one of " + ", ".join(json.dumps(m.value) for m in annotation)
+    if annotation is bool:
+        return "true or false"
+    if annotation is int:
+        lo, hi = _int_bounds(field)
+        return f"integer {lo}-{hi}" if hi < 10**INT_MAX_DIGITS - 1 else "integer"
+    if annotation is float:
+        return "number"
+    if annotation is dt.date:
+        return "date YYYY-MM-DD"
+    if annotation is str:
+        max_len = _constraint(field, annotated_types.MaxLen)
+        return f"string, at most {max_len.max_length} characters" if max_len else "string"
+    return getattr(annotation, "__name__", str(annotation))
+
+
+def render_function_docs(functions: Sequence[FunctionSpec], *, heartbeat: bool = True) -> str:
+    """The function documentation for the system prompt, derived from the specs."""
+    lines: list[str] = []
+    for spec in functions:
+        fields = spec.args_model.model_fields
+        lines.append(f"{spec.name}({', '.join(fields)})")
+        lines.append(f"  {spec.description}")
+        for key, field in fields.items():
+            default = "" if field.is_required() else f" (default {json.dumps(field.default, default=str)})"
+            desc = f" {field.description}" if field.description else ""
+            lines.append(f"  - {key}: {_describe_type(field.annotation, field)}{default}.{desc}")
+        if heartbeat and spec.allows_heartbeat:
+            lines.append("  - request_heartbeat: true to continue with another step right after this call.")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def describe_output_format(*, heartbeat: bool = True) -> str:
+    """One sentence describing the output object (for the system prompt)."""
+    example: dict[str, Any] = {
+        "thought": "...",
+        "function": "archival_memory_search",
+        "arguments": {"query": "...", "page": 0},
+    }
+    if heartbeat:
+        example["request_heartbeat"] = True
+    return "Reply with exactly one JSON object: " + json.dumps(example)
+
+
+def json_depth_closed(text: str) -> bool:
+    """True once ``text`` holds one complete top-level JSON object (strings understood)."""
+    depth, in_str, escaped, started = 0, False, False, False
+    for ch in text:
+        if in_str:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch in "{[":
+            depth += 1
+            started = True
+        elif ch in "}]":
+            depth -= 1
+            if started and depth == 0:
+                return True
+    return False
+
+
+__all__ = [
+    "Grammar",
+    "build_call_grammar",
+    "build_text_grammar",
+    "call_grammar_text",
+    "describe_output_format",
+    "parse_call",
+    "render_call",
+    "render_function_docs",
+]

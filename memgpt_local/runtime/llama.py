@@ -1,0 +1,531 @@
+"""``LlamaCppBackend``: a GGUF model in-process via llama-cpp-python (the only importer of it).
+
+- Rendering uses the model's own chat template (GGUF ``tokenizer.chat_template``) or an explicit
+  ``chat_format`` ("chatml" or a path to a Jinja template file); token counts are the model
+  tokenizer's counts of exactly the token list that is evaluated.
+- KV-cache prefix reuse: before each call the longest common prefix with the tokens already in
+  the cache is kept and only the suffix is evaluated; the counters report it.
+- Constrained decoding ("fast", the default): sample from the raw logits first, check that one
+  token against llama.cpp's grammar, and mask the whole vocabulary only when it is rejected;
+  characters the grammar forces (JSON keys and punctuation) are fast-forwarded and evaluated
+  as one batch. ``constrained="llama-cpp-python"`` uses the library's own grammar sampling
+  instead (for comparison in ``scripts/bench_decode.py``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterator, Literal
+
+import llama_cpp
+import numpy as np
+from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+from memgpt_local.errors import BadModelFileError, ContextOverflowError, GrammarError, ModelError
+from memgpt_local.runtime.base import TextCallback, reusable_prefix
+from memgpt_local.runtime.gguf import read_gguf_info
+from memgpt_local.runtime.grammar import Grammar
+from memgpt_local.schemas import ChatMessage, Completion
+
+if TYPE_CHECKING:
+    from memgpt_local.config import ModelSettings
+
+LOG_ENV = "MEMGPT_LOCAL_LLAMA_LOG"
+ConstrainedMode = Literal["fast", "llama-cpp-python"]
+
+# A plain ChatML template (used when chat_format="chatml").
+CHATML_TEMPLATE = (
+    "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}"
+    "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+)
+
+# ---------------------------------------------------------------- llama.cpp log capture
+
+_recent_log: list[str] = []
+
+
+@llama_cpp.llama_log_callback
+def _log_callback(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
+    message = text.decode("utf-8", errors="replace")
+    _recent_log.append(message)
+    del _recent_log[:-50]
+    if os.environ.get(LOG_ENV):
+        print(message, end="", file=sys.stderr)
+
+
+llama_cpp.llama_log_set(_log_callback, ctypes.c_void_p(0))
+
+
+def _log_tail() -> str:
+    lines = [line.strip() for line in _recent_log if line.strip()]
+    return " / ".join(lines[-3:])
+
+
+@contextlib.contextmanager
+def _captured_stderr() -> Iterator[list[str]]:
+    """Capture what C code writes to file descriptor 2 (llama.cpp's grammar parser does)."""
+    out: list[str] = []
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as sink:
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield out
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            sink.seek(0)
+            out.append(sink.read().decode("utf-8", errors="replace"))
+
+
+def check_gbnf(text: str) -> None:
+    """Load ``text`` with llama.cpp's grammar parser; ``GrammarError`` if it is refused."""
+    _recent_log.clear()
+    with _captured_stderr() as captured:
+        sampler = llama_cpp.llama_sampler_init_grammar(None, text.encode("utf-8"), b"root")
+    if not sampler:
+        details = " / ".join(line.strip() for line in "".join(captured).splitlines() if line.strip())
+        raise GrammarError(
+            f"llama.cpp refused the grammar: {details or _log_tail() or 'no details'}",
+            "this is a bug in the grammar generator or in a function spec",
+        )
+    llama_cpp.llama_sampler_free(sampler)
+
+
+# ---------------------------------------------------------------- grammar sampling
+
+class _GrammarSampler:
+    """Owns one llama.cpp grammar sampler; checks single tokens, masks logits, finds forced text."""
+
+    def __init__(self, vocab: llama_cpp.llama_vocab_p, text: str, n_vocab: int, char_tokens: dict[str, int]):
+        self._ptr = llama_cpp.llama_sampler_init_grammar(vocab, text.encode("utf-8"), b"root")
+        if not self._ptr:
+            raise GrammarError(f"llama.cpp refused the grammar: {_log_tail() or 'no details'}")
+        self._one = (llama_cpp.llama_token_data * 1)()
+        self._one_arr = llama_cpp.llama_token_data_array(data=self._one, size=1, selected=-1, sorted=False)
+        self._all = (llama_cpp.llama_token_data * n_vocab)()
+        self._all_np = np.ctypeslib.as_array(self._all)
+        self._all_np["id"] = np.arange(n_vocab, dtype=np.int32)
+        self._all_arr = llama_cpp.llama_token_data_array(data=self._all, size=n_vocab, selected=-1, sorted=False)
+        self._chars = list(char_tokens.items())
+        self._char_buf = (llama_cpp.llama_token_data * max(1, len(self._chars)))()
+        for i, (_, token) in enumerate(self._chars):
+            self._char_buf[i].id = token
+        self.masks = 0
+
+    def allows(self, token: int, ptr: llama_cpp.llama_sampler_p | None = None) -> bool:
+        self._one[0].id, self._one[0].logit = token, 0.0
+        self._one_arr.size, self._one_arr.selected = 1, -1
+        llama_cpp.llama_sampler_apply(ptr or self._ptr, ctypes.byref(self._one_arr))
+        return self._one[0].logit != -np.inf
+
+    def mask(self, logits: np.ndarray) -> np.ndarray:
+        """``logits`` with every token the grammar rejects set to -inf."""
+        self.masks += 1
+        self._all_np["logit"] = logits
+        self._all_arr.size, self._all_arr.selected, self._all_arr.sorted = len(logits), -1, False
+        llama_cpp.llama_sampler_apply(self._ptr, ctypes.byref(self._all_arr))
+        return self._all_np["logit"].copy()
+
+    def accept(self, token: int) -> None:
+        llama_cpp.llama_sampler_accept(self._ptr, token)
+
+    def forced_text(self, limit: int) -> str:
+        """The characters the grammar allows as the only continuation (ASCII probe), at most ``limit``."""
+        if not self._chars:
+            return ""
+        probe = llama_cpp.llama_sampler_clone(self._ptr)
+        out: list[str] = []
+        try:
+            arr = llama_cpp.llama_token_data_array(data=self._char_buf, size=len(self._chars), selected=-1, sorted=False)
+            while len(out) < limit:
+                for i in range(len(self._chars)):
+                    self._char_buf[i].logit = 0.0
+                arr.size, arr.selected = len(self._chars), -1
+                llama_cpp.llama_sampler_apply(probe, ctypes.byref(arr))
+                allowed = [i for i in range(len(self._chars)) if self._char_buf[i].logit != -np.inf]
+                if len(allowed) != 1:
+                    break
+                char, token = self._chars[allowed[0]]
+                if self._eog_allowed(probe):
+                    break
+                out.append(char)
+                llama_cpp.llama_sampler_accept(probe, token)
+        finally:
+            llama_cpp.llama_sampler_free(probe)
+        return "".join(out)
+
+    def _eog_allowed(self, ptr: llama_cpp.llama_sampler_p) -> bool:
+        return self.eog_token is not None and self.allows(self.eog_token, ptr)
+
+    eog_token: int | None = None
+
+    def close(self) -> None:
+        if self._ptr:
+            llama_cpp.llama_sampler_free(self._ptr)
+            self._ptr = None
+
+
+class _StopTracker:
+    """Says when the grammar's output is complete: a closed JSON object, or max_chars of text."""
+
+    def __init__(self, grammar: Grammar | None):
+        self.kind = grammar.kind if grammar is not None else None
+        self.max_chars = grammar.max_chars if grammar is not None else 0
+        self.depth, self.in_str, self.escaped, self.chars = 0, False, False, 0
+
+    def feed(self, piece: str) -> bool:
+        if self.kind == "text":
+            self.chars += len(piece)
+            return self.chars >= self.max_chars
+        if self.kind != "call":
+            return False
+        for ch in piece:
+            if self.in_str:
+                if self.escaped:
+                    self.escaped = False
+                elif ch == "\\":
+                    self.escaped = True
+                elif ch == '"':
+                    self.in_str = False
+            elif ch == '"':
+                self.in_str = True
+            elif ch in "{[":
+                self.depth += 1
+            elif ch in "}]":
+                self.depth -= 1
+                if self.depth == 0:
+                    return True
+        return False
+
+
+# ---------------------------------------------------------------- the backend
+
+class LlamaCppBackend:
+    """A GGUF chat model in-process. See the module docstring."""
+
+    def __init__(
+        self,
+        model_path: str | Path,
+        *,
+        n_ctx: int | None = None,
+        n_ctx_cap: int = 8192,
+        n_threads: int | None = None,
+        n_batch: int = 512,
+        chat_format: str | None = None,
+        seed: int = 0,
+        temperature: float = 0.0,
+        constrained: ConstrainedMode = "fast",
+        fast_forward: bool = True,
+        name: str | None = None,
+    ):
+        path = Path(model_path)
+        info = read_gguf_info(path)
+        self.info = info
+        self.name = name or path.stem
+        self.n_ctx_train = info.n_ctx_train or n_ctx_cap
+        self.n_ctx = n_ctx or min(self.n_ctx_train, n_ctx_cap)
+        self.temperature = temperature
+        self.constrained = constrained
+        self.fast_forward = fast_forward
+        self.vocab_only = info.vocab_only
+        _recent_log.clear()
+        try:
+            self._llm = llama_cpp.Llama(
+                model_path=str(path),
+                n_ctx=self.n_ctx,
+                n_threads=n_threads,
+                n_threads_batch=n_threads,
+                n_batch=min(n_batch, self.n_ctx),
+                seed=seed,
+                vocab_only=info.vocab_only,
+                verbose=False,
+            )
+        except (ValueError, RuntimeError) as exc:
+            raise BadModelFileError(
+                f"llama.cpp cannot load {path}: {_log_tail() or exc}",
+                "check the file (`memgpt-local models info PATH`) or pull it again",
+            ) from exc
+        model = self._llm._model
+        self._vocab = model.vocab
+        self._n_vocab = self._llm.n_vocab()
+        self._bos_text = model.token_get_text(model.token_bos()) if model.token_bos() >= 0 else ""
+        eos = model.token_eos()
+        self._eos_text = model.token_get_text(eos) if eos >= 0 else ""
+        self._eos_token = eos if eos >= 0 else None
+        self._formatter = self._make_formatter(chat_format, info.chat_template)
+        self._rng = np.random.default_rng(seed)
+        self._char_tokens: dict[str, int] | None = None
+        self._pieces: dict[int, bytes] = {}
+        self.last_stats: dict[str, float] = {}
+
+    # ------------------------------------------------------------ rendering and counting
+
+    def _make_formatter(self, chat_format: str | None, template: str | None) -> Jinja2ChatFormatter:
+        if chat_format == "chatml":
+            template = CHATML_TEMPLATE
+        elif chat_format:
+            path = Path(chat_format).expanduser()
+            if not path.is_file():
+                raise ModelError(
+                    f"unknown chat format {chat_format!r}",
+                    'use "chatml" or the path of a Jinja chat template file',
+                )
+            template = path.read_text(encoding="utf-8")
+        if not template:
+            raise ModelError(
+                f"the model {self.name} has no chat template in its metadata",
+                "pass a chat format (model.chat_format in config.toml: \"chatml\" or a template file)",
+            )
+        try:
+            return Jinja2ChatFormatter(template=template, eos_token=self._eos_text, bos_token=self._bos_text)
+        except Exception as exc:  # jinja2.TemplateSyntaxError and friends
+            raise ModelError(f"the chat template of {self.name} does not compile: {exc}") from exc
+
+    def render(self, messages: list[ChatMessage]) -> str:
+        """The prompt text: messages in the chat template, generation prompt appended."""
+        try:
+            result = self._formatter(messages=[{"role": m.role, "content": m.content} for m in messages])
+        except Exception as exc:  # the template's raise_exception, jinja errors
+            raise ModelError(f"the chat template of {self.name} cannot render these messages: {exc}") from exc
+        return result.prompt
+
+    def tokenize_prompt(self, prompt: str) -> list[int]:
+        """The exact token list evaluated for ``prompt`` (BOS added once when the model wants it)."""
+        add_bos = bool(self._llm._model.add_bos_token()) and not (
+            self._bos_text and prompt.startswith(self._bos_text)
+        )
+        return self._llm.tokenize(prompt.encode("utf-8"), add_bos=add_bos, special=True)
+
+    def count_tokens(self, messages: list[ChatMessage]) -> int:
+        return len(self.tokenize_prompt(self.render(messages)))
+
+    # ------------------------------------------------------------ generation
+
+    def complete(
+        self,
+        messages: list[ChatMessage],
+        *,
+        grammar: Grammar | None,
+        max_tokens: int,
+        on_text: TextCallback | None = None,
+    ) -> Completion:
+        if self.vocab_only:
+            raise ModelError(f"{self.name} is a vocabulary-only file: it can count tokens but not generate")
+        if max_tokens < 1:
+            raise ModelError("max_tokens must be at least 1")
+        tokens = self.tokenize_prompt(self.render(messages))
+        if len(tokens) + max_tokens > self.n_ctx:
+            raise ContextOverflowError(len(tokens), self.n_ctx, max_tokens)
+        if grammar is not None and self.constrained == "llama-cpp-python":
+            return self._complete_library(tokens, grammar, max_tokens, on_text)
+        started = time.perf_counter()
+        evaluated = self._prefill(tokens)
+        prefill = time.perf_counter() - started
+        sampler = None
+        if grammar is not None:
+            sampler = _GrammarSampler(self._vocab, grammar.text, self._n_vocab, self._chars())
+            sampler.eog_token = self._eos_token
+        try:
+            text, generated, finish, forced = self._decode(sampler, grammar, max_tokens, on_text)
+        finally:
+            if sampler is not None:
+                self.last_stats = {"masks": sampler.masks}
+                sampler.close()
+        decode = time.perf_counter() - started - prefill
+        self.last_stats.update({"forced_tokens": forced})
+        return Completion(
+            text=text,
+            prompt_tokens=len(tokens),
+            evaluated_tokens=evaluated,
+            generated_tokens=generated,
+            prefill_seconds=prefill,
+            decode_seconds=decode,
+            finish_reason=finish,
+        )
+
+    def _prefill(self, tokens: list[int]) -> int:
+        """Evaluate what the cache lacks of ``tokens``; returns the number of tokens evaluated."""
+        llm = self._llm
+        cached = llm._input_ids[: llm.n_tokens].tolist()
+        keep = reusable_prefix(cached, tokens)
+        if keep < llm.n_tokens and not llm._ctx.kv_cache_seq_rm(-1, keep, -1):
+            llm.reset()
+            keep = 0
+        llm.n_tokens = keep
+        llm.eval(tokens[keep:])
+        return len(tokens) - keep
+
+    def _logits(self) -> np.ndarray:
+        ptr = llama_cpp.llama_get_logits_ith(self._llm._ctx.ctx, -1)
+        return np.ctypeslib.as_array(ptr, shape=(self._n_vocab,))
+
+    def _pick(self, logits: np.ndarray) -> int:
+        if self.temperature <= 0.0:
+            return int(np.argmax(logits))
+        scaled = logits.astype(np.float64) / self.temperature
+        scaled -= scaled.max()
+        probs = np.exp(scaled)
+        probs /= probs.sum()
+        return int(self._rng.choice(len(probs), p=probs))
+
+    def _is_eog(self, token: int) -> bool:
+        return bool(llama_cpp.llama_vocab_is_eog(self._vocab, token))
+
+    def _decode(
+        self, sampler: _GrammarSampler | None, grammar: Grammar | None, max_tokens: int, on_text: TextCallback | None
+    ) -> tuple[str, int, Literal["stop", "length"], int]:
+        llm = self._llm
+        stop = _StopTracker(grammar)
+        pieces: list[str] = []
+        pending = b""
+        generated = forced_count = 0
+        while generated < max_tokens:
+            batch: list[int] = []
+            forced = sampler.forced_text(256) if (sampler is not None and self.fast_forward) else ""
+            if forced:
+                batch = self._tokenize_exact(forced)
+                batch = batch[: max_tokens - generated]
+                forced_count += len(batch)
+            else:
+                logits = self._logits()
+                token = self._pick(logits)
+                if sampler is not None and not sampler.allows(token):
+                    masked = sampler.mask(logits)
+                    if not np.isfinite(masked).any():
+                        raise GrammarError("the grammar admits no token here (a generator bug)")
+                    token = self._pick(masked)
+                if self._is_eog(token):
+                    return self._text(pieces, pending), generated, "stop", forced_count
+                batch = [token]
+            done = False
+            for token in batch:
+                if sampler is not None:
+                    sampler.accept(token)
+                generated += 1
+                pending += self._piece(token)
+                try:
+                    piece, pending = pending.decode("utf-8"), b""
+                except UnicodeDecodeError:
+                    continue
+                pieces.append(piece)
+                if on_text is not None:
+                    on_text(piece)
+                done = done or stop.feed(piece)
+            if done:
+                return self._text(pieces, pending), generated, "stop", forced_count
+            llm.eval(batch)
+        return self._text(pieces, pending), generated, "length", forced_count
+
+    def _piece(self, token: int) -> bytes:
+        """The bytes of one token (llama-cpp-python's own helper pads them to 32 bytes)."""
+        piece = self._pieces.get(token)
+        if piece is None:
+            size = 64
+            while True:
+                buf = ctypes.create_string_buffer(size)
+                n = llama_cpp.llama_token_to_piece(self._vocab, token, buf, size, 0, False)
+                if n >= 0:
+                    piece = buf.raw[:n]
+                    break
+                size = -n + 1
+            self._pieces[token] = piece
+        return piece
+
+    def _tokenize_exact(self, text: str) -> list[int]:
+        """Tokens whose pieces spell exactly ``text`` (per character if the tokenizer adds a prefix)."""
+        ids = self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)
+        if b"".join(self._piece(t) for t in ids) == text.encode("utf-8"):
+            return ids
+        chars = self._chars()
+        return [chars[c] for c in text]
+
+    @staticmethod
+    def _text(pieces: list[str], pending: bytes) -> str:
+        return "".join(pieces) + pending.decode("utf-8", errors="replace")
+
+    def _chars(self) -> dict[str, int]:
+        """Printable ASCII characters that are single tokens (the forced-text probe)."""
+        if self._char_tokens is None:
+            table: dict[str, int] = {}
+            for code in range(0x20, 0x7F):
+                char = chr(code)
+                ids = self._llm.tokenize(char.encode(), add_bos=False, special=False)
+                if len(ids) == 1 and self._piece(ids[0]) == char.encode():
+                    table[char] = ids[0]
+            self._char_tokens = table
+        return self._char_tokens
+
+    def _complete_library(
+        self, tokens: list[int], grammar: Grammar, max_tokens: int, on_text: TextCallback | None
+    ) -> Completion:
+        """llama-cpp-python's own grammar sampling (Llama.generate), for comparison."""
+        llm = self._llm
+        cached = llm._input_ids[: llm.n_tokens].tolist()
+        evaluated = len(tokens) - reusable_prefix(cached, tokens)
+        stop = _StopTracker(grammar)
+        started = time.perf_counter()
+        first = None
+        out: list[int] = []
+        finish: Literal["stop", "length"] = "length"
+        library_grammar = llama_cpp.LlamaGrammar.from_string(grammar.text, verbose=False)
+        for token in llm.generate(tokens, temp=self.temperature, grammar=library_grammar, reset=True):
+            if first is None:
+                first = time.perf_counter()
+            if self._is_eog(token):
+                finish = "stop"
+                break
+            out.append(token)
+            piece = llm.detokenize([token]).decode("utf-8", errors="replace")
+            if on_text is not None:
+                on_text(piece)
+            if stop.feed(piece):
+                finish = "stop"
+                break
+            if len(out) >= max_tokens:
+                break
+        end = time.perf_counter()
+        first = first or end
+        return Completion(
+            text=llm.detokenize(out).decode("utf-8", errors="replace"),
+            prompt_tokens=len(tokens),
+            evaluated_tokens=evaluated,
+            generated_tokens=len(out),
+            prefill_seconds=first - started,
+            decode_seconds=end - first,
+            finish_reason=finish,
+        )
+
+    def reset_cache(self) -> None:
+        self._llm.reset()
+        self._llm._ctx.kv_cache_seq_rm(-1, 0, -1)
+
+    def close(self) -> None:
+        llm = getattr(self, "_llm", None)
+        if llm is not None:
+            llm.close()
+            self._llm = None
+
+
+def load_backend(model: str, settings: ModelSettings, data_dir: Path, *, n_ctx: int | None = None) -> LlamaCppBackend:
+    """A backend for ``model`` (catalog name, registered name or path) with ``settings``."""
+    from memgpt_local.runtime.catalog import resolve_model_path
+
+    path = resolve_model_path(data_dir, model)
+    return LlamaCppBackend(
+        path,
+        n_ctx=n_ctx,
+        n_ctx_cap=settings.n_ctx_cap,
+        n_threads=settings.n_threads,
+        n_batch=settings.n_batch,
+        chat_format=settings.chat_format,
+        seed=settings.seed,
+        temperature=settings.temperature,
+        name=model if not Path(model).is_file() else Path(model).stem,
+    )

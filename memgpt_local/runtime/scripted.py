@@ -1,0 +1,146 @@
+"""``ScriptedBackend``: a deterministic fake model for tests above the runtime.
+
+It replays a script in order. A ``FunctionCall`` is validated against its spec's
+``args_model`` when the backend is built and is returned as the exact text the call grammar
+makes a real model write; a ``str`` is returned verbatim (free text, or malformed output on
+purpose). Every request is recorded in ``requests``. Tokens come from a simple deterministic
+tokenizer over a simple chat rendering, and the KV-cache prefix reuse of a real backend is
+simulated on those token lists, so the agent's cache-friendliness can be tested.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from typing import Sequence
+
+from memgpt_local.errors import ContextOverflowError, ScriptExhaustedError
+from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FunctionSpec
+from memgpt_local.runtime.base import TextCallback, reusable_prefix
+from memgpt_local.runtime.grammar import Grammar, InvalidScriptError, render_call
+from memgpt_local.schemas import ChatMessage, Completion, FunctionCall
+
+_TOKEN = re.compile(r"\s*(?:\w+|[^\w\s])", re.UNICODE)
+
+
+def simple_tokens(text: str) -> list[str]:
+    """Words and single punctuation marks, each with its leading whitespace."""
+    return _TOKEN.findall(text)
+
+
+def render_simple(messages: Sequence[ChatMessage]) -> str:
+    """A plain chat rendering with the generation prompt appended."""
+    parts = [f"<|{m.role}|>\n{m.content}\n" for m in messages]
+    return "".join(parts) + "<|assistant|>\n"
+
+
+@dataclass(frozen=True)
+class ScriptedRequest:
+    messages: list[ChatMessage]
+    grammar: Grammar | None
+    max_tokens: int
+
+
+class ScriptedBackend:
+    """Replays ``script``; see the module docstring."""
+
+    def __init__(
+        self,
+        script: list[FunctionCall | str],
+        *,
+        n_ctx: int = 4096,
+        name: str = "scripted",
+        functions: Sequence[FunctionSpec] = DEFAULT_FUNCTIONS,
+    ):
+        self.name = name
+        self.n_ctx = n_ctx
+        self._specs = {spec.name: spec for spec in functions}
+        for i, item in enumerate(script):
+            if isinstance(item, FunctionCall):
+                if item.function not in self._specs:
+                    raise InvalidScriptError(f"script item {i}: unknown function {item.function!r}")
+                render_call(item, self._specs[item.function])  # validates the arguments
+            elif not isinstance(item, str):
+                raise InvalidScriptError(f"script item {i} is neither a FunctionCall nor a str")
+        self._script = list(script)
+        self._position = 0
+        self._cache: list[str] = []
+        self.requests: list[ScriptedRequest] = []
+
+    @property
+    def remaining(self) -> int:
+        return len(self._script) - self._position
+
+    def enqueue(self, *items: FunctionCall | str) -> None:
+        """Append to the script (validated like the constructor's script)."""
+        checked = ScriptedBackend(list(items), functions=tuple(self._specs.values()))
+        self._script.extend(checked._script)
+
+    def count_tokens(self, messages: list[ChatMessage]) -> int:
+        return len(simple_tokens(render_simple(messages)))
+
+    def _reply_text(self, item: FunctionCall | str, grammar: Grammar | None) -> str:
+        if isinstance(item, str):
+            return item
+        heartbeat = grammar.heartbeat if grammar is not None else True
+        if grammar is not None and grammar.kind == "call":
+            if item.function not in grammar.function_names:
+                raise InvalidScriptError(
+                    f"scripted call of {item.function!r} is not allowed by this request's grammar "
+                    f"(allowed: {', '.join(grammar.function_names)})"
+                )
+            if len(item.thought) > grammar.thought_max_chars:
+                raise InvalidScriptError(
+                    f"scripted thought of {len(item.thought)} characters exceeds the grammar's "
+                    f"{grammar.thought_max_chars}"
+                )
+        return render_call(item, self._specs[item.function], heartbeat=heartbeat)
+
+    def complete(
+        self,
+        messages: list[ChatMessage],
+        *,
+        grammar: Grammar | None,
+        max_tokens: int,
+        on_text: TextCallback | None = None,
+    ) -> Completion:
+        self.requests.append(ScriptedRequest(list(messages), grammar, max_tokens))
+        prompt = simple_tokens(render_simple(messages))
+        if len(prompt) + max_tokens > self.n_ctx:
+            raise ContextOverflowError(len(prompt), self.n_ctx, max_tokens)
+        if self._position >= len(self._script):
+            raise ScriptExhaustedError(
+                f"the scripted backend ran out after {len(self._script)} completions",
+                "add more items to the script",
+            )
+        started = time.perf_counter()
+        reused = reusable_prefix(self._cache, prompt)
+        item = self._script[self._position]
+        self._position += 1
+        text = self._reply_text(item, grammar)
+        tokens = simple_tokens(text)
+        finish = "stop"
+        if len(tokens) > max_tokens:
+            tokens, finish = tokens[:max_tokens], "length"
+            text = "".join(tokens)
+        if on_text is not None:
+            for piece in tokens:
+                on_text(piece)
+        self._cache = prompt + tokens
+        elapsed = time.perf_counter() - started
+        return Completion(
+            text=text,
+            prompt_tokens=len(prompt),
+            evaluated_tokens=len(prompt) - reused,
+            generated_tokens=len(tokens),
+            prefill_seconds=elapsed,
+            decode_seconds=0.0,
+            finish_reason=finish,
+        )
+
+    def reset_cache(self) -> None:
+        self._cache = []
+
+    def close(self) -> None:
+        self._cache = []
