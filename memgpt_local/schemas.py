@@ -18,6 +18,13 @@ def utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
 
+def human_time(when: datetime) -> str:
+    """A timestamp as shown to the model and the user: '2026-11-29 09:30 UTC'."""
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return when.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
 class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -61,6 +68,7 @@ class Message(Frozen):
     content: str
     function_name: str | None = None
     function_args: dict[str, Any] | None = None
+    request_heartbeat: bool = False  # assistant steps: whether the call asked for another step
     created_at: datetime
     in_context: bool = False
 
@@ -72,6 +80,7 @@ class NewMessage(Frozen):
     content: str
     function_name: str | None = None
     function_args: dict[str, Any] | None = None
+    request_heartbeat: bool = False
     created_at: datetime = Field(default_factory=utcnow)
     in_context: bool = True
 

@@ -1,0 +1,2 @@
+"""The MemGPT agent: main context assembly, the step loop with heartbeats, the queue
+manager (memory pressure and eviction into a recursive summary) and events."""

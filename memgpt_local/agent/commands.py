@@ -1,0 +1,181 @@
+"""Slash commands of the chat (``/memory``, ``/pop``, ``/retry`` ...), as plain functions.
+
+Each takes the running ``AgentRunner`` and returns text for the front end (or a
+``TurnResult`` when it runs steps). Every change they make is committed to the store.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from memgpt_local.agent import events
+from memgpt_local.agent.context import transcript_line
+from memgpt_local.agent.loop import AgentRunner, TurnResult
+from memgpt_local.errors import InvalidInputError
+from memgpt_local.schemas import ChatMessage
+
+
+@dataclass(frozen=True)
+class SlashCommand:
+    name: str
+    usage: str
+    help: str
+    run: Callable[[AgentRunner, str], "str | TurnResult"]
+
+
+def _int_arg(arg: str, default: int) -> int:
+    if not arg.strip():
+        return default
+    try:
+        value = int(arg)
+    except ValueError as exc:
+        raise InvalidInputError(f"expected a number, got {arg!r}") from exc
+    if value < 1:
+        raise InvalidInputError(f"expected a positive number, got {value}")
+    return value
+
+
+def show_memory(runner: AgentRunner, _: str) -> str:
+    lines = []
+    for block in runner.store.core.blocks(runner.agent_id):
+        lines.append(f"[{block.label}] {len(block.value)}/{block.limit} chars")
+        lines.append(block.value or "(empty)")
+    counts = runner.counts()
+    in_ctx = len(runner.store.recall.in_context(runner.agent_id))
+    lines.append(f"recall memory: {counts.recall} messages ({in_ctx} in context); archival memory: {counts.archival} passages")
+    if runner.agent.summary:
+        lines.append(f"summary of evicted messages: {runner.agent.summary}")
+    return "\n".join(lines)
+
+
+def context_usage(runner: AgentRunner) -> list[tuple[str, int]]:
+    """Tokens per section of the main context (each measured by the model's tokenizer)."""
+    parts = runner.parts()
+    count = runner.backend.count_tokens
+    base = count([])
+    system_only = count([ChatMessage(role="system", content=parts.instructions)])
+    system = count([ChatMessage(role="system", content=f"{parts.instructions}\n\n{parts.core_memory}")])
+    with_summary = count(parts.messages()[: 2 if parts.summary is not None else 1])
+    total = count(parts.messages())
+    return [
+        ("system instructions", system_only - base),
+        ("core memory", system - system_only),
+        ("summary", with_summary - system),
+        ("messages", total - with_summary),
+        ("reply reserve", runner.settings.reply_reserve_tokens),
+    ]
+
+
+def show_context(runner: AgentRunner, _: str) -> str:
+    window = runner.backend.n_ctx
+    rows = context_usage(runner)
+    used = sum(t for _, t in rows)
+    width = 40
+    filled = min(width, round(width * used / window))
+    lines = [f"[{'#' * filled}{'.' * (width - filled)}] {used}/{window} tokens ({100 * used / window:.0f}%)"]
+    lines += [f"  {name:<20} {tokens:>6}" for name, tokens in rows]
+    lines.append(f"  warning at {runner.settings.warning_fraction:.0%}, eviction at {runner.settings.flush_fraction:.0%} of {runner.queue.budget}")
+    return "\n".join(lines)
+
+
+def dump(runner: AgentRunner, arg: str) -> str:
+    n = _int_arg(arg, 10)
+    messages = runner.store.recall.in_context(runner.agent_id)[-n:]
+    return "\n".join(f"#{m.id} {transcript_line(m)}" for m in messages) or "(the context holds no messages)"
+
+
+def pop(runner: AgentRunner, arg: str) -> str:
+    n = _int_arg(arg, 3)
+    messages = runner.store.recall.in_context(runner.agent_id)[-n:]
+    with runner.store.transaction():
+        runner.store.recall.delete(runner.agent_id, [m.id for m in messages])
+    return f"removed the last {len(messages)} messages"
+
+
+def _last_user_index(runner: AgentRunner):
+    messages = runner.store.recall.in_context(runner.agent_id)
+    for i in range(len(messages) - 1, -1, -1):
+        if messages[i].role == "user":
+            return messages, i
+    raise InvalidInputError("there is no user message in the context to retry")
+
+
+def retry(runner: AgentRunner, _: str) -> TurnResult:
+    messages, i = _last_user_index(runner)
+    with runner.store.transaction():
+        runner.store.recall.delete(runner.agent_id, [m.id for m in messages[i + 1 :]])
+    return runner.run_chain()
+
+
+def _last_step(runner: AgentRunner, function: str | None = None):
+    for message in reversed(runner.store.recall.in_context(runner.agent_id)):
+        if message.role == "assistant" and message.function_name and (function is None or message.function_name == function):
+            return message
+    raise InvalidInputError(f"no {'assistant step' if function is None else function + ' call'} in the context")
+
+
+def rethink(runner: AgentRunner, arg: str) -> str:
+    if not arg.strip():
+        raise InvalidInputError("usage: /rethink NEW THOUGHT")
+    step = _last_step(runner)
+    with runner.store.transaction():
+        runner.store.recall.update(runner.agent_id, step.id, content=arg.strip())
+    return "replaced the last inner monologue"
+
+
+def rewrite(runner: AgentRunner, arg: str) -> str:
+    if not arg.strip():
+        raise InvalidInputError("usage: /rewrite NEW MESSAGE")
+    step = _last_step(runner, "send_message")
+    args = dict(step.function_args or {}, message=arg.strip())
+    with runner.store.transaction():
+        runner.store.recall.update(runner.agent_id, step.id, function_args=args)
+    return "replaced the last message sent to you"
+
+
+def heartbeat(runner: AgentRunner, _: str) -> TurnResult:
+    return runner.handle(events.manual_heartbeat())
+
+
+def memory_warning(runner: AgentRunner, _: str) -> TurnResult:
+    pressure = runner.queue.pressure()
+    return runner.handle(events.memory_pressure(pressure.prompt_tokens, pressure.budget))
+
+
+def summarize(runner: AgentRunner, _: str) -> str:
+    report = runner.queue.evict(runner.agent_id, force=True)
+    if not report.evicted:
+        return "nothing to summarize: the context holds too few messages"
+    return f"evicted {report.evicted} messages into the summary ({report.tokens_before} -> {report.tokens_after} tokens)"
+
+
+COMMANDS: dict[str, SlashCommand] = {
+    c.name: c
+    for c in (
+        SlashCommand("memory", "/memory", "show core memory and memory counts", show_memory),
+        SlashCommand("context", "/context", "show token use per section of the context window", show_context),
+        SlashCommand("dump", "/dump [n]", "show the last n messages in the context (default 10)", dump),
+        SlashCommand("pop", "/pop [n]", "delete the last n messages (default 3)", pop),
+        SlashCommand("retry", "/retry", "drop the answer to your last message and generate it again", retry),
+        SlashCommand("rethink", "/rethink TEXT", "replace the agent's last inner monologue", rethink),
+        SlashCommand("rewrite", "/rewrite TEXT", "replace the agent's last message to you", rewrite),
+        SlashCommand("heartbeat", "/heartbeat", "send a heartbeat event (the agent takes a step)", heartbeat),
+        SlashCommand("memorywarning", "/memorywarning", "send a memory-pressure warning", memory_warning),
+        SlashCommand("summarize", "/summarize", "evict the oldest half of the context into the summary", summarize),
+    )
+}
+
+
+def help_text() -> str:
+    lines = [f"  {c.usage:<16} {c.help}" for c in COMMANDS.values()]
+    lines += ["  /help            show this help", "  /exit            leave the chat"]
+    return "\n".join(lines)
+
+
+def parse_slash(line: str) -> tuple[str, str] | None:
+    """('name', 'args') for a slash command line, else None."""
+    if not line.startswith("/"):
+        return None
+    name, _, arg = line[1:].partition(" ")
+    return name.strip().lower(), arg

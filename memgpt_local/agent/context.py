@@ -1,0 +1,119 @@
+"""Main context assembly: what the model sees at every step, in a stable order.
+
+Order: system instructions (static text + function docs), working context (core memory
+blocks with ``chars used/limit``), then the FIFO queue: the recursive summary first (when
+any message was evicted), then the in-context messages oldest first. Nothing in it depends
+on the current time, so between evictions the rendered prompt only grows at its end and the
+model runtime can reuse its KV cache.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+from typing import Sequence
+
+from memgpt_local.agent.events import render_user
+from memgpt_local.functions.specs import FunctionSpec
+from memgpt_local.schemas import Agent, ChatMessage, CoreBlock, FunctionCall, Message, human_time
+
+
+def default_system_text() -> str:
+    return resources.files("memgpt_local.data").joinpath("system_prompt.md").read_text(encoding="utf-8").strip()
+
+
+def render_call(call: FunctionCall, *, with_heartbeat: bool = True) -> str:
+    """The canonical JSON text of one step, key order as the grammar produces it."""
+    data: dict = {"thought": call.thought, "function": call.function, "arguments": call.arguments}
+    if with_heartbeat:
+        data["request_heartbeat"] = call.request_heartbeat
+    return json.dumps(data, ensure_ascii=False)
+
+
+def render_core_memory(blocks: Sequence[CoreBlock]) -> str:
+    parts = ["### Core memory (always visible; edit with core_memory_append / core_memory_replace)"]
+    for block in blocks:
+        flag = ", read-only" if block.read_only else ""
+        parts.append(f'<{block.label} chars="{len(block.value)}/{block.limit}"{flag}>')
+        parts.append(block.value)
+        parts.append(f"</{block.label}>")
+    return "\n".join(parts)
+
+
+def render_summary(summary: str, hidden: int) -> str:
+    head = (
+        f"[summary of earlier conversation | {hidden} older messages are out of view but kept in "
+        "recall memory; use conversation_search to read them]"
+    )
+    return f"{head}\n{summary.strip() or '(no summary yet)'}"
+
+
+def render_message(message: Message, heartbeat_functions: frozenset[str]) -> ChatMessage:
+    if message.role == "assistant":
+        if message.function_name is None:  # imported history or an unparsable step
+            return ChatMessage(role="assistant", content=message.content)
+        call = FunctionCall(
+            thought=message.content,
+            function=message.function_name,
+            arguments=message.function_args or {},
+            request_heartbeat=message.request_heartbeat,
+        )
+        return ChatMessage(role="assistant", content=render_call(call, with_heartbeat=message.function_name in heartbeat_functions))
+    if message.role == "user":
+        return ChatMessage(role="user", content=render_user(message.content, message.created_at))
+    # system events and function results are shown to the model as user-turn notices:
+    # many chat templates accept a system message only at the start.
+    return ChatMessage(role="user", content=message.content)
+
+
+@dataclass(frozen=True)
+class ContextParts:
+    """The main context split into its sections (for token accounting and /context)."""
+
+    instructions: str
+    core_memory: str
+    summary: str | None
+    queue: list[ChatMessage]
+
+    def messages(self) -> list[ChatMessage]:
+        system = ChatMessage(role="system", content=f"{self.instructions}\n\n{self.core_memory}")
+        head = [ChatMessage(role="user", content=self.summary)] if self.summary is not None else []
+        return [system, *head, *self.queue]
+
+
+class ContextBuilder:
+    """Builds the main context for one agent from what the store holds."""
+
+    def __init__(self, functions: Sequence[FunctionSpec], function_docs: str):
+        self.functions = tuple(functions)
+        self.function_docs = function_docs
+        self._heartbeat_functions = frozenset(f.name for f in functions if f.allows_heartbeat)
+
+    def instructions(self, agent: Agent) -> str:
+        base = agent.system_prompt.strip() or default_system_text()
+        return f"{base}\n\n{self.function_docs}"
+
+    def parts(self, agent: Agent, blocks: Sequence[CoreBlock], queue: Sequence[Message]) -> ContextParts:
+        hidden = int(agent.state.get("evicted_messages", 0))
+        summary = render_summary(agent.summary, hidden) if (agent.summary or hidden) else None
+        return ContextParts(
+            instructions=self.instructions(agent),
+            core_memory=render_core_memory(blocks),
+            summary=summary,
+            queue=[render_message(m, self._heartbeat_functions) for m in queue],
+        )
+
+
+def transcript_line(message: Message) -> str:
+    """One message as a line of plain transcript (for summaries and /dump)."""
+    when = human_time(message.created_at)
+    if message.role == "assistant" and message.function_name:
+        if message.function_name == "send_message":
+            said = (message.function_args or {}).get("message", "")
+            return f"{when} assistant: {said}"
+        args = json.dumps(message.function_args or {}, ensure_ascii=False)
+        return f"{when} assistant called {message.function_name}({args})"
+    if message.role == "function":
+        return f"{when} result: {message.content}"
+    return f"{when} {message.role}: {message.content}"

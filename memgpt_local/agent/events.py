@@ -1,0 +1,103 @@
+"""Events that drive the agent, and the text each one shows the model.
+
+Every event becomes one message in recall storage (role ``user`` for user text, ``system``
+for everything else) so the main context can be rebuilt exactly after a restart. Values that
+change over time (the clock, memory counts) are written into the event's own text when it
+is created, never into the system prompt, so the rendered prompt only grows at its end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from memgpt_local.schemas import NewMessage, human_time as stamp, utcnow
+
+
+@dataclass(frozen=True)
+class MemoryCounts:
+    recall: int
+    archival: int
+
+
+
+
+def _status(counts: MemoryCounts | None) -> str:
+    if counts is None:
+        return ""
+    return f" | recall memory: {counts.recall} messages, archival memory: {counts.archival} passages"
+
+
+def user_message(text: str, when: datetime | None = None) -> NewMessage:
+    """The user's words, stored as typed (the header is added when rendered)."""
+    return NewMessage(role="user", content=text, created_at=when or utcnow())
+
+
+def render_user(content: str, created_at: datetime) -> str:
+    return f"[user message | {stamp(created_at)}]\n{content}"
+
+
+def system_event(kind: str, text: str, counts: MemoryCounts | None = None, when: datetime | None = None) -> NewMessage:
+    when = when or utcnow()
+    return NewMessage(role="system", content=f"[{kind} | {stamp(when)}{_status(counts)}]\n{text}", created_at=when)
+
+
+def describe_gap(gap: timedelta) -> str:
+    seconds = int(gap.total_seconds())
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size:
+            n = seconds // size
+            return f"{n} {unit}{'s' if n != 1 else ''}"
+    return "less than a minute"
+
+
+def login(last_login: datetime | None, counts: MemoryCounts | None = None) -> NewMessage:
+    now = utcnow()
+    if last_login is None:
+        text = "The user logged in for the first time."
+    else:
+        text = f"The user logged in. Last login was {describe_gap(now - last_login)} ago."
+    return system_event("login", text, counts, now)
+
+
+def memory_pressure(used_tokens: int, n_ctx: int) -> NewMessage:
+    pct = round(100 * used_tokens / n_ctx)
+    return system_event(
+        "memory pressure warning",
+        f"The context window is {pct}% full ({used_tokens}/{n_ctx} tokens). Older messages will soon be "
+        "moved out of view and replaced by a summary. Save anything important now: facts about the user "
+        "with core_memory_append, other details with archival_memory_insert.",
+    )
+
+
+def document_upload(source: str, passages: int, counts: MemoryCounts | None = None) -> NewMessage:
+    return system_event(
+        "document upload",
+        f"The user added {source!r} to archival memory ({passages} passages). "
+        "Use archival_memory_search to read it when it is relevant.",
+        counts,
+    )
+
+
+def timed_heartbeat(counts: MemoryCounts | None = None) -> NewMessage:
+    return system_event(
+        "timed heartbeat",
+        "No user activity for a while. You may reflect and organise your memory, or do nothing "
+        "by calling pause_heartbeats.",
+        counts,
+    )
+
+
+def manual_heartbeat() -> NewMessage:
+    return system_event("heartbeat", "Heartbeat requested by the user: continue.")
+
+
+def function_result(name: str, ok: bool, result: str, when: datetime | None = None) -> NewMessage:
+    when = when or utcnow()
+    status = "OK" if ok else "ERROR"
+    return NewMessage(
+        role="function",
+        function_name=name,
+        content=f"[{name} returned {status} | {stamp(when)}]\n{result}",
+        created_at=when,
+    )

@@ -1,0 +1,208 @@
+"""The agent's step loop: events in, function calls out, heartbeats chain steps.
+
+``AgentRunner.handle(event)`` appends the event to recall storage and runs steps until the
+model ends its turn: a call without ``request_heartbeat``, or the chain cap. Every step is
+committed (the model's call, its result, any memory edit) before the next one starts, and
+the main context is rebuilt from the store for every step, so a restart after a kill
+continues exactly where the file says the agent was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from memgpt_local.agent import events
+from memgpt_local.agent.context import ContextBuilder, ContextParts
+from memgpt_local.agent.queue import EvictionReport, QueueManager
+from memgpt_local.config import AgentSettings
+from memgpt_local.errors import CallParseError, ContextOverflowError
+from memgpt_local.functions.execute import FunctionExecutor, FunctionOutcome
+from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, SEND_MESSAGE, FunctionSpec
+from memgpt_local.runtime.grammar import build_call_grammar, parse_call, render_function_docs
+from memgpt_local.schemas import ChatMessage, Completion, FunctionCall, NewMessage
+
+
+@dataclass
+class StepRecord:
+    """What one step did, for printing and for `send --json`."""
+
+    index: int
+    raw: str
+    call: FunctionCall | None
+    outcome: FunctionOutcome
+    completion: Completion
+    eviction: EvictionReport | None = None
+
+    @property
+    def continues(self) -> bool:
+        """Whether this step chains another one (heartbeat requested, or an error to recover from)."""
+        if not self.outcome.ok:
+            return True
+        return bool(self.call and self.call.request_heartbeat)
+
+    def as_dict(self) -> dict:
+        c = self.completion
+        return {
+            "step": self.index,
+            "thought": self.call.thought if self.call else None,
+            "function": self.call.function if self.call else None,
+            "arguments": self.call.arguments if self.call else None,
+            "request_heartbeat": self.call.request_heartbeat if self.call else None,
+            "raw": None if self.call else self.raw,
+            "ok": self.outcome.ok,
+            "result": self.outcome.text,
+            "message": self.outcome.user_message,
+            "evicted_messages": self.eviction.evicted if self.eviction else 0,
+            "tokens": {
+                "prompt": c.prompt_tokens,
+                "evaluated": c.evaluated_tokens,
+                "generated": c.generated_tokens,
+                "prefill_seconds": round(c.prefill_seconds, 3),
+                "decode_seconds": round(c.decode_seconds, 3),
+            },
+        }
+
+
+@dataclass
+class TurnResult:
+    steps: list[StepRecord] = field(default_factory=list)
+
+    @property
+    def messages(self) -> list[str]:
+        return [s.outcome.user_message for s in self.steps if s.outcome.user_message]
+
+    @property
+    def searches(self) -> int:
+        return sum(1 for s in self.steps if s.outcome.searched)
+
+
+class StepObserver:
+    """Hooks for a front end (the CLI prints; tests record). All optional."""
+
+    def step_started(self, index: int) -> None: ...
+
+    def text(self, piece: str) -> None: ...
+
+    def step_finished(self, record: StepRecord) -> None: ...
+
+
+class AgentRunner:
+    """Runs one agent against one backend."""
+
+    def __init__(
+        self,
+        store,
+        backend,
+        agent_name: str,
+        settings: AgentSettings,
+        *,
+        functions: Sequence[FunctionSpec] = DEFAULT_FUNCTIONS,
+        observer: StepObserver | None = None,
+    ):
+        self.store = store
+        self.backend = backend
+        self.settings = settings
+        self.agent_id = store.agents.get(agent_name).id
+        self.functions = tuple(functions)
+        self.observer = observer or StepObserver()
+        self.context = ContextBuilder(self.functions, render_function_docs(self.functions))
+        self.executor = FunctionExecutor(store, self.agent_id, settings)
+        self.queue = QueueManager(store, backend, settings, self.render)
+        self.full_grammar = build_call_grammar(self.functions, thought_max_chars=settings.thought_max_chars)
+        self.final_grammar = build_call_grammar([SEND_MESSAGE], thought_max_chars=settings.thought_max_chars, heartbeat=False)
+
+    # ------------------------------------------------------------ context
+
+    @property
+    def agent(self):
+        return self.store.agents.get_by_id(self.agent_id)
+
+    def parts(self) -> ContextParts:
+        return self.context.parts(
+            self.agent, self.store.core.blocks(self.agent_id), self.store.recall.in_context(self.agent_id)
+        )
+
+    def render(self) -> list[ChatMessage]:
+        return self.parts().messages()
+
+    def counts(self) -> events.MemoryCounts:
+        return events.MemoryCounts(self.store.recall.count(self.agent_id), self.store.archival.count(self.agent_id))
+
+    # ------------------------------------------------------------ events
+
+    def handle(self, event: NewMessage) -> TurnResult:
+        """Append an event to the queue and run the steps it triggers."""
+        self._check_fits(event)
+        with self.store.transaction():
+            self.store.recall.append(self.agent_id, [event])
+        return self.run_chain()
+
+    def user_message(self, text: str) -> TurnResult:
+        return self.handle(events.user_message(text))
+
+    def login(self) -> TurnResult:
+        state = self.agent.state
+        last = state.get("last_login")
+        from datetime import datetime
+
+        event = events.login(datetime.fromisoformat(last) if last else None, self.counts())
+        with self.store.transaction():
+            self.store.agents.set_state(self.agent_id, dict(state, last_login=event.created_at.isoformat()))
+        return self.handle(event)
+
+    def _check_fits(self, event: NewMessage) -> None:
+        """A single event larger than the whole window is refused before anything is stored."""
+        probe = [ChatMessage(role="system", content=self.parts().instructions), ChatMessage(role="user", content=event.content)]
+        tokens = self.backend.count_tokens(probe)
+        if tokens > self.queue.budget:
+            raise ContextOverflowError(tokens, self.backend.n_ctx, self.settings.reply_reserve_tokens)
+
+    # ------------------------------------------------------------ steps
+
+    def run_chain(self) -> TurnResult:
+        turn = TurnResult()
+        for index in range(self.settings.heartbeat_cap):
+            final = index == self.settings.heartbeat_cap - 1
+            record = self.step(index, final=final)
+            turn.steps.append(record)
+            if not record.continues:
+                break
+        return turn
+
+    def step(self, index: int = 0, *, final: bool = False) -> StepRecord:
+        eviction = self.queue.make_room(self.agent_id)
+        self.observer.step_started(index)
+        functions = (SEND_MESSAGE,) if final else self.functions
+        grammar = self.final_grammar if final else self.full_grammar
+        completion = self.backend.complete(
+            self.render(), grammar=grammar, max_tokens=self.settings.reply_reserve_tokens, on_text=self.observer.text
+        )
+        record = self._execute(index, completion, functions)
+        record.eviction = eviction
+        self.observer.step_finished(record)
+        return record
+
+    def _execute(self, index: int, completion: Completion, functions: Sequence[FunctionSpec]) -> StepRecord:
+        try:
+            call = parse_call(completion.text, functions)
+        except CallParseError as exc:
+            outcome = FunctionOutcome(False, f"Error: your output was not a valid function call ({exc}). Reply with one JSON object as described.")
+            with self.store.transaction():
+                self.store.recall.append(
+                    self.agent_id,
+                    [NewMessage(role="assistant", content=completion.text), events.function_result("invalid_output", False, outcome.text)],
+                )
+            return StepRecord(index, completion.text, None, outcome, completion)
+        with self.store.transaction():
+            step_message = NewMessage(
+                role="assistant",
+                content=call.thought,
+                function_name=call.function,
+                function_args=call.arguments,
+                request_heartbeat=call.request_heartbeat,
+            )
+            self.store.recall.append(self.agent_id, [step_message])
+            outcome = self.executor.run(call)
+            self.store.recall.append(self.agent_id, [events.function_result(call.function, outcome.ok, outcome.text)])
+        return StepRecord(index, completion.text, call, outcome, completion)

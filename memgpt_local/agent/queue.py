@@ -1,0 +1,176 @@
+"""The queue manager: memory pressure warnings, eviction and the recursive summary.
+
+Before every step the agent asks ``QueueManager.make_room``. It counts the exact tokens of
+the rendered prompt with the model's own tokenizer and compares them with the model's real
+context window minus the room kept for the reply:
+
+- at ``warning_fraction`` it appends one memory-pressure warning per pressure period;
+- at ``flush_fraction`` (or whenever the prompt would not fit) it evicts the oldest
+  ``evict_fraction`` of the FIFO queue, never separating a function call from its result,
+  and folds the evicted messages into a new recursive summary written by the model itself,
+  in chunks small enough that every summary call fits the window.
+
+Eviction is bounded: each round removes at least one message, and when only the newest
+message is left and it still does not fit, a ``ContextOverflowError`` stops the turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from memgpt_local.agent import events
+from memgpt_local.agent.context import transcript_line
+from memgpt_local.config import AgentSettings
+from memgpt_local.errors import ContextOverflowError
+from memgpt_local.schemas import ChatMessage, Message
+
+SUMMARY_MAX_CHARS = 1500
+SUMMARY_MAX_TOKENS = 400
+
+SUMMARIZER_INSTRUCTIONS = (
+    "You maintain the running summary of a long conversation between a user and their assistant. "
+    "Merge the previous summary and the new messages into one updated summary of at most "
+    f"{SUMMARY_MAX_CHARS} characters. Keep names, dates, numbers, decisions, promises and facts about "
+    "the user; drop greetings and filler. Write plain sentences, no lists of messages."
+)
+
+
+@dataclass
+class Pressure:
+    prompt_tokens: int
+    budget: int  # tokens available to the prompt: n_ctx minus the reply reserve
+
+    @property
+    def fraction(self) -> float:
+        return self.prompt_tokens / self.budget
+
+
+@dataclass
+class EvictionReport:
+    evicted: int
+    rounds: int
+    tokens_before: int
+    tokens_after: int
+
+
+def choose_cut(queue: Sequence[Message], fraction: float) -> int:
+    """How many of the oldest queue messages to evict (0 = nothing can go).
+
+    The cut never leaves a function result at the head of the queue without its call, and
+    never evicts the newest message.
+    """
+    if len(queue) <= 1:
+        return 0
+    cut = max(1, round(len(queue) * fraction))
+    cut = min(cut, len(queue) - 1)
+    while cut < len(queue) - 1 and queue[cut].role == "function":
+        cut += 1
+    while cut > 0 and queue[cut].role == "function":
+        cut -= 1  # the newest message is a result: keep its call with it
+    return cut
+
+
+class QueueManager:
+    """Keeps one agent's main context inside the model's window."""
+
+    def __init__(self, store, backend, settings: AgentSettings, render: Callable[[], list[ChatMessage]]):
+        self.store = store
+        self.backend = backend
+        self.settings = settings
+        self.render = render
+
+    @property
+    def budget(self) -> int:
+        return self.backend.n_ctx - self.settings.reply_reserve_tokens
+
+    def pressure(self) -> Pressure:
+        return Pressure(self.backend.count_tokens(self.render()), self.budget)
+
+    def make_room(self, agent_id: int) -> EvictionReport | None:
+        """Warn or evict as needed before the next step; returns what eviction did, if any."""
+        pressure = self.pressure()
+        if pressure.prompt_tokens >= self.settings.flush_fraction * pressure.budget:
+            return self.evict(agent_id, pressure)
+        if pressure.fraction >= self.settings.warning_fraction:
+            agent = self.store.agents.get_by_id(agent_id)
+            if not agent.state.get("pressure_warned"):
+                with self.store.transaction():
+                    self.store.recall.append(agent_id, [events.memory_pressure(pressure.prompt_tokens, pressure.budget)])
+                    self.store.agents.set_state(agent_id, dict(agent.state, pressure_warned=True))
+        return None
+
+    def evict(self, agent_id: int, pressure: Pressure | None = None, *, force: bool = False) -> EvictionReport:
+        """Evict the oldest part of the queue; repeat while the prompt is still at the flush
+        line (one round when ``force``)."""
+        pressure = pressure or self.pressure()
+        before = pressure.prompt_tokens
+        target = self.settings.flush_fraction * pressure.budget
+        evicted = rounds = 0
+        while force or pressure.prompt_tokens >= target:
+            queue = self.store.recall.in_context(agent_id)
+            cut = choose_cut(queue, self.settings.evict_fraction)
+            if cut == 0:
+                if pressure.prompt_tokens > pressure.budget:
+                    raise ContextOverflowError(pressure.prompt_tokens, self.backend.n_ctx, self.settings.reply_reserve_tokens)
+                break
+            self._evict_messages(agent_id, queue[:cut])
+            evicted += cut
+            rounds += 1
+            pressure = self.pressure()
+            if force:
+                break
+        return EvictionReport(evicted, rounds, before, pressure.prompt_tokens)
+
+    def _evict_messages(self, agent_id: int, gone: Sequence[Message]) -> None:
+        agent = self.store.agents.get_by_id(agent_id)
+        summary = self.summarize(agent.summary, gone)
+        state = dict(agent.state, pressure_warned=False)
+        state["evicted_messages"] = int(state.get("evicted_messages", 0)) + len(gone)
+        with self.store.transaction():
+            self.store.recall.set_in_context(agent_id, [m.id for m in gone], False)
+            self.store.agents.set_summary(agent_id, summary)
+            self.store.agents.set_state(agent_id, state)
+
+    # ------------------------------------------------------------ recursive summary
+
+    def _summary_prompt(self, previous: str, lines: Sequence[str]) -> list[ChatMessage]:
+        body = "\n".join(lines)
+        user = f"Previous summary:\n{previous.strip() or '(none)'}\n\nNew messages:\n{body}\n\nUpdated summary:"
+        return [ChatMessage(role="system", content=SUMMARIZER_INSTRUCTIONS), ChatMessage(role="user", content=user)]
+
+    def _fits(self, previous: str, lines: Sequence[str]) -> bool:
+        tokens = self.backend.count_tokens(self._summary_prompt(previous, lines))
+        return tokens + SUMMARY_MAX_TOKENS <= self.backend.n_ctx
+
+    def chunk_lines(self, previous: str, lines: Sequence[str]) -> list[list[str]]:
+        """Split transcript lines into chunks whose summary prompts each fit the window."""
+        chunks: list[list[str]] = []
+        current: list[str] = []
+        for line in lines:
+            if self._fits(previous, [*current, line]):
+                current.append(line)
+                continue
+            if current:
+                chunks.append(current)
+            current = [line]
+            while not self._fits(previous, current) and len(current[0]) > 200:
+                current = [current[0][: len(current[0]) // 2] + " …"]
+        if current:
+            chunks.append(current)
+        return chunks
+
+    def summarize(self, previous: str, gone: Sequence[Message]) -> str:
+        """Fold evicted messages into the summary with the model, chunk by chunk."""
+        from memgpt_local.runtime.grammar import build_text_grammar
+
+        grammar = build_text_grammar(SUMMARY_MAX_CHARS)
+        summary = previous
+        lines = [transcript_line(m) for m in gone]
+        worst_previous = "word " * (SUMMARY_MAX_CHARS // 5)  # chunks must fit whatever summary precedes them
+        for chunk in self.chunk_lines(worst_previous, lines):
+            completion = self.backend.complete(self._summary_prompt(summary, chunk), grammar=grammar, max_tokens=SUMMARY_MAX_TOKENS)
+            text = completion.text.strip()
+            if text:
+                summary = text[:SUMMARY_MAX_CHARS]
+        return summary

@@ -1,0 +1,137 @@
+"""What an interactive chat needs around the agent: the agent and model it opens, the idle
+timer that sends timed heartbeats (suppressed by ``pause_heartbeats``), and the pick-up of
+events that other processes (a document ``load``) put into the agent's queue."""
+
+from __future__ import annotations
+
+import json
+import select
+import sys
+import time
+from datetime import datetime
+from importlib import resources
+from pathlib import Path
+from typing import Callable, TypeVar
+
+import click
+
+from memgpt_local.agent import events
+from memgpt_local.agent.loop import AgentRunner
+from memgpt_local.config import Settings
+from memgpt_local.errors import AgentNotFoundError, InvalidInputError
+from memgpt_local.schemas import Agent, CoreBlock, FunctionCall, utcnow
+
+T = TypeVar("T")
+SCRIPTED_PREFIX = "scripted:"
+
+
+def default_profile_text(kind: str) -> str:
+    """The packaged default persona or human text."""
+    return resources.files("memgpt_local.data").joinpath("personas").joinpath(f"default_{kind}.txt").read_text(encoding="utf-8").strip()
+
+
+def profile_blocks(settings: Settings, persona: str | None = None, human: str | None = None) -> list[CoreBlock]:
+    limit = settings.agent.core_memory_limit
+    blocks = []
+    for label, text in (("persona", persona), ("human", human)):
+        value = default_profile_text(label) if text is None else text.strip()
+        if len(value) > limit:
+            raise InvalidInputError(f"the {label} text has {len(value)} characters, over the core memory limit of {limit}")
+        blocks.append(CoreBlock(label=label, value=value, limit=limit))
+    return blocks
+
+
+def ensure_agent(store, name: str, settings: Settings) -> Agent:
+    """The named agent, created with the default persona and human when missing."""
+    try:
+        return store.agents.get(name)
+    except AgentNotFoundError:
+        return store.agents.create(name, blocks=profile_blocks(settings))
+
+
+def load_script(path: Path) -> list[FunctionCall | str]:
+    """A scripted model's steps: a JSON list of call objects (or strings for free text)."""
+    try:
+        items = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise InvalidInputError(f"cannot read the script {path}: {exc}") from exc
+    if not isinstance(items, list):
+        raise InvalidInputError(f"the script {path} must hold a JSON list")
+    return [item if isinstance(item, str) else FunctionCall.model_validate(item) for item in items]
+
+
+def open_backend(model: str, app, *, interactive: bool):
+    """The model backend for ``model``: a catalog/registered name, a GGUF path, or
+    ``scripted:FILE.json`` (a deterministic replay, for tests and demos)."""
+    if model.startswith(SCRIPTED_PREFIX):
+        from memgpt_local.runtime.scripted import ScriptedBackend
+
+        return ScriptedBackend(load_script(Path(model[len(SCRIPTED_PREFIX):])))
+    from memgpt_local.runtime.llama import load_backend
+    from memgpt_local.runtime.pull import ensure_model
+
+    path = ensure_model(model, app.data_dir, interactive=interactive)
+    return load_backend(str(path), app.settings.model, app.data_dir)
+
+
+class ChatSession:
+    """The interactive loop's timing: idle heartbeats and events from other processes."""
+
+    POLL_SECONDS = 2.0
+
+    def __init__(self, runner: AgentRunner, *, idle_minutes: float = 0.0, clock: Callable[[], float] = time.monotonic):
+        self.runner = runner
+        self.idle_seconds = idle_minutes * 60
+        self.clock = clock
+        self.last_activity = clock()
+        self.seen_id = self._newest_id()
+
+    def _newest_id(self) -> int:
+        messages = self.runner.store.recall.last(self.runner.agent_id, 1)
+        return messages[0].id if messages else 0
+
+    def run_turn(self, action: Callable[[], T]) -> T:
+        try:
+            return action()
+        finally:
+            self.seen_id = self._newest_id()
+            self.last_activity = self.clock()
+
+    def heartbeats_paused(self) -> bool:
+        until = self.runner.agent.state.get("heartbeats_paused_until")
+        return bool(until) and datetime.fromisoformat(until) > utcnow()
+
+    def due_event(self) -> str | None:
+        """What should run now without user input: 'pending' or 'heartbeat', else None."""
+        if self._newest_id() > self.seen_id:
+            return "pending"
+        if self.idle_seconds and self.clock() - self.last_activity >= self.idle_seconds and not self.heartbeats_paused():
+            return "heartbeat"
+        return None
+
+    def run_due(self) -> bool:
+        due = self.due_event()
+        if due == "pending":
+            click.secho("  (new event in memory)", dim=True)
+            self.run_turn(self.runner.run_chain)
+        elif due == "heartbeat":
+            self.run_turn(lambda: self.runner.handle(events.timed_heartbeat(self.runner.counts())))
+        return due is not None
+
+    def read_line(self, prompt: str) -> str | None:
+        """A line from stdin; while waiting, run due events. None at end of input."""
+        click.echo(prompt, nl=False)
+        while True:
+            try:
+                ready, _, _ = select.select([sys.stdin], [], [], self.POLL_SECONDS)
+            except (OSError, ValueError):  # stdin that select cannot watch: plain blocking read
+                ready = [sys.stdin]
+            if ready:
+                line = sys.stdin.readline()
+                if line == "":
+                    click.echo()
+                    return None
+                self.last_activity = self.clock()
+                return line.rstrip("\n").strip()
+            if self.run_due():
+                click.echo(prompt, nl=False)

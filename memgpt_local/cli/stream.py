@@ -1,0 +1,91 @@
+"""Pretty, streaming display of agent steps in the terminal.
+
+The model writes one JSON object per step; ``PartialFieldReader`` pulls the growing values
+of its ``thought`` and ``message`` strings out of the partial text so the chat can show the
+reply as it is generated: the message in normal style, the inner monologue and function
+calls dimmed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import click
+
+from memgpt_local.agent.loop import StepObserver, StepRecord
+
+
+def decode_partial_json_string(body: str) -> str:
+    """Decode the inside of a JSON string that may be cut anywhere."""
+    for cut in range(0, 7):
+        candidate = body[: len(body) - cut] if cut else body
+        try:
+            return json.loads(f'"{candidate}"')
+        except json.JSONDecodeError:
+            continue
+    return ""
+
+
+class PartialFieldReader:
+    """Tracks the partial values of chosen string fields in a growing JSON text."""
+
+    def __init__(self, fields: tuple[str, ...] = ("thought", "message")):
+        self.text = ""
+        self._patterns = {f: re.compile(rf'"{f}"\s*:\s*"((?:[^"\\]|\\.)*)(")?', re.S) for f in fields}
+
+    def feed(self, piece: str) -> dict[str, str]:
+        self.text += piece
+        values = {}
+        for name, pattern in self._patterns.items():
+            match = pattern.search(self.text)
+            if match:
+                values[name] = decode_partial_json_string(match.group(1))
+        return values
+
+
+class ConsoleObserver(StepObserver):
+    """Prints steps as they stream: ``verbose`` shows thoughts, calls and results."""
+
+    def __init__(self, *, verbose: bool = True, assistant_name: str = "assistant"):
+        self.verbose = verbose
+        self.assistant_name = assistant_name
+        self._reader = PartialFieldReader()
+        self._shown: dict[str, int] = {}
+
+    def step_started(self, index: int) -> None:
+        self._reader = PartialFieldReader()
+        self._shown = {"thought": 0, "message": 0}
+
+    def _emit(self, field: str, value: str) -> None:
+        shown = self._shown[field]
+        if len(value) <= shown:
+            return
+        if shown == 0:
+            prefix = "  (thinking) " if field == "thought" else f"{self.assistant_name}: "
+            click.secho(("\n" if field == "message" and self._shown["thought"] else "") + prefix, nl=False, dim=field == "thought")
+        click.secho(value[shown:], nl=False, dim=field == "thought")
+        self._shown[field] = len(value)
+
+    def text(self, piece: str) -> None:
+        values = self._reader.feed(piece)
+        if self.verbose and "thought" in values:
+            self._emit("thought", values["thought"])
+        if '"send_message"' in self._reader.text and "message" in values:
+            self._emit("message", values["message"])
+
+    def step_finished(self, record: StepRecord) -> None:
+        streamed_message = self._shown.get("message", 0) > 0
+        if self._shown.get("thought") or streamed_message:
+            click.echo()
+        if record.outcome.user_message and not streamed_message:
+            click.echo(f"{self.assistant_name}: {record.outcome.user_message}")
+        if self.verbose and record.call and record.call.function != "send_message":
+            args = json.dumps(record.call.arguments, ensure_ascii=False)
+            click.secho(f"  -> {record.call.function}({args})", dim=True)
+            first = record.outcome.text.splitlines()[0] if record.outcome.text else ""
+            click.secho(f"  <- {first}", dim=True)
+        elif not record.outcome.ok:
+            click.secho(f"  <- {record.outcome.text.splitlines()[0]}", dim=True)
+        if record.eviction and record.eviction.evicted:
+            click.secho(f"  (memory: moved {record.eviction.evicted} old messages into the summary)", dim=True)

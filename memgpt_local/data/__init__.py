@@ -1,0 +1,1 @@
+"""Packaged data files: system prompt, default persona and human, model catalog."""

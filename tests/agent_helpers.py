@@ -1,0 +1,24 @@
+"""Helpers for agent tests: a store with one agent and a scripted runner."""
+
+from __future__ import annotations
+
+from memgpt_local.agent.loop import AgentRunner
+from memgpt_local.agent.session import ensure_agent
+from memgpt_local.config import AgentSettings, Settings
+from memgpt_local.runtime.scripted import ScriptedBackend
+from memgpt_local.schemas import FunctionCall
+
+
+def call(function: str, thought: str = "ok", heartbeat: bool = False, **arguments) -> FunctionCall:
+    return FunctionCall(thought=thought, function=function, arguments=arguments, request_heartbeat=heartbeat)
+
+
+def say(text: str, heartbeat: bool = False) -> FunctionCall:
+    return call("send_message", message=text, heartbeat=heartbeat)
+
+
+def make_runner(store, script, *, name: str = "sam", n_ctx: int = 8192, **agent_settings) -> AgentRunner:
+    settings = Settings(agent=AgentSettings(**agent_settings))
+    ensure_agent(store, name, settings)
+    backend = ScriptedBackend(list(script), n_ctx=n_ctx)
+    return AgentRunner(store, backend, name, settings.agent)

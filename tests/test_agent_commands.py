@@ -1,0 +1,66 @@
+"""Slash commands: each one's effect is persisted in the store."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_helpers import call, make_runner, say
+from memgpt_local.agent import commands
+from memgpt_local.errors import InvalidInputError
+
+
+def test_memory_context_and_dump_describe_the_agent(store):
+    runner = make_runner(store, [say("hello")])
+    runner.user_message("hi there")
+    memory = commands.show_memory(runner, "")
+    assert "[persona]" in memory and "[human]" in memory and "recall memory: 3 messages" in memory
+    context = commands.show_context(runner, "")
+    assert "core memory" in context and "messages" in context and f"/{runner.backend.n_ctx} tokens" in context
+    usage = dict(commands.context_usage(runner))
+    assert usage["messages"] > 0 and usage["system instructions"] > usage["core memory"] > 0
+    assert "hi there" in commands.dump(runner, "5")
+
+
+def test_pop_deletes_the_last_messages(store):
+    runner = make_runner(store, [say("hello")])
+    runner.user_message("hi")
+    assert commands.pop(runner, "2") == "removed the last 2 messages"
+    assert [m.role for m in store.recall.in_context(runner.agent_id)] == ["user"]
+    with pytest.raises(InvalidInputError):
+        commands.pop(runner, "zero")
+
+
+def test_retry_regenerates_the_answer_to_the_last_user_message(store):
+    runner = make_runner(store, [say("first answer"), say("second answer")])
+    runner.user_message("question")
+    turn = commands.retry(runner, "")
+    assert turn.messages == ["second answer"]
+    sent = [m.function_args["message"] for m in store.recall.in_context(runner.agent_id) if m.role == "assistant" and m.function_name == "send_message"]
+    assert sent == ["second answer"]
+
+
+def test_rethink_and_rewrite_edit_the_last_step(store):
+    runner = make_runner(store, [say("helo")])
+    runner.user_message("hi")
+    commands.rethink(runner, "Greet the user warmly.")
+    commands.rewrite(runner, "Hello!")
+    step = [m for m in store.recall.in_context(runner.agent_id) if m.role == "assistant"][-1]
+    assert step.content == "Greet the user warmly."
+    assert step.function_args["message"] == "Hello!"
+    assert '"Hello!"' in runner.render()[-2].content
+    hits = store.recall.search(runner.agent_id, "Hello")
+    assert hits.total >= 1
+
+
+def test_heartbeat_and_memorywarning_run_steps(store):
+    runner = make_runner(store, [call("pause_heartbeats", minutes=5), say("saving what matters")])
+    assert commands.heartbeat(runner, "").steps[0].call.function == "pause_heartbeats"
+    turn = commands.memory_warning(runner, "")
+    assert turn.messages == ["saving what matters"]
+    assert any(m.content.startswith("[memory pressure warning") for m in store.recall.in_context(runner.agent_id))
+
+
+def test_parse_slash():
+    assert commands.parse_slash("/dump 3") == ("dump", "3")
+    assert commands.parse_slash("hello") is None
+    assert "/rethink" in commands.help_text()

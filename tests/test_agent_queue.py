@@ -1,0 +1,92 @@
+"""The queue manager: the pressure warning (once per period) and eviction at the flush line."""
+
+from __future__ import annotations
+
+from agent_helpers import call, make_runner, say
+from memgpt_local.agent import events
+from memgpt_local.agent.queue import choose_cut
+from memgpt_local.schemas import Message, utcnow
+
+
+def _msg(i: int, role: str) -> Message:
+    return Message(id=i, agent_id=1, seq=i, role=role, content="x", created_at=utcnow())
+
+
+def test_choose_cut_keeps_calls_with_their_results():
+    queue = [_msg(1, "user"), _msg(2, "assistant"), _msg(3, "function"), _msg(4, "user"), _msg(5, "assistant"), _msg(6, "function")]
+    cut = choose_cut(queue, 0.5)
+    assert queue[cut].role != "function"
+    assert 0 < cut < len(queue)
+    assert choose_cut(queue[:1], 0.5) == 0
+    # the newest message is a result: its call stays with it
+    assert choose_cut([_msg(1, "user"), _msg(2, "assistant"), _msg(3, "function")], 0.9) == 1
+
+
+def test_pressure_warning_is_inserted_exactly_once_per_period(store):
+    runner = make_runner(
+        store,
+        [call("archival_memory_search", query="a", heartbeat=True), call("archival_memory_search", query="b", heartbeat=True), say("done")],
+        reply_reserve_tokens=64,
+    )
+    with store.transaction():
+        store.recall.append(runner.agent_id, [events.user_message("hello there")])
+    used = runner.queue.pressure().prompt_tokens
+    runner.backend.n_ctx = int(used / 0.72) + 64  # ~72% full now, and the three steps stay below 100%
+    runner.run_chain()
+    warnings = [m for m in store.recall.in_context(runner.agent_id) if m.content.startswith("[memory pressure warning")]
+    assert len(warnings) == 1
+    assert runner.agent.state["pressure_warned"] is True
+
+
+def _fill(runner, turns: int) -> None:
+    runner.backend.enqueue(*[say(f"reply {i} " + "ok " * 20) for i in range(turns)])
+    for i in range(turns):
+        runner.user_message(f"message {i}: " + "blah " * 40)
+
+
+def test_eviction_at_the_flush_line_moves_the_oldest_half_into_the_summary(store):
+    runner = make_runner(store, [], reply_reserve_tokens=64)
+    _fill(runner, 12)
+    queue_before = store.recall.in_context(runner.agent_id)
+    used = runner.queue.pressure().prompt_tokens
+    runner.backend.n_ctx = used + 64 + 5  # the next user message pushes the prompt over the window
+    runner.backend.enqueue("The user sent twelve messages of filler; the assistant acknowledged each.", say("fine"))
+    turn = runner.user_message("are you still there?")
+    assert turn.messages == ["fine"]
+    assert turn.steps[0].eviction is not None and turn.steps[0].eviction.evicted > 0
+    after = store.recall.in_context(runner.agent_id)
+    assert len(after) < len(queue_before)
+    assert after[0].role != "function"
+    assert runner.agent.summary.startswith("The user sent twelve messages")
+    rendered = runner.render()
+    assert rendered[1].content.startswith("[summary of earlier conversation")
+    assert "The user sent twelve messages" in rendered[1].content
+    # nothing is lost: evicted messages stay searchable in recall storage
+    assert store.recall.count(runner.agent_id) >= len(queue_before)
+    summary_request = [r for r in runner.backend.requests if r.grammar is not None and "send_message" not in r.grammar.function_names]
+    assert len(summary_request) == 1
+    assert runner.agent.state["pressure_warned"] is False
+
+
+def test_summarize_command_forces_one_eviction(store):
+    from memgpt_local.agent.commands import summarize
+
+    runner = make_runner(store, [])
+    _fill(runner, 4)
+    runner.backend.enqueue("Four filler messages.")
+    text = summarize(runner, "")
+    assert text.startswith("evicted")
+    assert runner.agent.summary == "Four filler messages."
+
+
+def test_eviction_never_loops_forever_when_one_message_cannot_fit(store):
+    import pytest
+
+    from memgpt_local.errors import ContextOverflowError
+
+    runner = make_runner(store, [], reply_reserve_tokens=64)
+    _fill(runner, 2)
+    runner.backend.n_ctx = 200  # smaller than the system prompt alone
+    runner.backend.enqueue(*["summary"] * 10)
+    with pytest.raises(ContextOverflowError):
+        runner.queue.make_room(runner.agent_id)

@@ -1,0 +1,100 @@
+"""`memgpt-local send` and `chat` driven through the CLI with a scripted model file."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from memgpt_local.cli.main import cli
+
+
+def _script(tmp_path: Path, steps: list) -> str:
+    path = tmp_path / "script.json"
+    path.write_text(json.dumps(steps))
+    return f"scripted:{path}"
+
+
+def test_send_prints_the_reply_and_json_steps(cli_runner, tmp_path):
+    model = _script(tmp_path, [
+        {"thought": "look it up", "function": "archival_memory_search", "arguments": {"query": "keys", "page": 0}, "request_heartbeat": True},
+        {"thought": "answer", "function": "send_message", "arguments": {"message": "I found nothing about keys."}, "request_heartbeat": False},
+    ])
+    result = cli_runner.invoke(cli, ["send", "--model", model, "--json", "where are my keys?"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert [s["function"] for s in data["steps"]] == ["archival_memory_search", "send_message"]
+    assert data["messages"] == ["I found nothing about keys."]
+    assert data["steps"][0]["tokens"]["prompt"] > 0
+
+
+def test_send_plain_and_errors(cli_runner, tmp_path):
+    model = _script(tmp_path, [{"thought": "", "function": "send_message", "arguments": {"message": "hi!"}}])
+    result = cli_runner.invoke(cli, ["send", "--model", model, "hello"])
+    assert result.exit_code == 0 and result.output.strip() == "hi!"
+    empty = _script(tmp_path, [])
+    result = cli_runner.invoke(cli, ["send", "--model", empty, "hello"])
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+
+
+def test_chat_runs_slash_commands_and_persists(cli_runner, tmp_path):
+    model = _script(tmp_path, [
+        {"thought": "greet", "function": "send_message", "arguments": {"message": "Welcome back."}},
+        {"thought": "reply", "function": "send_message", "arguments": {"message": "Nice to meet you, Ada."}},
+    ])
+    result = cli_runner.invoke(cli, ["chat", "--model", model], input="I'm Ada\n/memory\n/dump 2\n/nonsense\n/exit\n")
+    assert result.exit_code == 0, result.output
+    assert "Welcome back." in result.output and "Nice to meet you, Ada." in result.output
+    assert "[persona]" in result.output
+    # a second session sees the same agent and its history
+    model2 = _script(tmp_path, [{"thought": "", "function": "send_message", "arguments": {"message": "hi again"}}])
+    result = cli_runner.invoke(cli, ["chat", "--model", model2, "--no-login"], input="/dump 20\n/exit\n")
+    assert "I'm Ada" in result.output
+
+
+def test_a_kill_mid_turn_loses_no_committed_step(tmp_path, data_home):
+    """A process killed between two steps of a chain leaves every committed step in place,
+    and the next run continues the same main context."""
+    steps = [
+        {"thought": "save", "function": "archival_memory_insert", "arguments": {"content": "Ada's cat is Pixel."}, "request_heartbeat": True},
+        {"thought": "done", "function": "send_message", "arguments": {"message": "saved"}},
+    ]
+    model = _script(tmp_path, steps)
+    code = (
+        "import os, sys\n"
+        "from memgpt_local.functions.execute import FunctionExecutor\n"
+        "original = FunctionExecutor.run\n"
+        "def run(self, call):\n"
+        "    if call.function == 'send_message': os._exit(9)\n"
+        "    return original(self, call)\n"
+        "FunctionExecutor.run = run\n"
+        "from memgpt_local.cli.main import cli\n"
+        f"cli(['send', '--model', {model!r}, 'remember my cat Pixel'])\n"
+    )
+    env = dict(os.environ, MEMGPT_LOCAL_HOME=str(data_home))
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 9, proc.stderr
+
+    from memgpt_local.config import EmbedderSettings
+    from memgpt_local.memory import open_store
+    from memgpt_local.memory.embed import make_embedder
+
+    store = open_store(data_home / "memory.db", make_embedder(EmbedderSettings()))
+    try:
+        assert store.integrity_check() == "ok"
+        agent = store.agents.get("default")
+        roles = [(m.role, m.function_name) for m in store.recall.in_context(agent.id)]
+        assert roles == [("user", None), ("assistant", "archival_memory_insert"), ("function", "archival_memory_insert")]
+        assert store.archival.count(agent.id) == 1
+    finally:
+        store.close()
+    # the next run continues from that context: the model's next step sees the saved result
+    model = _script(tmp_path, [steps[1]])
+    from click.testing import CliRunner
+
+    result = CliRunner().invoke(cli, ["send", "--model", model, "--event", "heartbeat", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["messages"] == ["saved"]
