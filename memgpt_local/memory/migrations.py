@@ -135,11 +135,8 @@ def _binary_index_sql(kind: str, owner: str, dim: int) -> str:
     CREATE TRIGGER {kind}_bits_delete AFTER DELETE ON {kind}_embeddings BEGIN
         DELETE FROM {kind}_bits WHERE rowid = old.{kind}_id;
     END;
-    CREATE TRIGGER {kind}_bits_update AFTER UPDATE OF embedding ON {kind}_embeddings BEGIN
-        DELETE FROM {kind}_bits WHERE rowid = old.{kind}_id;
-        INSERT INTO {kind}_bits(rowid, agent_id, embedding)
-        SELECT new.{kind}_id, o.agent_id, vec_quantize_binary(new.embedding)
-        FROM {owner} o WHERE o.id = new.{kind}_id;
+    CREATE TRIGGER {kind}_bits_no_update BEFORE UPDATE ON {kind}_embeddings BEGIN
+        SELECT RAISE(ABORT, 'replace a vector by delete and insert (keeps the bit index in step)');
     END;
     """
 

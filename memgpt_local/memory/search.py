@@ -13,6 +13,7 @@ vector leg every candidate within ``min_similarity``. Pages beyond ``total`` are
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -179,11 +180,13 @@ def _blob(vector: np.ndarray) -> bytes:
 
 
 def write_vectors(db: Database, target: Target, ids: list[int], vectors: np.ndarray) -> None:
-    """Store (or replace) the float vectors of rows; triggers keep the bit index in step."""
+    """Store (or replace) the float vectors of rows; triggers keep the bit index in step.
+
+    A replaced vector is deleted and inserted: vec0 cannot update or upsert a row.
+    """
     if len(ids) != len(vectors):
         raise ValueError(f"{len(ids)} ids but {len(vectors)} vectors")
-    db.executemany(
-        f"INSERT INTO {target.embeddings}({target.key}, embedding) VALUES (?, ?) "
-        f"ON CONFLICT({target.key}) DO UPDATE SET embedding = excluded.embedding",
-        [(i, _blob(v)) for i, v in zip(ids, vectors)],
-    )
+    db.execute(f"DELETE FROM {target.embeddings} WHERE {target.key} IN "
+               f"(SELECT value FROM json_each(?))", (json.dumps([int(i) for i in ids]),))
+    db.executemany(f"INSERT INTO {target.embeddings}({target.key}, embedding) VALUES (?, ?)",
+                   [(i, _blob(v)) for i, v in zip(ids, vectors)])
