@@ -16,19 +16,12 @@ from typing import Sequence
 
 from memgpt_local.agent.events import render_user
 from memgpt_local.functions.specs import FunctionSpec
+from memgpt_local.runtime.grammar import render_call
 from memgpt_local.schemas import Agent, ChatMessage, CoreBlock, FunctionCall, Message, human_time
 
 
 def default_system_text() -> str:
     return resources.files("memgpt_local.data").joinpath("system_prompt.md").read_text(encoding="utf-8").strip()
-
-
-def render_call(call: FunctionCall, *, with_heartbeat: bool = True) -> str:
-    """The canonical JSON text of one step, key order as the grammar produces it."""
-    data: dict = {"thought": call.thought, "function": call.function, "arguments": call.arguments}
-    if with_heartbeat:
-        data["request_heartbeat"] = call.request_heartbeat
-    return json.dumps(data, ensure_ascii=False)
 
 
 def render_core_memory(blocks: Sequence[CoreBlock]) -> str:
@@ -49,17 +42,18 @@ def render_summary(summary: str, hidden: int) -> str:
     return f"{head}\n{summary.strip() or '(no summary yet)'}"
 
 
-def render_message(message: Message, heartbeat_functions: frozenset[str]) -> ChatMessage:
+def render_message(message: Message, specs: dict[str, FunctionSpec]) -> ChatMessage:
     if message.role == "assistant":
-        if message.function_name is None:  # imported history or an unparsable step
+        spec = specs.get(message.function_name or "")
+        if spec is None:  # imported history or an unparsable step: shown as stored
             return ChatMessage(role="assistant", content=message.content)
         call = FunctionCall(
             thought=message.content,
-            function=message.function_name,
+            function=spec.name,
             arguments=message.function_args or {},
             request_heartbeat=message.request_heartbeat,
         )
-        return ChatMessage(role="assistant", content=render_call(call, with_heartbeat=message.function_name in heartbeat_functions))
+        return ChatMessage(role="assistant", content=render_call(call, spec))
     if message.role == "user":
         return ChatMessage(role="user", content=render_user(message.content, message.created_at))
     # system events and function results are shown to the model as user-turn notices:
@@ -88,7 +82,7 @@ class ContextBuilder:
     def __init__(self, functions: Sequence[FunctionSpec], function_docs: str):
         self.functions = tuple(functions)
         self.function_docs = function_docs
-        self._heartbeat_functions = frozenset(f.name for f in functions if f.allows_heartbeat)
+        self._specs = {f.name: f for f in functions}
 
     def instructions(self, agent: Agent) -> str:
         base = agent.system_prompt.strip() or default_system_text()
@@ -101,7 +95,7 @@ class ContextBuilder:
             instructions=self.instructions(agent),
             core_memory=render_core_memory(blocks),
             summary=summary,
-            queue=[render_message(m, self._heartbeat_functions) for m in queue],
+            queue=[render_message(m, self._specs) for m in queue],
         )
 
 
