@@ -70,8 +70,8 @@ def open_backend(model: str, app, *, interactive: bool):
     from memgpt_local.runtime.llama import load_backend
     from memgpt_local.runtime.pull import ensure_model
 
-    path = ensure_model(model, app.data_dir, interactive=interactive)
-    return load_backend(str(path), app.settings.model, app.data_dir)
+    ensure_model(model, app.data_dir, interactive=interactive, confirm=click.confirm if interactive else None)
+    return load_backend(model, app.settings.model, app.data_dir)
 
 
 class ChatSession:
