@@ -1,0 +1,152 @@
+"""Search: agent isolation, hostile FTS5 input, pagination totals, date ranges, hybrid ranking."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta, timezone
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memgpt_local.errors import InvalidInputError
+from memgpt_local.memory.search import fts_match
+from memgpt_local.schemas import NewMessage
+
+FACTS = [
+    "The spare house key is taped under the third porch step.",
+    "My sister Clara lives in Montreal and works as a nurse.",
+    "I am allergic to peanuts, so no satay sauce please.",
+    "Our wifi password is written on the fridge whiteboard.",
+    "The car needs new winter tyres before November.",
+    "I started learning the cello in January.",
+    "The dentist appointment got moved to the 14th at 9am.",
+    "Project Falcon ships its beta on March 3rd.",
+]
+
+
+@pytest.fixture
+def two_agents(store):
+    a, b = store.agents.create("alpha"), store.agents.create("beta")
+    store.archival.insert_many(a.id, [{"text": t} for t in FACTS])
+    store.archival.insert(b.id, "Beta's secret: the treasure is buried beside the old oak tree.")
+    store.recall.append(b.id, [NewMessage(role="user", content="my treasure map is in the attic")])
+    return store, a, b
+
+
+def test_agents_never_see_each_others_rows(two_agents):
+    store, a, b = two_agents
+    for mode in ("text", "vector", "hybrid"):
+        assert all("treasure" not in h.text
+                   for h in store.archival.search(a.id, "treasure buried oak", mode=mode).items)
+        assert store.recall.search(a.id, "treasure map attic", mode=mode).total == 0
+        own = store.archival.search(b.id, "treasure buried oak", mode=mode)
+        assert own.total == 1 and "oak" in own.items[0].text
+        assert all("porch" not in h.text
+                   for h in store.archival.search(b.id, "key porch step", mode=mode).items)
+
+
+def test_hybrid_finds_keyword_and_paraphrase(two_agents):
+    store, a, _ = two_agents
+    page = store.archival.search(a.id, "Falcon", page_size=3)
+    assert "Falcon" in page.items[0].text
+    page = store.archival.search(a.id, "where did I hide the spare key to the house?", page_size=3)
+    assert "porch step" in page.items[0].text
+    # one query with an exact rare keyword (nurse) and a paraphrase of another fact (nut allergy)
+    store.archival.insert(a.id, "Clara the nurse said the clinic is closed on Mondays.")
+    page = store.archival.search(a.id, "nurse: which food makes me ill", page_size=5)
+    texts = [h.text for h in page.items]
+    assert any("nurse" in t for t in texts[:3])
+    assert any("peanuts" in t for t in texts[:5])
+    assert page.items[0].score >= page.items[-1].score > 0
+    assert all(h.created_at.tzinfo is not None for h in page.items)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(query=st.text(min_size=1, max_size=40).filter(str.strip)
+       | st.lists(st.sampled_from(['"', "-", ":", "AND", "OR", "NOT", "NEAR", "(", ")", "*", "^",
+                                   "NEAR(", "key", "'", "+", "{", "}", "col:x"]),
+                  min_size=1, max_size=8).map(" ".join))
+def test_hostile_text_queries_never_raise(store, query):
+    agent = store.agents.get("h") if store.agents.list() else store.agents.create("h")
+    if not store.archival.count(agent.id):
+        store.archival.insert(agent.id, "the key AND the lock NEAR the door - col:x")
+    page = store.archival.search(agent.id, query, mode="text")
+    assert page.total == len(page.items) <= 1
+    assert store.recall.search(agent.id, query, mode="text").total == 0
+
+
+@pytest.mark.parametrize("query", ['"unbalanced', "NEAR(key lock)", "key -lock", "col:key",
+                                   "AND", "* OR ^", "key\x00lock", "ключ 鍵 🔑"])
+def test_hostile_hybrid_queries(store, query):
+    agent = store.agents.create("h")
+    store.archival.insert(agent.id, "the key AND the lock")
+    store.archival.search(agent.id, query)
+    store.recall.search(agent.id, query)
+
+
+def test_fts_match_quotes_every_word():
+    assert fts_match('NEAR("x" -b:c') == '"near" OR "x" OR "b" OR "c"'
+    assert fts_match("what is my dog") == '"dog"'
+    assert fts_match("- : ( )") is None
+
+
+@pytest.mark.parametrize("query", ["", "   ", "\n\t"])
+def test_empty_query_is_invalid(store, query):
+    agent = store.agents.create("e")
+    with pytest.raises(InvalidInputError):
+        store.archival.search(agent.id, query)
+    with pytest.raises(InvalidInputError):
+        store.recall.search(agent.id, query)
+
+
+def test_pagination_totals(store):
+    agent = store.agents.create("p")
+    store.archival.insert_many(agent.id, [{"text": f"note {i} about gardening tomatoes"}
+                                          for i in range(12)]
+                               + [{"text": "unrelated line on taxes"}])
+    pages = [store.archival.search(agent.id, "tomatoes", page=p, page_size=5, mode="text")
+             for p in range(4)]
+    assert [p.total for p in pages] == [12] * 4
+    assert [len(p.items) for p in pages] == [5, 5, 2, 0]
+    assert pages[0].pages == 3 and pages[2].describe() == "showing 11-12 of 12, page 3/3"
+    ids = [h.id for p in pages for h in p.items]
+    assert len(set(ids)) == 12
+    hybrid = [store.archival.search(agent.id, "tomatoes", page=p, page_size=4) for p in range(4)]
+    assert len({h.id for p in hybrid for h in p.items}) == hybrid[0].total >= 12
+    with pytest.raises(InvalidInputError):
+        store.archival.search(agent.id, "tomatoes", page=-1)
+
+
+def test_date_range_search(store):
+    agent = store.agents.create("d")
+    base = datetime(2024, 5, 1, 12, tzinfo=timezone.utc)
+    store.recall.append(agent.id, [
+        NewMessage(role="user", content=f"day {i}", created_at=base + timedelta(days=i))
+        for i in range(10)] + [NewMessage(role="function", content="tool output", created_at=base)])
+    page = store.recall.search_date(agent.id, "2024-05-03", "2024-05-05", page_size=2)
+    assert page.total == 3 and [h.text for h in page.items] == ["day 2", "day 3"]
+    assert page.items[0].created_at == base + timedelta(days=2)
+    nxt = store.recall.search_date(agent.id, date(2024, 5, 3), date(2024, 5, 5), page=1, page_size=2)
+    assert [h.text for h in nxt.items] == ["day 4"]
+    assert store.recall.search_date(agent.id, "2024-05-01", "2024-05-01").total == 1
+    late = datetime(2024, 5, 1, 23, 59, 59, 999999, tzinfo=timezone.utc)
+    store.recall.append(agent.id, [NewMessage(role="user", content="late", created_at=late)])
+    assert store.recall.search_date(agent.id, "2024-05-01", "2024-05-01").total == 2
+    for start, end in [("2024-13-01", "2024-05-01"), ("yesterday", "2024-05-01"),
+                       ("2024-05-01", ""), ("2024-05-05", "2024-05-01")]:
+        with pytest.raises(InvalidInputError):
+            store.recall.search_date(agent.id, start, end)
+
+
+def test_recall_search_covers_sent_messages_and_roles(store):
+    agent = store.agents.create("s")
+    store.recall.append(agent.id, [
+        NewMessage(role="assistant", content="The user wants a recipe.", function_name="send_message",
+                   function_args={"message": "Try a lemon risotto tonight!"}),
+        NewMessage(role="function", content="risotto lookup result"),
+    ])
+    page = store.recall.search(agent.id, "risotto", mode="text")
+    assert page.total == 1 and "lemon risotto" in page.items[0].text
+    assert store.recall.search(agent.id, "risotto", mode="text", roles=("function",)).total == 1
+    with pytest.raises(InvalidInputError):
+        store.recall.search(agent.id, "risotto", roles=("robot",))
