@@ -47,3 +47,35 @@ def cli_runner():
     from click.testing import CliRunner
 
     return CliRunner()
+
+
+# ---------------------------------------------------------------- model runtime (runtime/ owner)
+
+SMOLLM_FILE = ASSETS / "models" / "SmolLM2-135M-Instruct.Q4_1.gguf"
+VOCAB_DIR = ASSETS / "vocab"
+
+
+@pytest.fixture(scope="session")
+def smollm_path() -> Path:
+    """smollm2-135m, put there by scripts/fetch_test_assets.py (`make test` runs it)."""
+    if not SMOLLM_FILE.is_file():
+        pytest.skip("tests/.assets lacks smollm2-135m: run scripts/fetch_test_assets.py")
+    return SMOLLM_FILE
+
+
+@pytest.fixture(scope="session")
+def vocab_dir() -> Path:
+    """Tokenizer-only GGUF files (ggml-vocab-qwen2.gguf, -llama-bpe, -llama-spm)."""
+    if not (VOCAB_DIR / "ggml-vocab-qwen2.gguf").is_file():
+        pytest.skip("tests/.assets lacks the vocab files: run scripts/fetch_test_assets.py")
+    return VOCAB_DIR
+
+
+@pytest.fixture(scope="session")
+def real_backend(smollm_path: Path):
+    """One LlamaCppBackend on smollm2-135m for the whole session (n_ctx 2048, 2 threads)."""
+    from memgpt_local.runtime.llama import LlamaCppBackend
+
+    backend = LlamaCppBackend(smollm_path, n_ctx=2048, n_threads=2, name="smollm2-135m")
+    yield backend
+    backend.close()

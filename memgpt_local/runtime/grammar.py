@@ -348,7 +348,9 @@ def parse_call(text: str, functions: Sequence[FunctionSpec]) -> FunctionCall:
     try:
         obj, end = json.JSONDecoder().raw_decode(text.strip())
     except json.JSONDecodeError as exc:
-        reason = "it ended before the JSON object was complete" if exc.pos >= len(text.strip()) \
+        stripped = text.strip()
+        truncated = stripped.startswith("{") and not json_depth_closed(stripped)
+        reason = "it ended before the JSON object was complete" if truncated \
             else f"it is not valid JSON ({exc.msg} at character {exc.pos})"
         raise CallParseError(text, f"your last output could not be read: {reason}") from exc
     if end != len(text.strip()):
@@ -469,3 +471,11 @@ __all__ = [
     "render_call",
     "render_function_docs",
 ]
+
+
+if __name__ == "__main__":  # python -m memgpt_local.runtime.grammar > grammars/default_functions.gbnf
+    import sys
+
+    from memgpt_local.functions.specs import DEFAULT_FUNCTIONS
+
+    sys.stdout.write(call_grammar_text(DEFAULT_FUNCTIONS))

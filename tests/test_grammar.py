@@ -1,0 +1,197 @@
+"""Grammar generation, validation by llama.cpp, parsing and function docs."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from memgpt_local.errors import CallParseError, GrammarError
+from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FUNCTIONS_BY_NAME, SEND_MESSAGE, Args, FunctionSpec
+from memgpt_local.runtime.grammar import (
+    build_call_grammar,
+    build_text_grammar,
+    call_grammar_text,
+    int_range_gbnf,
+    parse_call,
+    render_call,
+    render_function_docs,
+)
+from memgpt_local.runtime.llama import check_gbnf
+from memgpt_local.schemas import FunctionCall
+
+GRAMMAR_FILE = Path(__file__).resolve().parent.parent / "grammars" / "default_functions.gbnf"
+
+
+def test_checked_in_grammar_is_up_to_date():
+    expected = call_grammar_text(DEFAULT_FUNCTIONS)
+    assert GRAMMAR_FILE.read_text(encoding="utf-8") == expected, (
+        "regenerate with: python -m memgpt_local.runtime.grammar > grammars/default_functions.gbnf"
+    )
+
+
+@pytest.mark.parametrize("spec", DEFAULT_FUNCTIONS, ids=lambda s: s.name)
+def test_each_function_alone_builds_and_validates(spec):
+    grammar = build_call_grammar([spec])
+    assert grammar.function_names == (spec.name,)
+    for key in spec.args_model.model_fields:
+        assert f'\\"{key}\\": ' in grammar.text
+    assert ("request_heartbeat" in grammar.text) == spec.allows_heartbeat
+
+
+@pytest.mark.parametrize("heartbeat", [True, False])
+def test_subsets_and_heartbeat_flag(heartbeat):
+    subset = [FUNCTIONS_BY_NAME["send_message"], FUNCTIONS_BY_NAME["archival_memory_search"]]
+    grammar = build_call_grammar(subset, thought_max_chars=50, heartbeat=heartbeat)
+    assert "conversation_search" not in grammar.text
+    assert ("request_heartbeat" in grammar.text) is heartbeat
+    assert "jchar{0,50}" in grammar.text
+
+
+def test_bad_grammar_is_a_clear_error():
+    with pytest.raises(GrammarError, match="Undefined rule identifier 'nowhere'"):
+        check_gbnf("root ::= nowhere\n")
+    with pytest.raises(GrammarError):
+        check_gbnf('root ::= "unterminated\n')
+
+
+def test_unbounded_string_is_refused():
+    class Loose(Args):
+        text: str
+
+    with pytest.raises(GrammarError, match="max_length"):
+        build_call_grammar([FunctionSpec("loose", "x", Loose)])
+
+
+def test_long_strings_split_repetitions_llama_accepts():
+    from pydantic import Field
+
+    class Big(Args):
+        text: str = Field(max_length=4500)
+
+    grammar = build_call_grammar([FunctionSpec("big", "x", Big)])
+    assert "jchar{0,2000} jchar{0,2000} jchar{0,500}" in grammar.text
+
+
+def _gbnf_to_regex(body: str) -> str:
+    out = re.sub(r'"(.)"', lambda m: re.escape(m.group(1)), body)
+    return "^(?:" + out.replace(" ", "") + ")$"
+
+
+@pytest.mark.parametrize("lo,hi", [(0, 99), (1, 360), (-5, 10), (7, 7), (10, 1234), (-100, -3), (0, 0), (95, 105)])
+def test_int_ranges_are_exact(lo, hi):
+    pattern = re.compile(_gbnf_to_regex(int_range_gbnf(lo, hi)))
+    for value in range(lo - 20, hi + 21):
+        assert bool(pattern.match(str(value))) == (lo <= value <= hi), value
+    assert not pattern.match("007")
+
+
+HOSTILE = [
+    'he said "hi" \\ and left',
+    "line one\nline two\ttab\r\n",
+    "unicode: café, 日本語, emoji 🦊, RTL עברית",
+    "control \x01\x1f and nul \x00 chars",
+    "backslash-u literal \\u0041 and quote \\\"",
+    "{\"json\": [1, 2]} inside",
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_hostile_strings_round_trip(text):
+    call = FunctionCall(thought=text[:400], function="send_message", arguments={"message": text},
+                        request_heartbeat=True)
+    rendered = render_call(call, SEND_MESSAGE)
+    assert "\n" not in rendered and "\x00" not in rendered
+    parsed = parse_call(rendered, DEFAULT_FUNCTIONS)
+    assert parsed == call
+
+
+SAMPLES = {
+    "send_message": {"message": "Hello!"},
+    "core_memory_append": {"label": "human", "content": "Likes tea."},
+    "core_memory_replace": {"label": "persona", "old_content": "old", "new_content": ""},
+    "conversation_search": {"query": "tea", "page": 3},
+    "conversation_search_date": {"start_date": "2024-01-31", "end_date": "2024-02-29", "page": 0},
+    "archival_memory_insert": {"content": "A note."},
+    "archival_memory_search": {"query": "ferret name", "page": 99},
+    "pause_heartbeats": {"minutes": 360},
+}
+
+
+@pytest.mark.parametrize("spec", DEFAULT_FUNCTIONS, ids=lambda s: s.name)
+def test_sample_outputs_parse(spec):
+    call = FunctionCall(thought="t", function=spec.name, arguments=SAMPLES[spec.name],
+                        request_heartbeat=spec.allows_heartbeat)
+    parsed = parse_call(render_call(call, spec), DEFAULT_FUNCTIONS)
+    assert parsed.function == spec.name
+    assert parsed.arguments == spec.args_model.model_validate(SAMPLES[spec.name]).model_dump(mode="json")
+
+
+def test_sample_outputs_match_the_grammar_in_llama_cpp(vocab_dir):
+    """Feed each rendered sample through llama.cpp's grammar engine, token by token."""
+    from memgpt_local.runtime.llama import LlamaCppBackend, _GrammarSampler
+
+    backend = LlamaCppBackend(vocab_dir / "ggml-vocab-qwen2.gguf")
+    grammar = build_call_grammar(DEFAULT_FUNCTIONS)
+    for spec in DEFAULT_FUNCTIONS:
+        for text in [HOSTILE[0], HOSTILE[2], HOSTILE[3]] if spec is SEND_MESSAGE else [None]:
+            args = {"message": text} if text else SAMPLES[spec.name]
+            call = FunctionCall(thought="hm", function=spec.name, arguments=args,
+                                request_heartbeat=spec.allows_heartbeat)
+            rendered = render_call(call, spec)
+            sampler = _GrammarSampler(backend._vocab, grammar.text, backend._n_vocab, {})
+            try:
+                for token in backend._llm.tokenize(rendered.encode(), add_bos=False, special=False):
+                    assert sampler.allows(token), (spec.name, rendered)
+                    sampler.accept(token)
+            finally:
+                sampler.close()
+    # and something the grammar must refuse
+    sampler = _GrammarSampler(backend._vocab, grammar.text, backend._n_vocab, {})
+    bad = backend._llm.tokenize(b'{"thought": "x", "function": "nope"', add_bos=False, special=False)
+    ok = True
+    for token in bad:
+        if not sampler.allows(token):
+            ok = False
+            break
+        sampler.accept(token)
+    sampler.close()
+    backend.close()
+    assert not ok
+
+
+@pytest.mark.parametrize(
+    "text,needle",
+    [
+        ("not json", "not valid JSON"),
+        ('{"thought": "x", "function": "send_message", "argu', "ended before"),
+        ('{"thought": "x", "function": "fly", "arguments": {}}', "unknown function 'fly'"),
+        ('{"thought": "x", "function": "conversation_search", "arguments": {"query": "a", "page": 500}}',
+         "page"),
+        ('{"thought": "x", "function": "pause_heartbeats", "arguments": {"minutes": 5}, '
+         '"request_heartbeat": true}', "does not take request_heartbeat"),
+        ('[1, 2]', "one JSON object"),
+        ('{"thought": "x", "function": "send_message", "arguments": {"message": "a"}} trailing', "after the JSON"),
+    ],
+)
+def test_parse_failures_are_messages_for_the_model(text, needle):
+    with pytest.raises(CallParseError) as info:
+        parse_call(text, DEFAULT_FUNCTIONS)
+    assert needle in str(info.value)
+    assert str(info.value).startswith("Error: ")
+
+
+def test_function_docs_derive_from_specs():
+    docs = render_function_docs(DEFAULT_FUNCTIONS)
+    for spec in DEFAULT_FUNCTIONS:
+        assert spec.name in docs and spec.description in docs
+    assert "integer 1-360" in docs and 'one of "persona", "human"' in docs
+    assert "at most 2000 characters" in docs
+
+
+def test_text_grammar():
+    grammar = build_text_grammar(300)
+    assert grammar.kind == "text" and grammar.max_chars == 300
+    json.dumps(grammar.text)
