@@ -54,6 +54,8 @@ def test_upgrade_from_frozen_v1_file(tmp_path, embedder):
         said = store.recall.search(ada.id, "cycling in the Netherlands", mode="vector").items
         assert said and any("Utrecht" in h.text for h in said)
         assert [m.seq for m in store.recall.in_context(ada.id)] == [1, 2]
+        assert store.recall.get(ada.id, 2).function_args == {"message": "Utrecht is lovely by bike!"}
+        assert not store.recall.get(ada.id, 2).request_heartbeat
         # new rows after the upgrade use the new vector tables
         store.archival.insert(bo.id, "Bo's favourite food is pistachio ice cream.")
         assert "pistachio" in store.archival.search(bo.id, "dessert", mode="vector").items[0].text
@@ -148,8 +150,9 @@ def test_recall_rows_context_and_updates(store):
         NewMessage(role="system", content="boot"),
         NewMessage(role="user", content="my cat is called Miso"),
         NewMessage(role="assistant", content="remember the cat", function_name="send_message",
-                   function_args={"message": "What a cute name!"}),
+                   function_args={"message": "What a cute name!"}, request_heartbeat=True),
     ])
+    assert [m.request_heartbeat for m in stored] == [False, False, True]
     assert [m.seq for m in stored] == [1, 2, 3]
     more = store.recall.append(agent.id, [NewMessage(role="user", content="later", in_context=False)])
     assert more[0].seq == 4 and store.recall.count(agent.id) == 4

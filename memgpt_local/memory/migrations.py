@@ -154,9 +154,15 @@ def m002_binary_quantized_vectors(db: Database, dim: int) -> None:
         db.execute(f"DROP TABLE {kind}_vectors")
 
 
+def m003_message_heartbeat(db: Database, dim: int) -> None:
+    """Record whether an assistant step asked for a heartbeat (the context is rebuilt from it)."""
+    db.execute("ALTER TABLE messages ADD COLUMN request_heartbeat INTEGER NOT NULL DEFAULT 0")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("m001_initial", m001_initial),
     Migration("m002_binary_quantized_vectors", m002_binary_quantized_vectors),
+    Migration("m003_message_heartbeat", m003_message_heartbeat),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -69,6 +69,7 @@ class RecallStore:
         return Message(id=row["id"], agent_id=row["agent_id"], seq=row["seq"], role=row["role"],
                        content=row["content"], function_name=row["function_name"],
                        function_args=json.loads(args) if args is not None else None,
+                       request_heartbeat=bool(row["request_heartbeat"]),
                        created_at=from_db_time(row["created_at"]),
                        in_context=bool(row["in_context"]))
 
@@ -92,11 +93,12 @@ class RecallStore:
             for offset, (m, text) in enumerate(zip(messages, texts), start=1):
                 self.db.execute(
                     "INSERT INTO messages(agent_id, seq, role, content, function_name, "
-                    "function_args, search_text, created_at, in_context) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "function_args, request_heartbeat, search_text, created_at, in_context) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (agent_id, seq + offset, m.role, m.content, m.function_name,
                      json.dumps(m.function_args) if m.function_args is not None else None,
-                     text, to_db_time(m.created_at), int(m.in_context)))
+                     int(m.request_heartbeat), text, to_db_time(m.created_at),
+                     int(m.in_context)))
                 ids.append(self.db.last_rowid())
             write_vectors(self.db, MESSAGES, [ids[i] for i in to_embed], vectors)
             return self._by_ids(agent_id, ids)
