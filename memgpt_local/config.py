@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import platformdirs
 
@@ -59,6 +59,10 @@ class AgentSettings(Section):
     thought_max_chars: int = Field(400, ge=20)
     message_max_chars: int = Field(2000, ge=20)
     idle_heartbeat_minutes: float = Field(0.0, ge=0.0, description="0 disables the idle timer")
+    archival_search_mode: Literal["hybrid", "text", "vector"] = Field(
+        "hybrid", description="archival_memory_search: words and meaning, words only, or meaning only")
+    recall_search_mode: Literal["hybrid", "text", "vector"] = Field(
+        "hybrid", description="conversation_search: words and meaning, words only, or meaning only")
 
 
 class Settings(Section):

@@ -127,7 +127,8 @@ class FunctionExecutor:
         return FunctionOutcome(True, f"{action} text in {args.label} ({len(value)}/{block.limit} characters used).")
 
     def _conversation_search(self, args: specs.ConversationSearchArgs) -> FunctionOutcome:
-        page = self.store.recall.search(self.agent_id, args.query, page=args.page, page_size=self.settings.page_size)
+        page = self.store.recall.search(self.agent_id, args.query, page=args.page, page_size=self.settings.page_size,
+                                        mode=self.settings.recall_search_mode)
         hint = f"conversation_search(query={args.query!r})"
         return FunctionOutcome(True, format_page(page, max_chars=self.settings.result_max_chars, next_hint=hint), searched=True)
 
@@ -144,7 +145,8 @@ class FunctionExecutor:
         return FunctionOutcome(True, f"Stored in archival memory as passage {passage.id} ({total} passages in total).")
 
     def _archival_memory_search(self, args: specs.ArchivalMemorySearchArgs) -> FunctionOutcome:
-        page = self.store.archival.search(self.agent_id, args.query, page=args.page, page_size=self.settings.page_size)
+        page = self.store.archival.search(self.agent_id, args.query, page=args.page, page_size=self.settings.page_size,
+                                          mode=self.settings.archival_search_mode)
         hint = f"archival_memory_search(query={args.query!r})"
         return FunctionOutcome(True, format_page(page, max_chars=self.settings.result_max_chars, next_hint=hint), searched=True)
 
