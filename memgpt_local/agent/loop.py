@@ -18,7 +18,7 @@ from memgpt_local.agent.queue import EvictionReport, QueueManager
 from memgpt_local.config import AgentSettings
 from memgpt_local.errors import CallParseError, ContextOverflowError
 from memgpt_local.functions.execute import FunctionExecutor, FunctionOutcome
-from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, SEND_MESSAGE, FunctionSpec
+from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FunctionSpec, with_message_limit
 from memgpt_local.runtime.grammar import build_call_grammar, parse_call, render_function_docs
 from memgpt_local.schemas import ChatMessage, Completion, FunctionCall, NewMessage
 
@@ -104,13 +104,14 @@ class AgentRunner:
         self.backend = backend
         self.settings = settings
         self.agent_id = store.agents.get(agent_name).id
-        self.functions = tuple(functions)
+        self.functions = with_message_limit(tuple(functions), settings.message_max_chars)
+        self.send_message = next(f for f in self.functions if f.name == "send_message")
         self.observer = observer or StepObserver()
         self.context = ContextBuilder(self.functions, render_function_docs(self.functions))
         self.executor = FunctionExecutor(store, self.agent_id, settings)
         self.queue = QueueManager(store, backend, settings, self.render)
         self.full_grammar = build_call_grammar(self.functions, thought_max_chars=settings.thought_max_chars)
-        self.final_grammar = build_call_grammar([SEND_MESSAGE], thought_max_chars=settings.thought_max_chars, heartbeat=False)
+        self.final_grammar = build_call_grammar([self.send_message], thought_max_chars=settings.thought_max_chars, heartbeat=False)
 
     # ------------------------------------------------------------ context
 
@@ -173,7 +174,7 @@ class AgentRunner:
     def step(self, index: int = 0, *, final: bool = False) -> StepRecord:
         eviction = self.queue.make_room(self.agent_id)
         self.observer.step_started(index)
-        functions = (SEND_MESSAGE,) if final else self.functions
+        functions = (self.send_message,) if final else self.functions
         grammar = self.final_grammar if final else self.full_grammar
         completion = self.backend.complete(
             self.render(), grammar=grammar, max_tokens=self.settings.reply_reserve_tokens, on_text=self.observer.text

@@ -8,7 +8,7 @@ Function names are exactly the names the model sees.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -121,3 +121,13 @@ DEFAULT_FUNCTIONS: tuple[FunctionSpec, ...] = (
 )
 
 FUNCTIONS_BY_NAME: dict[str, FunctionSpec] = {spec.name: spec for spec in DEFAULT_FUNCTIONS}
+
+
+def with_message_limit(functions: tuple[FunctionSpec, ...], max_chars: int) -> tuple[FunctionSpec, ...]:
+    """The same functions with ``send_message`` bounded to ``max_chars`` characters (the
+    grammar follows, so a reply always fits the tokens reserved for it)."""
+
+    class LimitedSendMessageArgs(SendMessageArgs):
+        message: str = Field(min_length=1, max_length=max_chars, description="Message text shown to the user.")
+
+    return tuple(replace(f, args_model=LimitedSendMessageArgs) if f.name == "send_message" else f for f in functions)
