@@ -9,7 +9,6 @@ import select
 import sys
 import time
 from datetime import datetime
-from importlib import resources
 from pathlib import Path
 from typing import Callable, TypeVar
 
@@ -19,26 +18,11 @@ from memgpt_local.agent import events
 from memgpt_local.agent.loop import AgentRunner
 from memgpt_local.config import Settings
 from memgpt_local.errors import AgentNotFoundError, InvalidInputError
-from memgpt_local.schemas import Agent, CoreBlock, FunctionCall, utcnow
+from memgpt_local.memory.core import default_blocks
+from memgpt_local.schemas import Agent, FunctionCall, utcnow
 
 T = TypeVar("T")
 SCRIPTED_PREFIX = "scripted:"
-
-
-def default_profile_text(kind: str) -> str:
-    """The packaged default persona or human text."""
-    return resources.files("memgpt_local.data").joinpath("personas").joinpath(f"default_{kind}.txt").read_text(encoding="utf-8").strip()
-
-
-def profile_blocks(settings: Settings, persona: str | None = None, human: str | None = None) -> list[CoreBlock]:
-    limit = settings.agent.core_memory_limit
-    blocks = []
-    for label, text in (("persona", persona), ("human", human)):
-        value = default_profile_text(label) if text is None else text.strip()
-        if len(value) > limit:
-            raise InvalidInputError(f"the {label} text has {len(value)} characters, over the core memory limit of {limit}")
-        blocks.append(CoreBlock(label=label, value=value, limit=limit))
-    return blocks
 
 
 def ensure_agent(store, name: str, settings: Settings) -> Agent:
@@ -46,7 +30,7 @@ def ensure_agent(store, name: str, settings: Settings) -> Agent:
     try:
         return store.agents.get(name)
     except AgentNotFoundError:
-        return store.agents.create(name, blocks=profile_blocks(settings))
+        return store.agents.create(name, blocks=default_blocks(settings.agent.core_memory_limit))
 
 
 def load_script(path: Path) -> list[FunctionCall | str]:
