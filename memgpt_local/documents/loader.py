@@ -205,26 +205,21 @@ class DocumentLoader:
 
     def _write(self, pending: list[_Pending]) -> list[FileOutcome]:
         """Embed the chunks of ``pending`` in one call and store them in one transaction."""
-        texts = [c.text for p in pending for c in p.chunks]
-        vectors = self.store.embedder.embed(texts)
-        outcomes = []
-        offset = 0
+        vectors = self.store.embedder.embed([c.text for p in pending for c in p.chunks])
+        passages: list[NewPassage] = []
         with self.store.transaction():
             for item in pending:
                 if item.replaces is not None:
                     self.store.sources.delete(self.agent_id, item.replaces)
                 source = self.store.sources.add(self.agent_id, str(item.document.path),
                                                 item.document.content_hash)
-                passages = [NewPassage(text=c.text, source_id=source.id, chunk_index=c.index,
-                                       char_start=c.start, char_end=c.end) for c in item.chunks]
-                part = vectors[offset:offset + len(passages)]
-                offset += len(passages)
-                self.store.archival.insert_many(self.agent_id, passages,
-                                                vectors=np.ascontiguousarray(part))
-                outcomes.append(FileOutcome(item.document.path,
-                                            "new" if item.replaces is None else "replaced",
-                                            len(passages)))
-        return outcomes
+                passages.extend(NewPassage(text=c.text, source_id=source.id, chunk_index=c.index,
+                                           char_start=c.start, char_end=c.end)
+                                for c in item.chunks)
+            self.store.archival.insert_many(self.agent_id, passages,
+                                            vectors=np.ascontiguousarray(vectors))
+        return [FileOutcome(p.document.path, "new" if p.replaces is None else "replaced",
+                            len(p.chunks)) for p in pending]
 
     def _announce(self, loaded: list[FileOutcome]) -> int:
         """Append document-upload events (in context) so the agent sees the new material."""

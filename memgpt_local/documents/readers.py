@@ -160,6 +160,7 @@ class _HTMLText(HTMLParser):
     BLOCKS = frozenset("p div section article main header footer nav aside ul ol li table tr "
                        "blockquote pre figure figcaption dl dt dd form fieldset hr br "
                        "address details summary".split())
+    LINES = frozenset({"br", "li", "tr", "dt", "dd"})  # a line break, not a paragraph
     HIDDEN = frozenset({"script", "style", "noscript", "template", "head", "svg"})
     HEADINGS = {f"h{n}": n for n in range(1, 7)}
 
@@ -170,12 +171,14 @@ class _HTMLText(HTMLParser):
         self.pre = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self.HIDDEN:
+        if tag == "body":
+            self.hidden = 0  # a <head> left open ends here
+        elif tag in self.HIDDEN:
             self.hidden += 1
         elif tag in self.HEADINGS:
             self.parts.append("\n\n" + "#" * self.HEADINGS[tag] + " ")
         elif tag in self.BLOCKS:
-            self.parts.append("\n" if tag in ("br", "li", "tr", "dt", "dd") else "\n\n")
+            self.parts.append("\n" if tag in self.LINES else "\n\n")
         if tag == "pre":
             self.pre += 1
         elif tag in ("td", "th"):
@@ -188,7 +191,9 @@ class _HTMLText(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag in self.HIDDEN:
             self.hidden = max(0, self.hidden - 1)
-        elif tag in self.HEADINGS or tag in self.BLOCKS:
+        elif tag in self.HEADINGS:
+            self.parts.append("\n\n")
+        elif tag in self.BLOCKS and tag not in self.LINES:
             self.parts.append("\n\n")
         if tag == "pre":
             self.pre = max(0, self.pre - 1)
