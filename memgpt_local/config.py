@@ -63,6 +63,12 @@ class AgentSettings(Section):
         "hybrid", description="archival_memory_search: words and meaning, words only, or meaning only")
     recall_search_mode: Literal["hybrid", "text", "vector"] = Field(
         "hybrid", description="conversation_search: words and meaning, words only, or meaning only")
+    # memory policy mechanisms (each can be switched off; see `memgpt-local eval --variant`)
+    memory_prefetch: bool = Field(False, description="read ahead: show top recall/archival hits with each user message")
+    prefetch_k: int = Field(3, ge=1, le=10)
+    search_first: bool = Field(False, description="the first step after a user message must use a memory function")
+    link_depth: int = Field(0, ge=0, le=5, description="linked memory: hops followed from search hits via rare identifiers (0 = off)")
+    link_max_df: int = Field(3, ge=1, le=20, description="an identifier links only if at most this many entries hold it")
 
 
 class Settings(Section):

@@ -16,11 +16,15 @@ from memgpt_local.agent import events
 from memgpt_local.agent.context import ContextBuilder, ContextParts
 from memgpt_local.agent.queue import EvictionReport, QueueManager
 from memgpt_local.config import AgentSettings
-from memgpt_local.errors import CallParseError, ContextOverflowError
-from memgpt_local.functions.execute import FunctionExecutor, FunctionOutcome
+from memgpt_local.errors import CallParseError, ContextOverflowError, InvalidInputError
+from memgpt_local.functions.execute import FunctionExecutor, FunctionOutcome, format_hits
+from memgpt_local.functions.links import LinkExpander
+from memgpt_local.memory.phrases import messages_containing, passages_containing
 from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FunctionSpec, with_message_limit
 from memgpt_local.runtime.grammar import build_call_grammar, parse_call, render_function_docs
 from memgpt_local.schemas import ChatMessage, Completion, FunctionCall, NewMessage
+
+SEARCH_FUNCTIONS = ("conversation_search", "conversation_search_date", "archival_memory_search")
 
 
 @dataclass
@@ -33,11 +37,12 @@ class StepRecord:
     outcome: FunctionOutcome
     completion: Completion
     eviction: EvictionReport | None = None
+    forced_search: bool = False  # a search-first step: the turn always goes on to another step
 
     @property
     def continues(self) -> bool:
         """Whether this step chains another one (heartbeat requested, or an error to recover from)."""
-        if not self.outcome.ok:
+        if not self.outcome.ok or self.forced_search:
             return True
         return bool(self.call and self.call.request_heartbeat)
 
@@ -112,6 +117,8 @@ class AgentRunner:
         self.queue = QueueManager(store, backend, settings, self.render)
         self.full_grammar = build_call_grammar(self.functions, thought_max_chars=settings.thought_max_chars)
         self.final_grammar = build_call_grammar([self.send_message], thought_max_chars=settings.thought_max_chars, heartbeat=False)
+        self.search_functions = tuple(f for f in self.functions if f.name in SEARCH_FUNCTIONS)
+        self._search_grammar = None
 
     # ------------------------------------------------------------ context
 
@@ -132,15 +139,46 @@ class AgentRunner:
 
     # ------------------------------------------------------------ events
 
-    def handle(self, event: NewMessage) -> TurnResult:
-        """Append an event to the queue and run the steps it triggers."""
+    def handle(self, event: NewMessage, *followers: NewMessage, search_first: bool = False) -> TurnResult:
+        """Append an event (and any notices that go with it) and run the steps it triggers."""
         self._check_fits(event)
         with self.store.transaction():
-            self.store.recall.append(self.agent_id, [event])
-        return self.run_chain()
+            self.store.recall.append(self.agent_id, [event, *followers])
+        return self.run_chain(search_first=search_first)
 
     def user_message(self, text: str) -> TurnResult:
-        return self.handle(events.user_message(text))
+        event = events.user_message(text)
+        followers = self.prefetch(text) if self.settings.memory_prefetch else []
+        search_first = self.settings.search_first and self._memory_beyond_context()
+        return self.handle(event, *followers, search_first=search_first)
+
+    def _memory_beyond_context(self) -> bool:
+        """Whether recall or archival memory holds anything the context does not show."""
+        in_context = len(self.store.recall.in_context(self.agent_id))
+        return self.store.archival.count(self.agent_id) > 0 or self.store.recall.count(self.agent_id) > in_context
+
+    def prefetch(self, text: str) -> list[NewMessage]:
+        """Read-ahead: the top recall and archival hits for the user's words, as one notice."""
+        k = self.settings.prefetch_k
+        in_context = {m.id for m in self.store.recall.in_context(self.agent_id)}
+        try:
+            recall = self.store.recall.search(self.agent_id, text, page_size=k + len(in_context), mode=self.settings.recall_search_mode)
+            archival = self.store.archival.search(self.agent_id, text, page_size=k, mode=self.settings.archival_search_mode)
+        except InvalidInputError:  # no searchable words
+            return []
+        sections = []
+        for title, hits, containing in (
+            ("From past conversations (conversation_search finds more)", [h for h in recall.items if h.id not in in_context][:k],
+             lambda t, n: messages_containing(self.store, self.agent_id, t, n)),
+            ("From archival memory (archival_memory_search finds more)", archival.items, lambda t, n: passages_containing(self.store, self.agent_id, t, n)),
+        ):
+            if hits:
+                links = LinkExpander(containing, depth=self.settings.link_depth, max_df=self.settings.link_max_df).expand(hits) if self.settings.link_depth else None
+                sections.append(title + ":\n" + "\n".join(format_hits(hits, first=1, per_item=300, links=links)))
+        if not sections:
+            return []
+        body = "Stored memories that may be relevant to the user's message (found automatically; they may not answer it):\n"
+        return [events.system_event("memory read-ahead", body + "\n".join(sections))]
 
     def login(self) -> TurnResult:
         state = self.agent.state
@@ -161,28 +199,39 @@ class AgentRunner:
 
     # ------------------------------------------------------------ steps
 
-    def run_chain(self) -> TurnResult:
+    def run_chain(self, *, search_first: bool = False) -> TurnResult:
         turn = TurnResult()
         for index in range(self.settings.heartbeat_cap):
             final = index == self.settings.heartbeat_cap - 1
-            record = self.step(index, final=final)
+            record = self.step(index, final=final, search_only=search_first and index == 0 and not final)
             turn.steps.append(record)
             if not record.continues:
                 break
         return turn
 
-    def step(self, index: int = 0, *, final: bool = False) -> StepRecord:
+    def step(self, index: int = 0, *, final: bool = False, search_only: bool = False) -> StepRecord:
         eviction = self.queue.make_room(self.agent_id)
         self.observer.step_started(index)
-        functions = (self.send_message,) if final else self.functions
-        grammar = self.final_grammar if final else self.full_grammar
+        if final:
+            functions, grammar = (self.send_message,), self.final_grammar
+        elif search_only:
+            functions, grammar = self.search_functions, self.search_grammar
+        else:
+            functions, grammar = self.functions, self.full_grammar
         completion = self.backend.complete(
             self.render(), grammar=grammar, max_tokens=self.settings.reply_reserve_tokens, on_text=self.observer.text
         )
         record = self._execute(index, completion, functions)
         record.eviction = eviction
+        record.forced_search = search_only
         self.observer.step_finished(record)
         return record
+
+    @property
+    def search_grammar(self):
+        if self._search_grammar is None:
+            self._search_grammar = build_call_grammar(self.search_functions, thought_max_chars=self.settings.thought_max_chars)
+        return self._search_grammar
 
     def _execute(self, index: int, completion: Completion, functions: Sequence[FunctionSpec]) -> StepRecord:
         try:

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from pydantic import ValidationError
 
 from memgpt_local.config import AgentSettings
 from memgpt_local.errors import InvalidInputError, NotFoundError
 from memgpt_local.functions import specs
-from memgpt_local.schemas import FunctionCall, SearchPage, human_time as stamp, utcnow
+from memgpt_local.functions.links import Link, LinkExpander
+from memgpt_local.memory.phrases import messages_containing, passages_containing
+from memgpt_local.schemas import FunctionCall, SearchHit, SearchPage, human_time as stamp, utcnow
 
 
 @dataclass
@@ -34,20 +36,29 @@ def _shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
 
 
-def format_page(page: SearchPage, *, max_chars: int, next_hint: str) -> str:
+def format_hits(hits: Sequence[SearchHit], *, first: int, per_item: int, links: dict[int, list[Link]] | None = None) -> list[str]:
+    """Numbered result lines with real timestamps (and the entries each one links to)."""
+    lines = []
+    for n, hit in enumerate(hits, start=first):
+        who = f", {hit.role}" if hit.role else ""
+        cite = f", {hit.citation}" if hit.citation else ""
+        lines.append(f"{n}. [{stamp(hit.created_at)}{who}{cite}] {_shorten(hit.text, per_item)}")
+        for link in (links or {}).get(hit.id, []):
+            lines.append(f"   linked via {link.via}: [{stamp(link.hit.created_at)}] {_shorten(link.hit.text, per_item)}")
+    return lines
+
+
+def format_page(page: SearchPage, *, max_chars: int, next_hint: str, links: dict[int, list[Link]] | None = None) -> str:
     """Paginated results with true totals and real timestamps, bounded to ``max_chars``."""
     header = page.describe()
     if page.total == 0:
         return f"No results ({header})."
     if not page.items:
         return f"No results on this page ({header}). Use a page below {page.pages}."
-    per_item = max(80, (max_chars - 200) // max(1, len(page.items)))
+    n_lines = len(page.items) + sum(len(v) for v in (links or {}).values())
+    per_item = max(80, (max_chars - 200) // max(1, n_lines))
     lines = [header + "."]
-    first = page.page * page.page_size + 1
-    for n, hit in enumerate(page.items, start=first):
-        who = f", {hit.role}" if hit.role else ""
-        cite = f", {hit.citation}" if hit.citation else ""
-        lines.append(f"{n}. [{stamp(hit.created_at)}{who}{cite}] {_shorten(hit.text, per_item)}")
+    lines += format_hits(page.items, first=page.page * page.page_size + 1, per_item=per_item, links=links)
     if page.page + 1 < page.pages:
         lines.append(f"More results: {next_hint} with page={page.page + 1}.")
     text = "\n".join(lines)
@@ -130,7 +141,8 @@ class FunctionExecutor:
         page = self.store.recall.search(self.agent_id, args.query, page=args.page, page_size=self.settings.page_size,
                                         mode=self.settings.recall_search_mode)
         hint = f"conversation_search(query={args.query!r})"
-        return FunctionOutcome(True, format_page(page, max_chars=self.settings.result_max_chars, next_hint=hint), searched=True)
+        links = self._links(page, lambda text, limit: messages_containing(self.store, self.agent_id, text, limit))
+        return FunctionOutcome(True, format_page(page, max_chars=self.settings.result_max_chars, next_hint=hint, links=links), searched=True)
 
     def _conversation_search_date(self, args: specs.ConversationSearchDateArgs) -> FunctionOutcome:
         page = self.store.recall.search_date(
@@ -148,7 +160,15 @@ class FunctionExecutor:
         page = self.store.archival.search(self.agent_id, args.query, page=args.page, page_size=self.settings.page_size,
                                           mode=self.settings.archival_search_mode)
         hint = f"archival_memory_search(query={args.query!r})"
-        return FunctionOutcome(True, format_page(page, max_chars=self.settings.result_max_chars, next_hint=hint), searched=True)
+        links = self._links(page, lambda text, limit: passages_containing(self.store, self.agent_id, text, limit))
+        return FunctionOutcome(True, format_page(page, max_chars=self.settings.result_max_chars, next_hint=hint, links=links), searched=True)
+
+    def _links(self, page: SearchPage, containing) -> dict[int, list[Link]] | None:
+        """Linked memory for a page of hits, when the setting is on."""
+        if not self.settings.link_depth or not page.items:
+            return None
+        expander = LinkExpander(containing, depth=self.settings.link_depth, max_df=self.settings.link_max_df)
+        return expander.expand(page.items)
 
     def _pause_heartbeats(self, args: specs.PauseHeartbeatsArgs) -> FunctionOutcome:
         until = utcnow() + timedelta(minutes=args.minutes)
