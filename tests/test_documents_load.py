@@ -83,8 +83,12 @@ def test_collect_files_walks_filters_and_fails_on_missing(folder: Path) -> None:
 
 
 def test_mixed_folder_loads_with_the_right_counts(store, agent_id: int, folder: Path) -> None:
-    warnings = []
-    report = load(store, agent_id, [folder], warn=warnings.append)
+    warnings, ticks = [], []
+    files = collect_files([folder], recursive=True)
+    report = DocumentLoader(store, agent_id).load(files, warn=warnings.append,
+                                                  progress=ticks.append)
+    assert [t.files_done for t in ticks[:len(files)]] == list(range(1, len(files) + 1))
+    assert ticks[-1].passages == report.passages and ticks[-1].chunks == report.passages
     assert report.count("new") == 3 and report.count("skipped") == 4
     reasons = {o.path.name: o.reason for o in report.skipped}
     assert reasons["photo.png"].startswith("unsupported file type '.png'")
@@ -243,6 +247,23 @@ def test_cli_load_list_and_remove(cli_runner, folder: Path, monkeypatch, embedde
     assert removed.exit_code == 0 and removed.output.startswith("removed ")
     listed = cli_runner.invoke(cli, ["sources", "list", "--agent", "sam", "--json"])
     assert "manual.md" not in listed.output and "tool.py" in listed.output
+
+
+def test_cli_progress_bar_on_a_terminal(cli_runner, tmp_path: Path, monkeypatch,
+                                        embedder) -> None:
+    from memgpt_local.cli import load_cmds
+
+    monkeypatch.setattr(App, "embedder", lambda self: embedder)
+    monkeypatch.setattr(load_cmds, "progress_enabled", lambda: True)
+    (tmp_path / "a.md").write_text("# A\n\nsome text\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_bytes(b"")
+    assert cli_runner.invoke(cli, ["agents", "create", "sam"]).exit_code == 0
+    result = cli_runner.invoke(cli, ["load", str(tmp_path), "--agent", "sam"])
+    assert result.exit_code == 0, result.output
+    assert f"warning: skipped {tmp_path / 'b.txt'}: empty file\n" in result.output
+    assert "loading" in result.output  # the bar
+    last = result.output.rstrip().splitlines()[-1].split("\r")[-1].strip()
+    assert last.startswith("loaded 1 file (1 new, 0 replaced) as 1 passage;")
 
 
 @pytest.mark.parametrize("args", [

@@ -80,7 +80,8 @@ def sources_list(app: App, agent_name: str, as_json: bool) -> None:
         click.echo(f"no sources for {agent.name} (load some with `memgpt-local load PATH "
                    f"--agent {agent.name}`)")
     for source in [] if as_json else sources:
-        click.echo(f"{source.id}\t{source.passages} passages\t"
+        noun = "passage" if source.passages == 1 else "passages"
+        click.echo(f"{source.id}\t{source.passages} {noun}\t"
                    f"{source.created_at:%Y-%m-%d %H:%M}\t{source.path}")
 
 

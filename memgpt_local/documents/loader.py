@@ -90,7 +90,8 @@ class LoadReport:
         rate = self.passages / self.elapsed_s if self.elapsed_s > 0 else 0.0
         files = len(self.loaded)
         return (f"loaded {files} file{'s' if files != 1 else ''} ({self.count('new')} new, "
-                f"{self.count('replaced')} replaced) as {self.passages} passages; "
+                f"{self.count('replaced')} replaced) as {self.passages} "
+                f"passage{'s' if self.passages != 1 else ''}; "
                 f"{self.count('unchanged')} unchanged, {self.count('skipped')} skipped; "
                 f"{self.elapsed_s:.1f} s, {rate:.0f} passages/s")
 
@@ -160,13 +161,13 @@ class DocumentLoader:
         pending: list[_Pending] = []
         chunks = waiting = 0
 
-        def tick() -> None:
+        def tick(files_done: int) -> None:
             if progress is not None:
-                stored = sum(o.passages for o in report.outcomes)
-                progress(LoadProgress(len(report.outcomes), len(files), chunks, stored,
+                stored = sum(o.passages for o in report.outcomes if o.status != "unchanged")
+                progress(LoadProgress(files_done, len(files), chunks, stored,
                                       time.perf_counter() - started))
 
-        for path in files:
+        for done, path in enumerate(files, start=1):
             outcome, item = self._prepare(path)
             if outcome is not None:
                 report.outcomes.append(outcome)
@@ -180,10 +181,10 @@ class DocumentLoader:
             if waiting >= self.batch_passages:
                 report.outcomes.extend(self._write(pending))
                 pending, waiting = [], 0
-            tick()
+            tick(done)
         if pending:
             report.outcomes.extend(self._write(pending))
-            tick()
+            tick(len(files))
         if self.announce:
             report.events = self._announce(report.loaded)
         report.elapsed_s = time.perf_counter() - started
