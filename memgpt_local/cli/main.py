@@ -25,9 +25,9 @@ def cli(ctx: click.Context, data_dir: Path | None) -> None:
 
 
 def _register() -> None:
-    from memgpt_local.cli import chat_cmds, config_cmds, load_cmds, memory_cmds, models_cmds
+    from memgpt_local.cli import chat_cmds, config_cmds, eval_cmds, load_cmds, memory_cmds, models_cmds
 
-    for module in (config_cmds, memory_cmds, chat_cmds, models_cmds, load_cmds):
+    for module in (config_cmds, memory_cmds, chat_cmds, models_cmds, load_cmds, eval_cmds):
         module.register(cli)
 
 

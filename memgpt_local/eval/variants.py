@@ -1,0 +1,66 @@
+"""Named agent configurations to compare side by side (``memgpt-local eval ... --variant NAME``).
+
+A variant is a set of ``AgentSettings`` overrides, optionally a system prompt of its own and
+optionally a different runner class (anything built like ``AgentRunner``). Every episode
+records the variant's name and its overrides, so the report can put variants side by side
+with their accuracy, searches, steps and seconds per episode. To add one, call ``register``
+(a mechanism that lives in the product should be an ``AgentSettings`` switch, so the variant
+is only its name and its overrides).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from pydantic import ValidationError
+
+from memgpt_local.config import AgentSettings
+from memgpt_local.errors import InvalidInputError
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    description: str
+    agent: Mapping[str, Any] = field(default_factory=dict)  # AgentSettings overrides
+    system_prompt: str | None = None  # None: the packaged system prompt
+    runner_factory: Callable[..., Any] | None = None  # None: memgpt_local.agent.loop.AgentRunner
+
+    def settings(self, base: AgentSettings) -> AgentSettings:
+        try:
+            return AgentSettings.model_validate({**base.model_dump(), **dict(self.agent)})
+        except ValidationError as exc:
+            raise InvalidInputError(f"variant {self.name!r} has invalid agent settings: {exc.errors()[0]['msg']}") from exc
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "description": self.description, "agent": dict(self.agent),
+                "system_prompt": self.system_prompt is not None,
+                "runner": getattr(self.runner_factory, "__name__", None)}
+
+
+VARIANTS: dict[str, Variant] = {}
+
+
+def register(variant: Variant) -> Variant:
+    if variant.name in VARIANTS:
+        raise ValueError(f"variant {variant.name!r} is already registered")
+    variant.settings(AgentSettings())  # fail at registration, not in the middle of a run
+    VARIANTS[variant.name] = variant
+    return variant
+
+
+def get_variant(name: str) -> Variant:
+    try:
+        return VARIANTS[name]
+    except KeyError:
+        raise InvalidInputError(f"unknown variant {name!r}",
+                                f"use one of: {', '.join(sorted(VARIANTS))}") from None
+
+
+register(Variant("default", "the product's defaults: the packaged prompt, hybrid search"))
+register(Variant("text-search", "archival and conversation search by words only (FTS5 BM25), "
+                 "as the paper searched nested key-value pairs",
+                 agent={"archival_search_mode": "text", "recall_search_mode": "text"}))
+register(Variant("vector-search", "archival and conversation search by meaning only (embeddings)",
+                 agent={"archival_search_mode": "vector", "recall_search_mode": "vector"}))

@@ -1,0 +1,74 @@
+"""Scoring with known answers: normalization, containment, LCS, ROUGE-L, Wilson intervals."""
+
+from __future__ import annotations
+
+import pytest
+
+from memgpt_local.eval.report import wilson
+from memgpt_local.eval.scoring import contains, contains_any, lcs_length, normalize, rouge_l
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The Brelmoth Observatory!", "brelmoth observatory"),
+        ("  It was   TANSY.  ", "it was tansy"),
+        ("An apple, a pear", "apple pear"),
+        ("Café Noël", "cafe noel"),
+        ("a1b2-c3d4, value=ff", "a1b2 c3d4 value ff"),
+        ("", ""),
+    ],
+)
+def test_normalize(text, expected):
+    assert normalize(text) == expected
+
+
+def test_contains_matches_whole_words_only():
+    assert contains("I think it was Tansy!", "tansy")
+    assert contains("The value is 12dd1646-0613-4e37-89ca-2409aa8f6396.", "12dd1646-0613-4e37-89ca-2409aa8f6396")
+    assert not contains("Tansyra was her name", "Tansy")
+    assert not contains("1873", "187")
+    assert contains("You stayed at the Quorel Hotel.", "the Quorel Hotel")
+    assert not contains("anything", "")
+
+
+def test_contains_any_accepts_aliases():
+    assert contains_any("A painting by Dorbeck.", ("Ada Dorbeck", "Dorbeck"))
+    assert not contains_any("A painting by Ada.", ("Ada Dorbeck", "Dorbeck"))
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "length"),
+    [
+        ("a b c d", "a c d", 3),
+        ("a b c", "x y z", 0),
+        ("", "a b", 0),
+        ("a b a b", "b a b a", 3),
+        ("police killed the gunman", "police kill the gunman", 3),
+    ],
+)
+def test_lcs_length(a, b, length):
+    assert lcs_length(a.split(), b.split()) == length
+    assert lcs_length(b.split(), a.split()) == length
+
+
+def test_rouge_l_known_values():
+    # LCS("police killed gunman yesterday", "police kill gunman") = "police gunman"
+    r = rouge_l("police killed gunman yesterday", "police kill gunman")
+    assert r.recall == pytest.approx(2 / 3)
+    assert r.precision == pytest.approx(2 / 4)
+    assert r.f1 == pytest.approx(2 * (2 / 3) * (1 / 2) / (2 / 3 + 1 / 2))
+    # articles are dropped before counting: gold "You named the ferret Tansy" has 4 words
+    r = rouge_l("Her name is Tansy, the ferret you named.", "You named the ferret Tansy")
+    assert r.recall == pytest.approx(2 / 4)  # LCS: "you named" (or "ferret ... named"): 2 words
+    assert rouge_l("You named the ferret Tansy", "You named the ferret Tansy").f1 == pytest.approx(1.0)
+    assert rouge_l("", "gold words").recall == 0.0
+    assert rouge_l("reply", "").recall == 0.0
+
+
+def test_wilson_interval():
+    lo, hi = wilson(10, 10)
+    assert hi == pytest.approx(1.0) and 0.69 < lo < 0.73
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and 0.27 < hi < 0.31
+    assert wilson(0, 0) == (0.0, 0.0)
