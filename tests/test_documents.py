@@ -82,6 +82,15 @@ def test_unreadable_files_say_why(tmp_path: Path, name: str, data: bytes, reason
     assert err.value.reason.startswith(reason)
 
 
+def test_special_files_are_not_read(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "pipe.txt"
+    os.mkfifo(fifo)
+    with pytest.raises(UnreadableFileError, match="not a regular file"):
+        read_document(fifo)
+
+
 def test_text_is_normalized(tmp_path: Path) -> None:
     path = tmp_path / "crlf.txt"
     path.write_bytes(b"\xef\xbb\xbfone  \r\ntwo\r\n\r\n\r\n\r\nthree\r\n")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import io
 import re
+import stat
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -33,6 +34,7 @@ CODE_EXTENSIONS = frozenset(
 CODE_NAMES = frozenset({"makefile", "dockerfile", "license", "readme", "changelog", "authors",
                         "notice", "copying", "install", "todo", "gemfile", "rakefile", "procfile"})
 SNIFF_BYTES = 8192
+MAX_BYTES = 256 * 2**20
 
 
 class UnreadableFileError(MemGPTLocalError):
@@ -79,6 +81,12 @@ def read_bytes(path: Path) -> bytes:
         raise UnreadableFileError(path, f"unsupported file type {path.suffix!r}",
                                   "load .txt, .md, .pdf, .html or source files")
     try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise UnreadableFileError(path, "not a regular file")
+        if info.st_size > MAX_BYTES:
+            raise UnreadableFileError(path, f"too large ({info.st_size // 2**20} MiB)",
+                                      f"split it into files under {MAX_BYTES // 2**20} MiB")
         data = path.read_bytes()
     except OSError as exc:
         raise UnreadableFileError(path, f"cannot read the file ({exc.strerror or exc})",
