@@ -39,6 +39,11 @@ def set_offline() -> None:
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 
 
+# Loaded models by (folder, device): one process (a test run, a chat with a document load)
+# loads each model once however many stores it opens.
+_LOADED: dict[tuple[Path, str], object] = {}
+
+
 class SentenceTransformerEmbedder:
     """A sentence-transformers model from a local folder, loaded on first use."""
 
@@ -61,6 +66,8 @@ class SentenceTransformerEmbedder:
     def _load(self):
         with self._lock:
             if self._model is None:
+                self._model = _LOADED.get((self.path, self.device))
+            if self._model is None:
                 set_offline()
                 try:
                     import transformers
@@ -75,6 +82,7 @@ class SentenceTransformerEmbedder:
                         f"cannot load the embedding model {self.name} from {self.path}: {exc}",
                         "check embedder.model in config.toml points at a sentence-transformers folder",
                     ) from exc
+                _LOADED[(self.path, self.device)] = self._model
             return self._model
 
     def embed(self, texts: list[str]) -> np.ndarray:
