@@ -10,6 +10,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install torch==2.13.0
+	$(BIN)/python -m pip uninstall -y -q apsw 2>/dev/null || true  # replaced by apsw-sqlite3mc
 	$(BIN)/python -m pip install -e '.[test]'
 	touch $(STAMP)
 

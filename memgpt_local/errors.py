@@ -107,3 +107,25 @@ class CallParseError(ModelError):
     def __init__(self, text: str, reason: str):
         self.text, self.reason = text, reason
         super().__init__(f"Error: {reason}", "reply again with one JSON object as described")
+
+
+class KeyRequiredError(StoreError):
+    """The memory file is encrypted and no key was found."""
+
+    def __init__(self, path: str):
+        self.path = path
+        super().__init__(
+            f"the memory file {path} is encrypted (or not a database) and no key was found",
+            "store the passphrase in the OS keyring (`memgpt-local key store`), set "
+            "MEMGPT_LOCAL_PASSPHRASE, or run in a terminal to be asked for it",
+        )
+
+
+class WrongKeyError(StoreError):
+    """The key given for an encrypted memory file does not open it."""
+
+    def __init__(self, path: str, reason: str = "the passphrase is wrong or the file is not a memgpt-local database"):
+        self.path = path
+        super().__init__(f"cannot decrypt the memory file {path}: {reason}",
+                         "check the passphrase in the keyring or MEMGPT_LOCAL_PASSPHRASE; "
+                         "the file was not changed")

@@ -71,6 +71,7 @@ class Message(Frozen):
     request_heartbeat: bool = False  # assistant steps: whether the call asked for another step
     created_at: datetime
     in_context: bool = False
+    summarized: bool = False  # folded into the agent's recursive summary when evicted
 
 
 class NewMessage(Frozen):

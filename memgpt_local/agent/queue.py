@@ -129,6 +129,7 @@ class QueueManager:
         state["evicted_messages"] = int(state.get("evicted_messages", 0)) + len(gone)
         with self.store.transaction():
             self.store.recall.set_in_context(agent_id, [m.id for m in gone], False)
+            self.store.recall.set_summarized(agent_id, [m.id for m in gone])
             self.store.agents.set_summary(agent_id, summary)
             self.store.agents.set_state(agent_id, state)
 

@@ -30,6 +30,8 @@ class App:
         self._settings: Settings | None = None
         self._embedder = None
         self._store = None
+        self._key: str | None = None
+        self._key_known = False
 
     @property
     def data_dir(self) -> Path:
@@ -54,11 +56,22 @@ class App:
             self._embedder = make_embedder(self.settings.embedder)
         return self._embedder
 
+    def db_key(self) -> str | None:
+        """The passphrase of an encrypted memory file (keyring, environment, prompt);
+        None for a plain one."""
+        if not self._key_known:
+            from memgpt_local.privacy.keys import key_for
+
+            self._key = key_for(self.db_path)
+            self._key_known = True
+        return self._key
+
     def store(self):
         if self._store is None:
             from memgpt_local.memory import open_store
 
-            self._store = open_store(self.db_path, self.embedder())
+            key = self.db_key()
+            self._store = open_store(self.db_path, self.embedder(), key=key)
         return self._store
 
     def close(self) -> None:

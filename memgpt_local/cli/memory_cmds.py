@@ -243,7 +243,8 @@ def reembed(app: App) -> None:
     """Rebuild every stored vector with the configured embedder (in one transaction)."""
     from memgpt_local.memory import open_store
 
-    with open_store(app.db_path, app.embedder(), check_embedder=False) as store:
+    with open_store(app.db_path, app.embedder(), check_embedder=False,
+                    key=app.db_key()) as store:
         before = store.stored_embedder()
         with progress_bar("re-embedding") as progress:
             count = store.reembed(progress=progress)

@@ -65,6 +65,30 @@ class MemoryStore:
                                 f"{orphans} without a row")
         return "; ".join(problems) or "ok"
 
+    def scrub(self) -> bool:
+        """Leave no trace of deleted rows in the file; False if another process's reader
+        kept the WAL from being emptied (it is emptied when that process closes the file).
+
+        Rebuilds both FTS5 indexes from their tables and merges them into one segment (old
+        terms gone), rebuilds both bit-vector indexes, then checkpoints the WAL with TRUNCATE,
+        rewrites the whole file with VACUUM and truncates the WAL again. Call it after
+        deleting with ``db.set_secure_delete(True)``.
+        """
+        _, dim = self.stored_embedder()
+        with self.db.transaction():
+            for target in (MESSAGES, PASSAGES):
+                self.db.execute(f"INSERT INTO {target.fts}({target.fts}) VALUES ('rebuild')")
+                self.db.execute(f"INSERT INTO {target.fts}({target.fts}) VALUES ('optimize')")
+                self.db.execute(f"DROP TABLE {target.bits}")
+                self.db.execute(f"CREATE VIRTUAL TABLE {target.bits} USING vec0("
+                                f"agent_id integer partition key, embedding bit[{dim}])")
+                self.db.execute(f"INSERT INTO {target.bits}(rowid, agent_id, embedding) "
+                                f"SELECT e.{target.key}, b.agent_id, vec_quantize_binary(e.embedding) "
+                                f"FROM {target.embeddings} e JOIN {target.base} b ON b.id = e.{target.key}")
+        emptied = self.db.checkpoint_truncate()
+        self.db.vacuum()
+        return self.db.checkpoint_truncate() and emptied
+
     def stored_embedder(self) -> tuple[str, int]:
         """(name, dimension) of the embedder the stored vectors were made with."""
         return (migrations.get_meta(self.db, "embedder_name") or "",
@@ -109,14 +133,16 @@ class MemoryStore:
 
 
 def open_store(path: Path, embedder: Embedder, *, check_embedder: bool = True,
-               tuning: SearchTuning | None = None) -> MemoryStore:
+               tuning: SearchTuning | None = None, key: str | None = None) -> MemoryStore:
     """Open the memory file, creating or migrating it.
 
     Raises ``StoreError`` for a file that is not a usable database, ``SchemaTooNewError``
     for one written by a newer version and, unless ``check_embedder`` is false (as for
     ``reembed``), ``EmbedderMismatchError`` when its vectors came from another embedder.
+    ``key`` opens (or creates) an encrypted file; ``KeyRequiredError``/``WrongKeyError``
+    when it is missing or wrong.
     """
-    db = Database(Path(path))
+    db = Database(Path(path), key=key)
     try:
         migrations.ensure_bookkeeping(db)
         migrations.check_version(db)

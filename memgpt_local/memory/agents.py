@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import datetime
 from typing import Any
 
 from memgpt_local.errors import AgentNotFoundError, InvalidInputError, NotFoundError
@@ -34,7 +35,8 @@ class AgentStore:
                      summary=row["summary"], state=json.loads(row["state"]))
 
     def create(self, name: str, *, system_prompt: str = "", model: str | None = None,
-               blocks: list[CoreBlock] | None = None) -> Agent:
+               blocks: list[CoreBlock] | None = None,
+               created_at: datetime | None = None) -> Agent:
         """A new agent with its core blocks (default: persona and human from package data)."""
         check_name(name)
         with self.db.transaction():
@@ -43,7 +45,7 @@ class AgentStore:
                                         "pick another name or delete the old agent")
             self.db.execute(
                 "INSERT INTO agents(name, created_at, model, system_prompt) VALUES (?, ?, ?, ?)",
-                (name, to_db_time(utcnow()), model, system_prompt))
+                (name, to_db_time(created_at or utcnow()), model, system_prompt))
             agent_id = self.db.last_rowid()
             for block in default_blocks() if blocks is None else blocks:
                 self.core.add_block(agent_id, block)

@@ -128,6 +128,11 @@ class ArchivalStore:
             raise NotFoundError(f"no archival passage {passage_id} for agent {agent_id}")
         return found[0]
 
+    def all(self, agent_id: int) -> list[Passage]:
+        """Every passage of the agent, oldest first."""
+        rows = self.db.rows(PASSAGE_SELECT + "WHERE p.agent_id = ? ORDER BY p.id", (agent_id,))
+        return [self._passage(r) for r in rows]
+
     def count(self, agent_id: int) -> int:
         return self.db.scalar("SELECT count(*) FROM passages WHERE agent_id = ?", (agent_id,))
 

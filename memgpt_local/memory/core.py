@@ -81,3 +81,11 @@ class CoreMemoryStore:
             self.db.execute("UPDATE core_blocks SET value = ? WHERE agent_id = ? AND label = ?",
                             (value, agent_id, label))
         return updated
+
+    def replace_value(self, agent_id: int, label: str, value: str) -> None:
+        """Replace a block's text even when it is read-only (for ``forget``); the limit holds."""
+        with self.db.transaction():
+            block = self.get(agent_id, label)
+            _check(block.model_copy(update={"value": value}))
+            self.db.execute("UPDATE core_blocks SET value = ? WHERE agent_id = ? AND label = ?",
+                            (value, agent_id, label))

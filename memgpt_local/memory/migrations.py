@@ -159,10 +159,28 @@ def m003_message_heartbeat(db: Database, dim: int) -> None:
     db.execute("ALTER TABLE messages ADD COLUMN request_heartbeat INTEGER NOT NULL DEFAULT 0")
 
 
+def m004_message_summarized(db: Database, dim: int) -> None:
+    """Mark messages folded into the recursive summary (``forget`` rebuilds it without them).
+
+    Older files did not record this: messages out of context that come before the first
+    message still in context are taken to be summarized, if the agent has a summary.
+    """
+    db.execute("ALTER TABLE messages ADD COLUMN summarized INTEGER NOT NULL DEFAULT 0")
+    db.execute("""
+    UPDATE messages SET summarized = 1
+    WHERE in_context = 0
+      AND (SELECT summary FROM agents a WHERE a.id = messages.agent_id) != ''
+      AND seq < coalesce((SELECT min(seq) FROM messages c
+                          WHERE c.agent_id = messages.agent_id AND c.in_context = 1),
+                         9223372036854775807)
+    """)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("m001_initial", m001_initial),
     Migration("m002_binary_quantized_vectors", m002_binary_quantized_vectors),
     Migration("m003_message_heartbeat", m003_message_heartbeat),
+    Migration("m004_message_summarized", m004_message_summarized),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -71,7 +71,8 @@ class RecallStore:
                        function_args=json.loads(args) if args is not None else None,
                        request_heartbeat=bool(row["request_heartbeat"]),
                        created_at=from_db_time(row["created_at"]),
-                       in_context=bool(row["in_context"]))
+                       in_context=bool(row["in_context"]),
+                       summarized=bool(row.get("summarized", 0)))
 
     def _require_agent(self, agent_id: int) -> None:
         if not self.db.scalar("SELECT 1 FROM agents WHERE id = ?", (agent_id,)):
@@ -130,6 +131,24 @@ class RecallStore:
                 "UPDATE messages SET in_context = ? WHERE agent_id = ? "
                 "AND id IN (SELECT value FROM json_each(?))",
                 (int(in_context), agent_id, json.dumps(list(message_ids))))
+
+    def set_summarized(self, agent_id: int, message_ids: Sequence[int], summarized: bool = True) -> None:
+        """Mark messages as folded into (or left out of) the recursive summary."""
+        with self.db.transaction():
+            self.db.execute(
+                "UPDATE messages SET summarized = ? WHERE agent_id = ? "
+                "AND id IN (SELECT value FROM json_each(?))",
+                (int(summarized), agent_id, json.dumps(list(message_ids))))
+
+    def summarized(self, agent_id: int) -> list[Message]:
+        """The messages the recursive summary was written from, oldest first."""
+        rows = self.db.rows("SELECT * FROM messages WHERE agent_id = ? AND summarized = 1 "
+                            "ORDER BY seq", (agent_id,))
+        return [self._message(r) for r in rows]
+
+    def all(self, agent_id: int) -> list[Message]:
+        rows = self.db.rows("SELECT * FROM messages WHERE agent_id = ? ORDER BY seq", (agent_id,))
+        return [self._message(r) for r in rows]
 
     def last(self, agent_id: int, n: int) -> list[Message]:
         rows = self.db.rows("SELECT * FROM (SELECT * FROM messages WHERE agent_id = ? "

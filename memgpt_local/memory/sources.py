@@ -5,6 +5,7 @@ Deleting a source deletes its passages, and with them their FTS rows and vectors
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from memgpt_local.errors import InvalidInputError, NotFoundError
@@ -27,7 +28,8 @@ class SourceStore:
                       content_hash=row["content_hash"], passages=row["passages"],
                       created_at=from_db_time(row["created_at"]))
 
-    def add(self, agent_id: int, path: str, content_hash: str) -> Source:
+    def add(self, agent_id: int, path: str, content_hash: str, *,
+            created_at: datetime | None = None) -> Source:
         """Record a document; InvalidInputError if the agent already has one at ``path``."""
         with self.db.transaction():
             if self.find(agent_id, path) is not None:
@@ -35,7 +37,7 @@ class SourceStore:
                                         "delete it first to load it again")
             self.db.execute("INSERT INTO sources(agent_id, path, content_hash, created_at) "
                             "VALUES (?, ?, ?, ?)",
-                            (agent_id, path, content_hash, to_db_time(utcnow())))
+                            (agent_id, path, content_hash, to_db_time(created_at or utcnow())))
             return self.get(agent_id, self.db.last_rowid())
 
     def find(self, agent_id: int, path: str) -> Source | None:

@@ -1,0 +1,1 @@
+"""Moving an agent between memory files: one versioned JSON document per agent."""
