@@ -95,9 +95,11 @@ def rekey(app: App, use_keyring: bool) -> None:
     from memgpt_local.memory.db import is_encrypted
     from memgpt_local.privacy import keys
 
+    from memgpt_local.memory.db import Database
+
     if not is_encrypted(app.db_path):
         raise InvalidInputError(f"{app.db_path} is not encrypted", "use `memgpt-local encrypt`")
-    app.db_key()
+    Database(app.db_path, key=app.db_key()).close()  # a wrong old key fails before asking
     new = keys.new_passphrase(str(app.db_path), keys.NEW_PASSPHRASE_ENV)
     _convert(app, new)
     had_entry = keys.keyring_get(app.db_path) is not None

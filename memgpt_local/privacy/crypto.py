@@ -89,7 +89,11 @@ def convert(path: Path, *, old_key: str | None, new_key: str | None) -> Conversi
     if Path(str(path) + "-wal").exists():
         _remove(tmp)
         raise StoreError(f"another process has {path} open", "close it and retry")
-    os.replace(tmp, path)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        _remove(tmp)
+        raise
     fsync_path(path.parent)
     Path(str(path) + "-shm").unlink(missing_ok=True)
     return Conversion(path, old_key is not None, new_key is not None, counts)
