@@ -64,6 +64,7 @@ class AgentSettings(Section):
     recall_search_mode: Literal["hybrid", "text", "vector"] = Field(
         "hybrid", description="conversation_search: words and meaning, words only, or meaning only")
     # memory policy mechanisms (each can be switched off; see `memgpt-local eval --variant`)
+    read_search_results: bool = Field(True, description="a search always gets another step, so its results are read")
     memory_prefetch: bool = Field(False, description="read ahead: show top recall/archival hits with each user message")
     prefetch_k: int = Field(3, ge=1, le=10)
     search_first: bool = Field(False, description="the first step after a user message must use a memory function")

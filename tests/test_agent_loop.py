@@ -92,11 +92,11 @@ def test_conversation_search_is_paginated_with_true_totals(store):
     runner = make_runner(store, script, page_size=5)
     for i in range(12):
         runner.user_message(f"parcel number {i} arrived today")
+    # conversation_search looks at what the context does not show: move the history out
+    store.recall.set_in_context(runner.agent_id, [m.id for m in store.recall.in_context(runner.agent_id)], False)
     turn = runner.user_message("which parcels came?")
     text = turn.steps[0].outcome.text
-    assert "of 1" in text  # e.g. "showing 6-10 of 13, page 2/3"
-    assert "page 2/" in text
-    assert "showing 6-10" in text
+    assert "showing 6-10 of 12, page 2/3" in text  # the 12 parcel messages, true total
     assert "UTC" in text  # real timestamps
 
 
@@ -176,3 +176,18 @@ def test_a_message_larger_than_the_window_is_refused_and_nothing_is_stored(store
     with pytest.raises(ContextOverflowError):
         runner.user_message("word " * 5000)
     assert store.recall.count(runner.agent_id) == count
+
+
+def test_a_search_always_gets_another_step_to_read_its_results(store):
+    runner = make_runner(store, [call("archival_memory_search", query="keys"), say("Nothing about keys.")])
+    turn = runner.user_message("where are my keys?")
+    assert len(turn.steps) == 2 and turn.messages == ["Nothing about keys."]
+    plain = make_runner(store, [call("archival_memory_search", query="keys")], name="plain", read_search_results=False)
+    assert len(plain.user_message("where are my keys?").steps) == 1
+
+
+def test_conversation_search_leaves_out_what_the_context_shows(store):
+    runner = make_runner(store, [say("ok"), call("conversation_search", query="violin"), say("found")])
+    runner.user_message("I play the violin")
+    turn = runner.user_message("what instrument do I play?")
+    assert turn.steps[0].outcome.text.startswith("No results")

@@ -37,12 +37,12 @@ class StepRecord:
     outcome: FunctionOutcome
     completion: Completion
     eviction: EvictionReport | None = None
-    forced_search: bool = False  # a search-first step: the turn always goes on to another step
+    must_continue: bool = False  # a search-first step, or a search whose results must be read
 
     @property
     def continues(self) -> bool:
         """Whether this step chains another one (heartbeat requested, or an error to recover from)."""
-        if not self.outcome.ok or self.forced_search:
+        if not self.outcome.ok or self.must_continue:
             return True
         return bool(self.call and self.call.request_heartbeat)
 
@@ -160,15 +160,14 @@ class AgentRunner:
     def prefetch(self, text: str) -> list[NewMessage]:
         """Read-ahead: the top recall and archival hits for the user's words, as one notice."""
         k = self.settings.prefetch_k
-        in_context = {m.id for m in self.store.recall.in_context(self.agent_id)}
         try:
-            recall = self.store.recall.search(self.agent_id, text, page_size=k + len(in_context), mode=self.settings.recall_search_mode)
+            recall = self.store.recall.search(self.agent_id, text, page_size=k, mode=self.settings.recall_search_mode, outside_context=True)
             archival = self.store.archival.search(self.agent_id, text, page_size=k, mode=self.settings.archival_search_mode)
         except InvalidInputError:  # no searchable words
             return []
         sections = []
         for title, hits, containing in (
-            ("From past conversations (conversation_search finds more)", [h for h in recall.items if h.id not in in_context][:k],
+            ("From past conversations (conversation_search finds more)", recall.items,
              lambda t, n: messages_containing(self.store, self.agent_id, t, n)),
             ("From archival memory (archival_memory_search finds more)", archival.items, lambda t, n: passages_containing(self.store, self.agent_id, t, n)),
         ):
@@ -223,7 +222,7 @@ class AgentRunner:
         )
         record = self._execute(index, completion, functions)
         record.eviction = eviction
-        record.forced_search = search_only
+        record.must_continue = search_only or (record.outcome.searched and self.settings.read_search_results)
         self.observer.step_finished(record)
         return record
 

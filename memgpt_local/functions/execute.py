@@ -139,7 +139,7 @@ class FunctionExecutor:
 
     def _conversation_search(self, args: specs.ConversationSearchArgs) -> FunctionOutcome:
         page = self.store.recall.search(self.agent_id, args.query, page=args.page, page_size=self.settings.page_size,
-                                        mode=self.settings.recall_search_mode)
+                                        mode=self.settings.recall_search_mode, outside_context=True)
         hint = f"conversation_search(query={args.query!r})"
         links = self._links(page, lambda text, limit: messages_containing(self.store, self.agent_id, text, limit))
         return FunctionOutcome(True, format_page(page, max_chars=self.settings.result_max_chars, next_hint=hint, links=links), searched=True)

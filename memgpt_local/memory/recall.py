@@ -188,7 +188,9 @@ class RecallStore:
 
     def search(self, agent_id: int, query: str, *, page: int = 0, page_size: int = 5,
                roles: Sequence[str] = ("user", "assistant"),
-               mode: SearchMode = "hybrid") -> SearchPage:
+               mode: SearchMode = "hybrid", outside_context: bool = False) -> SearchPage:
+        """Hybrid search over messages; ``outside_context`` leaves out the messages the main
+        context shows (what the agent searches for is what it cannot see)."""
         check_query(query)
         check_paging(page, page_size)
         check_mode(mode)
@@ -198,6 +200,8 @@ class RecallStore:
         vector = self.embedder.embed([query])[0] if mode != "text" else None
         role_params = {f"role{i}": r for i, r in enumerate(roles)}
         where = f"AND b.role IN ({', '.join(':' + k for k in role_params)})"
+        if outside_context:
+            where += " AND b.in_context = 0"
         found, total = hybrid_search(
             self.db, MESSAGES, agent_id, query=query, vector=vector, mode=mode,
             offset=page * page_size, limit=page_size, tuning=self.tuning,
