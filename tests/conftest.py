@@ -55,11 +55,18 @@ SMOLLM_FILE = ASSETS / "models" / "SmolLM2-135M-Instruct.Q4_1.gguf"
 VOCAB_DIR = ASSETS / "vocab"
 
 
+def _missing_asset(message: str) -> None:
+    """Skip locally, but fail in CI (`make test` fetches the assets, so missing ones are a bug)."""
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
 @pytest.fixture(scope="session")
 def smollm_path() -> Path:
     """smollm2-135m, put there by scripts/fetch_test_assets.py (`make test` runs it)."""
     if not SMOLLM_FILE.is_file():
-        pytest.skip("tests/.assets lacks smollm2-135m: run scripts/fetch_test_assets.py")
+        _missing_asset("tests/.assets lacks smollm2-135m: run scripts/fetch_test_assets.py")
     return SMOLLM_FILE
 
 
@@ -67,7 +74,7 @@ def smollm_path() -> Path:
 def vocab_dir() -> Path:
     """Tokenizer-only GGUF files (ggml-vocab-qwen2.gguf, -llama-bpe, -llama-spm)."""
     if not (VOCAB_DIR / "ggml-vocab-qwen2.gguf").is_file():
-        pytest.skip("tests/.assets lacks the vocab files: run scripts/fetch_test_assets.py")
+        _missing_asset("tests/.assets lacks the vocab files: run scripts/fetch_test_assets.py")
     return VOCAB_DIR
 
 
