@@ -13,6 +13,7 @@ reused across corpora (a corpus of 10^4 passages is embedded once per seed).
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -88,11 +89,16 @@ class EpisodeLog:
         return {r["key"] for r in self.records() if "key" in r}
 
     def append(self, record: dict[str, Any]) -> None:
+        """Append one line; a lock keeps lines whole when runs of other tasks share the file."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                handle.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+                handle.flush()
+                os.fsync(handle.fileno())
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 # ---------------------------------------------------------------- embeddings and stores
@@ -213,7 +219,7 @@ class StoreFactory:
         from memgpt_local.memory import open_store
 
         self.work.mkdir(parents=True, exist_ok=True)
-        path = self.work / "episode.db"
+        path = self.work / f"episode-{os.getpid()}.db"  # runs of other tasks may share OUT
         _remove_db(path)
         if case.corpus is not None:
             shutil.copyfile(self.corpus_path(case, task), path)
@@ -310,8 +316,16 @@ class Evaluation:
 
     def _write_run_info(self, pending: int) -> None:
         path = self.config.out / RUN_FILE
-        history = json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
-        history.append({
+        with (self.config.out / f"{RUN_FILE}.lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            history = json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
+            history.append(self._run_info(pending))
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(history, indent=2, default=str), encoding="utf-8")
+            os.replace(tmp, path)
+
+    def _run_info(self, pending: int) -> dict[str, Any]:
+        return {
             "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "task": self.config.task, "model": self.config.model, "n_ctx": self.backend.n_ctx,
             "options": {"seed": self.config.options.seed, "n": self.config.options.n,
@@ -319,8 +333,7 @@ class Evaluation:
             "methods": list(self.config.methods), "variant": self.variant.describe(),
             "agent_settings": self.agent_settings.model_dump(), "pending": pending,
             "argv": sys.argv,
-        })
-        path.write_text(json.dumps(history, indent=2, default=str), encoding="utf-8")
+        }
 
     def run(self) -> list[dict[str, Any]]:
         """Run every pending episode; returns the new records."""
