@@ -64,6 +64,7 @@ class AgentSettings(Section):
     recall_search_mode: Literal["hybrid", "text", "vector"] = Field(
         "hybrid", description="conversation_search: words and meaning, words only, or meaning only")
     # memory policy mechanisms (each can be switched off; see `memgpt-local eval --variant`)
+    reply_required: bool = Field(True, description="a turn started by a user message always ends with send_message")
     read_search_results: bool = Field(True, description="a search always gets another step, so its results are read")
     memory_prefetch: bool = Field(False, description="read ahead: show top recall/archival hits with each user message")
     prefetch_k: int = Field(3, ge=1, le=10)

@@ -191,3 +191,17 @@ def test_conversation_search_leaves_out_what_the_context_shows(store):
     runner.user_message("I play the violin")
     turn = runner.user_message("what instrument do I play?")
     assert turn.steps[0].outcome.text.startswith("No results")
+
+
+def test_a_user_turn_always_ends_with_a_reply(store):
+    runner = make_runner(store, [call("archival_memory_insert", content="filler text"), say("Noted.")])
+    turn = runner.user_message("here is some filler")
+    assert turn.messages == ["Noted."]
+    assert runner.backend.requests[1].grammar.function_names == ("send_message",)
+    silent = make_runner(store, [call("archival_memory_insert", content="more filler")], name="silent", reply_required=False)
+    assert silent.user_message("filler").messages == []
+
+
+def test_events_other_than_user_messages_may_end_silently(store):
+    runner = make_runner(store, [call("pause_heartbeats", minutes=10)])
+    assert runner.handle(events.timed_heartbeat()).messages == []

@@ -105,7 +105,7 @@ def retry(runner: AgentRunner, _: str) -> TurnResult:
     messages, i = _last_user_index(runner)
     with runner.store.transaction():
         runner.store.recall.delete(runner.agent_id, [m.id for m in messages[i + 1 :]])
-    return runner.run_chain()
+    return runner.run_chain(reply_required=runner.settings.reply_required)
 
 
 def _last_step(runner: AgentRunner, function: str | None = None):

@@ -139,18 +139,19 @@ class AgentRunner:
 
     # ------------------------------------------------------------ events
 
-    def handle(self, event: NewMessage, *followers: NewMessage, search_first: bool = False) -> TurnResult:
+    def handle(self, event: NewMessage, *followers: NewMessage, search_first: bool = False,
+               reply_required: bool = False) -> TurnResult:
         """Append an event (and any notices that go with it) and run the steps it triggers."""
         self._check_fits(event)
         with self.store.transaction():
             self.store.recall.append(self.agent_id, [event, *followers])
-        return self.run_chain(search_first=search_first)
+        return self.run_chain(search_first=search_first, reply_required=reply_required)
 
     def user_message(self, text: str) -> TurnResult:
         event = events.user_message(text)
         followers = self.prefetch(text) if self.settings.memory_prefetch else []
         search_first = self.settings.search_first and self._memory_beyond_context()
-        return self.handle(event, *followers, search_first=search_first)
+        return self.handle(event, *followers, search_first=search_first, reply_required=self.settings.reply_required)
 
     def _memory_beyond_context(self) -> bool:
         """Whether recall or archival memory holds anything the context does not show."""
@@ -198,14 +199,25 @@ class AgentRunner:
 
     # ------------------------------------------------------------ steps
 
-    def run_chain(self, *, search_first: bool = False) -> TurnResult:
+    def run_chain(self, *, search_first: bool = False, reply_required: bool = False) -> TurnResult:
+        """Run steps until the model ends its turn or the chain cap.
+
+        With ``reply_required`` (a user message, when ``agent.reply_required`` is on) a
+        turn the model would end without any ``send_message`` gets one more step whose
+        grammar allows only ``send_message``: the user is never left without an answer.
+        """
         turn = TurnResult()
+        reply_now = False
         for index in range(self.settings.heartbeat_cap):
-            final = index == self.settings.heartbeat_cap - 1
+            final = reply_now or index == self.settings.heartbeat_cap - 1
             record = self.step(index, final=final, search_only=search_first and index == 0 and not final)
             turn.steps.append(record)
-            if not record.continues:
-                break
+            if record.continues and not final:
+                continue
+            if reply_required and not turn.messages and not final:
+                reply_now = True
+                continue
+            break
         return turn
 
     def step(self, index: int = 0, *, final: bool = False, search_only: bool = False) -> StepRecord:
