@@ -146,13 +146,13 @@ def chart(rows: list[dict[str, Any]], task: str, split: str, path: Path) -> Path
     section = [r for r in rows if r["task"] == task and r["split"] == split]
     if not section:
         return None
-    models = sorted({r["model"] for r in section})
+    models = sorted({Path(r["model"]).name for r in section})
     fig, ax = plt.subplots(figsize=(7, 4.2))
     point_name = section[0]["point_name"]
     points = sorted({r["point"] for r in section})
     series: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in section:
-        label = r["system"] + (f" [{r['model']}]" if len(models) > 1 else "")
+        label = r["system"] + (f" [{Path(r['model']).name}]" if len(models) > 1 else "")
         series[label].append(r)
     if len(points) == 1:  # one point (dmr's split): bars, with the paper's numbers beside ours
         labels = list(series) + [f"paper {m}: {s}" for m, s, _ in PAPER_DMR] if task == "dmr" else list(series)
