@@ -41,7 +41,7 @@ AGENT_NAME = "eval"
 AGENT_METHOD = "agent"
 EPISODES_FILE = "episodes.jsonl"
 RUN_FILE = "run.json"
-TRACE_RESULT_CHARS = 600
+TRACE_RESULT_CHARS = 4000  # whole search results (the agent sees at most result_max_chars)
 
 Log = Callable[[str], None]
 
@@ -252,6 +252,13 @@ class _Recorder(StepObserver):
         self.steps.append(record)
 
 
+def found_gold(case: Case, results: Sequence[str]) -> bool:
+    """Whether a search result showed the gold: its passage (by marker) or else the answer."""
+    if case.gold_marker:
+        return any(case.gold_marker in text for text in results)
+    return any(contains_any(text, case.answers) for text in results)
+
+
 def _trace(steps: Iterable[StepRecord]) -> list[dict[str, Any]]:
     out = []
     for s in steps:
@@ -411,8 +418,7 @@ class Evaluation:
         record["answer"] = "\n".join(s.outcome.user_message for s in steps if s.outcome.user_message)
         record["steps"] = len(steps)
         record["searches"] = sum(1 for s in steps if s.outcome.searched)
-        record["retrieved"] = (any(case.gold_marker in s.outcome.text for s in steps if s.outcome.searched)
-                               if case.gold_marker else None)
+        record["retrieved"] = found_gold(case, [s.outcome.text for s in steps if s.outcome.searched])
         record["tokens"] = {
             "prompt": sum(s.completion.prompt_tokens for s in steps),
             "evaluated": sum(s.completion.evaluated_tokens for s in steps),
