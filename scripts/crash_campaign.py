@@ -48,7 +48,7 @@ from memgpt_local.runtime.scripted import ScriptedBackend  # noqa: E402
 from memgpt_local.schemas import FunctionCall  # noqa: E402
 
 AGENT = "crash"
-N_CTX = 2600  # small enough that eviction (and the model-written summary) happens often
+N_CTX = 3200  # small enough that eviction (and the model-written summary) happens often
 
 
 class HashEmbedder:
