@@ -163,7 +163,9 @@ def read_gguf_info(path: str | Path) -> GGUFInfo:
             ttype, offset = reader.scalar("<I"), reader.scalar("<Q")
             tensors.append((ttype, offset, elements))
             type_counts[ttype] = type_counts.get(ttype, 0) + elements
-        align = int(metadata.get("general.alignment", 32)) or 32
+        align = metadata.get("general.alignment", 32)
+        if isinstance(align, bool) or not isinstance(align, int) or align <= 0:
+            raise reader.bad(f"general.alignment is {align!r}, not a positive integer")
         data_start = -(-handle.tell() // align) * align
         for ttype, offset, elements in tensors:
             block, width = _TYPE_SIZES.get(ttype, (1, 0))

@@ -353,6 +353,8 @@ def parse_call(text: str, functions: Sequence[FunctionSpec]) -> FunctionCall:
         reason = "it ended before the JSON object was complete" if truncated \
             else f"it is not valid JSON ({exc.msg} at character {exc.pos})"
         raise CallParseError(text, f"your last output could not be read: {reason}") from exc
+    except RecursionError as exc:
+        raise CallParseError(text, "your last output nests JSON too deeply") from exc
     if end != len(text.strip()):
         raise CallParseError(text, "your last output had text after the JSON object")
     if not isinstance(obj, dict):
@@ -361,7 +363,7 @@ def parse_call(text: str, functions: Sequence[FunctionSpec]) -> FunctionCall:
     if extra:
         raise CallParseError(text, f"unknown keys in your output: {', '.join(sorted(extra))}")
     name = obj.get("function")
-    if name not in by_name:
+    if not isinstance(name, str) or name not in by_name:
         allowed = ", ".join(by_name)
         raise CallParseError(text, f"unknown function {name!r}; the available functions are: {allowed}")
     spec = by_name[name]
