@@ -90,3 +90,16 @@ def test_eviction_never_loops_forever_when_one_message_cannot_fit(store):
     runner.backend.enqueue(*["summary"] * 10)
     with pytest.raises(ContextOverflowError):
         runner.queue.make_room(runner.agent_id)
+
+
+def test_a_warning_that_tips_the_prompt_over_the_line_triggers_eviction_before_the_step(store):
+    runner = make_runner(store, [], reply_reserve_tokens=64)
+    _fill(runner, 6)
+    used = runner.queue.pressure().prompt_tokens
+    runner.backend.n_ctx = used + 64 + 10  # just under the flush line: the warning pushes it over
+    runner.backend.enqueue("Six filler messages.", say("ok"))
+    turn = runner.user_message("hi")  # the user message itself also adds tokens
+    assert turn.messages == ["ok"]
+    assert turn.steps[0].eviction is not None and turn.steps[0].eviction.evicted > 0
+    last = runner.backend.requests[-1]
+    assert runner.backend.count_tokens(last.messages) + 64 <= runner.backend.n_ctx

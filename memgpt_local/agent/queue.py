@@ -90,14 +90,16 @@ class QueueManager:
     def make_room(self, agent_id: int) -> EvictionReport | None:
         """Warn or evict as needed before the next step; returns what eviction did, if any."""
         pressure = self.pressure()
-        if pressure.prompt_tokens >= self.settings.flush_fraction * pressure.budget:
-            return self.evict(agent_id, pressure)
-        if pressure.fraction >= self.settings.warning_fraction:
+        flush_line = self.settings.flush_fraction * pressure.budget
+        if pressure.prompt_tokens < flush_line and pressure.fraction >= self.settings.warning_fraction:
             agent = self.store.agents.get_by_id(agent_id)
             if not agent.state.get("pressure_warned"):
                 with self.store.transaction():
                     self.store.recall.append(agent_id, [events.memory_pressure(pressure.prompt_tokens, pressure.budget)])
                     self.store.agents.set_state(agent_id, dict(agent.state, pressure_warned=True))
+                pressure = self.pressure()  # the warning itself takes room
+        if pressure.prompt_tokens >= flush_line:
+            return self.evict(agent_id, pressure)
         return None
 
     def evict(self, agent_id: int, pressure: Pressure | None = None, *, force: bool = False) -> EvictionReport:
