@@ -103,3 +103,20 @@ def test_a_warning_that_tips_the_prompt_over_the_line_triggers_eviction_before_t
     assert turn.steps[0].eviction is not None and turn.steps[0].eviction.evicted > 0
     last = runner.backend.requests[-1]
     assert runner.backend.count_tokens(last.messages) + 64 <= runner.backend.n_ctx
+
+
+def test_a_summary_too_big_for_one_call_is_written_in_chunks_that_each_fit(store):
+    from memgpt_local.agent.queue import SUMMARY_MAX_TOKENS
+
+    runner = make_runner(store, [])
+    _fill(runner, 8)
+    messages = store.recall.in_context(runner.agent_id)
+    runner.backend.n_ctx = 900
+    runner.backend.enqueue(*[f"summary after chunk {i}" for i in range(20)])
+    before = len(runner.backend.requests)
+    summary = runner.queue.summarize("", messages)
+    calls = runner.backend.requests[before:]
+    assert len(calls) > 1
+    assert all(runner.backend.count_tokens(c.messages) + SUMMARY_MAX_TOKENS <= 900 for c in calls)
+    assert summary == f"summary after chunk {len(calls) - 1}"
+    assert "summary after chunk 0" in calls[1].messages[1].content  # each call carries the summary so far

@@ -146,33 +146,36 @@ class QueueManager:
         tokens = self.backend.count_tokens(self._summary_prompt(previous, lines))
         return tokens + SUMMARY_MAX_TOKENS <= self.backend.n_ctx
 
-    def chunk_lines(self, previous: str, lines: Sequence[str]) -> list[list[str]]:
-        """Split transcript lines into chunks whose summary prompts each fit the window."""
-        chunks: list[list[str]] = []
-        current: list[str] = []
+    def next_chunk(self, summary: str, lines: Sequence[str]) -> tuple[list[str], int]:
+        """The longest run of ``lines`` that fits one summary call beside ``summary``, and how
+        many lines it consumed. A single line too long to fit is cut down until it does."""
+        chunk: list[str] = []
         for line in lines:
-            if self._fits(previous, [*current, line]):
-                current.append(line)
-                continue
-            if current:
-                chunks.append(current)
-            current = [line]
-            while not self._fits(previous, current) and len(current[0]) > 200:
-                current = [current[0][: len(current[0]) // 2] + " …"]
-        if current:
-            chunks.append(current)
-        return chunks
+            if not self._fits(summary, [*chunk, line]):
+                break
+            chunk.append(line)
+        if chunk:
+            return chunk, len(chunk)
+        line = lines[0]
+        while len(line) > 80 and not self._fits(summary, [line]):
+            line = line[: len(line) // 2] + " …"
+        return [line], 1
 
     def summarize(self, previous: str, gone: Sequence[Message]) -> str:
-        """Fold evicted messages into the summary with the model, chunk by chunk."""
+        """Fold evicted messages into the summary with the model, chunk by chunk, each
+        summary call sized against the summary it actually carries."""
         from memgpt_local.runtime.grammar import build_text_grammar
 
         grammar = build_text_grammar(SUMMARY_MAX_CHARS)
-        summary = previous
+        summary = previous[:SUMMARY_MAX_CHARS]
         lines = [transcript_line(m) for m in gone]
-        worst_previous = "word " * (SUMMARY_MAX_CHARS // 5)  # chunks must fit whatever summary precedes them
-        for chunk in self.chunk_lines(worst_previous, lines):
-            completion = self.backend.complete(self._summary_prompt(summary, chunk), grammar=grammar, max_tokens=SUMMARY_MAX_TOKENS)
+        while lines:
+            chunk, used = self.next_chunk(summary, lines)
+            lines = lines[used:]
+            prompt = self._summary_prompt(summary, chunk)
+            if self.backend.count_tokens(prompt) + SUMMARY_MAX_TOKENS > self.backend.n_ctx:
+                raise ContextOverflowError(self.backend.count_tokens(prompt), self.backend.n_ctx, SUMMARY_MAX_TOKENS)
+            completion = self.backend.complete(prompt, grammar=grammar, max_tokens=SUMMARY_MAX_TOKENS)
             text = completion.text.strip()
             if text:
                 summary = text[:SUMMARY_MAX_CHARS]
