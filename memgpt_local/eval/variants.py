@@ -64,3 +64,16 @@ register(Variant("text-search", "archival and conversation search by words only 
                  agent={"archival_search_mode": "text", "recall_search_mode": "text"}))
 register(Variant("vector-search", "archival and conversation search by meaning only (embeddings)",
                  agent={"archival_search_mode": "vector", "recall_search_mode": "vector"}))
+
+# Memory policy mechanisms (issue 7): each one switched on alone, then together; "plain"
+# switches off the two that are on by default, to show what the bare agent policy does.
+register(Variant("plain", "the bare policy: no forced reply, no forced read of search results",
+                 agent={"reply_required": False, "read_search_results": False}))
+register(Variant("prefetch", "read-ahead: top recall/archival hits shown with each user message",
+                 agent={"memory_prefetch": True}))
+register(Variant("search-first", "the first step after a user message must search memory",
+                 agent={"search_first": True}))
+register(Variant("linked", "search hits come with the entries their rare identifiers link to (3 hops)",
+                 agent={"link_depth": 3}))
+register(Variant("all-mechanisms", "prefetch + search-first + linked memory",
+                 agent={"memory_prefetch": True, "search_first": True, "link_depth": 3}))
