@@ -381,5 +381,5 @@ def test_gguf_headers(tmp_path_factory, data):
         info = read_gguf_info(path)
     except BadModelFileError as exc:
         assert str(path) in str(exc)
-    else:
-        assert info.architecture == "llama"
+    else:  # a flipped byte can leave a valid header (another architecture name)
+        assert isinstance(info.architecture, str) and info.version in (2, 3)

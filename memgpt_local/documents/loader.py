@@ -119,7 +119,8 @@ def collect_files(paths: Sequence[Path], *, recursive: bool = False,
     A file named directly is always taken; the files of a folder (its top level, or all of
     it with ``recursive``) only if they match one of ``globs`` (by name or relative path).
     """
-    missing = [str(p) for p in paths if not Path(p).exists()]
+    missing = [repr(str(p)) if "\x00" in str(p) else str(p) for p in paths
+               if "\x00" in str(p) or not Path(p).exists()]  # a NUL byte: no such path
     if missing:
         raise NotFoundError(f"no such file or folder: {', '.join(missing)}",
                             "check the path (globs go in --glob, quoted)")
