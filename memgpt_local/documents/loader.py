@@ -112,6 +112,14 @@ def _walk(root: Path, recursive: bool) -> Iterable[Path]:
                 yield Path(folder) / name
 
 
+def _exists(path: Path) -> bool:
+    """Whether ``path`` exists; False for names no file can have (NUL byte, too long)."""
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
+
+
 def collect_files(paths: Sequence[Path], *, recursive: bool = False,
                   globs: Sequence[str] = ()) -> list[Path]:
     """The files to load, each once (resolved); ``NotFoundError`` for a missing path.
@@ -119,8 +127,7 @@ def collect_files(paths: Sequence[Path], *, recursive: bool = False,
     A file named directly is always taken; the files of a folder (its top level, or all of
     it with ``recursive``) only if they match one of ``globs`` (by name or relative path).
     """
-    missing = [repr(str(p)) if "\x00" in str(p) else str(p) for p in paths
-               if "\x00" in str(p) or not Path(p).exists()]  # a NUL byte: no such path
+    missing = [str(p) for p in paths if not _exists(Path(p))]
     if missing:
         raise NotFoundError(f"no such file or folder: {', '.join(missing)}",
                             "check the path (globs go in --glob, quoted)")

@@ -196,8 +196,12 @@ def resolve_model_path(data_dir: Path, model: str) -> Path:
         if not catalog_path.is_file():
             raise ModelError(f"model {model!r} is not installed", f"run `memgpt-local models pull {model}`")
         return catalog_path
-    path = Path(model).expanduser()
-    if path.is_file():
+    try:
+        path = Path(model).expanduser()
+        found = path.is_file()
+    except (OSError, ValueError, RuntimeError):  # a name too long for a path, a NUL byte, ~user
+        found = False
+    if found:
         return path
     raise ModelError(
         f"no model {model!r}: not a catalog name, not a registered name, not a file",
