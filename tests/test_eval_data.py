@@ -28,11 +28,16 @@ def test_nested_kv_set_shape():
     assert all(UUID.match(s) for s in strings)
     keys = [k for k, _ in kv.pairs]
     assert len(set(keys)) == 140
-    members = [i for chain in kv.chains for i in chain]
-    assert len(members) == len(set(members)) == 100  # sampled without replacement: disjoint chains
+    assert len(kv.groups) == 9 and all([len(c) for c in g] == [1, 2, 3, 4, 5] for g in kv.groups)
+    members = [i for group in kv.groups for chain in group for i in chain]
+    assert len(members) == len(set(members)) == 135  # sampled without replacement: disjoint chains
     mapping = kv.mapping
     nested_values = [v for _, v in kv.pairs if v in mapping]
-    assert len(nested_values) == 20 * 4  # only chain links point at keys
+    assert len(nested_values) == 9 * (0 + 1 + 2 + 3 + 4)  # only chain links point at keys
+    values = {v for _, v in kv.pairs}
+    for group in kv.groups:
+        for chain in group:
+            assert kv.pairs[chain[0]][0] not in values  # a chain's head is nobody's value
     for key in keys:  # following any key terminates (no cycles) within a chain's length
         assert len(nested_kv.follow(mapping, key)) <= 5
 

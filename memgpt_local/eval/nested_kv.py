@@ -1,15 +1,16 @@
 """Nested key-value retrieval (the paper's Figure 7), from a seed.
 
 A *set* is 140 pairs of UUID-shaped strings, stored in archival memory as
-``Key-value pair: key = K, value = V``. Inside each set, 100 of the pairs form 20 disjoint
-chains of 5, sampled without replacement: the value of a chain's pair is the key of the
-next one, and the last value is not a key anywhere (so no chain can cycle). The other 40
-pairs are plain. A question at nesting level L starts at the key of the pair L steps before
-the end of a chain and needs L + 1 lookups; its answer is the chain's last value.
+``Key-value pair: key = K, value = V``. A question at nesting level L starts at the head of
+a chain of L + 1 pairs and needs L + 1 lookups: the value of each pair of the chain is the key
+of the next one, and the last value (the answer) is not a key anywhere. The start key is
+never the value of another pair, so, as in the paper, the first lookup finds one pair.
 
-Case ``index`` i uses set ``i // 20`` and chain ``i % 20`` at every level, so the levels of
-one index walk the same chain from deeper and deeper starting points, and one built set
-(embedded once) serves 20 questions per level.
+Chains are sampled without replacement from the set's pairs (disjoint, so none can cycle) in
+*groups* of one chain per level (1 + 2 + 3 + 4 + 5 = 15 pairs); a set holds 9 groups (135
+pairs) and 5 plain pairs. Case ``index`` i uses group ``i % 9`` of set ``i // 9`` at every
+level, so one built set (embedded once, one prompt prefix for the baseline) serves 9 cases
+per level.
 """
 
 from __future__ import annotations
@@ -21,10 +22,10 @@ from memgpt_local.eval.base import Case, Embed, FixedContext, Options
 from memgpt_local.eval.fiction import fake_uuid
 
 NAME = "nested-kv"
-VERSION = 1  # bump when generated data change: cached sets are keyed by it
+VERSION = 2  # bump when generated data change: cached sets are keyed by it
 PAIRS = 140
 CHAIN_LENGTH = 5
-CHAINS_PER_SET = 20
+GROUP_PAIRS = sum(range(1, 6))  # one chain of each length 1..5
 LEVELS = tuple(range(CHAIN_LENGTH))
 
 QUESTION = (
@@ -45,7 +46,7 @@ def pair_text(key: str, value: str) -> str:
 @dataclass(frozen=True)
 class KVSet:
     pairs: tuple[tuple[str, str], ...]
-    chains: tuple[tuple[int, ...], ...]  # pair indices, first to last lookup
+    groups: tuple[tuple[tuple[int, ...], ...], ...]  # groups[g][L]: pair indices of the level-L chain
 
     @property
     def mapping(self) -> dict[str, str]:
@@ -55,10 +56,14 @@ class KVSet:
         return [pair_text(k, v) for k, v in self.pairs]
 
 
-def make_set(seed: int, set_index: int, *, pairs: int = PAIRS, chains: int = CHAINS_PER_SET,
-             chain_length: int = CHAIN_LENGTH) -> KVSet:
-    if chains * chain_length > pairs:
-        raise ValueError(f"{chains} chains of {chain_length} do not fit in {pairs} pairs")
+def groups_per_set(pairs: int = PAIRS) -> int:
+    return pairs // GROUP_PAIRS
+
+
+def make_set(seed: int, set_index: int, *, pairs: int = PAIRS) -> KVSet:
+    groups = groups_per_set(pairs)
+    if groups < 1:
+        raise ValueError(f"{pairs} pairs cannot hold one chain of each length 1-{CHAIN_LENGTH}")
     rng = random.Random(f"{NAME}/v{VERSION}/{seed}/{set_index}")
     strings: list[str] = []
     seen: set[str] = set()
@@ -68,12 +73,15 @@ def make_set(seed: int, set_index: int, *, pairs: int = PAIRS, chains: int = CHA
             seen.add(s)
             strings.append(s)
     keys, values = strings[:pairs], strings[pairs:]
-    members = rng.sample(range(pairs), chains * chain_length)
-    chain_list = [tuple(members[c * chain_length:(c + 1) * chain_length]) for c in range(chains)]
-    for chain in chain_list:
-        for here, after in zip(chain, chain[1:]):
-            values[here] = keys[after]
-    return KVSet(pairs=tuple(zip(keys, values)), chains=tuple(chain_list))
+    members = iter(rng.sample(range(pairs), groups * GROUP_PAIRS))
+    group_list = []
+    for _ in range(groups):
+        chains = tuple(tuple(next(members) for _ in range(length)) for length in range(1, CHAIN_LENGTH + 1))
+        for chain in chains:
+            for here, after in zip(chain, chain[1:]):
+                values[here] = keys[after]
+        group_list.append(chains)
+    return KVSet(pairs=tuple(zip(keys, values)), groups=tuple(group_list))
 
 
 def follow(mapping: dict[str, str], key: str, limit: int = PAIRS + 1) -> list[str]:
@@ -94,9 +102,9 @@ class NestedKVTask:
     baselines = ("fixed-context",)
     baseline_store = False
 
-    def __init__(self, *, pairs: int = PAIRS, chains_per_set: int = CHAINS_PER_SET):
+    def __init__(self, *, pairs: int = PAIRS):
         self.pairs = pairs
-        self.chains_per_set = chains_per_set
+        self.groups_per_set = groups_per_set(pairs)
         self._sets: dict[tuple[int, int], KVSet] = {}
 
     def default_points(self, long: bool) -> tuple[int, ...]:
@@ -105,7 +113,7 @@ class NestedKVTask:
     def kv_set(self, seed: int, set_index: int) -> KVSet:
         key = (seed, set_index)
         if key not in self._sets:
-            self._sets[key] = make_set(seed, set_index, pairs=self.pairs, chains=self.chains_per_set)
+            self._sets[key] = make_set(seed, set_index, pairs=self.pairs)
         return self._sets[key]
 
     def cases(self, options: Options) -> list[Case]:
@@ -115,19 +123,18 @@ class NestedKVTask:
             raise ValueError(f"nesting levels must be 0-{CHAIN_LENGTH - 1}, got {bad}")
         out = []
         for index in range(options.n):
-            set_index, chain_index = divmod(index, self.chains_per_set)
+            set_index, group = divmod(index, self.groups_per_set)
             kv = self.kv_set(options.seed, set_index)
-            chain = kv.chains[chain_index]
             for level in levels:
-                start = chain[CHAIN_LENGTH - 1 - level]
-                key = kv.pairs[start][0]
+                chain = kv.groups[group][level]
+                key = kv.pairs[chain[0]][0]
                 answer = kv.pairs[chain[-1]][1]
                 out.append(Case(
                     task=NAME, split=options.split, point=level, index=index, seed=options.seed,
                     question=QUESTION.format(key=key), answers=(answer,), gold_text=answer,
                     corpus=f"{NAME}-v{VERSION}-p{self.pairs}-s{options.seed}-set{set_index}",
-                    payload={"set": set_index, "chain": chain_index, "start_key": key,
-                             "hops": [kv.pairs[i][1] for i in chain[CHAIN_LENGTH - 1 - level:]]},
+                    payload={"set": set_index, "group": group, "start_key": key,
+                             "hops": [kv.pairs[i][1] for i in chain]},
                 ))
         return out
 
