@@ -22,7 +22,7 @@ TURNS = [
 @pytest.mark.real_model
 def test_six_turns_with_a_real_model_every_step_parses(cli_runner, smollm_path, data_home):
     (data_home / "config.toml").write_text(
-        "[model]\nn_ctx_cap = 2048\nn_threads = 2\n\n[agent]\nheartbeat_cap = 3\nreply_reserve_tokens = 200\n"
+        "[model]\nn_ctx_cap = 4096\nn_threads = 2\n\n[agent]\nheartbeat_cap = 3\nreply_reserve_tokens = 200\n"
         "message_max_chars = 200\nthought_max_chars = 120\ncore_memory_limit = 300\n"
     )
     executed = 0
