@@ -110,13 +110,14 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=30)
     parser.add_argument("--n-ctx", type=int, default=4096)
     parser.add_argument("--steady-from", type=int, default=10, help="first turn counted as steady state")
+    parser.add_argument("--heartbeat-cap", type=int, default=10, help="most steps per turn (lower it for rambling small models)")
     parser.add_argument("--out", type=Path, default=Path("bench-out/turn.json"))
     args = parser.parse_args()
 
     data_dir = resolve_data_dir()
     settings = Settings()
     ensure_model(args.model, data_dir, interactive=False)
-    agent_settings = AgentSettings(reply_reserve_tokens=256, message_max_chars=300)
+    agent_settings = AgentSettings(reply_reserve_tokens=256, message_max_chars=300, heartbeat_cap=args.heartbeat_cap)
     results = {}
     for mode in ("reuse", "reset"):
         backend = load_backend(args.model, settings.model, data_dir, n_ctx=args.n_ctx)
