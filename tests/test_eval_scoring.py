@@ -72,3 +72,19 @@ def test_wilson_interval():
     lo, hi = wilson(0, 10)
     assert lo == 0.0 and 0.27 < hi < 0.31
     assert wilson(0, 0) == (0.0, 0.0)
+
+
+def test_outcomes_name_what_happened():
+    from memgpt_local.eval.report import outcome, repeated_search
+
+    base = {"method": "agent", "correct": False, "error": None, "answer": "x", "searches": 1, "retrieved": True}
+    assert outcome(dict(base, correct=True)) == "correct"
+    assert outcome(dict(base, error="ContextOverflowError: ...")) == "error"
+    assert outcome(dict(base, answer=" ")) == "no reply"
+    assert outcome(dict(base, searches=0)) == "no search"
+    assert outcome(base) == "gold seen, wrong reply"
+    assert outcome(dict(base, retrieved=False)) == "gold never found"
+    assert outcome(dict(base, method="fixed-context", retrieved=False)) == "gold not in prompt"
+    step = {"function": "conversation_search", "arguments": {"query": "ferret", "page": 0}}
+    assert repeated_search({"trace": [step, step, step]})
+    assert not repeated_search({"trace": [step, step, {"function": "send_message", "arguments": {"message": "hi"}}]})

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
@@ -44,6 +44,35 @@ def wilson(correct: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 def system_label(method: str, variant: str) -> str:
     return f"agent: {variant}" if method == AGENT_METHOD else method
+
+
+def outcome(record: dict[str, Any]) -> str:
+    """What happened in one episode, in words (the first that applies)."""
+    agent = record["method"] == AGENT_METHOD
+    if record["correct"]:
+        return "correct"
+    if record.get("error"):
+        return "error"
+    if not record["answer"].strip():
+        return "no reply"
+    if agent and record["searches"] == 0:
+        return "no search"
+    seen = record.get("retrieved")
+    if seen is None:
+        return "wrong"
+    if agent:
+        return "gold seen, wrong reply" if seen else "gold never found"
+    return "gold in prompt, wrong reply" if seen else "gold not in prompt"
+
+
+def repeated_search(record: dict[str, Any], times: int = 3) -> bool:
+    """Whether one query was searched ``times`` or more (paging through it, or retrying it)."""
+    queries: dict[str, int] = defaultdict(int)
+    for step in record.get("trace", []):
+        query = (step.get("arguments") or {}).get("query")
+        if query is not None:
+            queries[f"{step['function']}:{query}"] += 1
+    return any(n >= times for n in queries.values())
 
 
 def _mean(values: Iterable[float]) -> float | None:
@@ -83,6 +112,8 @@ def aggregate(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
             "steps": _mean(r["steps"] for r in items),
             "seconds": _mean(r["seconds"] for r in items),
             "errors": sum(1 for r in items if r.get("error")),
+            "outcomes": dict(sorted(Counter(outcome(r) for r in items).items())),
+            "repeated_search": sum(1 for r in items if repeated_search(r)),
             "seeds": sorted({r["seed"] for r in items}),
             "overrides": items[0].get("overrides", {}),
         })
@@ -127,6 +158,12 @@ def markdown(rows: list[dict[str, Any]]) -> str:
             out.append(f"| {r['system']} | {r['point']} | {r['n']} | {_pct(r['accuracy'])} | "
                        f"{_pct(r['ci95'][0])}-{_pct(r['ci95'][1])} | {_num(r['rouge'], 2)} | {_pct(r['retrieved'])} | "
                        f"{_num(r['searches'])} | {_num(r['steps'])} | {_num(r['seconds'], 0)} | {r['errors']} |")
+        out += ["", "What happened (per episode; \"repeated search\": one query searched 3+ times):", ""]
+        out.append(f"| system | {point_name} | outcomes | repeated search |")
+        out.append("|---|---|---|---|")
+        for r in section:
+            outcomes = ", ".join(f"{k} {v}" for k, v in r["outcomes"].items())
+            out.append(f"| {r['system']} | {r['point']} | {outcomes} | {r['repeated_search']}/{r['n']} |")
         overrides = {r["system"]: r["overrides"] for r in section if r["overrides"]}
         if overrides:
             out += ["", "Variant settings: " + "; ".join(f"{k}: {json.dumps(v)}" for k, v in overrides.items())]
