@@ -229,8 +229,11 @@ class AgentRunner:
             functions, grammar = self.search_functions, self.search_grammar
         else:
             functions, grammar = self.functions, self.full_grammar
+        # send exactly the prompt the queue manager measured: events another process appends
+        # meanwhile (a document upload) are seen at the next step, never overflow this one
+        prompt = self.queue.last.messages if self.queue.last is not None else self.render()
         completion = self.backend.complete(
-            self.render(), grammar=grammar, max_tokens=self.settings.reply_reserve_tokens, on_text=self.observer.text
+            prompt, grammar=grammar, max_tokens=self.settings.reply_reserve_tokens, on_text=self.observer.text
         )
         record = self._execute(index, completion, functions)
         record.eviction = eviction

@@ -16,7 +16,7 @@ message is left and it still does not fit, a ``ContextOverflowError`` stops the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from memgpt_local.agent import events
@@ -40,6 +40,7 @@ SUMMARIZER_INSTRUCTIONS = (
 class Pressure:
     prompt_tokens: int
     budget: int  # tokens available to the prompt: n_ctx minus the reply reserve
+    messages: list[ChatMessage] = field(default_factory=list)  # the prompt that was measured
 
     @property
     def fraction(self) -> float:
@@ -79,13 +80,16 @@ class QueueManager:
         self.backend = backend
         self.settings = settings
         self.render = render
+        self.last: Pressure | None = None  # the latest measured prompt: what the next step sends
 
     @property
     def budget(self) -> int:
         return self.backend.n_ctx - self.settings.reply_reserve_tokens
 
     def pressure(self) -> Pressure:
-        return Pressure(self.backend.count_tokens(self.render()), self.budget)
+        messages = self.render()
+        self.last = Pressure(self.backend.count_tokens(messages), self.budget, messages)
+        return self.last
 
     def make_room(self, agent_id: int) -> EvictionReport | None:
         """Warn or evict as needed before the next step; returns what eviction did, if any."""
