@@ -46,6 +46,22 @@ TRACE_RESULT_CHARS = 4000  # whole search results (the agent sees at most result
 Log = Callable[[str], None]
 
 
+def code_version() -> dict[str, Any]:
+    """The checkout's commit and whether files differ from it (best effort: None outside git)."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[2]
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10)
+        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                                capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return {"commit": None, "dirty": None}
+    if commit.returncode != 0:
+        return {"commit": None, "dirty": None}
+    return {"commit": commit.stdout.strip(), "dirty": bool(status.stdout.strip())}
+
+
 def task_by_name(name: str) -> Task:
     from memgpt_local.eval.dmr import DMRTask
     from memgpt_local.eval.doc_qa import DocQATask
@@ -339,7 +355,7 @@ class Evaluation:
                         "split": self.config.options.split, "points": self.config.options.points},
             "methods": list(self.config.methods), "variant": self.variant.describe(),
             "agent_settings": self.agent_settings.model_dump(), "pending": pending,
-            "argv": sys.argv,
+            "argv": sys.argv, "code": code_version(),
         }
 
     def run(self) -> list[dict[str, Any]]:
