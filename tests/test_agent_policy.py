@@ -88,3 +88,86 @@ def test_search_first_is_skipped_when_there_is_nothing_to_search(store):
     turn = runner.user_message("hi")
     assert "send_message" in runner.backend.requests[0].grammar.function_names
     assert turn.messages == ["hello"]
+
+
+def _hotel_store(runner, store):
+    for text in ["My cousin Lena loved the trip and stayed at Hotel Aurelia.",
+                 "Hotel Aurelia is at 14 Vana Street, Tartu, next to the river."]:
+        store.archival.insert(runner.agent_id, text)
+
+
+def test_reply_check_holds_a_draft_whose_names_memory_knows_more_about(store):
+    runner = make_runner(store, [
+        call("archival_memory_search", query="cousin trip", heartbeat=True),
+        say("Lena stayed at Hotel Aurelia."),
+        say("Lena stayed at Hotel Aurelia, 14 Vana Street in Tartu."),
+    ], reply_check=True, archival_search_mode="text")
+    _hotel_store(runner, store)
+    store.archival.insert(runner.agent_id, "Lena is the cousin who lives in Pärnu.")
+    turn = runner.user_message("What did my cousin say about the trip, and where did she stay?")
+    search, draft, final = turn.steps
+    assert "14 Vana Street" not in search.outcome.text
+    assert draft.withheld and draft.outcome.user_message is None
+    assert "14 Vana Street" in draft.outcome.text and "Not sent yet" in draft.outcome.text
+    assert set(draft.outcome.extra["identifiers"]) <= {"Lena", "Hotel", "Aurelia"}
+    # the answer after a check may only be a reply, and only the final one reaches the user
+    assert runner.backend.requests[2].grammar.function_names == ("send_message",)
+    assert turn.messages == ["Lena stayed at Hotel Aurelia, 14 Vana Street in Tartu."]
+    assert not final.withheld
+
+
+def test_reply_check_lets_a_draft_through_when_everything_about_it_was_read(store):
+    runner = make_runner(store, [
+        call("archival_memory_search", query="Hotel Aurelia", heartbeat=True),
+        say("Hotel Aurelia is at 14 Vana Street."),
+    ], reply_check=True)
+    _hotel_store(runner, store)
+    turn = runner.user_message("Where is the hotel my cousin stayed at?")
+    assert [s.withheld for s in turn.steps] == [False, False]
+    assert turn.messages == ["Hotel Aurelia is at 14 Vana Street."]
+
+
+def test_reply_check_ignores_the_names_the_user_asked_about(store):
+    runner = make_runner(store, [say("I have no notes on the Korppi shop.")], reply_check=True)
+    store.archival.insert(runner.agent_id, "Korppi is a tea shop in Turku.")
+    turn = runner.user_message("Do you know the Korppi shop?")
+    assert len(turn.steps) == 1 and turn.messages == ["I have no notes on the Korppi shop."]
+
+
+def test_reply_check_follows_a_chain_one_round_at_a_time_and_stops_at_its_limit(store):
+    chain = ["Ab12", "Cd34", "Ef56", "Gh78"]
+    runner = make_runner(store, [
+        call("archival_memory_search", query="Ab12", heartbeat=True),
+        say("Cd34"), say("Ef56"), say("Gh78"),
+    ], reply_check=True, reply_check_rounds=2, archival_search_mode="text")
+    for a, b in zip(chain, chain[1:]):
+        store.archival.insert(runner.agent_id, f"Entry {a} points to {b}.")
+    turn = runner.user_message("Where does Ab12 lead?")
+    assert [s.withheld for s in turn.steps] == [False, True, True, False]
+    assert "Entry Cd34 points to Ef56" in turn.steps[1].outcome.text
+    assert "Entry Ef56 points to Gh78" in turn.steps[2].outcome.text
+    assert turn.messages == ["Gh78"]  # the third draft goes out: two rounds were allowed
+
+
+def test_reply_check_is_off_by_default(store):
+    runner = make_runner(store, [say("Lena stayed at Hotel Aurelia.")])
+    _hotel_store(runner, store)
+    assert runner.user_message("Where did my cousin stay?").messages == ["Lena stayed at Hotel Aurelia."]
+
+
+def test_search_budget_makes_the_step_after_the_last_allowed_search_a_reply(store):
+    searches = [call("conversation_search", query="ferret", page=p, heartbeat=True) for p in range(2)]
+    runner = make_runner(store, [*searches, say("Tansy")], search_budget=2)
+    with store.transaction():
+        store.recall.append(runner.agent_id, [NewMessage(role="user", content="Our ferret is Tansy.", in_context=False)])
+    turn = runner.user_message("What is our ferret called?")
+    assert [s.call.function for s in turn.steps] == ["conversation_search", "conversation_search", "send_message"]
+    assert runner.backend.requests[2].grammar.function_names == ("send_message",)
+    assert turn.messages == ["Tansy"]
+
+
+def test_without_a_search_budget_the_model_may_keep_searching(store):
+    searches = [call("conversation_search", query="ferret", page=p, heartbeat=True) for p in range(3)]
+    runner = make_runner(store, [*searches, say("Tansy")])
+    turn = runner.user_message("What is our ferret called?")
+    assert [s.call.function for s in turn.steps].count("conversation_search") == 3

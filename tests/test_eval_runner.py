@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from agent_helpers import call, say
-from memgpt_local.config import Settings
+from memgpt_local.config import AgentSettings, Settings
+from memgpt_local.errors import InvalidInputError
 from memgpt_local.eval import baselines
 from memgpt_local.eval.base import FixedContext, Options
 from memgpt_local.eval.report import write_report
@@ -272,3 +273,12 @@ def test_cli_rejects_bad_points_and_unknown_variants(cli_runner):
     assert "text-search" in listing.output
     for name in ("nested-kv", "dmr", "doc-qa", "report", "variants"):
         assert cli_runner.invoke(eval_group, [name, "--help"]).exit_code == 0
+
+
+def test_variants_combine_with_plus():
+    combined = get_variant("text-search+budget-check")
+    assert combined.name == "text-search+budget-check"
+    settings = combined.settings(AgentSettings())
+    assert settings.archival_search_mode == "text" and settings.search_budget == 3 and settings.reply_check
+    with pytest.raises(InvalidInputError, match="unknown variant 'nope'"):
+        get_variant("text-search+nope")

@@ -15,6 +15,7 @@ from typing import Callable, Sequence
 from memgpt_local.agent import events
 from memgpt_local.agent.context import ContextBuilder, ContextParts
 from memgpt_local.agent.queue import EvictionReport, QueueManager
+from memgpt_local.agent.reply_check import unread_entries
 from memgpt_local.config import AgentSettings
 from memgpt_local.errors import CallParseError, ContextOverflowError, InvalidInputError
 from memgpt_local.functions.execute import FunctionExecutor, FunctionOutcome, format_hits
@@ -40,6 +41,11 @@ class StepRecord:
     must_continue: bool = False  # a search-first step, or a search whose results must be read
 
     @property
+    def withheld(self) -> bool:
+        """A send_message the reply check held back (nothing reached the user)."""
+        return bool(self.outcome.extra.get("withheld"))
+
+    @property
     def continues(self) -> bool:
         """Whether this step chains another one (heartbeat requested, or an error to recover from)."""
         if not self.outcome.ok or self.must_continue:
@@ -58,6 +64,7 @@ class StepRecord:
             "ok": self.outcome.ok,
             "result": self.outcome.text,
             "message": self.outcome.user_message,
+            "withheld": self.withheld,
             "evicted_messages": self.eviction.evicted if self.eviction else 0,
             "tokens": {
                 "prompt": c.prompt_tokens,
@@ -208,10 +215,21 @@ class AgentRunner:
         """
         turn = TurnResult()
         reply_now = False
-        for index in range(self.settings.heartbeat_cap):
-            final = reply_now or index == self.settings.heartbeat_cap - 1
-            record = self.step(index, final=final, search_only=search_first and index == 0 and not final)
+        checks = 0
+        cap = self.settings.heartbeat_cap
+        budget = self.settings.search_budget
+        for index in range(cap):
+            final = reply_now or index == cap - 1
+            check = self.settings.reply_check and checks < self.settings.reply_check_rounds and index < cap - 1
+            record = self.step(index, final=final, search_only=search_first and index == 0 and not final,
+                               check_reply=check)
             turn.steps.append(record)
+            if record.withheld:  # the next step answers again, with the unread entries in view
+                checks += 1
+                reply_now = True
+                continue
+            if budget and turn.searches >= budget and not final:
+                reply_now = True  # enough searching: the next step must answer from what it read
             if record.continues and not final:
                 continue
             if reply_required and not turn.messages and not final:
@@ -220,7 +238,8 @@ class AgentRunner:
             break
         return turn
 
-    def step(self, index: int = 0, *, final: bool = False, search_only: bool = False) -> StepRecord:
+    def step(self, index: int = 0, *, final: bool = False, search_only: bool = False,
+             check_reply: bool = False) -> StepRecord:
         eviction = self.queue.make_room(self.agent_id)
         self.observer.step_started(index)
         if final:
@@ -235,11 +254,30 @@ class AgentRunner:
         completion = self.backend.complete(
             prompt, grammar=grammar, max_tokens=self.settings.reply_reserve_tokens, on_text=self.observer.text
         )
-        record = self._execute(index, completion, functions)
+        record = self._execute(index, completion, functions, check_reply=check_reply, prompt=prompt)
         record.eviction = eviction
-        record.must_continue = search_only or (record.outcome.searched and self.settings.read_search_results)
+        record.must_continue = record.withheld or search_only or (record.outcome.searched and self.settings.read_search_results)
         self.observer.step_finished(record)
         return record
+
+    def _check_reply(self, call: FunctionCall, prompt: Sequence[ChatMessage]) -> FunctionOutcome | None:
+        """Hold back a reply whose own names or ids memory knows more about (agent.reply_check)."""
+        draft = str(call.arguments.get("message", ""))
+        in_context = self.store.recall.in_context(self.agent_id)  # includes the draft itself
+        shown = {m.id for m in in_context}
+        asked = next((m.content for m in reversed(in_context) if m.role == "user"), "")
+        check = unread_entries(
+            draft,
+            asked=asked,
+            context_text="\n".join(m.content for m in prompt),
+            sources=(lambda t, n: passages_containing(self.store, self.agent_id, t, n),
+                     lambda t, n: [h for h in messages_containing(self.store, self.agent_id, t, n + len(shown))
+                                   if h.id not in shown][:n]),
+            max_df=self.settings.link_max_df,
+        )
+        if not check.holds:
+            return None
+        return FunctionOutcome(True, check.notice(), extra={"withheld": True, "identifiers": list(check.identifiers)})
 
     @property
     def search_grammar(self):
@@ -247,7 +285,8 @@ class AgentRunner:
             self._search_grammar = build_call_grammar(self.search_functions, thought_max_chars=self.settings.thought_max_chars)
         return self._search_grammar
 
-    def _execute(self, index: int, completion: Completion, functions: Sequence[FunctionSpec]) -> StepRecord:
+    def _execute(self, index: int, completion: Completion, functions: Sequence[FunctionSpec], *,
+                 check_reply: bool = False, prompt: Sequence[ChatMessage] = ()) -> StepRecord:
         try:
             call = parse_call(completion.text, functions)
         except CallParseError as exc:
@@ -267,6 +306,8 @@ class AgentRunner:
                 request_heartbeat=call.request_heartbeat,
             )
             self.store.recall.append(self.agent_id, [step_message])
-            outcome = self.executor.run(call)
+            outcome = self._check_reply(call, prompt) if check_reply and call.function == "send_message" else None
+            if outcome is None:
+                outcome = self.executor.run(call)
             self.store.recall.append(self.agent_id, [events.function_result(call.function, outcome.ok, outcome.text)])
         return StepRecord(index, completion.text, call, outcome, completion)

@@ -80,7 +80,10 @@ class ConsoleObserver(StepObserver):
             click.echo()
         if record.outcome.user_message and not streamed_message:
             click.echo(f"{self.assistant_name}: {record.outcome.user_message}")
-        if self.verbose and record.call and record.call.function != "send_message":
+        if record.withheld:  # the draft streamed above did not go out: say so, and why
+            names = ", ".join(record.outcome.extra.get("identifiers", []))
+            click.secho(f"  (draft held back: memory has unread entries about {names}; answering again)", dim=True)
+        elif self.verbose and record.call and record.call.function != "send_message":
             args = json.dumps(record.call.arguments, ensure_ascii=False)
             click.secho(f"  -> {record.call.function}({args})", dim=True)
             first = record.outcome.text.splitlines()[0] if record.outcome.text else ""

@@ -51,11 +51,26 @@ def register(variant: Variant) -> Variant:
 
 
 def get_variant(name: str) -> Variant:
-    try:
-        return VARIANTS[name]
-    except KeyError:
-        raise InvalidInputError(f"unknown variant {name!r}",
-                                f"use one of: {', '.join(sorted(VARIANTS))}") from None
+    """A registered variant, or several joined by ``+`` (their overrides merged, later wins)."""
+    parts = [p.strip() for p in name.split("+")]
+    for part in parts:
+        if part not in VARIANTS:
+            raise InvalidInputError(f"unknown variant {part!r}",
+                                    f"use one of: {', '.join(sorted(VARIANTS))} (or several joined by '+')")
+    if len(parts) == 1:
+        return VARIANTS[parts[0]]
+    chosen = [VARIANTS[p] for p in parts]
+    prompts = {v.system_prompt for v in chosen if v.system_prompt is not None}
+    runners = {v.runner_factory for v in chosen if v.runner_factory is not None}
+    if len(prompts) > 1 or len(runners) > 1:
+        raise InvalidInputError(f"variants {name!r} cannot be combined: more than one has its own prompt or runner")
+    merged: dict[str, Any] = {}
+    for v in chosen:
+        merged.update(v.agent)
+    combined = Variant("+".join(parts), "; ".join(v.description for v in chosen), merged,
+                       next(iter(prompts), None), next(iter(runners), None))
+    combined.settings(AgentSettings())
+    return combined
 
 
 register(Variant("default", "the product's defaults: the packaged prompt, hybrid search"))
@@ -77,3 +92,10 @@ register(Variant("linked", "search hits come with the entries their rare identif
                  agent={"link_depth": 3}))
 register(Variant("all-mechanisms", "prefetch + search-first + linked memory",
                  agent={"memory_prefetch": True, "search_first": True, "link_depth": 3}))
+register(Variant("search-budget", "after 3 searches in a turn the next step must reply",
+                 agent={"search_budget": 3}))
+register(Variant("reply-check", "a reply whose names or ids memory knows more about is held back "
+                 "once per round (up to 4) and the unread entries shown",
+                 agent={"reply_check": True}))
+register(Variant("budget-check", "search budget 3 + reply check",
+                 agent={"search_budget": 3, "reply_check": True}))

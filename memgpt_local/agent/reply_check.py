@@ -1,0 +1,82 @@
+"""Reply check: before an answer goes out, look up the rare names it introduces.
+
+A small model answers with the first fact it finds. When that fact names something memory
+knows more about ("your cousin is staying at Hotel Aurelia", and a note holds Hotel
+Aurelia's address; an id whose own entry points further), the answer is often incomplete
+or one step short. The check takes the identifiers in a draft reply that the user did not
+write (names, codes, ids: see ``functions/links.identifiers``), finds the memory entries
+that mention them and that the model has not read (nothing of them is in its context),
+and, if there are any, holds the draft back and shows those entries, so the next step can
+answer again with them in view. An entry the model has read never triggers a check, so
+the check ends by itself once the model has seen what memory holds about its answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from memgpt_local.functions.execute import format_hits
+from memgpt_local.functions.links import identifiers
+from memgpt_local.schemas import SearchHit
+
+Containing = Callable[[str, int], list[SearchHit]]
+
+MAX_IDENTIFIERS = 6  # identifiers of one draft that are looked up
+MAX_ENTRIES = 4  # unread entries shown at most
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.split())
+
+
+@dataclass(frozen=True)
+class ReplyCheck:
+    """The unread entries about a draft's identifiers (empty: the draft can go out)."""
+
+    identifiers: tuple[str, ...]
+    entries: tuple[SearchHit, ...]
+
+    @property
+    def holds(self) -> bool:
+        return bool(self.entries)
+
+    def notice(self, per_item: int = 300) -> str:
+        names = ", ".join(repr(i) for i in self.identifiers)
+        lines = format_hits(self.entries, first=1, per_item=per_item)
+        return (
+            f"Not sent yet. Your answer mentions {names}; memory holds entries about "
+            f"{'them' if len(self.identifiers) > 1 else 'it'} that you have not read:\n" + "\n".join(lines) + "\n"
+            "If they change or complete your answer, call send_message with the corrected answer; "
+            "if not, call send_message with the same answer."
+        )
+
+
+def unread_entries(draft: str, *, asked: str, context_text: str, sources: Sequence[Containing],
+                   max_df: int) -> ReplyCheck:
+    """What memory holds about the draft's own identifiers that the context does not show.
+
+    ``asked`` is the user's message: identifiers it contains are what the model searched
+    for, not what its answer adds. An identifier held by more than ``max_df`` entries is
+    common and links nothing (the same rule as linked memory).
+    """
+    seen_text = _normal(context_text)
+    new_ids = [i for i in identifiers(draft) if i not in asked][:MAX_IDENTIFIERS]
+    found: list[SearchHit] = []
+    used: list[str] = []
+    keys: set[tuple[str, int]] = set()
+    for ident in new_ids:
+        for containing in sources:
+            holders = containing(ident, max_df + 1)
+            if len(holders) > max_df:
+                continue
+            for hit in holders:
+                if _normal(hit.text)[:80] in seen_text:
+                    continue
+                if ident not in used:
+                    used.append(ident)
+                key = (hit.kind, hit.id)
+                if key not in keys:
+                    keys.add(key)
+                    found.append(hit)
+    return ReplyCheck(tuple(used), tuple(found[:MAX_ENTRIES]))
