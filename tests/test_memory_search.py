@@ -150,3 +150,18 @@ def test_recall_search_covers_sent_messages_and_roles(store):
     assert store.recall.search(agent.id, "risotto", mode="text", roles=("function",)).total == 1
     with pytest.raises(InvalidInputError):
         store.recall.search(agent.id, "risotto", roles=("robot",))
+
+
+def test_vector_hits_far_below_the_best_one_are_not_results(store):
+    """Unrelated short messages score 0.2-0.3 against any query with MiniLM: they must not
+    inflate the total (a small model pages through "more results" that are noise)."""
+    agent = store.agents.create("pages")
+    gold = "Last night we saw The Brehaluens live at Pondbraiel Hall. Best concert of my life."
+    noise = ["Good evening Shoufoel.", "How is Hilroan doing?", "It has been windy in Rexthois all week.",
+             "I can imagine. Did anything funny happen at Bainddrua Library?"]
+    for text in [gold, *noise]:
+        store.archival.insert(agent.id, text)
+    page = store.archival.search(agent.id, "Which band did we see live at Pondbraiel Hall?", mode="vector")
+    assert [h.text for h in page.items] == [gold] and page.total == 1
+    page = store.archival.search(agent.id, "concert band", mode="hybrid")
+    assert page.items[0].text == gold and page.total == 1

@@ -8,8 +8,8 @@ so FTS5 syntax in it (``-``, ``:``, ``"``, ``AND``, ``NEAR``…) is only ever ma
 
 ``total`` is the number of distinct rows found by either leg, where each leg contributes at
 most ``SearchTuning.candidates`` rows: the text leg every FTS match (best BM25 first), the
-vector leg every candidate within ``min_similarity`` among the
-``vector_candidates`` nearest by hamming distance (rescored exactly). The candidate sets do
+vector leg every candidate at least ``min_similarity`` close and within ``similarity_window``
+of the best one, among the ``vector_candidates`` nearest by hamming distance (rescored exactly). The candidate sets do
 not depend on the page, so every page of one query reports the same total; pages beyond
 ``total`` are empty.
 
@@ -47,6 +47,10 @@ class SearchTuning:
     vector_candidates: int = 100  # bit-index candidates of the vector leg, rescored exactly
     oversample: int = 10  # ``nearest(k)``: bit-index candidates per wanted row
     min_similarity: float = 0.2  # cosine similarity floor of the vector leg
+    # ... and a relative one: a vector hit far below the best one is noise (with MiniLM,
+    # unrelated short messages score 0.2-0.3 against any query), dropped so that totals and
+    # "more results" pages mean something to the model
+    similarity_window: float = 0.3
     rrf_k: int = 60  # reciprocal rank fusion constant: score = sum(1 / (rrf_k + rank))
 
 
@@ -155,13 +159,15 @@ def hybrid_search(
         legs.append("SELECT id, r FROM text_leg")
     if use_vector:
         assert vector is not None
-        params.update(qvec=_blob(vector), maxdist=1.0 - tuning.min_similarity,
+        params.update(qvec=_blob(vector), maxdist=1.0 - tuning.min_similarity, window=tuning.similarity_window,
                       kbits=min(MAX_VEC_K, max(tuning.candidates, tuning.vector_candidates)))
         ctes.append(vector_leg_sql(target, where))
         ctes.append("""
         vec_leg AS (
             SELECT id, row_number() OVER (ORDER BY dist, id) AS r
-            FROM vec_scored WHERE dist <= :maxdist ORDER BY dist, id LIMIT :cap
+            FROM vec_scored
+            WHERE dist <= :maxdist AND dist <= (SELECT min(dist) FROM vec_scored) + :window
+            ORDER BY dist, id LIMIT :cap
         )""")
         legs.append("SELECT id, r FROM vec_leg")
     if not legs:
