@@ -149,8 +149,8 @@ def test_reply_check_follows_a_chain_one_round_at_a_time_and_stops_at_its_limit(
     assert turn.messages == ["Gh78"]  # the third draft goes out: two rounds were allowed
 
 
-def test_reply_check_is_off_by_default(store):
-    runner = make_runner(store, [say("Lena stayed at Hotel Aurelia.")])
+def test_reply_check_can_be_switched_off(store):
+    runner = make_runner(store, [say("Lena stayed at Hotel Aurelia.")], reply_check=False)
     _hotel_store(runner, store)
     assert runner.user_message("Where did my cousin stay?").messages == ["Lena stayed at Hotel Aurelia."]
 
@@ -168,6 +168,6 @@ def test_search_budget_makes_the_step_after_the_last_allowed_search_a_reply(stor
 
 def test_without_a_search_budget_the_model_may_keep_searching(store):
     searches = [call("conversation_search", query="ferret", page=p, heartbeat=True) for p in range(3)]
-    runner = make_runner(store, [*searches, say("Tansy")])
+    runner = make_runner(store, [*searches, say("Tansy")], search_budget=0)
     turn = runner.user_message("What is our ferret called?")
     assert [s.call.function for s in turn.steps].count("conversation_search") == 3

@@ -434,7 +434,9 @@ class Evaluation:
         record["answer"] = "\n".join(s.outcome.user_message for s in steps if s.outcome.user_message)
         record["steps"] = len(steps)
         record["searches"] = sum(1 for s in steps if s.outcome.searched)
-        record["retrieved"] = found_gold(case, [s.outcome.text for s in steps if s.outcome.searched])
+        # memory the agent read: search results, and the entries a reply check showed it
+        record["retrieved"] = found_gold(case, [s.outcome.text for s in steps if s.outcome.searched or s.withheld])
+        record["reply_checks"] = sum(1 for s in steps if s.withheld)
         record["tokens"] = {
             "prompt": sum(s.completion.prompt_tokens for s in steps),
             "evaluated": sum(s.completion.evaluated_tokens for s in steps),
