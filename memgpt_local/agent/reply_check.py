@@ -44,11 +44,12 @@ class ReplyCheck:
     def notice(self, per_item: int = 300) -> str:
         names = ", ".join(repr(i) for i in self.identifiers)
         lines = format_hits(self.entries, first=1, per_item=per_item)
+        # the instruction comes first and the entries last: a small model copies the last
+        # thing it read, and an instruction at the end was sent back to the user word for word
         return (
-            f"Not sent yet. Your answer mentions {names}; memory holds entries about "
-            f"{'them' if len(self.identifiers) > 1 else 'it'} that you have not read:\n" + "\n".join(lines) + "\n"
-            "If they change or complete your answer, call send_message with the corrected answer; "
-            "if not, call send_message with the same answer."
+            f"Not sent yet: your reply mentions {names}, and memory holds entries about "
+            f"{'them' if len(self.identifiers) > 1 else 'it'} that you had not read. Use them to write "
+            "your reply to the user again (corrected or completed if they change it):\n" + "\n".join(lines)
         )
 
 

@@ -82,8 +82,12 @@ register(Variant("vector-search", "archival and conversation search by meaning o
 
 # Memory policy mechanisms (issue 7): each one switched on alone, then together; "plain"
 # switches off the two that are on by default, to show what the bare agent policy does.
-register(Variant("plain", "the bare policy: no forced reply, no forced read of search results",
-                 agent={"reply_required": False, "read_search_results": False}))
+register(Variant("plain", "the bare policy: every mechanism off (no forced reply, no forced read of "
+                 "search results, no search budget, no reply check)",
+                 agent={"reply_required": False, "read_search_results": False, "search_budget": 0,
+                        "reply_check": False}))
+register(Variant("no-reply-check", "the defaults without the reply check", agent={"reply_check": False}))
+register(Variant("no-search-budget", "the defaults without the search budget", agent={"search_budget": 0}))
 register(Variant("prefetch", "read-ahead: top recall/archival hits shown with each user message",
                  agent={"memory_prefetch": True}))
 register(Variant("search-first", "the first step after a user message must search memory",
@@ -92,10 +96,5 @@ register(Variant("linked", "search hits come with the entries their rare identif
                  agent={"link_depth": 3}))
 register(Variant("all-mechanisms", "prefetch + search-first + linked memory",
                  agent={"memory_prefetch": True, "search_first": True, "link_depth": 3}))
-register(Variant("search-budget", "after 3 searches in a turn the next step must reply",
-                 agent={"search_budget": 3}))
-register(Variant("reply-check", "a reply whose names or ids memory knows more about is held back "
-                 "once per round (up to 4) and the unread entries shown",
-                 agent={"reply_check": True}))
-register(Variant("budget-check", "search budget 3 + reply check",
+register(Variant("budget-check", "search budget 3 + reply check (the defaults since they were measured)",
                  agent={"search_budget": 3, "reply_check": True}))
