@@ -171,3 +171,31 @@ def test_without_a_search_budget_the_model_may_keep_searching(store):
     runner = make_runner(store, [*searches, say("Tansy")], search_budget=0)
     turn = runner.user_message("What is our ferret called?")
     assert [s.call.function for s in turn.steps].count("conversation_search") == 3
+
+
+def test_search_recap_shows_the_best_hits_again_before_the_forced_reply(store):
+    searches = [call("conversation_search", query="ferret", page=p, heartbeat=True) for p in range(2)]
+    runner = make_runner(store, [*searches, say("Tansy")], search_budget=2, search_recap=True, page_size=2,
+                         recall_search_mode="text")
+    with store.transaction():
+        store.recall.append(runner.agent_id, [
+            NewMessage(role="user", content=text, in_context=False)
+            for text in ["Our ferret is called Tansy.", "The ferret cage needs cleaning.", "A ferret bit my friend.",
+                         "Ferret food is expensive."]])
+    turn = runner.user_message("What is our ferret called?")
+    assert turn.messages == ["Tansy"]
+    last_seen = runner.backend.requests[2].messages[-1].content
+    assert last_seen.startswith("[search recap")
+    recap = last_seen.split("\n", 1)[1]
+    # the first page's hits come first (rank 1, 2), then the second page's (rank 3)
+    assert recap.index("1. [") < recap.index("2. [") < recap.index("3. [")
+    assert "4. [" not in recap  # recap_k = 3
+    first_page = turn.steps[0].outcome.text
+    assert recap.split("\n")[1].split("said: ")[1] in first_page
+
+
+def test_no_recap_without_the_setting(store):
+    searches = [call("conversation_search", query="ferret", page=p, heartbeat=True) for p in range(2)]
+    runner = make_runner(store, [*searches, say("Tansy")], search_budget=2)
+    runner.user_message("What is our ferret called?")
+    assert "search recap" not in runner.backend.requests[2].messages[-1].content

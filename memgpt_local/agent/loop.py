@@ -23,7 +23,7 @@ from memgpt_local.functions.links import LinkExpander
 from memgpt_local.memory.phrases import messages_containing, passages_containing
 from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FunctionSpec, with_message_limit
 from memgpt_local.runtime.grammar import build_call_grammar, parse_call, render_function_docs
-from memgpt_local.schemas import ChatMessage, Completion, FunctionCall, NewMessage
+from memgpt_local.schemas import ChatMessage, Completion, FunctionCall, NewMessage, SearchHit
 
 SEARCH_FUNCTIONS = ("conversation_search", "conversation_search_date", "archival_memory_search")
 
@@ -230,6 +230,8 @@ class AgentRunner:
                 continue
             if budget and turn.searches >= budget and not final:
                 reply_now = True  # enough searching: the next step must answer from what it read
+                if self.settings.search_recap:
+                    self._recap(turn)
             if record.continues and not final:
                 continue
             if reply_required and not turn.messages and not final:
@@ -259,6 +261,26 @@ class AgentRunner:
         record.must_continue = record.withheld or search_only or (record.outcome.searched and self.settings.read_search_results)
         self.observer.step_finished(record)
         return record
+
+    def _recap(self, turn: TurnResult) -> None:
+        """Show the turn's best search hits again, right before the reply they should inform.
+
+        A small model answers from the last thing it read; after paging on to a page of noise
+        or an empty one it says it found nothing, though the answer was the first hit it saw.
+        """
+        best: dict[tuple[str, int], tuple[int, int, SearchHit]] = {}
+        for order, step in enumerate(s for s in turn.steps if s.outcome.searched):
+            for rank, hit in step.outcome.extra.get("hits", []):
+                key = (hit.kind, hit.id)
+                if key not in best or (rank, order) < best[key][:2]:
+                    best[key] = (rank, order, hit)
+        top = [hit for _, _, hit in sorted(best.values(), key=lambda t: (t[0], t[1]))][: self.settings.recap_k]
+        if not top:
+            return
+        body = ("Searching is over for this turn; reply to the user now. The best results of your searches "
+                "(best first):\n" + "\n".join(format_hits(top, first=1, per_item=300)))
+        with self.store.transaction():
+            self.store.recall.append(self.agent_id, [events.system_event("search recap", body)])
 
     def _check_reply(self, call: FunctionCall, prompt: Sequence[ChatMessage]) -> FunctionOutcome | None:
         """Hold back a reply whose own names or ids memory knows more about (agent.reply_check)."""

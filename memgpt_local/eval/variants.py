@@ -96,5 +96,7 @@ register(Variant("linked", "search hits come with the entries their rare identif
                  agent={"link_depth": 3}))
 register(Variant("all-mechanisms", "prefetch + search-first + linked memory",
                  agent={"memory_prefetch": True, "search_first": True, "link_depth": 3}))
-register(Variant("budget-check", "search budget 3 + reply check (the defaults since they were measured)",
-                 agent={"search_budget": 3, "reply_check": True}))
+register(Variant("budget-check", "search budget 3 + reply check, no recap (the first reporting run's defaults)",
+                 agent={"search_budget": 3, "reply_check": True, "search_recap": False}))
+register(Variant("no-recap", "the defaults without the recap of the best hits before a budget-forced reply",
+                 agent={"search_recap": False}))

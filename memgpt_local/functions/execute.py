@@ -66,6 +66,13 @@ def format_page(page: SearchPage, *, max_chars: int, next_hint: str, links: dict
     return text if len(text) <= max_chars else text[: max_chars - 1] + "…"
 
 
+def _search_outcome(page: SearchPage, text: str) -> FunctionOutcome:
+    """A search's result text, with its hits and their overall ranks (1 = best) kept for a recap."""
+    first = page.page * page.page_size + 1
+    ranked = [(first + i, hit) for i, hit in enumerate(page.items)]
+    return FunctionOutcome(True, text, searched=True, extra={"hits": ranked})
+
+
 class FunctionExecutor:
     """Runs the agent's functions for one agent."""
 
@@ -143,14 +150,14 @@ class FunctionExecutor:
                                         mode=self.settings.recall_search_mode, outside_context=True)
         hint = f"conversation_search(query={args.query!r})"
         links = self._links(page, lambda text, limit: messages_containing(self.store, self.agent_id, text, limit))
-        return FunctionOutcome(True, format_page(page, max_chars=self.settings.result_max_chars, next_hint=hint, links=links), searched=True)
+        return _search_outcome(page, format_page(page, max_chars=self.settings.result_max_chars, next_hint=hint, links=links))
 
     def _conversation_search_date(self, args: specs.ConversationSearchDateArgs) -> FunctionOutcome:
         page = self.store.recall.search_date(
             self.agent_id, args.start_date, args.end_date, page=args.page, page_size=self.settings.page_size
         )
         hint = f"conversation_search_date({args.start_date}, {args.end_date})"
-        return FunctionOutcome(True, format_page(page, max_chars=self.settings.result_max_chars, next_hint=hint), searched=True)
+        return _search_outcome(page, format_page(page, max_chars=self.settings.result_max_chars, next_hint=hint))
 
     def _archival_memory_insert(self, args: specs.ArchivalMemoryInsertArgs) -> FunctionOutcome:
         passage = self.store.archival.insert(self.agent_id, args.content)
@@ -162,7 +169,7 @@ class FunctionExecutor:
                                           mode=self.settings.archival_search_mode)
         hint = f"archival_memory_search(query={args.query!r})"
         links = self._links(page, lambda text, limit: passages_containing(self.store, self.agent_id, text, limit))
-        return FunctionOutcome(True, format_page(page, max_chars=self.settings.result_max_chars, next_hint=hint, links=links), searched=True)
+        return _search_outcome(page, format_page(page, max_chars=self.settings.result_max_chars, next_hint=hint, links=links))
 
     def _links(self, page: SearchPage, containing) -> dict[int, list[Link]] | None:
         """Linked memory for a page of hits, when the setting is on."""
