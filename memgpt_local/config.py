@@ -75,6 +75,7 @@ class AgentSettings(Section):
     search_recap: bool = Field(True, description="when the search budget ends a turn's searching, show its best hits again before the reply")
     recap_k: int = Field(3, ge=1, le=10)
     reply_check: bool = Field(True, description="hold back a reply whose names or ids memory knows more about, and show those entries first")
+    reply_check_window: float = Field(0.4, ge=0.0, le=1.0, description="reply check: show an unread entry only if its similarity to the question is within this of the best search hit's (1 = no filter)")
     reply_check_rounds: int = Field(4, ge=1, le=10, description="reply checks at most per turn")
 
 

@@ -199,3 +199,26 @@ def test_no_recap_without_the_setting(store):
     runner = make_runner(store, [*searches, say("Tansy")], search_budget=2)
     runner.user_message("What is our ferret called?")
     assert "search recap" not in runner.backend.requests[2].messages[-1].content
+
+
+def test_reply_check_does_not_show_detail_that_is_not_about_the_question(store):
+    """A biography of the person named in a complete answer is not part of the answer."""
+    runner = make_runner(store, [
+        call("archival_memory_search", query="Old Mill founded", heartbeat=True),
+        say("The Old Mill was founded in 1802 by Mara Velt."),
+    ], archival_search_mode="text")
+    for text in ["Old Mill. The Old Mill is a watermill in the Kessel valley. It was founded in 1802 by Mara Velt.",
+                 "Mara Velt. Mara Velt was a painter born in Brisk; late in life she wrote two novels."]:
+        store.archival.insert(runner.agent_id, text)
+    turn = runner.user_message("Who founded the Old Mill?")
+    assert [s.withheld for s in turn.steps] == [False, False]
+    # with the relevance filter off, the same draft is held back for the biography
+    runner = make_runner(store, [
+        call("archival_memory_search", query="Old Mill founded", heartbeat=True),
+        say("The Old Mill was founded in 1802 by Mara Velt."), say("Mara Velt."),
+    ], name="unfiltered", archival_search_mode="text", reply_check_window=1.0)
+    for text in ["Old Mill. The Old Mill is a watermill in the Kessel valley. It was founded in 1802 by Mara Velt.",
+                 "Mara Velt. Mara Velt was a painter born in Brisk; late in life she wrote two novels."]:
+        store.archival.insert(runner.agent_id, text)
+    turn = runner.user_message("Who founded the Old Mill?")
+    assert turn.steps[1].withheld and "painter born in Brisk" in turn.steps[1].outcome.text

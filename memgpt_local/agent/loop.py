@@ -15,7 +15,7 @@ from typing import Callable, Sequence
 from memgpt_local.agent import events
 from memgpt_local.agent.context import ContextBuilder, ContextParts
 from memgpt_local.agent.queue import EvictionReport, QueueManager
-from memgpt_local.agent.reply_check import unread_entries
+from memgpt_local.agent.reply_check import ReplyCheck, relevant_to_question, unread_entries
 from memgpt_local.config import AgentSettings
 from memgpt_local.errors import CallParseError, ContextOverflowError, InvalidInputError
 from memgpt_local.functions.execute import FunctionExecutor, FunctionOutcome, format_hits
@@ -126,6 +126,7 @@ class AgentRunner:
         self.final_grammar = build_call_grammar([self.send_message], thought_max_chars=settings.thought_max_chars, heartbeat=False)
         self.search_functions = tuple(f for f in self.functions if f.name in SEARCH_FUNCTIONS)
         self._search_grammar = None
+        self._turn_hits: list[tuple[int, SearchHit]] = []
 
     # ------------------------------------------------------------ context
 
@@ -214,6 +215,7 @@ class AgentRunner:
         grammar allows only ``send_message``: the user is never left without an answer.
         """
         turn = TurnResult()
+        self._turn_hits = []  # (rank, hit) of this turn's searches: the reply check's grounds
         reply_now = False
         checks = 0
         cap = self.settings.heartbeat_cap
@@ -224,6 +226,7 @@ class AgentRunner:
             record = self.step(index, final=final, search_only=search_first and index == 0 and not final,
                                check_reply=check)
             turn.steps.append(record)
+            self._turn_hits += record.outcome.extra.get("hits", []) if record.outcome.searched else []
             if record.withheld:  # the next step answers again, with the unread entries in view
                 checks += 1
                 reply_now = True
@@ -297,6 +300,11 @@ class AgentRunner:
                                    if h.id not in shown][:n]),
             max_df=self.settings.link_max_df,
         )
+        if check.holds and self.settings.reply_check_window < 1.0:
+            grounds = [hit.text for _, hit in self._turn_hits] or [draft]
+            kept = relevant_to_question(check.entries, asked=asked, grounds=grounds, embed=self.store.embedder.embed,
+                                        window=self.settings.reply_check_window)
+            check = ReplyCheck(tuple(i for i in check.identifiers if any(i in e.text for e in kept)), tuple(kept))
         if not check.holds:
             return None
         return FunctionOutcome(True, check.notice(), extra={"withheld": True, "identifiers": list(check.identifiers)})

@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+import numpy as np
+
 from memgpt_local.functions.execute import format_hits
 from memgpt_local.functions.links import identifiers
 from memgpt_local.schemas import SearchHit
@@ -51,6 +53,27 @@ class ReplyCheck:
             f"{'them' if len(self.identifiers) > 1 else 'it'} that you had not read. Use them to write "
             "your reply to the user again (corrected or completed if they change it):\n" + "\n".join(lines)
         )
+
+
+def relevant_to_question(entries: Sequence[SearchHit], *, asked: str, grounds: Sequence[str], embed,
+                         window: float) -> list[SearchHit]:
+    """The entries about as relevant to the user's question as what the answer was based on.
+
+    ``grounds`` are the texts the model read this turn (its search hits) or, when it read
+    nothing, its draft. An entry much less similar to the question than the best of them
+    is detail about the answer, not part of it ("who founded the lighthouse?" answered
+    with a name: the founder's biography is not shown, and a small model shown it would
+    answer with the biography); a chained reference reads like its source and passes.
+    """
+    if not entries or not asked.strip():
+        return list(entries)
+    texts = [asked, *grounds, *(e.text for e in entries)]
+    vectors = np.asarray(embed(texts), dtype=np.float32)
+    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
+    sims = vectors[1:] @ vectors[0]
+    reference = float(sims[: len(grounds)].max()) if grounds else 0.0
+    entry_sims = sims[len(grounds):]
+    return [e for e, sim in zip(entries, entry_sims) if float(sim) >= reference - window]
 
 
 def unread_entries(draft: str, *, asked: str, context_text: str, sources: Sequence[Containing],
