@@ -222,3 +222,15 @@ def test_reply_check_does_not_show_detail_that_is_not_about_the_question(store):
         store.archival.insert(runner.agent_id, text)
     turn = runner.user_message("Who founded the Old Mill?")
     assert turn.steps[1].withheld and "painter born in Brisk" in turn.steps[1].outcome.text
+
+
+def test_a_reply_already_sent_in_the_turn_is_not_sent_again_and_ends_the_turn(store):
+    runner = make_runner(store, [say("You ordered the stew.", heartbeat=True), say("You ordered  the stew.", heartbeat=True),
+                                 say("never reached")])
+    turn = runner.user_message("What did I order?")
+    assert turn.messages == ["You ordered the stew."]
+    assert len(turn.steps) == 2 and turn.steps[1].outcome.extra["repeated"]
+    assert "already sent" in store.recall.in_context(runner.agent_id)[-1].content
+    # a different message in the same turn still goes out
+    runner = make_runner(store, [say("First.", heartbeat=True), say("Second.")], name="two")
+    assert runner.user_message("hi").messages == ["First.", "Second."]

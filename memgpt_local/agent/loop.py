@@ -127,6 +127,7 @@ class AgentRunner:
         self.search_functions = tuple(f for f in self.functions if f.name in SEARCH_FUNCTIONS)
         self._search_grammar = None
         self._turn_hits: list[tuple[int, SearchHit]] = []
+        self._turn_sent: list[str] = []
 
     # ------------------------------------------------------------ context
 
@@ -216,6 +217,7 @@ class AgentRunner:
         """
         turn = TurnResult()
         self._turn_hits = []  # (rank, hit) of this turn's searches: the reply check's grounds
+        self._turn_sent: list[str] = []  # messages the user got in this turn
         reply_now = False
         checks = 0
         cap = self.settings.heartbeat_cap
@@ -227,6 +229,8 @@ class AgentRunner:
                                check_reply=check)
             turn.steps.append(record)
             self._turn_hits += record.outcome.extra.get("hits", []) if record.outcome.searched else []
+            if record.outcome.extra.get("repeated"):
+                break  # the model is repeating itself: the user already has this reply
             if record.withheld:  # the next step answers again, with the unread entries in view
                 checks += 1
                 reply_now = True
@@ -264,6 +268,14 @@ class AgentRunner:
         record.must_continue = record.withheld or search_only or (record.outcome.searched and self.settings.read_search_results)
         self.observer.step_finished(record)
         return record
+
+    def _repeated_reply(self, call: FunctionCall) -> FunctionOutcome | None:
+        """A message already sent in this turn is not sent again (small models loop on send_message)."""
+        message = " ".join(str(call.arguments.get("message", "")).split())
+        if message and any(" ".join(sent.split()) == message for sent in self._turn_sent):
+            return FunctionOutcome(True, "Not sent: you already sent this exact message in this turn.",
+                                   extra={"repeated": True})
+        return None
 
     def _recap(self, turn: TurnResult) -> None:
         """Show the turn's best search hits again, right before the reply they should inform.
@@ -336,8 +348,14 @@ class AgentRunner:
                 request_heartbeat=call.request_heartbeat,
             )
             self.store.recall.append(self.agent_id, [step_message])
-            outcome = self._check_reply(call, prompt) if check_reply and call.function == "send_message" else None
+            outcome = None
+            if call.function == "send_message":
+                outcome = self._repeated_reply(call)
+                if outcome is None and check_reply:
+                    outcome = self._check_reply(call, prompt)
             if outcome is None:
                 outcome = self.executor.run(call)
+            if outcome.user_message:
+                self._turn_sent.append(outcome.user_message)
             self.store.recall.append(self.agent_id, [events.function_result(call.function, outcome.ok, outcome.text)])
         return StepRecord(index, completion.text, call, outcome, completion)
