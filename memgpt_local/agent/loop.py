@@ -10,7 +10,7 @@ continues exactly where the file says the agent was.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from memgpt_local.agent import events
 from memgpt_local.agent.context import ContextBuilder, ContextParts
@@ -88,6 +88,12 @@ class TurnResult:
     def searches(self) -> int:
         return sum(1 for s in self.steps if s.outcome.searched)
 
+    def search_hits(self) -> Iterator[tuple[int, tuple[int, SearchHit]]]:
+        """(search number, (rank, hit)) for every hit the turn's searches returned."""
+        for order, step in enumerate(s for s in self.steps if s.outcome.searched):
+            for ranked in step.outcome.extra.get("hits", []):
+                yield order, ranked
+
 
 class StepObserver:
     """Hooks for a front end (the CLI prints; tests record). All optional."""
@@ -126,8 +132,7 @@ class AgentRunner:
         self.final_grammar = build_call_grammar([self.send_message], thought_max_chars=settings.thought_max_chars, heartbeat=False)
         self.search_functions = tuple(f for f in self.functions if f.name in SEARCH_FUNCTIONS)
         self._search_grammar = None
-        self._turn_hits: list[tuple[int, SearchHit]] = []
-        self._turn_sent: list[str] = []
+        self._turn = TurnResult()  # the turn being run: what its searches found and what it sent
 
     # ------------------------------------------------------------ context
 
@@ -215,9 +220,7 @@ class AgentRunner:
         turn the model would end without any ``send_message`` gets one more step whose
         grammar allows only ``send_message``: the user is never left without an answer.
         """
-        turn = TurnResult()
-        self._turn_hits = []  # (rank, hit) of this turn's searches: the reply check's grounds
-        self._turn_sent: list[str] = []  # messages the user got in this turn
+        turn = self._turn = TurnResult()
         reply_now = False
         checks = 0
         cap = self.settings.heartbeat_cap
@@ -228,7 +231,6 @@ class AgentRunner:
             record = self.step(index, final=final, search_only=search_first and index == 0 and not final,
                                check_reply=check)
             turn.steps.append(record)
-            self._turn_hits += record.outcome.extra.get("hits", []) if record.outcome.searched else []
             if record.outcome.extra.get("repeated"):
                 break  # the model is repeating itself: the user already has this reply
             if record.withheld:  # the next step answers again, with the unread entries in view
@@ -272,7 +274,7 @@ class AgentRunner:
     def _repeated_reply(self, call: FunctionCall) -> FunctionOutcome | None:
         """A message already sent in this turn is not sent again (small models loop on send_message)."""
         message = " ".join(str(call.arguments.get("message", "")).split())
-        if message and any(" ".join(sent.split()) == message for sent in self._turn_sent):
+        if message and any(" ".join(sent.split()) == message for sent in self._turn.messages):
             return FunctionOutcome(True, "Not sent: you already sent this exact message in this turn.",
                                    extra={"repeated": True})
         return None
@@ -284,11 +286,10 @@ class AgentRunner:
         or an empty one it says it found nothing, though the answer was the first hit it saw.
         """
         best: dict[tuple[str, int], tuple[int, int, SearchHit]] = {}
-        for order, step in enumerate(s for s in turn.steps if s.outcome.searched):
-            for rank, hit in step.outcome.extra.get("hits", []):
-                key = (hit.kind, hit.id)
-                if key not in best or (rank, order) < best[key][:2]:
-                    best[key] = (rank, order, hit)
+        for order, (rank, hit) in turn.search_hits():
+            key = (hit.kind, hit.id)
+            if key not in best or (rank, order) < best[key][:2]:
+                best[key] = (rank, order, hit)
         top = [hit for _, _, hit in sorted(best.values(), key=lambda t: (t[0], t[1]))][: self.settings.recap_k]
         if not top:
             return
@@ -313,7 +314,7 @@ class AgentRunner:
             max_df=self.settings.link_max_df,
         )
         if check.holds and self.settings.reply_check_window < 1.0:
-            grounds = [hit.text for _, hit in self._turn_hits] or [draft]
+            grounds = [hit.text for _, (_, hit) in self._turn.search_hits()] or [draft]
             kept = relevant_to_question(check.entries, asked=asked, grounds=grounds, embed=self.store.embedder.embed,
                                         window=self.settings.reply_check_window)
             check = ReplyCheck(tuple(i for i in check.identifiers if any(i in e.text for e in kept)), tuple(kept))
@@ -355,7 +356,5 @@ class AgentRunner:
                     outcome = self._check_reply(call, prompt)
             if outcome is None:
                 outcome = self.executor.run(call)
-            if outcome.user_message:
-                self._turn_sent.append(outcome.user_message)
             self.store.recall.append(self.agent_id, [events.function_result(call.function, outcome.ok, outcome.text)])
         return StepRecord(index, completion.text, call, outcome, completion)
