@@ -157,6 +157,7 @@ class AgentRunner:
                reply_required: bool = False) -> TurnResult:
         """Append an event (and any notices that go with it) and run the steps it triggers."""
         self._check_fits(event)
+        self.executor.set_focus(event.content if event.role == "user" else None)
         with self.store.transaction():
             self.store.recall.append(self.agent_id, [event, *followers])
         return self.run_chain(search_first=search_first, reply_required=reply_required)

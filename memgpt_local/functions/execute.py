@@ -80,6 +80,8 @@ class FunctionExecutor:
         self.store = store
         self.agent_id = agent_id
         self.settings = settings
+        self.focus: str | None = None  # the question the current turn's searches serve
+        self._read: dict[str, list[int]] = {"message": [], "passage": []}  # hits shown since set_focus
         self._handlers: dict[str, Callable[[Any], FunctionOutcome]] = {
             "send_message": self._send_message,
             "core_memory_append": self._core_memory_append,
@@ -90,6 +92,17 @@ class FunctionExecutor:
             "archival_memory_search": self._archival_memory_search,
             "pause_heartbeats": self._pause_heartbeats,
         }
+
+    def set_focus(self, question: str | None) -> None:
+        """Start a turn: searches until the next call rank their hits by ``question`` too
+        (``agent.question_focus``), except hits they have already shown."""
+        self.focus = question if self.settings.question_focus else None
+        self._read = {"message": [], "passage": []}
+
+    def _shown(self, page: SearchPage) -> SearchPage:
+        for hit in page.items:
+            self._read.setdefault(hit.kind, []).append(hit.id)
+        return page
 
     def run(self, call: FunctionCall) -> FunctionOutcome:
         spec = specs.FUNCTIONS_BY_NAME.get(call.function)
@@ -146,16 +159,18 @@ class FunctionExecutor:
         return FunctionOutcome(True, f"{action} text in {args.label} ({len(value)}/{block.limit} characters used).")
 
     def _conversation_search(self, args: specs.ConversationSearchArgs) -> FunctionOutcome:
-        page = self.store.recall.search(self.agent_id, args.query, page=args.page, page_size=self.settings.page_size,
-                                        mode=self.settings.recall_search_mode, outside_context=True)
+        page = self._shown(self.store.recall.search(
+            self.agent_id, args.query, page=args.page, page_size=self.settings.page_size,
+            mode=self.settings.recall_search_mode, outside_context=True,
+            focus=self.focus, focus_skips=self._read["message"]))
         hint = f"conversation_search(query={args.query!r})"
         links = self._links(page, lambda text, limit: messages_containing(self.store, self.agent_id, text, limit))
         return _search_outcome(page, format_page(page, max_chars=self.settings.result_max_chars, next_hint=hint, links=links))
 
     def _conversation_search_date(self, args: specs.ConversationSearchDateArgs) -> FunctionOutcome:
-        page = self.store.recall.search_date(
+        page = self._shown(self.store.recall.search_date(
             self.agent_id, args.start_date, args.end_date, page=args.page, page_size=self.settings.page_size
-        )
+        ))
         hint = f"conversation_search_date({args.start_date}, {args.end_date})"
         return _search_outcome(page, format_page(page, max_chars=self.settings.result_max_chars, next_hint=hint))
 
@@ -165,8 +180,9 @@ class FunctionExecutor:
         return FunctionOutcome(True, f"Stored in archival memory as passage {passage.id} ({total} passages in total).")
 
     def _archival_memory_search(self, args: specs.ArchivalMemorySearchArgs) -> FunctionOutcome:
-        page = self.store.archival.search(self.agent_id, args.query, page=args.page, page_size=self.settings.page_size,
-                                          mode=self.settings.archival_search_mode)
+        page = self._shown(self.store.archival.search(
+            self.agent_id, args.query, page=args.page, page_size=self.settings.page_size,
+            mode=self.settings.archival_search_mode, focus=self.focus, focus_skips=self._read["passage"]))
         hint = f"archival_memory_search(query={args.query!r})"
         links = self._links(page, lambda text, limit: passages_containing(self.store, self.agent_id, text, limit))
         return _search_outcome(page, format_page(page, max_chars=self.settings.result_max_chars, next_hint=hint, links=links))

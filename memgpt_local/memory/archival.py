@@ -20,7 +20,7 @@ from memgpt_local.memory.db import Database, from_db_time, to_db_time
 from memgpt_local.memory.embed import Embedder
 from memgpt_local.memory.recall import embed_in_batches
 from memgpt_local.memory.search import (PASSAGES, SearchMode, SearchTuning, check_mode,
-                                        check_paging, check_query, hybrid_search, nearest,
+                                        check_paging, check_query, hybrid_search, nearest, query_vectors,
                                         write_vectors)
 from memgpt_local.schemas import Passage, SearchHit, SearchPage, utcnow
 
@@ -146,14 +146,15 @@ class ArchivalStore:
             return before - self.count(agent_id)
 
     def search(self, agent_id: int, query: str, *, page: int = 0, page_size: int = 5,
-               mode: SearchMode = "hybrid") -> SearchPage:
+               mode: SearchMode = "hybrid", focus: str | None = None, focus_skips: Sequence[int] = ()) -> SearchPage:
+        """Hybrid search over passages; ``focus`` as for ``RecallStore.search``."""
         check_query(query)
         check_paging(page, page_size)
         check_mode(mode)
-        vector = self.embedder.embed([query])[0] if mode != "text" else None
+        vector, focus_vector = query_vectors(self.embedder, query, focus, mode)
         found, total = hybrid_search(self.db, PASSAGES, agent_id, query=query, vector=vector,
                                      mode=mode, offset=page * page_size, limit=page_size,
-                                     tuning=self.tuning)
+                                     tuning=self.tuning, focus=focus_vector, focus_skips=focus_skips)
         by_id = {p.id: p for p in self._by_ids(agent_id, [i for i, _ in found])}
         hits = [SearchHit(kind="passage", id=i, text=by_id[i].text,
                           created_at=by_id[i].created_at, score=score,

@@ -17,7 +17,7 @@ from memgpt_local.errors import InvalidInputError, NotFoundError
 from memgpt_local.memory.db import Database, day_start, from_db_time, to_db_time
 from memgpt_local.memory.embed import Embedder
 from memgpt_local.memory.search import (MESSAGES, SearchMode, SearchTuning, check_mode,
-                                        check_paging, check_query, hybrid_search, write_vectors)
+                                        check_paging, check_query, hybrid_search, query_vectors, write_vectors)
 from memgpt_local.schemas import Message, NewMessage, SearchHit, SearchPage
 
 ROLES = ("system", "user", "assistant", "function")
@@ -188,16 +188,18 @@ class RecallStore:
 
     def search(self, agent_id: int, query: str, *, page: int = 0, page_size: int = 5,
                roles: Sequence[str] = ("user", "assistant"),
-               mode: SearchMode = "hybrid", outside_context: bool = False) -> SearchPage:
+               mode: SearchMode = "hybrid", outside_context: bool = False,
+               focus: str | None = None, focus_skips: Sequence[int] = ()) -> SearchPage:
         """Hybrid search over messages; ``outside_context`` leaves out the messages the main
-        context shows (what the agent searches for is what it cannot see)."""
+        context shows (what the agent searches for is what it cannot see); ``focus`` (the
+        question being answered) reorders the hits in hybrid and vector mode (see ``hybrid_search``)."""
         check_query(query)
         check_paging(page, page_size)
         check_mode(mode)
         bad = [r for r in roles if r not in ROLES]
         if bad or not roles:
             raise InvalidInputError(f"bad roles {list(roles)!r}", f"use some of {', '.join(ROLES)}")
-        vector = self.embedder.embed([query])[0] if mode != "text" else None
+        vector, focus_vector = query_vectors(self.embedder, query, focus, mode)
         role_params = {f"role{i}": r for i, r in enumerate(roles)}
         where = f"AND b.role IN ({', '.join(':' + k for k in role_params)})"
         if outside_context:
@@ -205,7 +207,7 @@ class RecallStore:
         found, total = hybrid_search(
             self.db, MESSAGES, agent_id, query=query, vector=vector, mode=mode,
             offset=page * page_size, limit=page_size, tuning=self.tuning,
-            where=where, where_params=role_params)
+            where=where, where_params=role_params, focus=focus_vector, focus_skips=focus_skips)
         by_id = {m.id: m for m in self._by_ids(agent_id, [i for i, _ in found])}
         hits = [self._hit(by_id[i], score) for i, score in found if i in by_id]
         return SearchPage(items=hits, total=total, page=page, page_size=page_size)

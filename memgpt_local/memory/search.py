@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Sequence
 
 import numpy as np
 
@@ -51,7 +51,8 @@ class SearchTuning:
     # unrelated short messages score 0.2-0.3 against any query), dropped so that totals and
     # "more results" pages mean something to the model
     similarity_window: float = 0.3
-    rrf_k: int = 60  # reciprocal rank fusion constant: score = sum(1 / (rrf_k + rank))
+    rrf_k: int = 60  # reciprocal rank fusion constant: score = sum(weight / (rrf_k + rank))
+    focus_weight: float = 2.0  # weight of the focus leg (the question's) against 1 for each query leg
 
 
 @dataclass(frozen=True)
@@ -136,10 +137,19 @@ def hybrid_search(
     tuning: SearchTuning,
     where: str = "",
     where_params: dict[str, Any] | None = None,
+    focus: np.ndarray | None = None,
+    focus_skips: Sequence[int] = (),
 ) -> tuple[list[tuple[int, float]], int]:
     """One page of (id, fused score), best first, and the total (see the module docstring).
 
     ``where`` is an extra condition on the base table aliased ``b`` (e.g. a role filter).
+    ``focus`` (the vector of the question the search serves, in hybrid and vector mode)
+    adds a third leg to the fusion: the candidates the other legs found, ranked by their
+    similarity to it. It reorders, never adds: a terse query ("Zuxhao Hall") finds every
+    mention, and the question ("which band did we see live there?") picks among them.
+    Rows in ``focus_skips`` (those the searcher has already read) get nothing from it: in a
+    chain of lookups the question resembles the entries that started the chain, not the next
+    link, and promoting what was read leads back to it.
     """
     match = fts_match(query) if mode in ("hybrid", "text") else None
     use_vector = mode in ("hybrid", "vector") and vector is not None
@@ -156,7 +166,7 @@ def hybrid_search(
             WHERE {target.fts} MATCH :match AND b.agent_id = :agent {where}
             ORDER BY f.rank, f.rowid LIMIT :cap
         )""")
-        legs.append("SELECT id, r FROM text_leg")
+        legs.append("SELECT id, r, 1.0 AS w FROM text_leg")
     if use_vector:
         assert vector is not None
         params.update(qvec=_blob(vector), maxdist=1.0 - tuning.min_similarity, window=tuning.similarity_window,
@@ -169,12 +179,22 @@ def hybrid_search(
             WHERE dist <= :maxdist AND dist <= (SELECT min(dist) FROM vec_scored) + :window
             ORDER BY dist, id LIMIT :cap
         )""")
-        legs.append("SELECT id, r FROM vec_leg")
+        legs.append("SELECT id, r, 1.0 AS w FROM vec_leg")
     if not legs:
         return [], 0
+    if focus is not None and use_vector:
+        params.update(fvec=_blob(focus), fw=tuning.focus_weight, fskip=json.dumps([int(i) for i in focus_skips]))
+        found = " UNION ".join(f"SELECT id FROM {leg}" for leg in (["text_leg"] if match is not None else []) + ["vec_leg"])
+        ctes.append(f"""
+        focus_leg AS (
+            SELECT c.id, row_number() OVER (ORDER BY vec_distance_cosine(e.embedding, vec_f32(:fvec)), c.id) AS r
+            FROM ({found}) c JOIN {target.embeddings} e ON e.{target.key} = c.id
+            WHERE c.id NOT IN (SELECT value FROM json_each(:fskip))
+        )""")
+        legs.append("SELECT id, r, :fw AS w FROM focus_leg")
     sql = "WITH " + ",".join(ctes) + f""",
     fused AS (
-        SELECT id, sum(1.0 / (:rrf_k + r)) AS score FROM ({' UNION ALL '.join(legs)}) GROUP BY id
+        SELECT id, sum(w / (:rrf_k + r)) AS score FROM ({' UNION ALL '.join(legs)}) GROUP BY id
     ),
     ranked AS (
         SELECT id, score, row_number() OVER (ORDER BY score DESC, id DESC) AS pos,
@@ -187,6 +207,17 @@ def hybrid_search(
     total = rows[0]["total"] if rows else 0
     page = [(r["id"], r["score"]) for r in rows if offset < r["pos"] <= offset + limit]
     return page, total
+
+
+def query_vectors(embedder, query: str, focus: str | None, mode: SearchMode) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """The vectors a search needs: the query's (none in text mode) and the focus question's
+    (only beside a vector leg, and only when it says more than the query itself)."""
+    if mode == "text":
+        return None, None
+    if not focus or not focus.strip() or " ".join(focus.split()) == " ".join(query.split()):
+        return embedder.embed([query])[0], None
+    vectors = embedder.embed([query, focus])
+    return vectors[0], vectors[1]
 
 
 def _blob(vector: np.ndarray) -> bytes:
