@@ -234,3 +234,35 @@ def test_a_reply_already_sent_in_the_turn_is_not_sent_again_and_ends_the_turn(st
     # a different message in the same turn still goes out
     runner = make_runner(store, [say("First.", heartbeat=True), say("Second.")], name="two")
     assert runner.user_message("hi").messages == ["First.", "Second."]
+
+
+def test_question_focus_ranks_a_turns_searches_by_the_users_question(store):
+    first = call("conversation_search", query="Lumen Hall", heartbeat=True)
+    again = call("conversation_search", query="Lumen Hall", heartbeat=True)
+    runner = make_runner(store, [first, again, say("The Greys")], search_budget=0, reply_check=False)
+    with store.transaction():
+        store.recall.append(runner.agent_id, [NewMessage(role=r, content=c, in_context=False) for r, c in [
+            ("user", "Last night we saw The Greys live at Lumen Hall. Best concert of my life."),
+            ("assistant", "Lucky you! How was the sound at Lumen Hall?"),
+            ("user", "The Tidewaters play Lumen Hall next month. My brother loves them."),
+            ("user", "My cousin works at the bakery near Lumen Hall.")]])
+    turn = runner.user_message("Which band did we see live at Lumen Hall?")
+    first_page, second_page = (s.outcome.text for s in turn.steps[:2])
+    assert runner.executor.focus == "Which band did we see live at Lumen Hall?"
+    user_lines = [line for line in first_page.splitlines() if "the user said:" in line]
+    assert "The Greys" in user_lines[0]
+    # the same query again: the turn has read every hit, so the question pushes none of them
+    # and the query's own order comes back (the answer is no longer first)
+    again_lines = [line for line in second_page.splitlines() if "the user said:" in line]
+    assert "The Greys" not in again_lines[0]
+
+
+def test_question_focus_is_off_when_switched_off_and_for_system_events(store):
+    runner = make_runner(store, [say("hi"), say("welcome back")], question_focus=False)
+    runner.user_message("Which band did we see live at Lumen Hall?")
+    assert runner.executor.focus is None
+    on = make_runner(store, [say("hi"), say("welcome back")], name="kim")
+    on.user_message("Which band did we see?")
+    assert on.executor.focus == "Which band did we see?"
+    on.login()
+    assert on.executor.focus is None

@@ -165,3 +165,59 @@ def test_vector_hits_far_below_the_best_one_are_not_results(store):
     assert [h.text for h in page.items] == [gold] and page.total == 1
     page = store.archival.search(agent.id, "concert band", mode="hybrid")
     assert page.items[0].text == gold and page.total == 1
+
+
+CONCERT = [("user", "Last night we saw The Greys live at Lumen Hall. Best concert of my life."),
+           ("assistant", "Lucky you! How was the sound at Lumen Hall?"),
+           ("user", "The Tidewaters play Lumen Hall next month. My brother loves them."),
+           ("user", "My cousin works at the bakery near Lumen Hall.")]
+CONCERT_QUESTION = "Which band did we see live at Lumen Hall?"
+
+
+@pytest.fixture
+def concert(store):
+    agent = store.agents.create("sam")
+    store.recall.append(agent.id, [NewMessage(role=r, content=c, in_context=False) for r, c in CONCERT])
+    return store, agent.id
+
+
+def _user_texts(page):
+    return [h.text for h in page.items if h.role == "user"]
+
+
+def test_question_focus_ranks_the_mention_that_answers_the_question_first(concert):
+    store, agent = concert
+    plain = store.recall.search(agent, "Lumen Hall")
+    focused = store.recall.search(agent, "Lumen Hall", focus=CONCERT_QUESTION)
+    # the terse query finds every mention and ranks the one that answers last ...
+    assert plain.total == focused.total == 4
+    assert not _user_texts(plain)[0].startswith("Last night")
+    # ... the question it serves puts it above the other mentions of the hall
+    assert _user_texts(focused)[0].startswith("Last night we saw The Greys")
+    assert {h.id for h in plain.items} == {h.id for h in focused.items}  # reorders, never adds
+
+
+def test_question_focus_skips_rows_already_read_and_is_off_in_text_mode(concert):
+    store, agent = concert
+    plain = {h.id: h.score for h in store.recall.search(agent, "Lumen Hall").items}
+    gold = next(h.id for h in store.recall.search(agent, "Greys").items)
+    skipped = {h.id: h.score for h in store.recall.search(agent, "Lumen Hall", focus=CONCERT_QUESTION,
+                                                             focus_skips=[gold]).items}
+    assert skipped[gold] == pytest.approx(plain[gold])  # no focus share for what was read
+    assert all(skipped[i] > plain[i] for i in plain if i != gold)
+    text = store.recall.search(agent, "Lumen Hall", mode="text")
+    text_focused = store.recall.search(agent, "Lumen Hall", mode="text", focus=CONCERT_QUESTION)
+    assert [(h.id, h.score) for h in text.items] == [(h.id, h.score) for h in text_focused.items]
+
+
+def test_archival_search_takes_a_question_focus(store):
+    agent = store.agents.create("sam").id
+    store.archival.insert_many(agent, [
+        {"text": "The Harbor Lighthouse gift shop sells postcards and fudge."},
+        {"text": "The Harbor Lighthouse was founded in 1711 by Ana Vell, a physician."},
+    ])
+    plain = {h.text[:24]: h.score for h in store.archival.search(agent, "Harbor Lighthouse").items}
+    page = store.archival.search(agent, "Harbor Lighthouse", focus="Who founded the Harbor Lighthouse?")
+    focused = {h.text[:24]: h.score for h in page.items}
+    gain = {k: focused[k] - plain[k] for k in plain}
+    assert gain["The Harbor Lighthouse wa"] > gain["The Harbor Lighthouse gi"] > 0  # the passage that answers gains the most
