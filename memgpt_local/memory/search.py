@@ -144,8 +144,8 @@ def hybrid_search(
 
     ``where`` is an extra condition on the base table aliased ``b`` (e.g. a role filter).
     ``focus`` (the vector of the question the search serves, in hybrid and vector mode)
-    adds a third leg to the fusion: the candidates the other legs found, ranked by their
-    similarity to it. It reorders, never adds: a terse query ("Zuxhao Hall") finds every
+    adds a third leg to the fusion: the rows the text leg found (the vector leg's, in vector
+    mode), ranked by their similarity to it. It reorders, never adds: a terse query ("Zuxhao Hall") finds every
     mention, and the question ("which band did we see live there?") picks among them.
     Rows in ``focus_skips`` (those the searcher has already read) get nothing from it: in a
     chain of lookups the question resembles the entries that started the chain, not the next
@@ -184,7 +184,9 @@ def hybrid_search(
         return [], 0
     if focus is not None and use_vector:
         params.update(fvec=_blob(focus), fw=tuning.focus_weight, fskip=json.dumps([int(i) for i in focus_skips]))
-        found = " UNION ".join(f"SELECT id FROM {leg}" for leg in (["text_leg"] if match is not None else []) + ["vec_leg"])
+        # the rows the query's words found (its meaning alone, in vector mode): the vector leg's
+        # far candidates are noise that a question resembling them all would push to the top
+        found = "SELECT id FROM text_leg" if match is not None else "SELECT id FROM vec_leg"
         ctes.append(f"""
         focus_leg AS (
             SELECT c.id, row_number() OVER (ORDER BY vec_distance_cosine(e.embedding, vec_f32(:fvec)), c.id) AS r
