@@ -221,3 +221,18 @@ def test_archival_search_takes_a_question_focus(store):
     focused = {h.text[:24]: h.score for h in page.items}
     gain = {k: focused[k] - plain[k] for k in plain}
     assert gain["The Harbor Lighthouse wa"] > gain["The Harbor Lighthouse gi"] > 0  # the passage that answers gains the most
+
+
+def test_question_focus_leaves_rows_the_querys_words_did_not_find_alone(concert):
+    store, agent = concert
+    with store.transaction():
+        store.recall.append(agent, [NewMessage(role="user", content="Lumina Auditorium has the best acoustics in town.",
+                                               in_context=False)])
+    plain = {h.text: h.score for h in store.recall.search(agent, "Lumen Hall", page_size=10).items}
+    focused = {h.text: h.score for h in store.recall.search(agent, "Lumen Hall", page_size=10,
+                                                            focus=CONCERT_QUESTION).items}
+    # a message the query found by meaning alone gets no push from the question
+    close = "Lumina Auditorium has the best acoustics in town."
+    assert close in plain  # found by meaning only: the vector leg
+    assert focused[close] == pytest.approx(plain[close])
+    assert all(focused[t] > plain[t] for t in plain if "Lumen Hall" in t)
