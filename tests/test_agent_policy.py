@@ -236,6 +236,15 @@ def test_a_reply_already_sent_in_the_turn_is_not_sent_again_and_ends_the_turn(st
     assert runner.user_message("hi").messages == ["First.", "Second."]
 
 
+def test_a_message_that_parrots_a_function_result_is_not_sent(store):
+    runner = make_runner(store, [say("The Wamkoora Lighthouse is in Naillpouick.", heartbeat=True),
+                                 say("Message sent."), say("never reached")])
+    turn = runner.user_message("Where is the Wamkoora Lighthouse?")
+    assert turn.messages == ["The Wamkoora Lighthouse is in Naillpouick."]
+    assert turn.steps[1].outcome.extra["repeated"] and len(turn.steps) == 2
+    assert "function's result" in store.recall.in_context(runner.agent_id)[-1].content
+
+
 def test_question_focus_ranks_a_turns_searches_by_the_users_question(store):
     first = call("conversation_search", query="Lumen Hall", heartbeat=True)
     again = call("conversation_search", query="Lumen Hall", heartbeat=True)

@@ -273,10 +273,14 @@ class AgentRunner:
         return record
 
     def _repeated_reply(self, call: FunctionCall) -> FunctionOutcome | None:
-        """A message already sent in this turn is not sent again (small models loop on send_message)."""
+        """A message already sent in this turn is not sent again (small models loop on
+        send_message), nor one that only parrots a function's result back ("Message sent.")."""
         message = " ".join(str(call.arguments.get("message", "")).split())
         if message and any(" ".join(sent.split()) == message for sent in self._turn.messages):
             return FunctionOutcome(True, "Not sent: you already sent this exact message in this turn.",
+                                   extra={"repeated": True})
+        if message and any(" ".join(s.outcome.text.split()) == message for s in self._turn.steps):
+            return FunctionOutcome(True, "Not sent: that is a function's result, not a message for the user.",
                                    extra={"repeated": True})
         return None
 
