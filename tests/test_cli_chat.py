@@ -55,6 +55,18 @@ def test_chat_runs_slash_commands_and_persists(cli_runner, tmp_path):
     assert "I'm Ada" in result.output
 
 
+def test_chat_says_when_a_streamed_message_was_not_sent(cli_runner, tmp_path):
+    model = _script(tmp_path, [
+        {"thought": "answer", "function": "send_message", "arguments": {"message": "It is in Naillpouick."},
+         "request_heartbeat": True},
+        {"thought": "again", "function": "send_message", "arguments": {"message": "Message sent."}},
+    ])
+    result = cli_runner.invoke(cli, ["chat", "--model", model, "--no-login"], input="Where is it?\n/exit\n")
+    assert result.exit_code == 0, result.output
+    assert "It is in Naillpouick." in result.output
+    assert "(not sent: that is a function's result, not a message for the user.)" in result.output
+
+
 def test_a_kill_mid_turn_loses_no_committed_step(tmp_path, data_home):
     """A process killed between two steps of a chain leaves every committed step in place,
     and the next run continues the same main context."""

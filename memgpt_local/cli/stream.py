@@ -83,6 +83,9 @@ class ConsoleObserver(StepObserver):
         if record.withheld:  # the draft streamed above did not go out: say so, and why
             names = ", ".join(record.outcome.extra.get("identifiers", []))
             click.secho(f"  (draft held back: memory has unread entries about {names}; answering again)", dim=True)
+        elif record.outcome.extra.get("repeated"):  # streamed above, but not sent: a repeat or a parroted result
+            if streamed_message:
+                click.secho(f"  (not sent: {record.outcome.text.removeprefix('Not sent: ')})", dim=True)
         elif self.verbose and record.call and record.call.function != "send_message":
             args = json.dumps(record.call.arguments, ensure_ascii=False)
             click.secho(f"  -> {record.call.function}({args})", dim=True)
