@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from agent_helpers import call, make_runner, say
 from memgpt_local.functions.links import LinkExpander, identifiers
 from memgpt_local.schemas import NewMessage, SearchHit, utcnow
@@ -192,6 +194,33 @@ def test_search_recap_shows_the_best_hits_again_before_the_forced_reply(store):
     assert "4. [" not in recap  # recap_k = 3
     first_page = turn.steps[0].outcome.text
     assert recap.split("\n")[1].split("said: ")[1] in first_page
+
+
+def _recap_lines(runner, step: int) -> list[str]:
+    recap = runner.backend.requests[step].messages[-1].content
+    assert recap.startswith("[search recap")
+    return [line for line in recap.split("\n") if line[:1].isdigit()]
+
+
+@pytest.mark.parametrize("focus", [True, False])
+def test_the_recap_orders_the_turns_hits_by_the_question_with_question_focus(store, focus):
+    searches = [call("conversation_search", query="Lumen Hall", heartbeat=True),
+                call("conversation_search_date", start_date="2025-01-01", end_date="2025-12-31", heartbeat=True)]
+    runner = make_runner(store, [*searches, say("The Greys")], search_budget=2, page_size=2, recap_k=2,
+                         recall_search_mode="text", question_focus=focus)
+    from datetime import datetime, timezone
+    with store.transaction():
+        store.recall.append(runner.agent_id, [
+            NewMessage(role="user", content=text, in_context=False, created_at=datetime(2025, 3, day, tzinfo=timezone.utc))
+            for day, text in [(1, "I have to go now, talk soon!"),
+                              (2, "Lucky you! The sound at Lumen Hall is great."),
+                              (3, "Last night we saw The Greys live at Lumen Hall.")]])
+    runner.user_message("Which band did we see live at Lumen Hall?")
+    lines = _recap_lines(runner, 2)
+    if focus:  # the answer first, though no search ranked it first
+        assert "The Greys" in lines[0]
+    else:  # by rank: the first hits of the two searches
+        assert "The Greys" not in lines[0] and "talk soon" in lines[1]
 
 
 def test_no_recap_without_the_setting(store):

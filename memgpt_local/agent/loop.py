@@ -15,7 +15,7 @@ from typing import Callable, Iterator, Sequence
 from memgpt_local.agent import events
 from memgpt_local.agent.context import ContextBuilder, ContextParts
 from memgpt_local.agent.queue import EvictionReport, QueueManager
-from memgpt_local.agent.reply_check import ReplyCheck, relevant_to_question, unread_entries
+from memgpt_local.agent.reply_check import ReplyCheck, by_similarity, relevant_to_question, unread_entries
 from memgpt_local.config import AgentSettings
 from memgpt_local.errors import CallParseError, ContextOverflowError, InvalidInputError
 from memgpt_local.functions.execute import FunctionExecutor, FunctionOutcome, format_hits
@@ -289,15 +289,21 @@ class AgentRunner:
 
         A small model answers from the last thing it read; after paging on to a page of noise
         or an empty one it says it found nothing, though the answer was the first hit it saw.
+        With question focus the hits are ordered by similarity to the user's question: ranks
+        of different searches do not compare (a date search ranks by time), and a terse query's
+        first hit is often a near miss.
         """
         best: dict[tuple[str, int], tuple[int, int, SearchHit]] = {}
         for order, (rank, hit) in turn.search_hits():
             key = (hit.kind, hit.id)
             if key not in best or (rank, order) < best[key][:2]:
                 best[key] = (rank, order, hit)
-        top = [hit for _, _, hit in sorted(best.values(), key=lambda t: (t[0], t[1]))][: self.settings.recap_k]
-        if not top:
+        ranked = [hit for _, _, hit in sorted(best.values(), key=lambda t: (t[0], t[1]))]
+        if not ranked:
             return
+        if self.executor.focus:  # question focus: best for the question, across all the turn's searches
+            ranked = by_similarity(ranked, self.executor.focus, self.store.embedder.embed)
+        top = ranked[: self.settings.recap_k]
         body = ("Searching is over for this turn; reply to the user now. The best results of your searches "
                 "(best first):\n" + "\n".join(format_hits(top, first=1, per_item=300)))
         with self.store.transaction():

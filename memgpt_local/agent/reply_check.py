@@ -55,6 +55,22 @@ class ReplyCheck:
         )
 
 
+def by_similarity(hits: Sequence[SearchHit], question: str, embed) -> list[SearchHit]:
+    """``hits`` ordered by the similarity of their text to ``question``, most similar first
+    (ties keep their order)."""
+    if not hits:
+        return []
+    vectors = _unit(embed([question, *(h.text for h in hits)]))
+    sims = vectors[1:] @ vectors[0]
+    order = sorted(range(len(hits)), key=lambda i: (-float(sims[i]), i))
+    return [hits[i] for i in order]
+
+
+def _unit(vectors) -> np.ndarray:
+    vectors = np.asarray(vectors, dtype=np.float32)
+    return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
+
+
 def relevant_to_question(entries: Sequence[SearchHit], *, asked: str, grounds: Sequence[str], embed,
                          window: float) -> list[SearchHit]:
     """The entries about as relevant to the user's question as what the answer was based on.
@@ -68,8 +84,7 @@ def relevant_to_question(entries: Sequence[SearchHit], *, asked: str, grounds: S
     if not entries or not asked.strip():
         return list(entries)
     texts = [asked, *grounds, *(e.text for e in entries)]
-    vectors = np.asarray(embed(texts), dtype=np.float32)
-    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
+    vectors = _unit(embed(texts))
     sims = vectors[1:] @ vectors[0]
     reference = float(sims[: len(grounds)].max()) if grounds else 0.0
     entry_sims = sims[len(grounds):]
