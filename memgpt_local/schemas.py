@@ -117,6 +117,7 @@ class SearchHit(Frozen):
     score: float = 0.0
     role: MessageRole | None = None
     citation: str | None = None
+    copies: int = 1  # entries with this same text that the search found (shown once)
 
 
 class SearchPage(Frozen):

@@ -304,3 +304,17 @@ def test_question_focus_is_off_when_switched_off_and_for_system_events(store):
     assert on.executor.focus == "Which band did we see?"
     on.login()
     assert on.executor.focus is None
+
+
+def test_search_results_show_repeated_messages_once_with_their_count(store):
+    runner = make_runner(store, [call("conversation_search", query="Saith Studio", heartbeat=True), say("Kel Trol.")],
+                         reply_check=False)
+    with store.transaction():
+        store.recall.append(runner.agent_id, [
+            *[NewMessage(role="assistant", content="Did anything funny happen at the Saith Studio?", in_context=False)
+              for _ in range(15)],
+            NewMessage(role="user", content="My new manager at the Saith Studio is Kel Trol.", in_context=False)])
+    turn = runner.user_message("What is the name of my new manager at the Saith Studio?")
+    result = turn.steps[0].outcome.text
+    assert result.startswith("showing 1-2 of 2")
+    assert "(15 times in all)" in result and "Kel Trol" in result

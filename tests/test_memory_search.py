@@ -236,3 +236,22 @@ def test_question_focus_leaves_rows_the_querys_words_did_not_find_alone(concert)
     assert close in plain  # found by meaning only: the vector leg
     assert focused[close] == pytest.approx(plain[close])
     assert all(focused[t] > plain[t] for t in plain if "Lumen Hall" in t)
+
+
+def test_copies_of_one_text_are_one_result_with_their_count(store):
+    agent = store.agents.create("sam").id
+    repeated = "I can imagine. Did anything funny happen at the Saith Studio?"
+    with store.transaction():
+        store.recall.append(agent, [NewMessage(role="assistant", content=repeated, in_context=False)
+                                    for _ in range(12)])
+        store.recall.append(agent, [
+            NewMessage(role="user", content=repeated, in_context=False),  # the same words from the user
+            NewMessage(role="user", content="My new manager at the Saith Studio is Kel Trol.", in_context=False)])
+    page = store.recall.search(agent, "Saith Studio", page_size=5)
+    assert page.total == 3  # the assistant's 12 copies, the user's one, the answer
+    assistant = [h for h in page.items if h.role == "assistant"]
+    assert len(assistant) == 1 and assistant[0].copies == 12
+    assert any("Kel Trol" in h.text and h.copies == 1 for h in page.items)
+    store.archival.insert_many(agent, [{"text": "Passage loaded twice."}, {"text": "Passage loaded twice."}])
+    passages = store.archival.search(agent, "loaded twice")
+    assert passages.total == 1 and passages.items[0].copies == 2

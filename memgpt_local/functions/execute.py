@@ -43,7 +43,8 @@ def format_hits(hits: Sequence[SearchHit], *, first: int, per_item: int, links: 
         # who said a past message, in words a model cannot mix up: "I" in a user's message is the user
         who = {"user": " the user said:", "assistant": " you said:"}.get(hit.role or "", "")
         cite = f", {hit.citation}" if hit.citation else ""
-        lines.append(f"{n}. [{stamp(hit.created_at)}{cite}]{who} {_shorten(hit.text, per_item)}")
+        again = f" ({hit.copies} times in all)" if hit.copies > 1 else ""
+        lines.append(f"{n}. [{stamp(hit.created_at)}{cite}]{who} {_shorten(hit.text, per_item)}{again}")
         for link in (links or {}).get(hit.id, []):
             lines.append(f"   linked via {link.via}: [{stamp(link.hit.created_at)}] {_shorten(link.hit.text, per_item)}")
     return lines

@@ -155,11 +155,11 @@ class ArchivalStore:
         found, total = hybrid_search(self.db, PASSAGES, agent_id, query=query, vector=vector,
                                      mode=mode, offset=page * page_size, limit=page_size,
                                      tuning=self.tuning, focus=focus_vector, focus_skips=focus_skips)
-        by_id = {p.id: p for p in self._by_ids(agent_id, [i for i, _ in found])}
+        by_id = {p.id: p for p in self._by_ids(agent_id, [i for i, _, _ in found])}
         hits = [SearchHit(kind="passage", id=i, text=by_id[i].text,
                           created_at=by_id[i].created_at, score=score,
-                          citation=by_id[i].citation)
-                for i, score in found if i in by_id]
+                          citation=by_id[i].citation, copies=copies)
+                for i, score, copies in found if i in by_id]
         return SearchPage(items=hits, total=total, page=page, page_size=page_size)
 
     def nearest(self, agent_id: int, vector: np.ndarray, k: int = 10, *,

@@ -208,15 +208,15 @@ class RecallStore:
             self.db, MESSAGES, agent_id, query=query, vector=vector, mode=mode,
             offset=page * page_size, limit=page_size, tuning=self.tuning,
             where=where, where_params=role_params, focus=focus_vector, focus_skips=focus_skips)
-        by_id = {m.id: m for m in self._by_ids(agent_id, [i for i, _ in found])}
-        hits = [self._hit(by_id[i], score) for i, score in found if i in by_id]
+        by_id = {m.id: m for m in self._by_ids(agent_id, [i for i, _, _ in found])}
+        hits = [self._hit(by_id[i], score, copies) for i, score, copies in found if i in by_id]
         return SearchPage(items=hits, total=total, page=page, page_size=page_size)
 
     @staticmethod
-    def _hit(message: Message, score: float) -> SearchHit:
+    def _hit(message: Message, score: float, copies: int = 1) -> SearchHit:
         text = searchable_text(message.role, message.content, message.function_args)
         return SearchHit(kind="message", id=message.id, text=text or message.content,
-                         created_at=message.created_at, score=score, role=message.role)
+                         created_at=message.created_at, score=score, role=message.role, copies=copies)
 
     def search_date(self, agent_id: int, start: str | date, end: str | date, *, page: int = 0,
                     page_size: int = 5,

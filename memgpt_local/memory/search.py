@@ -6,7 +6,7 @@ the partition key), rescores them with the exact float vectors (cosine distance)
 those at least ``min_similarity`` close. The text leg quotes every word of the user's text,
 so FTS5 syntax in it (``-``, ``:``, ``"``, ``AND``, ``NEAR``…) is only ever matched as words.
 
-``total`` is the number of distinct rows found by either leg, where each leg contributes at
+``total`` is the number of distinct entries (rows, copies of one text counted once) found by either leg, where each leg contributes at
 most ``SearchTuning.candidates`` rows: the text leg every FTS match (best BM25 first), the
 vector leg every candidate at least ``min_similarity`` close and within ``similarity_window``
 of the best one, among the ``vector_candidates`` nearest by hamming distance (rescored exactly). The candidate sets do
@@ -64,10 +64,12 @@ class Target:
     embeddings: str
     key: str
     bits: str
+    same: str  # SQL over the base row ``b``: rows with equal values are copies of one entry
 
 
-MESSAGES = Target("messages", "messages_fts", "message_embeddings", "message_id", "message_bits")
-PASSAGES = Target("passages", "passages_fts", "passage_embeddings", "passage_id", "passage_bits")
+MESSAGES = Target("messages", "messages_fts", "message_embeddings", "message_id", "message_bits",
+                  "b.role || ':' || b.content")
+PASSAGES = Target("passages", "passages_fts", "passage_embeddings", "passage_id", "passage_bits", "b.text")
 
 
 def fts_match(text: str) -> str | None:
@@ -140,7 +142,12 @@ def hybrid_search(
     focus: np.ndarray | None = None,
     focus_skips: Sequence[int] = (),
 ) -> tuple[list[tuple[int, float]], int]:
-    """One page of (id, fused score), best first, and the total (see the module docstring).
+    """One page of (id, fused score, copies), best first, and the total (see the module docstring).
+
+    Entries found more than once with the same text (a greeting said in every session, a
+    passage loaded twice) are one result: the best-scoring copy, with the number of copies.
+    Without this, 15 copies of "Did anything funny happen at the studio?" filled three pages
+    of a search and the one message that answered was on the fourth.
 
     ``where`` is an extra condition on the base table aliased ``b`` (e.g. a role filter).
     ``focus`` (the vector of the question the search serves, in hybrid and vector mode)
@@ -198,16 +205,22 @@ def hybrid_search(
     fused AS (
         SELECT id, sum(w / (:rrf_k + r)) AS score FROM ({' UNION ALL '.join(legs)}) GROUP BY id
     ),
+    copies AS (
+        SELECT f.id, f.score,
+               row_number() OVER (PARTITION BY {target.same} ORDER BY f.score DESC, f.id DESC) AS copy_rank,
+               count(*) OVER (PARTITION BY {target.same}) AS copies
+        FROM fused f JOIN {target.base} b ON b.id = f.id
+    ),
     ranked AS (
-        SELECT id, score, row_number() OVER (ORDER BY score DESC, id DESC) AS pos,
+        SELECT id, score, copies, row_number() OVER (ORDER BY score DESC, id DESC) AS pos,
                count(*) OVER () AS total
-        FROM fused
+        FROM copies WHERE copy_rank = 1
     )
-    SELECT id, score, pos, total FROM ranked
+    SELECT id, score, copies, pos, total FROM ranked
     WHERE (pos > :lo AND pos <= :hi) OR pos = 1 ORDER BY pos"""
     rows = db.rows(sql, params)
     total = rows[0]["total"] if rows else 0
-    page = [(r["id"], r["score"]) for r in rows if offset < r["pos"] <= offset + limit]
+    page = [(r["id"], r["score"], r["copies"]) for r in rows if offset < r["pos"] <= offset + limit]
     return page, total
 
 
