@@ -255,3 +255,21 @@ def test_copies_of_one_text_are_one_result_with_their_count(store):
     store.archival.insert_many(agent, [{"text": "Passage loaded twice."}, {"text": "Passage loaded twice."}])
     passages = store.archival.search(agent, "loaded twice")
     assert passages.total == 1 and passages.items[0].copies == 2
+
+
+def test_a_code_found_by_its_characters_comes_without_look_alike_codes(store):
+    agent = store.agents.create("sam").id
+    pairs = [f"Key-value pair: key = {i:04d}aa-7f3e-4c1d, value = {i + 1:04d}aa-7f3e-4c1d" for i in range(30)]
+    store.archival.insert_many(agent, [{"text": t} for t in pairs])
+    found = store.archival.search(agent, "0007aa-7f3e-4c1d")
+    assert found.total == 2 and all("0007aa" in h.text for h in found.items)  # as key and as value
+    # a code nothing holds falls back to meaning; words that are not codes search both ways
+    assert store.archival.search(agent, "9999zz-0000-0000").total > 0
+    assert store.archival.search(agent, "key value pair").total == 30
+
+
+@pytest.mark.parametrize("query, code", [("5a21cfa4-80a2-4417-a24b-72ef473edac3", True), ("A-113 B2B4", True),
+                                         ("order 12345", False), ("Zuxhao Hall", False), ("2024", True), ("42", False)])
+def test_is_code_query(query, code):
+    from memgpt_local.memory.search import is_code_query
+    assert is_code_query(query) is code

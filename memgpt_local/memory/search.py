@@ -82,6 +82,21 @@ def fts_match(text: str) -> str | None:
     return " OR ".join(f'"{w}"' for w in unique)
 
 
+def is_code_query(query: str) -> bool:
+    """Whether every word of ``query`` is a code: 4+ characters with a digit (an id, an order
+    number, a UUID). Words that mean something (names, questions) are not codes."""
+    words = [w.strip(".,;:!?()[]{}'\"") for w in query.split()]
+    return bool(words) and all(len(w) >= 4 and any(c.isdigit() for c in w) for w in words)
+
+
+def code_match(query: str) -> str:
+    """An FTS5 query matching any of the codes in ``query``, each as a whole: the tokenizer
+    splits "4c1d-7f3e" into two tokens, and either alone would match other codes."""
+    phrases = [" ".join(re.findall(r"\w+", w.lower())) for w in query.split()]
+    unique = list(dict.fromkeys(p for p in phrases if p))[:MAX_QUERY_TERMS]
+    return " OR ".join(f'"{p}"' for p in unique)
+
+
 def check_query(query: str) -> str:
     if not isinstance(query, str) or not query.strip():
         raise InvalidInputError("the search query is empty", "search for at least one word")
@@ -158,7 +173,17 @@ def hybrid_search(
     chain of lookups the question resembles the entries that started the chain, not the next
     link, and promoting what was read leads back to it.
     """
-    match = fts_match(query) if mode in ("hybrid", "text") else None
+    if mode == "hybrid" and is_code_query(query):
+        # a code is found by its characters or not at all: when the text leg finds it, the
+        # vector leg's "similar-looking" codes are noise (50 of them, for a UUID among UUIDs)
+        exact = hybrid_search(db, target, agent_id, query=query, vector=None, mode="text", offset=offset,
+                              limit=limit, tuning=tuning, where=where, where_params=where_params)
+        if exact[1]:
+            return exact
+    if mode in ("hybrid", "text"):
+        match = code_match(query) if is_code_query(query) else fts_match(query)
+    else:
+        match = None
     use_vector = mode in ("hybrid", "vector") and vector is not None
     params: dict[str, Any] = {"agent": agent_id, "cap": tuning.candidates, "rrf_k": tuning.rrf_k,
                               "lo": offset, "hi": offset + limit, **(where_params or {})}
