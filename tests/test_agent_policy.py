@@ -318,3 +318,40 @@ def test_search_results_show_repeated_messages_once_with_their_count(store):
     result = turn.steps[0].outcome.text
     assert result.startswith("showing 1-2 of 2")
     assert "(15 times in all)" in result and "Kel Trol" in result
+
+
+def test_a_reply_asking_the_users_question_back_is_held_once_with_the_best_hits(store):
+    search = call("conversation_search", query="Ann Lee finished reading", heartbeat=True)
+    echo = say("Which book by Ann Lee did you say you had finished reading? I need to know which one.")
+    runner = make_runner(store, [search, echo, say("You finished The Glass Letters.")], reply_check=False)
+    with store.transaction():
+        store.recall.append(runner.agent_id, [NewMessage(
+            role="user", content="I finally finished reading The Glass Letters by Ann Lee.", in_context=False)])
+    turn = runner.user_message("Quick question. Which book by Ann Lee did I say I had finished reading?")
+    assert turn.messages == ["You finished The Glass Letters."]
+    held = turn.steps[1]
+    assert held.withheld and held.outcome.extra["echo"]
+    assert "The Glass Letters" in held.outcome.text  # the turn's best hit comes with the notice
+    assert runner.backend.requests[2].grammar.function_names == ("send_message",)
+
+
+def test_the_echo_guard_holds_back_once_a_turn_and_can_be_switched_off(store):
+    echo = say("Which book by Ann Lee did you say you had finished reading?")
+    runner = make_runner(store, [echo, echo], reply_check=False, name="once")
+    turn = runner.user_message("Which book by Ann Lee did I say I had finished reading?")
+    assert [s.withheld for s in turn.steps] == [True, False]  # the second time it goes out
+    assert "found nothing" in turn.steps[0].outcome.text
+    off = make_runner(store, [echo], reply_check=False, echo_guard=False, name="off")
+    assert off.user_message("Which book by Ann Lee did I say I had finished reading?").messages == [
+        "Which book by Ann Lee did you say you had finished reading?"]
+
+
+@pytest.mark.parametrize("draft, echoed", [
+    ("Which book by Ann Lee did you say you had finished reading?", True),
+    ("You finished The Glass Letters by Ann Lee.", False),
+    ("Did you mean The Glass Letters or Winter in Paris?", False),
+    ("Which?", False),
+])
+def test_restates_question(draft, echoed):
+    from memgpt_local.agent.reply_check import restates_question
+    assert restates_question(draft, "Hi Sam. Which book by Ann Lee did I say I had finished reading?") is echoed

@@ -67,6 +67,18 @@ def test_chat_says_when_a_streamed_message_was_not_sent(cli_runner, tmp_path):
     assert "(not sent: that is a function's result, not a message for the user.)" in result.output
 
 
+def test_chat_says_when_a_draft_asked_the_question_back(cli_runner, tmp_path):
+    model = _script(tmp_path, [
+        {"thought": "ask", "function": "send_message", "arguments": {"message": "Which book by Ann Lee did you finish?"}},
+        {"thought": "answer", "function": "send_message", "arguments": {"message": "I do not know yet."}},
+    ])
+    result = cli_runner.invoke(cli, ["chat", "--model", model, "--no-login"],
+                               input="Which book by Ann Lee did I finish?\n/exit\n")
+    assert result.exit_code == 0, result.output
+    assert "(draft held back: it asked your question back; answering again)" in result.output
+    assert "I do not know yet." in result.output
+
+
 def test_a_kill_mid_turn_loses_no_committed_step(tmp_path, data_home):
     """A process killed between two steps of a chain leaves every committed step in place,
     and the next run continues the same main context."""

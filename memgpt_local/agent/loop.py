@@ -15,7 +15,8 @@ from typing import Callable, Iterator, Sequence
 from memgpt_local.agent import events
 from memgpt_local.agent.context import ContextBuilder, ContextParts
 from memgpt_local.agent.queue import EvictionReport, QueueManager
-from memgpt_local.agent.reply_check import ReplyCheck, by_similarity, relevant_to_question, unread_entries
+from memgpt_local.agent.reply_check import (ReplyCheck, by_similarity, relevant_to_question, restates_question,
+                                             unread_entries)
 from memgpt_local.config import AgentSettings
 from memgpt_local.errors import CallParseError, ContextOverflowError, InvalidInputError
 from memgpt_local.functions.execute import FunctionExecutor, FunctionOutcome, format_hits
@@ -224,18 +225,23 @@ class AgentRunner:
         turn = self._turn = TurnResult()
         reply_now = False
         checks = 0
+        echo_checked = False
         cap = self.settings.heartbeat_cap
         budget = self.settings.search_budget
         for index in range(cap):
             final = reply_now or index == cap - 1
             check = self.settings.reply_check and checks < self.settings.reply_check_rounds and index < cap - 1
+            echo = self.settings.echo_guard and not echo_checked and index < cap - 1
             record = self.step(index, final=final, search_only=search_first and index == 0 and not final,
-                               check_reply=check)
+                               check_reply=check, check_echo=echo)
             turn.steps.append(record)
             if record.outcome.extra.get("repeated"):
                 break  # the model is repeating itself: the user already has this reply
             if record.withheld:  # the next step answers again, with the unread entries in view
-                checks += 1
+                if record.outcome.extra.get("echo"):
+                    echo_checked = True
+                else:
+                    checks += 1
                 reply_now = True
                 continue
             if budget and turn.searches >= budget and not final:
@@ -251,7 +257,7 @@ class AgentRunner:
         return turn
 
     def step(self, index: int = 0, *, final: bool = False, search_only: bool = False,
-             check_reply: bool = False) -> StepRecord:
+             check_reply: bool = False, check_echo: bool = False) -> StepRecord:
         eviction = self.queue.make_room(self.agent_id)
         self.observer.step_started(index)
         if final:
@@ -266,7 +272,8 @@ class AgentRunner:
         completion = self.backend.complete(
             prompt, grammar=grammar, max_tokens=self.settings.reply_reserve_tokens, on_text=self.observer.text
         )
-        record = self._execute(index, completion, functions, check_reply=check_reply, prompt=prompt)
+        record = self._execute(index, completion, functions, check_reply=check_reply, check_echo=check_echo,
+                               prompt=prompt)
         record.eviction = eviction
         record.must_continue = record.withheld or search_only or (record.outcome.searched and self.settings.read_search_results)
         self.observer.step_finished(record)
@@ -293,21 +300,39 @@ class AgentRunner:
         of different searches do not compare (a date search ranks by time), and a terse query's
         first hit is often a near miss.
         """
+        top = self._best_hits(turn)
+        if not top:
+            return
+        body = ("Searching is over for this turn; reply to the user now. The best results of your searches "
+                "(best first):\n" + "\n".join(format_hits(top, first=1, per_item=300)))
+        with self.store.transaction():
+            self.store.recall.append(self.agent_id, [events.system_event("search recap", body)])
+
+    def _best_hits(self, turn: TurnResult) -> list[SearchHit]:
+        """The turn's ``recap_k`` best search hits: by rank (ties: earlier search first) or,
+        with question focus, by similarity to the user's question across all its searches."""
         best: dict[tuple[str, int], tuple[int, int, SearchHit]] = {}
         for order, (rank, hit) in turn.search_hits():
             key = (hit.kind, hit.id)
             if key not in best or (rank, order) < best[key][:2]:
                 best[key] = (rank, order, hit)
         ranked = [hit for _, _, hit in sorted(best.values(), key=lambda t: (t[0], t[1]))]
-        if not ranked:
-            return
-        if self.executor.focus:  # question focus: best for the question, across all the turn's searches
+        if ranked and self.executor.focus:
             ranked = by_similarity(ranked, self.executor.focus, self.store.embedder.embed)
-        top = ranked[: self.settings.recap_k]
-        body = ("Searching is over for this turn; reply to the user now. The best results of your searches "
-                "(best first):\n" + "\n".join(format_hits(top, first=1, per_item=300)))
-        with self.store.transaction():
-            self.store.recall.append(self.agent_id, [events.system_event("search recap", body)])
+        return ranked[: self.settings.recap_k]
+
+    def _echoed_question(self, call: FunctionCall) -> FunctionOutcome | None:
+        """Hold back a reply that asks the user their own question back (agent.echo_guard)."""
+        draft = str(call.arguments.get("message", ""))
+        asked = next((m.content for m in reversed(self.store.recall.in_context(self.agent_id)) if m.role == "user"), "")
+        if not restates_question(draft, asked):
+            return None
+        hits = self._best_hits(self._turn)
+        found = ("What your searches found (best first):\n" + "\n".join(format_hits(hits, first=1, per_item=300))
+                 if hits else "Your searches found nothing; if you do not know, say so.")
+        text = ("Not sent: your reply asks the user the question they asked you. Answer it instead, "
+                "from what you found. " + found)
+        return FunctionOutcome(True, text, extra={"withheld": True, "echo": True})
 
     def _check_reply(self, call: FunctionCall, prompt: Sequence[ChatMessage]) -> FunctionOutcome | None:
         """Hold back a reply whose own names or ids memory knows more about (agent.reply_check)."""
@@ -340,7 +365,8 @@ class AgentRunner:
         return self._search_grammar
 
     def _execute(self, index: int, completion: Completion, functions: Sequence[FunctionSpec], *,
-                 check_reply: bool = False, prompt: Sequence[ChatMessage] = ()) -> StepRecord:
+                 check_reply: bool = False, check_echo: bool = False,
+                 prompt: Sequence[ChatMessage] = ()) -> StepRecord:
         try:
             call = parse_call(completion.text, functions)
         except CallParseError as exc:
@@ -363,6 +389,8 @@ class AgentRunner:
             outcome = None
             if call.function == "send_message":
                 outcome = self._repeated_reply(call)
+                if outcome is None and check_echo:
+                    outcome = self._echoed_question(call)
                 if outcome is None and check_reply:
                     outcome = self._check_reply(call, prompt)
             if outcome is None:

@@ -13,6 +13,7 @@ the check ends by itself once the model has seen what memory holds about its ans
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -20,6 +21,7 @@ import numpy as np
 
 from memgpt_local.functions.execute import format_hits
 from memgpt_local.functions.links import identifiers
+from memgpt_local.memory.search import STOPWORDS
 from memgpt_local.schemas import SearchHit
 
 Containing = Callable[[str, int], list[SearchHit]]
@@ -53,6 +55,24 @@ class ReplyCheck:
             f"{'them' if len(self.identifiers) > 1 else 'it'} that you had not read. Use them to write "
             "your reply to the user again (corrected or completed if they change it):\n" + "\n".join(lines)
         )
+
+
+def restates_question(draft: str, asked: str, *, coverage: float = 0.8, min_words: int = 3) -> bool:
+    """Whether a question in ``draft`` is the user's own question asked back: at least
+    ``min_words`` content words, ``coverage`` of them from the user's message ("Which book by
+    Ann Lee did you say you had finished?" to "Which book by Ann Lee did I say I had finished?")."""
+    said = set(_content_words(asked))
+    if not said:
+        return False
+    for sentence in re.findall(r"[^.!?]*\?", draft):
+        words = _content_words(sentence)
+        if len(words) >= min_words and sum(w in said for w in words) >= coverage * len(words):
+            return True
+    return False
+
+
+def _content_words(text: str) -> list[str]:
+    return [w for w in re.findall(r"\w+", text.lower()) if w not in STOPWORDS]
 
 
 def by_similarity(hits: Sequence[SearchHit], question: str, embed) -> list[SearchHit]:

@@ -80,7 +80,9 @@ class ConsoleObserver(StepObserver):
             click.echo()
         if record.outcome.user_message and not streamed_message:
             click.echo(f"{self.assistant_name}: {record.outcome.user_message}")
-        if record.withheld:  # the draft streamed above did not go out: say so, and why
+        if record.withheld and record.outcome.extra.get("echo"):
+            click.secho("  (draft held back: it asked your question back; answering again)", dim=True)
+        elif record.withheld:  # the draft streamed above did not go out: say so, and why
             names = ", ".join(record.outcome.extra.get("identifiers", []))
             click.secho(f"  (draft held back: memory has unread entries about {names}; answering again)", dim=True)
         elif record.outcome.extra.get("repeated"):  # streamed above, but not sent: a repeat or a parroted result

@@ -83,9 +83,10 @@ register(Variant("vector-search", "archival and conversation search by meaning o
 # Memory policy mechanisms (issue 7): each one switched on alone, then together; "plain"
 # switches off the two that are on by default, to show what the bare agent policy does.
 register(Variant("plain", "the bare policy: every mechanism off (no forced reply, no forced read of "
-                 "search results, no search budget, no recap, no reply check, no question focus)",
+                 "search results, no search budget, no recap, no reply check, no question focus, no echo guard)",
                  agent={"reply_required": False, "read_search_results": False, "search_budget": 0,
-                        "reply_check": False, "search_recap": False, "question_focus": False}))
+                        "reply_check": False, "search_recap": False, "question_focus": False,
+                        "echo_guard": False}))
 register(Variant("no-reply-check", "the defaults without the reply check", agent={"reply_check": False}))
 register(Variant("no-search-budget", "the defaults without the search budget", agent={"search_budget": 0}))
 register(Variant("prefetch", "read-ahead: top recall/archival hits shown with each user message",
@@ -102,3 +103,5 @@ register(Variant("no-recap", "the defaults without the recap of the best hits be
                  agent={"search_recap": False}))
 register(Variant("no-question-focus", "the defaults without ranking search hits by the user's question",
                  agent={"question_focus": False}))
+register(Variant("no-echo-guard", "the defaults without holding back a reply that asks the user's question back",
+                 agent={"echo_guard": False}))
