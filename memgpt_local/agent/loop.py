@@ -24,7 +24,7 @@ from memgpt_local.functions.links import LinkExpander
 from memgpt_local.memory.phrases import messages_containing, passages_containing
 from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FunctionSpec, with_message_limit
 from memgpt_local.runtime.grammar import build_call_grammar, parse_call, render_function_docs
-from memgpt_local.schemas import ChatMessage, Completion, FunctionCall, NewMessage, SearchHit
+from memgpt_local.schemas import ChatMessage, Completion, FunctionCall, Message, NewMessage, SearchHit
 
 SEARCH_FUNCTIONS = ("conversation_search", "conversation_search_date", "archival_memory_search")
 
@@ -94,6 +94,11 @@ class TurnResult:
         for order, step in enumerate(s for s in self.steps if s.outcome.searched):
             for ranked in step.outcome.extra.get("hits", []):
                 yield order, ranked
+
+
+def last_user_message(messages: Sequence[Message]) -> str:
+    """The text of the newest user message among ``messages`` ("" when there is none)."""
+    return next((m.content for m in reversed(messages) if m.role == "user"), "")
 
 
 class StepObserver:
@@ -324,8 +329,7 @@ class AgentRunner:
     def _echoed_question(self, call: FunctionCall) -> FunctionOutcome | None:
         """Hold back a reply that asks the user their own question back (agent.echo_guard)."""
         draft = str(call.arguments.get("message", ""))
-        asked = next((m.content for m in reversed(self.store.recall.in_context(self.agent_id)) if m.role == "user"), "")
-        if not restates_question(draft, asked):
+        if not restates_question(draft, last_user_message(self.store.recall.in_context(self.agent_id))):
             return None
         hits = self._best_hits(self._turn)
         found = ("What your searches found (best first):\n" + "\n".join(format_hits(hits, first=1, per_item=300))
@@ -339,7 +343,7 @@ class AgentRunner:
         draft = str(call.arguments.get("message", ""))
         in_context = self.store.recall.in_context(self.agent_id)  # includes the draft itself
         shown = {m.id for m in in_context}
-        asked = next((m.content for m in reversed(in_context) if m.role == "user"), "")
+        asked = last_user_message(in_context)
         check = unread_entries(
             draft,
             asked=asked,

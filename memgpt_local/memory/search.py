@@ -156,7 +156,7 @@ def hybrid_search(
     where_params: dict[str, Any] | None = None,
     focus: np.ndarray | None = None,
     focus_skips: Sequence[int] = (),
-) -> tuple[list[tuple[int, float]], int]:
+) -> tuple[list[tuple[int, float, int]], int]:
     """One page of (id, fused score, copies), best first, and the total (see the module docstring).
 
     Entries found more than once with the same text (a greeting said in every session, a
