@@ -73,6 +73,7 @@ class AgentSettings(Section):
     link_max_df: int = Field(3, ge=1, le=20, description="an identifier links only if at most this many entries hold it")
     search_budget: int = Field(3, ge=0, le=50, description="searches in one turn after which the next step must reply (0 = no limit)")
     echo_guard: bool = Field(True, description="hold back (once a turn) a reply that asks the user their own question back, and show the turn's best search hits")
+    copy_guard: bool = Field(True, description="hold back (once a turn) a reply that copies a search hit word for word when another hit of the turn is closer to the user's question")
     question_focus: bool = Field(True, description="rank a turn's search hits by the user's question as well as the query (hits already shown in the turn excepted)")
     search_recap: bool = Field(True, description="when the search budget ends a turn's searching, show its best hits again before the reply")
     recap_k: int = Field(3, ge=1, le=10)

@@ -330,7 +330,7 @@ def test_a_reply_asking_the_users_question_back_is_held_once_with_the_best_hits(
     turn = runner.user_message("Quick question. Which book by Ann Lee did I say I had finished reading?")
     assert turn.messages == ["You finished The Glass Letters."]
     held = turn.steps[1]
-    assert held.withheld and held.outcome.extra["echo"]
+    assert held.withheld and held.outcome.extra["guard"] == "echo"
     assert "The Glass Letters" in held.outcome.text  # the turn's best hit comes with the notice
     assert runner.backend.requests[2].grammar.function_names == ("send_message",)
 
@@ -355,3 +355,72 @@ def test_the_echo_guard_holds_back_once_a_turn_and_can_be_switched_off(store):
 def test_restates_question(draft, echoed):
     from memgpt_local.agent.reply_check import restates_question
     assert restates_question(draft, "Hi Sam. Which book by Ann Lee did I say I had finished reading?") is echoed
+
+
+HALL_MEMORIES = ("Last night we saw The Shoulundvoels live at Nathsirksuel Hall. Best concert of my life.",
+                 "The Verquuels are playing at Nathsirksuel Hall next month. My cousin loves them.")
+
+
+def _hall_runner(store, script, **settings):
+    runner = make_runner(store, [call("conversation_search", query="Nathsirksuel Hall", heartbeat=True), *script],
+                         reply_check=False, **settings)
+    with store.transaction():
+        store.recall.append(runner.agent_id, [NewMessage(role="user", content=text, in_context=False)
+                                              for text in HALL_MEMORIES])
+    return runner
+
+
+def test_a_reply_copying_a_hit_farther_from_the_question_is_held_once_with_the_closest_hits(store):
+    distractor = say(HALL_MEMORIES[1])
+    runner = _hall_runner(store, [distractor, say("We saw The Shoulundvoels there.")])
+    turn = runner.user_message("Which band did we see live at Nathsirksuel Hall?")
+    assert turn.messages == ["We saw The Shoulundvoels there."]
+    held = turn.steps[1]
+    assert held.withheld and held.outcome.extra["guard"] == "copy"
+    shown = held.outcome.text.split("\n")[1:]  # the closest hit comes first
+    assert "Shoulundvoels" in shown[0] and "Verquuels" in shown[1]
+    assert runner.backend.requests[2].grammar.function_names == ("send_message",)
+
+
+def test_the_copy_guard_lets_a_quote_of_the_closest_hit_out_and_holds_back_once(store):
+    quote = say("You told me: " + HALL_MEMORIES[0])
+    runner = _hall_runner(store, [quote], name="quote")
+    assert runner.user_message("Which band did we see live at Nathsirksuel Hall?").messages == [quote.arguments["message"]]
+    distractor = say(HALL_MEMORIES[1])
+    twice = _hall_runner(store, [distractor, distractor], name="twice")
+    turn = twice.user_message("Which band did we see live at Nathsirksuel Hall?")
+    assert [s.withheld for s in turn.steps[1:]] == [True, False]
+    off = _hall_runner(store, [distractor], name="off", copy_guard=False)
+    assert off.user_message("Which band did we see live at Nathsirksuel Hall?").messages == [HALL_MEMORIES[1]]
+
+
+@pytest.mark.parametrize("draft, copied", [
+    (HALL_MEMORIES[1], 1),
+    ("You said: the Verquuels are playing at Nathsirksuel Hall next month.", 1),
+    ("You saw The Shoulundvoels live at Nathsirksuel Hall.", 0),  # 7 of its 8 words in a row
+    ("You saw The Shoulundvoels there, the best concert of your life.", None),  # own words
+    ("Nathsirksuel Hall.", None),  # too short to be a copy
+])
+def test_copied_hit(draft, copied):
+    from datetime import datetime, timezone
+
+    from memgpt_local.agent.reply_check import copied_hit
+    from memgpt_local.schemas import SearchHit
+    hits = [SearchHit(kind="message", id=i, text=t, created_at=datetime.now(timezone.utc)) for i, t in enumerate(HALL_MEMORIES)]
+    found = copied_hit(draft, hits)
+    assert (found.id if found else None) == copied
+
+
+def test_a_copy_of_the_next_link_of_a_chain_is_not_a_rival_answer():
+    from datetime import datetime, timezone
+
+    from memgpt_local.agent.reply_check import continues_chain
+    from memgpt_local.schemas import SearchHit
+
+    def hit(text):
+        return SearchHit(kind="passage", id=0, text=text, created_at=datetime.now(timezone.utc))
+
+    stay = hit("My cousin Lena loved the trip and stayed at Hotel Aurelia.")
+    assert continues_chain(hit("Hotel Aurelia is at 14 Vana Street, Tartu."), [stay], "Where is the hotel my cousin stayed at?")
+    # the names both share are the ones the user asked about: rivals, not a chain
+    assert not continues_chain(hit(HALL_MEMORIES[1]), [hit(HALL_MEMORIES[0])], "Which band did we see live at Nathsirksuel Hall?")

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from memgpt_local.cli.main import cli
 
 
@@ -77,6 +79,23 @@ def test_chat_says_when_a_draft_asked_the_question_back(cli_runner, tmp_path):
     assert result.exit_code == 0, result.output
     assert "(draft held back: it asked your question back; answering again)" in result.output
     assert "I do not know yet." in result.output
+
+
+@pytest.mark.parametrize("guard, notice", [
+    ("echo", "(draft held back: it asked your question back; answering again)"),
+    ("copy", "(draft held back: it copied a memory that other results match your question better; answering again)"),
+])
+def test_the_chat_names_the_guard_that_held_a_draft_back(capsys, guard, notice):
+    from memgpt_local.agent.loop import StepRecord
+    from memgpt_local.cli.stream import ConsoleObserver
+    from memgpt_local.functions.execute import FunctionOutcome
+    from memgpt_local.schemas import Completion, FunctionCall
+
+    draft = FunctionCall(thought="t", function="send_message", arguments={"message": "The Verquuels."})
+    held = FunctionOutcome(True, "Not sent: ...", extra={"withheld": True, "guard": guard})
+    ConsoleObserver().step_finished(StepRecord(1, "", draft, held, Completion(
+        text="", prompt_tokens=1, evaluated_tokens=1, generated_tokens=1)))
+    assert notice in capsys.readouterr().out
 
 
 def test_a_kill_mid_turn_loses_no_committed_step(tmp_path, data_home):

@@ -8,9 +8,11 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import uuid
 from datetime import datetime, timezone
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from memgpt_local.errors import (AgentNotFoundError, EmbedderMismatchError, InvalidInputError,
@@ -259,3 +261,18 @@ def test_process_killed_mid_transaction_keeps_committed_rows(tmp_path):
             assert agent.summary == ""
             assert store.archival.search(agent.id, "doomed", mode="text").total == 0
             assert store.integrity_check() == "ok"
+
+
+def test_the_embedder_encodes_a_repeated_text_once(embedder, monkeypatch):
+    question, band, new = (f"{text} {uuid.uuid4().hex}" for text in ("which band did we see?", "the Verquuels", "a new line"))
+    encoded: list[str] = []
+    encode = embedder._encode
+    monkeypatch.setattr(embedder, "_encode", lambda texts: encoded.extend(texts) or encode(texts))
+    first = embedder.embed([question, band])
+    again = embedder.embed([band, new, question, new])
+    assert encoded == [question, band, new]
+    assert again.shape == (4, embedder.dim)
+    assert np.array_equal(again[0], first[1]) and np.array_equal(again[2], first[0])
+    assert np.array_equal(again[1], again[3])
+    again[0] += 1  # callers get their own rows
+    assert np.array_equal(embedder.embed([band])[0], first[1])

@@ -15,8 +15,8 @@ from typing import Callable, Iterator, Sequence
 from memgpt_local.agent import events
 from memgpt_local.agent.context import ContextBuilder, ContextParts
 from memgpt_local.agent.queue import EvictionReport, QueueManager
-from memgpt_local.agent.reply_check import (ReplyCheck, by_similarity, relevant_to_question, restates_question,
-                                             unread_entries)
+from memgpt_local.agent.reply_check import (ReplyCheck, by_similarity, continues_chain, copied_hit,
+                                             relevant_to_question, restates_question, unread_entries)
 from memgpt_local.config import AgentSettings
 from memgpt_local.errors import CallParseError, ContextOverflowError, InvalidInputError
 from memgpt_local.functions.execute import FunctionExecutor, FunctionOutcome, format_hits
@@ -230,21 +230,21 @@ class AgentRunner:
         turn = self._turn = TurnResult()
         reply_now = False
         checks = 0
-        echo_checked = False
+        guards_used: set[str] = set()  # the draft guards (echo, copy) that held a reply back this turn
         cap = self.settings.heartbeat_cap
         budget = self.settings.search_budget
         for index in range(cap):
             final = reply_now or index == cap - 1
             check = self.settings.reply_check and checks < self.settings.reply_check_rounds and index < cap - 1
-            echo = self.settings.echo_guard and not echo_checked and index < cap - 1
+            guards = frozenset() if index >= cap - 1 else self._draft_guards() - guards_used
             record = self.step(index, final=final, search_only=search_first and index == 0 and not final,
-                               check_reply=check, check_echo=echo)
+                               check_reply=check, guards=guards)
             turn.steps.append(record)
             if record.outcome.extra.get("repeated"):
                 break  # the model is repeating itself: the user already has this reply
             if record.withheld:  # the next step answers again, with the unread entries in view
-                if record.outcome.extra.get("echo"):
-                    echo_checked = True
+                if record.outcome.extra.get("guard"):
+                    guards_used.add(record.outcome.extra["guard"])
                 else:
                     checks += 1
                 reply_now = True
@@ -262,7 +262,7 @@ class AgentRunner:
         return turn
 
     def step(self, index: int = 0, *, final: bool = False, search_only: bool = False,
-             check_reply: bool = False, check_echo: bool = False) -> StepRecord:
+             check_reply: bool = False, guards: frozenset[str] = frozenset()) -> StepRecord:
         eviction = self.queue.make_room(self.agent_id)
         self.observer.step_started(index)
         if final:
@@ -277,8 +277,7 @@ class AgentRunner:
         completion = self.backend.complete(
             prompt, grammar=grammar, max_tokens=self.settings.reply_reserve_tokens, on_text=self.observer.text
         )
-        record = self._execute(index, completion, functions, check_reply=check_reply, check_echo=check_echo,
-                               prompt=prompt)
+        record = self._execute(index, completion, functions, check_reply=check_reply, guards=guards, prompt=prompt)
         record.eviction = eviction
         record.must_continue = record.withheld or search_only or (record.outcome.searched and self.settings.read_search_results)
         self.observer.step_finished(record)
@@ -316,15 +315,25 @@ class AgentRunner:
     def _best_hits(self, turn: TurnResult) -> list[SearchHit]:
         """The turn's ``recap_k`` best search hits: by rank (ties: earlier search first) or,
         with question focus, by similarity to the user's question across all its searches."""
+        ranked = self._turn_hits(turn)
+        if ranked and self.executor.focus:
+            ranked = by_similarity(ranked, self.executor.focus, self.store.embedder.embed)
+        return ranked[: self.settings.recap_k]
+
+    @staticmethod
+    def _turn_hits(turn: TurnResult) -> list[SearchHit]:
+        """Every hit the turn's searches returned, once, by rank (ties: earlier search first)."""
         best: dict[tuple[str, int], tuple[int, int, SearchHit]] = {}
         for order, (rank, hit) in turn.search_hits():
             key = (hit.kind, hit.id)
             if key not in best or (rank, order) < best[key][:2]:
                 best[key] = (rank, order, hit)
-        ranked = [hit for _, _, hit in sorted(best.values(), key=lambda t: (t[0], t[1]))]
-        if ranked and self.executor.focus:
-            ranked = by_similarity(ranked, self.executor.focus, self.store.embedder.embed)
-        return ranked[: self.settings.recap_k]
+        return [hit for _, _, hit in sorted(best.values(), key=lambda t: (t[0], t[1]))]
+
+    def _draft_guards(self) -> frozenset[str]:
+        """The draft guards switched on: each holds a reply back at most once a turn."""
+        return frozenset(name for name, on in (("echo", self.settings.echo_guard), ("copy", self.settings.copy_guard))
+                         if on)
 
     def _echoed_question(self, call: FunctionCall) -> FunctionOutcome | None:
         """Hold back a reply that asks the user their own question back (agent.echo_guard)."""
@@ -336,7 +345,34 @@ class AgentRunner:
                  if hits else "Your searches found nothing; if you do not know, say so.")
         text = ("Not sent: your reply asks the user the question they asked you. Answer it instead, "
                 "from what you found. " + found)
-        return FunctionOutcome(True, text, extra={"withheld": True, "echo": True})
+        return FunctionOutcome(True, text, extra={"withheld": True, "guard": "echo"})
+
+    def _copied_memory(self, call: FunctionCall) -> FunctionOutcome | None:
+        """Hold back a reply that copies a search hit word for word when another hit of the
+        turn is closer to the user's question (agent.copy_guard).
+
+        A small model answers with the last line of a result page, copied whole, even when
+        the line that answers comes first on that page ("which band did we see live at the
+        hall?" answered with "The Verquuels are playing at the hall next month", the line
+        under "Last night we saw The Shoulundvoels live at the hall"). A copy of the hit
+        closest to the question goes out: quoting the right memory is an answer. So does a
+        copy of the next link of a chain (a hit that shares a name the user did not mention
+        with a closer one): the answer to a two-step question reads less like the question
+        than its first step does.
+        """
+        asked = last_user_message(self.store.recall.in_context(self.agent_id))
+        hits = self._turn_hits(self._turn)
+        copied = copied_hit(str(call.arguments.get("message", "")), hits)
+        if copied is None or not asked.strip():
+            return None
+        ranked = by_similarity(hits, asked, self.store.embedder.embed)
+        closer = ranked[: next(i for i, h in enumerate(ranked) if (h.kind, h.id) == (copied.kind, copied.id))]
+        if not closer or continues_chain(copied, closer, asked):
+            return None
+        text = ("Not sent: your reply copies a search result word for word, and other results are closer to the "
+                "user's question. Answer the question itself, in your own words, from the results that match it "
+                "(closest first):\n" + "\n".join(format_hits(ranked[: self.settings.recap_k], first=1, per_item=300)))
+        return FunctionOutcome(True, text, extra={"withheld": True, "guard": "copy"})
 
     def _check_reply(self, call: FunctionCall, prompt: Sequence[ChatMessage]) -> FunctionOutcome | None:
         """Hold back a reply whose own names or ids memory knows more about (agent.reply_check)."""
@@ -369,7 +405,7 @@ class AgentRunner:
         return self._search_grammar
 
     def _execute(self, index: int, completion: Completion, functions: Sequence[FunctionSpec], *,
-                 check_reply: bool = False, check_echo: bool = False,
+                 check_reply: bool = False, guards: frozenset[str] = frozenset(),
                  prompt: Sequence[ChatMessage] = ()) -> StepRecord:
         try:
             call = parse_call(completion.text, functions)
@@ -393,8 +429,10 @@ class AgentRunner:
             outcome = None
             if call.function == "send_message":
                 outcome = self._repeated_reply(call)
-                if outcome is None and check_echo:
+                if outcome is None and "echo" in guards:
                     outcome = self._echoed_question(call)
+                if outcome is None and "copy" in guards:
+                    outcome = self._copied_memory(call)
                 if outcome is None and check_reply:
                     outcome = self._check_reply(call, prompt)
             if outcome is None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from typing import Callable, Sequence
 
 import numpy as np
@@ -71,8 +72,40 @@ def restates_question(draft: str, asked: str, *, coverage: float = 0.8, min_word
     return False
 
 
+def copied_hit(draft: str, hits: Sequence[SearchHit], *, min_words: int = 6,
+               share: float = 0.8) -> SearchHit | None:
+    """The hit whose text ``draft`` copies word for word: a run of at least ``min_words``
+    words of the hit makes up ``share`` of the draft ("You said: the Verquuels are playing
+    at Nathsirksuel Hall next month" copies the stored line it quotes)."""
+    words = _words(draft)
+    if len(words) < min_words:
+        return None
+    for hit in hits:
+        run = _longest_common_run(words, _words(hit.text))
+        if run >= min_words and run >= share * len(words):
+            return hit
+    return None
+
+
+def continues_chain(hit: SearchHit, others: Sequence[SearchHit], asked: str) -> bool:
+    """Whether ``hit`` shares a name or id the user did not ask about with one of ``others``:
+    the next link of a chain ("where is the hotel my cousin stayed at?": "Hotel Aurelia is at
+    14 Vana Street" follows "Lena stayed at Hotel Aurelia"), not a rival answer."""
+    said = set(_words(asked))
+    own = [i for i in identifiers(hit.text) if i.lower() not in said]
+    return any(i in other.text for other in others for i in own)
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.lower())
+
+
+def _longest_common_run(a: Sequence[str], b: Sequence[str]) -> int:
+    return SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b)).size
+
+
 def _content_words(text: str) -> list[str]:
-    return [w for w in re.findall(r"\w+", text.lower()) if w not in STOPWORDS]
+    return [w for w in _words(text) if w not in STOPWORDS]
 
 
 def by_similarity(hits: Sequence[SearchHit], question: str, embed) -> list[SearchHit]:

@@ -15,6 +15,11 @@ import click
 
 from memgpt_local.agent.loop import StepObserver, StepRecord
 
+GUARD_NOTICES = {  # why a draft guard held the streamed reply back (agent.echo_guard, agent.copy_guard)
+    "echo": "it asked your question back",
+    "copy": "it copied a memory that other results match your question better",
+}
+
 
 def decode_partial_json_string(body: str) -> str:
     """Decode the inside of a JSON string that may be cut anywhere."""
@@ -80,8 +85,8 @@ class ConsoleObserver(StepObserver):
             click.echo()
         if record.outcome.user_message and not streamed_message:
             click.echo(f"{self.assistant_name}: {record.outcome.user_message}")
-        if record.withheld and record.outcome.extra.get("echo"):
-            click.secho("  (draft held back: it asked your question back; answering again)", dim=True)
+        if record.withheld and record.outcome.extra.get("guard") in GUARD_NOTICES:
+            click.secho(f"  (draft held back: {GUARD_NOTICES[record.outcome.extra['guard']]}; answering again)", dim=True)
         elif record.withheld:  # the draft streamed above did not go out: say so, and why
             names = ", ".join(record.outcome.extra.get("identifiers", []))
             click.secho(f"  (draft held back: memory has unread entries about {names}; answering again)", dim=True)

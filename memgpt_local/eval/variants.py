@@ -83,10 +83,10 @@ register(Variant("vector-search", "archival and conversation search by meaning o
 # Memory policy mechanisms (issue 7): each one switched on alone, then together; "plain"
 # switches off the two that are on by default, to show what the bare agent policy does.
 register(Variant("plain", "the bare policy: every mechanism off (no forced reply, no forced read of "
-                 "search results, no search budget, no recap, no reply check, no question focus, no echo guard)",
+                 "search results, no search budget, no recap, no reply check, no question focus, no echo or copy guard)",
                  agent={"reply_required": False, "read_search_results": False, "search_budget": 0,
                         "reply_check": False, "search_recap": False, "question_focus": False,
-                        "echo_guard": False}))
+                        "echo_guard": False, "copy_guard": False}))
 register(Variant("no-reply-check", "the defaults without the reply check", agent={"reply_check": False}))
 register(Variant("no-search-budget", "the defaults without the search budget", agent={"search_budget": 0}))
 register(Variant("prefetch", "read-ahead: top recall/archival hits shown with each user message",
@@ -105,3 +105,5 @@ register(Variant("no-question-focus", "the defaults without ranking search hits 
                  agent={"question_focus": False}))
 register(Variant("no-echo-guard", "the defaults without holding back a reply that asks the user's question back",
                  agent={"echo_guard": False}))
+register(Variant("no-copy-guard", "the defaults without holding back a reply that copies a search hit other hits "
+                 "answer better", agent={"copy_guard": False}))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -43,6 +44,8 @@ def set_offline() -> None:
 # loads each model once however many stores it opens.
 _LOADED: dict[tuple[Path, str], object] = {}
 
+CACHE_TEXTS = 2048  # recent texts whose vectors are kept (about 3 MB at 384 dimensions)
+
 
 class SentenceTransformerEmbedder:
     """A sentence-transformers model from a local folder, loaded on first use."""
@@ -56,6 +59,9 @@ class SentenceTransformerEmbedder:
         self._dim = dim
         self._model = None
         self._lock = threading.Lock()
+        # A turn embeds the same short texts again and again (the user's question for every
+        # search's focus and for the draft guards, the hits it re-ranks): they are encoded once.
+        self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
 
     @property
     def dim(self) -> int:
@@ -88,6 +94,20 @@ class SentenceTransformerEmbedder:
     def embed(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            known = {t: self._recent[t] for t in texts if t in self._recent}
+        missing = list(dict.fromkeys(t for t in texts if t not in known))
+        if missing:
+            known.update((t, v.copy()) for t, v in zip(missing, self._encode(missing)))
+        with self._lock:
+            for text in dict.fromkeys(texts):
+                self._recent[text] = known[text]
+                self._recent.move_to_end(text)
+            while len(self._recent) > CACHE_TEXTS:
+                self._recent.popitem(last=False)
+        return np.stack([known[t] for t in texts])
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
         model = self._load()
         vectors = model.encode(list(texts), batch_size=self.batch_size, convert_to_numpy=True,
                                normalize_embeddings=True, show_progress_bar=False)
