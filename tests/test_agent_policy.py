@@ -424,3 +424,31 @@ def test_a_copy_of_the_next_link_of_a_chain_is_not_a_rival_answer():
     assert continues_chain(hit("Hotel Aurelia is at 14 Vana Street, Tartu."), [stay], "Where is the hotel my cousin stayed at?")
     # the names both share are the ones the user asked about: rivals, not a chain
     assert not continues_chain(hit(HALL_MEMORIES[1]), [hit(HALL_MEMORIES[0])], "Which band did we see live at Nathsirksuel Hall?")
+
+
+def test_the_turns_own_messages_found_by_a_date_search_are_no_rivals_of_a_copied_memory(store):
+    from datetime import datetime, timezone
+    today = datetime.now(timezone.utc).date().isoformat()
+    distractor = say(HALL_MEMORIES[1])
+    runner = make_runner(store, [
+        call("conversation_search", query="Nathsirksuel Hall", heartbeat=True),
+        call("conversation_search_date", "Looking for the band we saw live at Nathsirksuel Hall", heartbeat=True,
+             start_date=today, end_date=today),
+        distractor], reply_check=False, search_recap=False)
+    with store.transaction():
+        store.recall.append(runner.agent_id, [NewMessage(role="user", content=HALL_MEMORIES[1], in_context=False)])
+    turn = runner.user_message("Which band did we see live at Nathsirksuel Hall?")
+    assert "Which band did we see live" in turn.steps[1].outcome.text  # the question itself was found
+    assert turn.messages == [HALL_MEMORIES[1]] and not any(s.withheld for s in turn.steps)
+
+
+def test_an_earlier_asking_of_the_same_question_is_no_rival_of_a_copied_memory(store):
+    runner = make_runner(store, [call("conversation_search", query="Nathsirksuel Hall", heartbeat=True),
+                                 say(HALL_MEMORIES[1])], reply_check=False, name="asked-before")
+    with store.transaction():
+        store.recall.append(runner.agent_id, [
+            NewMessage(role="user", content=HALL_MEMORIES[1], in_context=False),
+            NewMessage(role="user", content="Which band did we see live at Nathsirksuel Hall? I forget.", in_context=False)])
+    turn = runner.user_message("Which band did we see live at Nathsirksuel Hall?")
+    assert "I forget" in turn.steps[0].outcome.text
+    assert turn.messages == [HALL_MEMORIES[1]] and not any(s.withheld for s in turn.steps)

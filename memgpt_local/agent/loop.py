@@ -360,13 +360,20 @@ class AgentRunner:
         with a closer one): the answer to a two-step question reads less like the question
         than its first step does.
         """
-        asked = last_user_message(self.store.recall.in_context(self.agent_id))
+        in_context = self.store.recall.in_context(self.agent_id)
+        asked = last_user_message(in_context)
         hits = self._turn_hits(self._turn)
         copied = copied_hit(str(call.arguments.get("message", "")), hits)
         if copied is None or not asked.strip():
             return None
-        ranked = by_similarity(hits, asked, self.store.embedder.embed)
-        closer = ranked[: next(i for i, h in enumerate(ranked) if (h.kind, h.id) == (copied.kind, copied.id))]
+        # The turn itself (the question, the model's own steps: a date search finds them) and
+        # any memory that asks the question again read like the question without answering
+        # it: they are no rivals.
+        asked_at = max((m.id for m in in_context if m.role == "user"), default=None)
+        rivals = [h for h in hits if h is copied or not (
+            (h.kind == "message" and asked_at is not None and h.id >= asked_at) or restates_question(h.text, asked))]
+        ranked = by_similarity(rivals, asked, self.store.embedder.embed)
+        closer = ranked[: next(i for i, h in enumerate(ranked) if h is copied)]
         if not closer or continues_chain(copied, closer, asked):
             return None
         text = ("Not sent: your reply copies a search result word for word, and other results are closer to the "
