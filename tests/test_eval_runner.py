@@ -284,3 +284,22 @@ def test_variants_combine_with_plus():
     assert settings.archival_search_mode == "text" and settings.search_budget == 3 and settings.reply_check
     with pytest.raises(InvalidInputError, match="unknown variant 'nope'"):
         get_variant("text-search+nope")
+
+
+def test_chosen_cases_rerun_alone_and_indices_beyond_n_are_refused(tmp_path, hash_embedder):
+    options = Options(seed=0, n=3, points=(0, 1))
+    cases = [c for c in task_by_name("nested-kv").cases(options) if c.index == 2]
+    chosen = EvalConfig(task="nested-kv", model="scripted", out=tmp_path, options=options, cases=(2,))
+    run = Evaluation(chosen, backend=ScriptedBackend(kv_script(cases)), embedder=hash_embedder, settings=Settings())
+    assert [(c.index, c.point) for _, c in run.pending()] == [(2, 0), (2, 1)]
+    assert all(r["correct"] for r in run.run())
+    beyond = EvalConfig(task="nested-kv", model="scripted", out=tmp_path, options=options, cases=(1, 3))
+    with pytest.raises(InvalidInputError, match=r"\[3\] are outside the 3 cases"):
+        Evaluation(beyond, backend=ScriptedBackend([]), embedder=hash_embedder, settings=Settings())
+
+
+def test_cli_refuses_bad_case_indices(cli_runner):
+    from memgpt_local.cli.main import cli
+
+    result = cli_runner.invoke(cli, ["eval", "dmr", "--model", "scripted:x.json", "--cases", "one"])
+    assert result.exit_code == 1 and "--cases 'one' is not a comma-separated list" in result.output

@@ -14,14 +14,14 @@ TASKS = ("nested-kv", "dmr", "doc-qa")
 DEFAULT_OUT = Path("eval-out")
 
 
-def _points(text: str | None) -> tuple[int, ...] | None:
+def _points(text: str | None, option: str = "--points", example: str = "0,1,2 or --points 1000,3000") -> tuple[int, ...] | None:
     if not text:
         return None
     try:
         return tuple(int(p) for p in text.replace(" ", "").split(",") if p)
     except ValueError:
-        raise InvalidInputError(f"--points {text!r} is not a comma-separated list of integers",
-                                "for example --points 0,1,2 or --points 1000,3000") from None
+        raise InvalidInputError(f"{option} {text!r} is not a comma-separated list of integers",
+                                f"for example {option} {example}") from None
 
 
 def _backend(app: App, model: str, n_ctx: int | None):
@@ -53,6 +53,8 @@ def _run_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--agent/--no-agent", "run_agent", default=True, show_default=True, help="Run the agent."),
         click.option("--n-ctx", type=click.IntRange(512), default=None, help="Context window (default: the model's, capped by config)."),
         click.option("--keep-stores", is_flag=True, help="Keep each episode's memory file under OUT/work/."),
+        click.option("--cases", default=None,
+                     help="Comma-separated case indices (0 to n-1) to run at each point, to re-run chosen episodes."),
     ]
     for option in reversed(options):
         func = option(func)
@@ -60,7 +62,8 @@ def _run_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _run(app: App, task: str, *, model: str | None, n: int, seed: int, out: Path, long: bool, points: str | None,
-         variant: str, baseline: bool, run_agent: bool, n_ctx: int | None, keep_stores: bool) -> None:
+         variant: str, baseline: bool, run_agent: bool, n_ctx: int | None, keep_stores: bool,
+         cases: str | None) -> None:
     from memgpt_local.eval.base import Options
     from memgpt_local.eval.report import write_report
     from memgpt_local.eval.runner import AGENT_METHOD, EvalConfig, Evaluation, task_by_name
@@ -71,7 +74,8 @@ def _run(app: App, task: str, *, model: str | None, n: int, seed: int, out: Path
         raise InvalidInputError("nothing to run: --no-agent and --no-baseline together", "drop one of them")
     config = EvalConfig(task=task, model=model or app.settings.model.default, out=out,
                         options=Options(seed=seed, n=n, long=long, points=_points(points)),
-                        variant=get_variant(variant), methods=methods, keep_stores=keep_stores)
+                        variant=get_variant(variant), methods=methods, keep_stores=keep_stores,
+                        cases=_points(cases, "--cases", "3,17"))
     backend = _backend(app, config.model, n_ctx)
     try:
         evaluation = Evaluation(config, backend=backend, embedder=app.embedder(), settings=app.settings,

@@ -299,6 +299,7 @@ class EvalConfig:
     variant: Variant | None = None
     methods: tuple[str, ...] = (AGENT_METHOD,)
     keep_stores: bool = False
+    cases: tuple[int, ...] | None = None  # case indices to run (None: all ``options.n``), to re-run chosen episodes
 
 
 class Evaluation:
@@ -318,6 +319,10 @@ class Evaluation:
         self.progress = progress
         self.results = EpisodeLog(config.out / EPISODES_FILE)
         self.stores = StoreFactory(config.out, embedder, settings, log)
+        beyond = [i for i in config.cases or () if not 0 <= i < config.options.n]
+        if beyond:
+            raise InvalidInputError(f"case indices {beyond} are outside the {config.options.n} cases per point",
+                                    f"use indices from 0 to {config.options.n - 1}, or a larger --n")
         unknown = [m for m in config.methods if m != AGENT_METHOD and m not in self.task.baselines]
         if unknown:
             raise InvalidInputError(f"{config.task} has no baseline {', '.join(unknown)}",
@@ -334,7 +339,8 @@ class Evaluation:
         """(method, case) not yet done: method by method (so a model's cache serves a method's
         shared prompt prefix), cases index by index with every point at each index."""
         done = self.results.done_keys()
-        cases = self.task.cases(self.config.options)
+        cases = [c for c in self.task.cases(self.config.options)
+                 if self.config.cases is None or c.index in self.config.cases]
         return [(m, c) for m in self.config.methods for c in cases if self.key(m, c) not in done]
 
     def _write_run_info(self, pending: int) -> None:
