@@ -376,9 +376,12 @@ class AgentRunner:
         closer = ranked[: next(i for i, h in enumerate(ranked) if h is copied)]
         if not closer or continues_chain(copied, closer, asked):
             return None
+        # only the closer results, the closest last: shown the copied line again, or shown it
+        # last, the model sent the same copy again (it answers from the last thing it read)
+        closest_last = list(reversed(closer[: self.settings.recap_k]))
         text = ("Not sent: your reply copies a search result word for word, and other results are closer to the "
                 "user's question. Answer the question itself, in your own words, from the results that match it "
-                "(closest first):\n" + "\n".join(format_hits(ranked[: self.settings.recap_k], first=1, per_item=300)))
+                "better (the closest last):\n" + "\n".join(format_hits(closest_last, first=1, per_item=300)))
         return FunctionOutcome(True, text, extra={"withheld": True, "guard": "copy"})
 
     def _check_reply(self, call: FunctionCall, prompt: Sequence[ChatMessage]) -> FunctionOutcome | None:
