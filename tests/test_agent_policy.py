@@ -333,6 +333,7 @@ def test_a_reply_asking_the_users_question_back_is_held_once_with_the_best_hits(
     assert held.withheld and held.outcome.extra["guard"] == "echo"
     assert "The Glass Letters" in held.outcome.text  # the turn's best hit comes with the notice
     assert runner.backend.requests[2].grammar.function_names == ("send_message",)
+    assert not any("I need to know which one" in m.content for m in runner.backend.requests[2].messages)
 
 
 def test_the_echo_guard_holds_back_once_a_turn_and_can_be_switched_off(store):
@@ -379,7 +380,16 @@ def test_a_reply_copying_a_hit_farther_from_the_question_is_held_once_with_the_c
     assert held.withheld and held.outcome.extra["guard"] == "copy"
     shown = held.outcome.text.split("\n")[1:]  # the closer hits only, the closest last
     assert "Shoulundvoels" in shown[-1] and not any("Verquuels" in line for line in shown)
-    assert runner.backend.requests[2].grammar.function_names == ("send_message",)
+    retry = runner.backend.requests[2]
+    assert retry.grammar.function_names == ("send_message",)
+    # the held draft has left the main context (the model copied it again when it saw it), not memory
+    prompt = "\n".join(m.content for m in retry.messages)
+    assert "your reply copies a search result" in prompt and "Verquuels are playing" not in prompt.split("Not sent")[-1]
+    assert prompt.count("Verquuels are playing") == 1  # in the search results only
+    drafts = [m for m in store.recall.all(runner.agent_id)
+              if m.role == "assistant" and m.function_name == "send_message"]
+    assert [(m.function_args["message"], m.in_context) for m in drafts] == [
+        (HALL_MEMORIES[1], False), ("We saw The Shoulundvoels there.", True)]
 
 
 def test_the_copy_guard_lets_a_quote_of_the_closest_hit_out_and_holds_back_once(store):

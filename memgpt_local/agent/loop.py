@@ -435,7 +435,7 @@ class AgentRunner:
                 function_args=call.arguments,
                 request_heartbeat=call.request_heartbeat,
             )
-            self.store.recall.append(self.agent_id, [step_message])
+            (stored,) = self.store.recall.append(self.agent_id, [step_message])
             outcome = None
             if call.function == "send_message":
                 outcome = self._repeated_reply(call)
@@ -447,5 +447,9 @@ class AgentRunner:
                     outcome = self._check_reply(call, prompt)
             if outcome is None:
                 outcome = self.executor.run(call)
+            elif outcome.extra.get("guard"):
+                # A draft a guard held back leaves the main context (recall keeps it): shown its
+                # own draft above the notice, a small model sent the same words again.
+                self.store.recall.set_in_context(self.agent_id, [stored.id], False)
             self.store.recall.append(self.agent_id, [events.function_result(call.function, outcome.ok, outcome.text)])
         return StepRecord(index, completion.text, call, outcome, completion)
