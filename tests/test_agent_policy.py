@@ -390,6 +390,10 @@ def test_a_reply_copying_a_hit_farther_from_the_question_is_held_once_with_the_c
               if m.role == "assistant" and m.function_name == "send_message"]
     assert [(m.function_args["message"], m.in_context) for m in drafts] == [
         (HALL_MEMORIES[1], False), ("We saw The Shoulundvoels there.", True)]
+    # nor is the held draft found later as something the assistant said
+    for mode in ("text", "vector"):
+        found = store.recall.search(runner.agent_id, "Verquuels playing next month", mode=mode, page_size=20)
+        assert [h.role for h in found.items if "Verquuels" in h.text] == ["user"]
 
 
 def test_the_copy_guard_lets_a_quote_of_the_closest_hit_out_and_holds_back_once(store):

@@ -449,7 +449,8 @@ class AgentRunner:
                 outcome = self.executor.run(call)
             elif outcome.extra.get("guard"):
                 # A draft a guard held back leaves the main context (recall keeps it): shown its
-                # own draft above the notice, a small model sent the same words again.
-                self.store.recall.set_in_context(self.agent_id, [stored.id], False)
+                # own draft above the notice, a small model sent the same words again. Nor is it
+                # found later as something the assistant said: the user never saw it.
+                self.store.recall.hold_back(self.agent_id, stored.id)
             self.store.recall.append(self.agent_id, [events.function_result(call.function, outcome.ok, outcome.text)])
         return StepRecord(index, completion.text, call, outcome, completion)

@@ -132,6 +132,14 @@ class RecallStore:
                 "AND id IN (SELECT value FROM json_each(?))",
                 (int(in_context), agent_id, json.dumps(list(message_ids))))
 
+    def hold_back(self, agent_id: int, message_id: int) -> None:
+        """A reply draft the user never saw: it leaves the main context and search (its words
+        and vector), and stays in storage with the rest of the turn."""
+        with self.db.transaction():
+            self.get(agent_id, message_id)
+            self.db.execute("UPDATE messages SET in_context = 0, search_text = '' WHERE id = ?", (message_id,))
+            self.db.execute("DELETE FROM message_embeddings WHERE message_id = ?", (message_id,))
+
     def set_summarized(self, agent_id: int, message_ids: Sequence[int], summarized: bool = True) -> None:
         """Mark messages as folded into (or left out of) the recursive summary."""
         with self.db.transaction():
