@@ -18,7 +18,7 @@ if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from memgpt_local.errors import ConfigError, DataDirError
 
@@ -47,6 +47,103 @@ class EmbedderSettings(Section):
     device: str = "cpu"
 
 
+POLICY_NAMES = (  # the order they act in, whatever the order of ``agent.policies``
+    "search_first", "prefetch", "question_focus", "read_results", "search_budget", "recap",
+    "reply_required", "repeat_guard", "echo_guard", "copy_guard", "reply_check",
+)
+PolicyName = Literal[
+    "search_first", "prefetch", "question_focus", "read_results", "search_budget", "recap",
+    "reply_required", "repeat_guard", "echo_guard", "copy_guard", "reply_check",
+]
+DEFAULT_POLICIES: tuple[PolicyName, ...] = (
+    "question_focus", "read_results", "search_budget", "recap", "reply_required",
+    "repeat_guard", "echo_guard", "copy_guard", "reply_check",
+)
+
+
+class PrefetchSettings(Section):
+    hits: int = Field(3, ge=1, le=10, description="recall and archival hits shown with each user message")
+
+
+class SearchBudgetSettings(Section):
+    searches: int = Field(3, ge=1, le=50, description="searches in one turn after which the next step must reply")
+
+
+class RecapSettings(Section):
+    hits: int = Field(3, ge=1, le=10, description="best search hits of the turn shown again before the reply")
+
+
+class GuardSettings(Section):
+    hits: int = Field(3, ge=1, le=10, description="search hits shown with the notice when a draft is held back")
+
+
+class ReplyCheckSettings(Section):
+    window: float = Field(0.4, ge=0.0, le=1.0, description="show an unread entry only if its similarity to the "
+                          "question is within this of the best search hit's (1 = no filter)")
+    rounds: int = Field(4, ge=1, le=10, description="reply checks at most per turn")
+    max_df: int = Field(3, ge=1, le=20, description="a name or id is looked up only if at most this many entries hold it")
+
+
+# [agent] keys of earlier versions: a bool switched a policy on or off; the others moved into
+# the policy's own table. Files that still use them keep working (see AgentSettings).
+_LEGACY_SWITCHES = {"reply_required": "reply_required", "read_search_results": "read_results",
+                    "memory_prefetch": "prefetch", "search_first": "search_first", "echo_guard": "echo_guard",
+                    "copy_guard": "copy_guard", "question_focus": "question_focus", "search_recap": "recap",
+                    "reply_check": "reply_check"}
+_LEGACY_VALUES = {"prefetch_k": ("prefetch", "hits"), "reply_check_window": ("reply_check", "window"),
+                  "reply_check_rounds": ("reply_check", "rounds")}
+LEGACY_KEYS = {
+    **{old: f"agent.policies ({new!r})" for old, new in _LEGACY_SWITCHES.items()},
+    **{old: f"agent.{table}.{key}" for old, (table, key) in _LEGACY_VALUES.items()},
+    "search_budget": "agent.policies ('search_budget') and agent.search_budget.searches",
+    "recap_k": "agent.recap.hits, agent.echo_guard.hits and agent.copy_guard.hits",
+    "link_max_df": "agent.link_max_df and agent.reply_check.max_df",
+}
+
+
+def _translate_legacy(raw: dict[str, Any]) -> dict[str, Any]:
+    """Old flat [agent] keys as the policy list and tables they became (same behaviour)."""
+    data = dict(raw)
+    policies = list(data.get("policies", DEFAULT_POLICIES))
+
+    def switch(name: str, on: bool) -> None:
+        if on and name not in policies:
+            policies.append(name)
+        if not on and name in policies:
+            policies.remove(name)
+
+    def put(table: str, key: str, value: Any) -> None:
+        current = data.get(table)
+        data[table] = {**(current if isinstance(current, dict) else {}), key: value}
+
+    legacy = False
+    for old, name in _LEGACY_SWITCHES.items():
+        if isinstance(data.get(old), bool):
+            switch(name, data.pop(old))
+            legacy = True
+    for old, (table, key) in _LEGACY_VALUES.items():
+        if old in data:
+            put(table, key, data.pop(old))
+            legacy = True
+    budget = data.get("search_budget")
+    if isinstance(budget, int) and not isinstance(budget, bool):
+        data.pop("search_budget")
+        switch("search_budget", budget > 0)
+        if budget > 0:
+            put("search_budget", "searches", budget)
+        legacy = True
+    if "recap_k" in data:  # it also capped the hits the echo and copy guards show
+        k = data.pop("recap_k")
+        for table in ("recap", "echo_guard", "copy_guard"):
+            put(table, "hits", k)
+        legacy = True
+    if legacy and "link_max_df" in data:  # it also drove the reply check
+        put("reply_check", "max_df", data["link_max_df"])
+    if legacy:
+        data["policies"] = policies
+    return data
+
+
 class AgentSettings(Section):
     core_memory_limit: int = Field(2000, ge=50)
     warning_fraction: float = Field(0.70, gt=0.0, lt=1.0)
@@ -63,23 +160,31 @@ class AgentSettings(Section):
         "hybrid", description="archival_memory_search: words and meaning, words only, or meaning only")
     recall_search_mode: Literal["hybrid", "text", "vector"] = Field(
         "hybrid", description="conversation_search: words and meaning, words only, or meaning only")
-    # memory policy mechanisms (each can be switched off; see `memgpt-local eval --variant`)
-    reply_required: bool = Field(True, description="a turn started by a user message always ends with send_message")
-    read_search_results: bool = Field(True, description="a search always gets another step, so its results are read")
-    memory_prefetch: bool = Field(False, description="read ahead: show top recall/archival hits with each user message")
-    prefetch_k: int = Field(3, ge=1, le=10)
-    search_first: bool = Field(False, description="the first step after a user message must use a memory function")
-    link_depth: int = Field(0, ge=0, le=5, description="linked memory: hops followed from search hits via rare identifiers (0 = off)")
+    link_depth: int = Field(0, ge=0, le=5, description="linked memory: hops followed from search hits via rare "
+                            "identifiers (0 = off)")
     link_max_df: int = Field(3, ge=1, le=20, description="an identifier links only if at most this many entries hold it")
-    search_budget: int = Field(3, ge=0, le=50, description="searches in one turn after which the next step must reply (0 = no limit)")
-    echo_guard: bool = Field(True, description="hold back (once a turn) a reply that asks the user their own question back, and show the turn's best search hits")
-    copy_guard: bool = Field(True, description="hold back (once a turn) a reply that copies a search hit word for word when another hit of the turn is closer to the user's question")
-    question_focus: bool = Field(True, description="rank a turn's search hits by the user's question as well as the query (hits already shown in the turn excepted)")
-    search_recap: bool = Field(True, description="when the search budget ends a turn's searching, show its best hits again before the reply")
-    recap_k: int = Field(3, ge=1, le=10)
-    reply_check: bool = Field(True, description="hold back a reply whose names or ids memory knows more about, and show those entries first")
-    reply_check_window: float = Field(0.4, ge=0.0, le=1.0, description="reply check: show an unread entry only if its similarity to the question is within this of the best search hit's (1 = no filter)")
-    reply_check_rounds: int = Field(4, ge=1, le=10, description="reply checks at most per turn")
+    # memory policies: the enabled ones, then one table each (see agent/policy/ and docs/eval)
+    policies: list[PolicyName] = Field(default_factory=lambda: list(DEFAULT_POLICIES),
+                                       description="the memory policies that act on every turn")
+    prefetch: PrefetchSettings = Field(default_factory=PrefetchSettings)
+    search_budget: SearchBudgetSettings = Field(default_factory=SearchBudgetSettings)
+    recap: RecapSettings = Field(default_factory=RecapSettings)
+    echo_guard: GuardSettings = Field(default_factory=GuardSettings)
+    copy_guard: GuardSettings = Field(default_factory=GuardSettings)
+    reply_check: ReplyCheckSettings = Field(default_factory=ReplyCheckSettings)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy_keys(cls, data: Any) -> Any:
+        return _translate_legacy(data) if isinstance(data, dict) else data
+
+    @field_validator("policies")
+    @classmethod
+    def _once_each(cls, value: list[str]) -> list[str]:
+        return list(dict.fromkeys(value))
+
+    def uses(self, policy: str) -> bool:
+        return policy in self.policies
 
 
 class Settings(Section):
@@ -141,20 +246,32 @@ def load_settings(data_dir: Path) -> Settings:
         raise ConfigError(f"invalid {path}: {problems}", "fix the file or delete it to use defaults") from exc
 
 
+def _toml_value(item: Any) -> str:
+    if isinstance(item, bool):
+        return str(item).lower()
+    if isinstance(item, (int, float)):
+        return str(item)
+    if isinstance(item, list):
+        return "[" + ", ".join(_toml_value(v) for v in item) + "]"
+    escaped = str(item).replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{escaped}"'
+
+
+def _toml_table(name: str, values: dict[str, Any], lines: list[str]) -> None:
+    lines.append(f"[{name}]")
+    tables = {k: v for k, v in values.items() if isinstance(v, dict)}
+    for key, item in values.items():
+        if key in tables:
+            continue
+        lines.append(f"# {key} =" if item is None else f"{key} = {_toml_value(item)}")
+    lines.append("")
+    for key, table in tables.items():
+        _toml_table(f"{name}.{key}", table, lines)
+
+
 def render_settings_toml(settings: Settings) -> str:
     """The settings as TOML text (for `memgpt-local config show`/init)."""
     lines: list[str] = []
     for section, value in settings.model_dump().items():
-        lines.append(f"[{section}]")
-        for key, item in value.items():
-            if item is None:
-                lines.append(f"# {key} =")
-            elif isinstance(item, bool):
-                lines.append(f"{key} = {str(item).lower()}")
-            elif isinstance(item, (int, float)):
-                lines.append(f"{key} = {item}")
-            else:
-                escaped = str(item).replace("\\", "\\\\").replace('"', '\\"')
-                lines.append(f'{key} = "{escaped}"')
-        lines.append("")
+        _toml_table(section, value, lines)
     return "\n".join(lines)

@@ -23,8 +23,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from memgpt_local import events
 from memgpt_local.agent.loop import AgentRunner
-from memgpt_local.agent.session import ensure_agent
+from memgpt_local.cli.session import ensure_agent
 from memgpt_local.config import AgentSettings, Settings, resolve_data_dir
 from memgpt_local.memory import open_store
 from memgpt_local.memory.embed import make_embedder
@@ -80,7 +81,7 @@ def run(backend, turns: int, agent_settings: AgentSettings, workdir: Path) -> li
     try:
         for i in range(turns):
             start = time.perf_counter()
-            turn = runner.user_message(user_turn(i))
+            turn = runner.run_turn(events.user_message(user_turn(i)))
             wall = time.perf_counter() - start
             steps = turn.steps
             new = 0

@@ -40,8 +40,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from memgpt_local import events  # noqa: E402
 from memgpt_local.agent.loop import AgentRunner  # noqa: E402
-from memgpt_local.agent.session import ensure_agent  # noqa: E402
+from memgpt_local.cli.session import ensure_agent  # noqa: E402
 from memgpt_local.config import AgentSettings, Settings  # noqa: E402
 from memgpt_local.memory import open_store  # noqa: E402
 from memgpt_local.runtime.scripted import ScriptedBackend  # noqa: E402
@@ -116,7 +117,7 @@ def child(db: Path, log: Path) -> None:
         while True:
             k += 1
             backend.enqueue(*turn_calls(k))
-            runner.user_message(f"turn {k}: please remember the number {k * 7}")
+            runner.run_turn(events.user_message(f"turn {k}: please remember the number {k * 7}"))
             side.write(f"{k}\n")
             side.flush()
             os.fsync(side.fileno())
@@ -188,7 +189,7 @@ def resume_in_process(db: Path, report: Report) -> None:
     try:
         k = committed_turns(store) + 1
         backend.enqueue(*turn_calls(k))
-        turn = runner.user_message(f"turn {k}: please remember the number {k * 7}")
+        turn = runner.run_turn(events.user_message(f"turn {k}: please remember the number {k * 7}"))
         runner.render()
         if turn.messages != [f"reply {k}"]:
             report.resume_failures += 1

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from memgpt_local import events
 from memgpt_local.agent.loop import AgentRunner
-from memgpt_local.agent.session import ensure_agent
+from memgpt_local.agent.turn import TurnResult
+from memgpt_local.cli.session import ensure_agent
 from memgpt_local.config import AgentSettings, Settings
 from memgpt_local.runtime.scripted import ScriptedBackend
 from memgpt_local.schemas import FunctionCall
@@ -22,3 +24,8 @@ def make_runner(store, script, *, name: str = "sam", n_ctx: int = 8192, **agent_
     ensure_agent(store, name, settings)
     backend = ScriptedBackend(list(script), n_ctx=n_ctx)
     return AgentRunner(store, backend, name, settings.agent)
+
+
+def ask(runner: AgentRunner, text: str) -> TurnResult:
+    """The user's turn for ``text``, run as every caller runs one."""
+    return runner.run_turn(events.user_message(text))

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from agent_helpers import call, make_runner, say
+from agent_helpers import ask, call, make_runner, say
 from memgpt_local.agent import commands
 from memgpt_local.errors import InvalidInputError
 
 
 def test_memory_context_and_dump_describe_the_agent(store):
     runner = make_runner(store, [say("hello")])
-    runner.user_message("hi there")
+    ask(runner, "hi there")
     memory = commands.show_memory(runner, "")
     assert "[persona]" in memory and "[human]" in memory and "recall memory: 3 messages" in memory
     context = commands.show_context(runner, "")
@@ -23,7 +23,7 @@ def test_memory_context_and_dump_describe_the_agent(store):
 
 def test_pop_deletes_the_last_messages(store):
     runner = make_runner(store, [say("hello")])
-    runner.user_message("hi")
+    ask(runner, "hi")
     assert commands.pop(runner, "2") == "removed the last 2 messages"
     assert [m.role for m in store.recall.in_context(runner.agent_id)] == ["user"]
     with pytest.raises(InvalidInputError):
@@ -32,7 +32,7 @@ def test_pop_deletes_the_last_messages(store):
 
 def test_retry_regenerates_the_answer_to_the_last_user_message(store):
     runner = make_runner(store, [say("first answer"), say("second answer")])
-    runner.user_message("question")
+    ask(runner, "question")
     turn = commands.retry(runner, "")
     assert turn.messages == ["second answer"]
     sent = [m.function_args["message"] for m in store.recall.in_context(runner.agent_id) if m.role == "assistant" and m.function_name == "send_message"]
@@ -41,7 +41,7 @@ def test_retry_regenerates_the_answer_to_the_last_user_message(store):
 
 def test_rethink_and_rewrite_edit_the_last_step(store):
     runner = make_runner(store, [say("helo")])
-    runner.user_message("hi")
+    ask(runner, "hi")
     commands.rethink(runner, "Greet the user warmly.")
     commands.rewrite(runner, "Hello!")
     step = [m for m in store.recall.in_context(runner.agent_id) if m.role == "assistant"][-1]

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from agent_helpers import call, make_runner, say
-from memgpt_local.agent import events
+from agent_helpers import ask, call, make_runner, say
+from memgpt_local import events
 
 
 def test_send_message_ends_the_turn(store):
     runner = make_runner(store, [say("Hello Ada!")])
-    turn = runner.user_message("hi, I'm Ada")
+    turn = ask(runner, "hi, I'm Ada")
     assert turn.messages == ["Hello Ada!"]
     assert len(turn.steps) == 1
     roles = [m.role for m in store.recall.in_context(runner.agent_id)]
@@ -26,7 +26,7 @@ def test_core_memory_append_and_replace(store):
             say("Noted."),
         ],
     )
-    turn = runner.user_message("My name is Ada Lovelace")
+    turn = ask(runner, "My name is Ada Lovelace")
     assert [s.outcome.ok for s in turn.steps] == [True, True, True]
     human = store.core.get(runner.agent_id, "human").value
     assert "Name: Ada Lovelace" in human
@@ -38,10 +38,10 @@ def test_core_memory_replace_missing_text_is_an_error_with_a_heartbeat(store):
         store,
         [call("core_memory_replace", label="human", old_content="no such text", new_content="x"), say("sorry")],
     )
-    turn = runner.user_message("hi")
+    turn = ask(runner, "hi")
     assert not turn.steps[0].outcome.ok
     assert "not in core memory" in turn.steps[0].outcome.text
-    assert turn.steps[0].continues  # the error forces another step
+    assert turn.steps[0].asks_for_more  # the error forces another step
     assert turn.messages == ["sorry"]
 
 
@@ -54,13 +54,13 @@ def test_core_memory_replace_with_empty_text_deletes(store):
             say("done"),
         ],
     )
-    runner.user_message("forget that I like tea")
+    ask(runner, "forget that I like tea")
     assert "Likes: tea" not in store.core.get(runner.agent_id, "human").value
 
 
 def test_core_memory_limit_returns_an_error_telling_the_model_what_to_do(store):
     runner = make_runner(store, [call("core_memory_append", label="human", content="x" * 400), say("ok")], core_memory_limit=300)
-    turn = runner.user_message("hi")
+    turn = ask(runner, "hi")
     outcome = turn.steps[0].outcome
     assert not outcome.ok
     assert "limit" in outcome.text and "archival_memory_insert" in outcome.text
@@ -77,8 +77,8 @@ def test_archival_insert_then_search_across_a_heartbeat(store):
             say("Under the blue flowerpot."),
         ],
     )
-    runner.user_message("Remember: the spare key is under the blue flowerpot.")
-    turn = runner.user_message("Where is the spare key?")
+    ask(runner, "Remember: the spare key is under the blue flowerpot.")
+    turn = ask(runner, "Where is the spare key?")
     search = turn.steps[0]
     assert search.outcome.searched
     assert "blue flowerpot" in search.outcome.text
@@ -91,10 +91,10 @@ def test_conversation_search_is_paginated_with_true_totals(store):
     script += [call("conversation_search", query="parcel", page=1, heartbeat=True), say("found")]
     runner = make_runner(store, script, page_size=5)
     for i in range(12):
-        runner.user_message(f"parcel number {i} arrived today")
+        ask(runner, f"parcel number {i} arrived today")
     # conversation_search looks at what the context does not show: move the history out
     store.recall.set_in_context(runner.agent_id, [m.id for m in store.recall.in_context(runner.agent_id)], False)
-    turn = runner.user_message("which parcels came?")
+    turn = ask(runner, "which parcels came?")
     text = turn.steps[0].outcome.text
     assert "showing 6-10 of 12, page 2/3" in text  # the 12 parcel messages, true total
     assert "UTC" in text  # real timestamps
@@ -102,29 +102,29 @@ def test_conversation_search_is_paginated_with_true_totals(store):
 
 def test_conversation_search_date(store):
     runner = make_runner(store, [say("ok"), call("conversation_search_date", start_date="2000-01-01", end_date="2100-12-31", heartbeat=True), say("ok")])
-    runner.user_message("the concert was great")
-    turn = runner.user_message("what did we talk about?")
+    ask(runner, "the concert was great")
+    turn = ask(runner, "what did we talk about?")
     assert turn.steps[0].outcome.ok
     assert "concert was great" in turn.steps[0].outcome.text
 
 
 def test_bad_date_range_is_an_error_result_not_a_crash(store):
     runner = make_runner(store, [call("conversation_search_date", start_date="2026-05-01", end_date="2026-01-01"), say("ok")])
-    turn = runner.user_message("hi")
+    turn = ask(runner, "hi")
     assert not turn.steps[0].outcome.ok
     assert turn.messages == ["ok"]
 
 
 def test_pause_heartbeats_records_until_when(store):
     runner = make_runner(store, [call("pause_heartbeats", minutes=30)])
-    turn = runner.handle(events.timed_heartbeat())
+    turn = runner.run_turn(events.timed_heartbeat())
     assert turn.steps[0].outcome.ok
     assert "heartbeats_paused_until" in runner.agent.state
 
 
 def test_unparsable_output_is_returned_to_the_model_and_the_chain_continues(store):
     runner = make_runner(store, ['{"thought": "oops", "function": ', say("recovered")])
-    turn = runner.user_message("hi")
+    turn = ask(runner, "hi")
     assert turn.steps[0].call is None
     assert not turn.steps[0].outcome.ok
     assert "not a valid function call" in turn.steps[0].outcome.text
@@ -134,7 +134,7 @@ def test_unparsable_output_is_returned_to_the_model_and_the_chain_continues(stor
 def test_heartbeat_chain_is_capped_and_the_last_step_may_only_send_a_message(store):
     script = [call("archival_memory_search", query=f"q{i}", heartbeat=True) for i in range(3)] + [say("final")]
     runner = make_runner(store, script, heartbeat_cap=4)
-    turn = runner.user_message("go")
+    turn = ask(runner, "go")
     assert len(turn.steps) == 4
     grammars = [r.grammar for r in runner.backend.requests]
     assert grammars[-1].function_names == ("send_message",)
@@ -145,14 +145,14 @@ def test_heartbeat_chain_is_capped_and_the_last_step_may_only_send_a_message(sto
 def test_chain_stops_at_the_cap_even_if_the_model_keeps_asking(store):
     script = [call("archival_memory_search", query="q", heartbeat=True)] * 2 + [say("stop", heartbeat=True)]
     runner = make_runner(store, script, heartbeat_cap=3)
-    turn = runner.user_message("go")
+    turn = ask(runner, "go")
     assert len(turn.steps) == 3  # the send_message's heartbeat flag is ignored at the cap
 
 
 def test_prompt_only_grows_at_its_end_between_evictions(store):
     runner = make_runner(store, [say("one"), call("archival_memory_search", query="x", heartbeat=True), say("two")])
-    runner.user_message("first")
-    runner.user_message("second")
+    ask(runner, "first")
+    ask(runner, "second")
     prompts = [r.messages for r in runner.backend.requests]
     for before, after in zip(prompts, prompts[1:]):
         assert after[: len(before)] == before
@@ -162,7 +162,7 @@ def test_prompt_only_grows_at_its_end_between_evictions(store):
 
 def test_main_context_is_rebuilt_identically_after_a_restart(store):
     runner = make_runner(store, [call("core_memory_append", label="human", content="Has a cat", heartbeat=True), say("nice")])
-    runner.user_message("I have a cat")
+    ask(runner, "I have a cat")
     before = runner.render()
     again = make_runner(store, [])
     assert again.render() == before
@@ -174,34 +174,34 @@ def test_a_message_larger_than_the_window_is_refused_and_nothing_is_stored(store
     runner = make_runner(store, [say("never")], n_ctx=2048, reply_reserve_tokens=256)
     count = store.recall.count(runner.agent_id)
     with pytest.raises(ContextOverflowError):
-        runner.user_message("word " * 5000)
+        ask(runner, "word " * 5000)
     assert store.recall.count(runner.agent_id) == count
 
 
 def test_a_search_always_gets_another_step_to_read_its_results(store):
     runner = make_runner(store, [call("archival_memory_search", query="keys"), say("Nothing about keys.")])
-    turn = runner.user_message("where are my keys?")
+    turn = ask(runner, "where are my keys?")
     assert len(turn.steps) == 2 and turn.messages == ["Nothing about keys."]
     plain = make_runner(store, [call("archival_memory_search", query="keys")], name="plain", read_search_results=False, reply_required=False)
-    assert len(plain.user_message("where are my keys?").steps) == 1
+    assert len(ask(plain, "where are my keys?").steps) == 1
 
 
 def test_conversation_search_leaves_out_what_the_context_shows(store):
     runner = make_runner(store, [say("ok"), call("conversation_search", query="violin"), say("found")])
-    runner.user_message("I play the violin")
-    turn = runner.user_message("what instrument do I play?")
+    ask(runner, "I play the violin")
+    turn = ask(runner, "what instrument do I play?")
     assert turn.steps[0].outcome.text.startswith("No results")
 
 
 def test_a_user_turn_always_ends_with_a_reply(store):
     runner = make_runner(store, [call("archival_memory_insert", content="filler text"), say("Noted.")])
-    turn = runner.user_message("here is some filler")
+    turn = ask(runner, "here is some filler")
     assert turn.messages == ["Noted."]
     assert runner.backend.requests[1].grammar.function_names == ("send_message",)
     silent = make_runner(store, [call("archival_memory_insert", content="more filler")], name="silent", reply_required=False)
-    assert silent.user_message("filler").messages == []
+    assert ask(silent, "filler").messages == []
 
 
 def test_events_other_than_user_messages_may_end_silently(store):
     runner = make_runner(store, [call("pause_heartbeats", minutes=10)])
-    assert runner.handle(events.timed_heartbeat()).messages == []
+    assert runner.run_turn(events.timed_heartbeat()).messages == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent_helpers import call, make_runner, say
+from agent_helpers import ask, call, make_runner, say
 from memgpt_local.functions.links import LinkExpander, identifiers
 from memgpt_local.schemas import NewMessage, SearchHit, utcnow
 
@@ -45,7 +45,7 @@ def test_archival_search_results_carry_linked_entries(store):
                  "Hotel Aurelia is at 14 Vana Street, Tartu, next to the river.",
                  "The weather in Tartu was rainy all week."]:
         store.archival.insert(runner.agent_id, text)
-    turn = runner.user_message("What did my cousin say about the trip, and where is that hotel?")
+    turn = ask(runner, "What did my cousin say about the trip, and where is that hotel?")
     result = turn.steps[0].outcome.text
     assert "linked via Hotel" in result or "linked via Aurelia" in result
     assert "14 Vana Street" in result
@@ -58,7 +58,7 @@ def test_prefetch_shows_relevant_memories_with_the_user_message(store):
             NewMessage(role="user", content="We adopted a ferret and named it Tansy.", in_context=False),
             NewMessage(role="user", content="The weather was awful today.", in_context=False),
         ])
-    runner.user_message("What was the name of our ferret?")
+    ask(runner, "What was the name of our ferret?")
     context = store.recall.in_context(runner.agent_id)
     assert [m.role for m in context[:2]] == ["user", "system"]
     assert context[1].content.startswith("[memory read-ahead")
@@ -69,7 +69,7 @@ def test_prefetch_shows_relevant_memories_with_the_user_message(store):
 
 def test_prefetch_adds_nothing_when_memory_is_empty(store):
     runner = make_runner(store, [say("hi")], memory_prefetch=True)
-    runner.user_message("hello")
+    ask(runner, "hello")
     assert [m.role for m in store.recall.in_context(runner.agent_id)] == ["user", "assistant", "function"]
 
 
@@ -77,17 +77,17 @@ def test_search_first_forces_a_memory_search_before_the_reply(store):
     runner = make_runner(store, [call("conversation_search", query="ferret"), say("Tansy")], search_first=True)
     with store.transaction():
         store.recall.append(runner.agent_id, [NewMessage(role="user", content="Our ferret is Tansy.", in_context=False)])
-    turn = runner.user_message("What is our ferret called?")
+    turn = ask(runner, "What is our ferret called?")
     first = runner.backend.requests[0].grammar
     assert "send_message" not in first.function_names
     assert set(first.function_names) == {"conversation_search", "conversation_search_date", "archival_memory_search"}
-    assert turn.steps[0].continues  # even without request_heartbeat
+    assert not turn.steps[0].asks_for_more and len(turn.steps) == 2  # a second step, without a heartbeat
     assert turn.messages == ["Tansy"]
 
 
 def test_search_first_is_skipped_when_there_is_nothing_to_search(store):
     runner = make_runner(store, [say("hello")], search_first=True)
-    turn = runner.user_message("hi")
+    turn = ask(runner, "hi")
     assert "send_message" in runner.backend.requests[0].grammar.function_names
     assert turn.messages == ["hello"]
 
@@ -106,16 +106,16 @@ def test_reply_check_holds_a_draft_whose_names_memory_knows_more_about(store):
     ], reply_check=True, archival_search_mode="text")
     _hotel_store(runner, store)
     store.archival.insert(runner.agent_id, "Lena is the cousin who lives in Pärnu.")
-    turn = runner.user_message("What did my cousin say about the trip, and where did she stay?")
+    turn = ask(runner, "What did my cousin say about the trip, and where did she stay?")
     search, draft, final = turn.steps
     assert "14 Vana Street" not in search.outcome.text
-    assert draft.withheld and draft.outcome.user_message is None
+    assert draft.held and draft.outcome.user_message is None
     assert "14 Vana Street" in draft.outcome.text and "Not sent yet" in draft.outcome.text
-    assert set(draft.outcome.extra["identifiers"]) <= {"Lena", "Hotel", "Aurelia"}
+    assert set(draft.hold.user_note.split(" about ")[1].split(", ")) <= {"Lena", "Hotel", "Aurelia"}
     # the answer after a check may only be a reply, and only the final one reaches the user
     assert runner.backend.requests[2].grammar.function_names == ("send_message",)
     assert turn.messages == ["Lena stayed at Hotel Aurelia, 14 Vana Street in Tartu."]
-    assert not final.withheld
+    assert not final.held
 
 
 def test_reply_check_lets_a_draft_through_when_everything_about_it_was_read(store):
@@ -124,15 +124,15 @@ def test_reply_check_lets_a_draft_through_when_everything_about_it_was_read(stor
         say("Hotel Aurelia is at 14 Vana Street."),
     ], reply_check=True)
     _hotel_store(runner, store)
-    turn = runner.user_message("Where is the hotel my cousin stayed at?")
-    assert [s.withheld for s in turn.steps] == [False, False]
+    turn = ask(runner, "Where is the hotel my cousin stayed at?")
+    assert [s.held for s in turn.steps] == [False, False]
     assert turn.messages == ["Hotel Aurelia is at 14 Vana Street."]
 
 
 def test_reply_check_ignores_the_names_the_user_asked_about(store):
     runner = make_runner(store, [say("I have no notes on the Korppi shop.")], reply_check=True)
     store.archival.insert(runner.agent_id, "Korppi is a tea shop in Turku.")
-    turn = runner.user_message("Do you know the Korppi shop?")
+    turn = ask(runner, "Do you know the Korppi shop?")
     assert len(turn.steps) == 1 and turn.messages == ["I have no notes on the Korppi shop."]
 
 
@@ -144,8 +144,8 @@ def test_reply_check_follows_a_chain_one_round_at_a_time_and_stops_at_its_limit(
     ], reply_check=True, reply_check_rounds=2, archival_search_mode="text")
     for a, b in zip(chain, chain[1:]):
         store.archival.insert(runner.agent_id, f"Entry {a} points to {b}.")
-    turn = runner.user_message("Where does Ab12 lead?")
-    assert [s.withheld for s in turn.steps] == [False, True, True, False]
+    turn = ask(runner, "Where does Ab12 lead?")
+    assert [s.held for s in turn.steps] == [False, True, True, False]
     assert "Entry Cd34 points to Ef56" in turn.steps[1].outcome.text
     assert "Entry Ef56 points to Gh78" in turn.steps[2].outcome.text
     assert turn.messages == ["Gh78"]  # the third draft goes out: two rounds were allowed
@@ -154,7 +154,7 @@ def test_reply_check_follows_a_chain_one_round_at_a_time_and_stops_at_its_limit(
 def test_reply_check_can_be_switched_off(store):
     runner = make_runner(store, [say("Lena stayed at Hotel Aurelia.")], reply_check=False)
     _hotel_store(runner, store)
-    assert runner.user_message("Where did my cousin stay?").messages == ["Lena stayed at Hotel Aurelia."]
+    assert ask(runner, "Where did my cousin stay?").messages == ["Lena stayed at Hotel Aurelia."]
 
 
 def test_search_budget_makes_the_step_after_the_last_allowed_search_a_reply(store):
@@ -162,7 +162,7 @@ def test_search_budget_makes_the_step_after_the_last_allowed_search_a_reply(stor
     runner = make_runner(store, [*searches, say("Tansy")], search_budget=2)
     with store.transaction():
         store.recall.append(runner.agent_id, [NewMessage(role="user", content="Our ferret is Tansy.", in_context=False)])
-    turn = runner.user_message("What is our ferret called?")
+    turn = ask(runner, "What is our ferret called?")
     assert [s.call.function for s in turn.steps] == ["conversation_search", "conversation_search", "send_message"]
     assert runner.backend.requests[2].grammar.function_names == ("send_message",)
     assert turn.messages == ["Tansy"]
@@ -171,7 +171,7 @@ def test_search_budget_makes_the_step_after_the_last_allowed_search_a_reply(stor
 def test_without_a_search_budget_the_model_may_keep_searching(store):
     searches = [call("conversation_search", query="ferret", page=p, heartbeat=True) for p in range(3)]
     runner = make_runner(store, [*searches, say("Tansy")], search_budget=0)
-    turn = runner.user_message("What is our ferret called?")
+    turn = ask(runner, "What is our ferret called?")
     assert [s.call.function for s in turn.steps].count("conversation_search") == 3
 
 
@@ -184,7 +184,7 @@ def test_search_recap_shows_the_best_hits_again_before_the_forced_reply(store):
             NewMessage(role="user", content=text, in_context=False)
             for text in ["Our ferret is called Tansy.", "The ferret cage needs cleaning.", "A ferret bit my friend.",
                          "Ferret food is expensive."]])
-    turn = runner.user_message("What is our ferret called?")
+    turn = ask(runner, "What is our ferret called?")
     assert turn.messages == ["Tansy"]
     last_seen = runner.backend.requests[2].messages[-1].content
     assert last_seen.startswith("[search recap")
@@ -215,7 +215,7 @@ def test_the_recap_orders_the_turns_hits_by_the_question_with_question_focus(sto
             for day, text in [(1, "I have to go now, talk soon!"),
                               (2, "Lucky you! The sound at Lumen Hall is great."),
                               (3, "Last night we saw The Greys live at Lumen Hall.")]])
-    runner.user_message("Which band did we see live at Lumen Hall?")
+    ask(runner, "Which band did we see live at Lumen Hall?")
     lines = _recap_lines(runner, 2)
     if focus:  # the answer first, though no search ranked it first
         assert "The Greys" in lines[0]
@@ -226,7 +226,7 @@ def test_the_recap_orders_the_turns_hits_by_the_question_with_question_focus(sto
 def test_no_recap_without_the_setting(store):
     searches = [call("conversation_search", query="ferret", page=p, heartbeat=True) for p in range(2)]
     runner = make_runner(store, [*searches, say("Tansy")], search_budget=2)
-    runner.user_message("What is our ferret called?")
+    ask(runner, "What is our ferret called?")
     assert "search recap" not in runner.backend.requests[2].messages[-1].content
 
 
@@ -239,8 +239,8 @@ def test_reply_check_does_not_show_detail_that_is_not_about_the_question(store):
     for text in ["Old Mill. The Old Mill is a watermill in the Kessel valley. It was founded in 1802 by Mara Velt.",
                  "Mara Velt. Mara Velt was a painter born in Brisk; late in life she wrote two novels."]:
         store.archival.insert(runner.agent_id, text)
-    turn = runner.user_message("Who founded the Old Mill?")
-    assert [s.withheld for s in turn.steps] == [False, False]
+    turn = ask(runner, "Who founded the Old Mill?")
+    assert [s.held for s in turn.steps] == [False, False]
     # with the relevance filter off, the same draft is held back for the biography
     runner = make_runner(store, [
         call("archival_memory_search", query="Old Mill founded", heartbeat=True),
@@ -249,28 +249,28 @@ def test_reply_check_does_not_show_detail_that_is_not_about_the_question(store):
     for text in ["Old Mill. The Old Mill is a watermill in the Kessel valley. It was founded in 1802 by Mara Velt.",
                  "Mara Velt. Mara Velt was a painter born in Brisk; late in life she wrote two novels."]:
         store.archival.insert(runner.agent_id, text)
-    turn = runner.user_message("Who founded the Old Mill?")
-    assert turn.steps[1].withheld and "painter born in Brisk" in turn.steps[1].outcome.text
+    turn = ask(runner, "Who founded the Old Mill?")
+    assert turn.steps[1].held and "painter born in Brisk" in turn.steps[1].outcome.text
 
 
 def test_a_reply_already_sent_in_the_turn_is_not_sent_again_and_ends_the_turn(store):
     runner = make_runner(store, [say("You ordered the stew.", heartbeat=True), say("You ordered  the stew.", heartbeat=True),
                                  say("never reached")])
-    turn = runner.user_message("What did I order?")
+    turn = ask(runner, "What did I order?")
     assert turn.messages == ["You ordered the stew."]
-    assert len(turn.steps) == 2 and turn.steps[1].outcome.extra["repeated"]
+    assert len(turn.steps) == 2 and turn.steps[1].hold.reason == "repeat_guard"
     assert "already sent" in store.recall.in_context(runner.agent_id)[-1].content
     # a different message in the same turn still goes out
     runner = make_runner(store, [say("First.", heartbeat=True), say("Second.")], name="two")
-    assert runner.user_message("hi").messages == ["First.", "Second."]
+    assert ask(runner, "hi").messages == ["First.", "Second."]
 
 
 def test_a_message_that_parrots_a_function_result_is_not_sent(store):
     runner = make_runner(store, [say("The Wamkoora Lighthouse is in Naillpouick.", heartbeat=True),
                                  say("Message sent."), say("never reached")])
-    turn = runner.user_message("Where is the Wamkoora Lighthouse?")
+    turn = ask(runner, "Where is the Wamkoora Lighthouse?")
     assert turn.messages == ["The Wamkoora Lighthouse is in Naillpouick."]
-    assert turn.steps[1].outcome.extra["repeated"] and len(turn.steps) == 2
+    assert turn.steps[1].hold.reason == "repeat_guard" and len(turn.steps) == 2
     assert "function's result" in store.recall.in_context(runner.agent_id)[-1].content
 
 
@@ -284,9 +284,9 @@ def test_question_focus_ranks_a_turns_searches_by_the_users_question(store):
             ("assistant", "Lucky you! How was the sound at Lumen Hall?"),
             ("user", "The Tidewaters play Lumen Hall next month. My brother loves them."),
             ("user", "My cousin works at the bakery near Lumen Hall.")]])
-    turn = runner.user_message("Which band did we see live at Lumen Hall?")
+    turn = ask(runner, "Which band did we see live at Lumen Hall?")
     first_page, second_page = (s.outcome.text for s in turn.steps[:2])
-    assert runner.executor.focus == "Which band did we see live at Lumen Hall?"
+    assert turn.focus == "Which band did we see live at Lumen Hall?"
     user_lines = [line for line in first_page.splitlines() if "the user said:" in line]
     assert "The Greys" in user_lines[0]
     # the same query again: the turn has read every hit, so the question pushes none of them
@@ -297,13 +297,10 @@ def test_question_focus_ranks_a_turns_searches_by_the_users_question(store):
 
 def test_question_focus_is_off_when_switched_off_and_for_system_events(store):
     runner = make_runner(store, [say("hi"), say("welcome back")], question_focus=False)
-    runner.user_message("Which band did we see live at Lumen Hall?")
-    assert runner.executor.focus is None
+    assert ask(runner, "Which band did we see live at Lumen Hall?").focus is None
     on = make_runner(store, [say("hi"), say("welcome back")], name="kim")
-    on.user_message("Which band did we see?")
-    assert on.executor.focus == "Which band did we see?"
-    on.login()
-    assert on.executor.focus is None
+    assert ask(on, "Which band did we see?").focus == "Which band did we see?"
+    assert on.run_turn(on.login_event()).focus is None
 
 
 def test_search_results_show_repeated_messages_once_with_their_count(store):
@@ -314,7 +311,7 @@ def test_search_results_show_repeated_messages_once_with_their_count(store):
             *[NewMessage(role="assistant", content="Did anything funny happen at the Saith Studio?", in_context=False)
               for _ in range(15)],
             NewMessage(role="user", content="My new manager at the Saith Studio is Kel Trol.", in_context=False)])
-    turn = runner.user_message("What is the name of my new manager at the Saith Studio?")
+    turn = ask(runner, "What is the name of my new manager at the Saith Studio?")
     result = turn.steps[0].outcome.text
     assert result.startswith("showing 1-2 of 2")
     assert "(15 times in all)" in result and "Kel Trol" in result
@@ -327,10 +324,10 @@ def test_a_reply_asking_the_users_question_back_is_held_once_with_the_best_hits(
     with store.transaction():
         store.recall.append(runner.agent_id, [NewMessage(
             role="user", content="I finally finished reading The Glass Letters by Ann Lee.", in_context=False)])
-    turn = runner.user_message("Quick question. Which book by Ann Lee did I say I had finished reading?")
+    turn = ask(runner, "Quick question. Which book by Ann Lee did I say I had finished reading?")
     assert turn.messages == ["You finished The Glass Letters."]
     held = turn.steps[1]
-    assert held.withheld and held.outcome.extra["guard"] == "echo"
+    assert held.held and held.hold.reason == "echo_guard"
     assert "The Glass Letters" in held.outcome.text  # the turn's best hit comes with the notice
     assert runner.backend.requests[2].grammar.function_names == ("send_message",)
     assert not any("I need to know which one" in m.content for m in runner.backend.requests[2].messages)
@@ -339,11 +336,11 @@ def test_a_reply_asking_the_users_question_back_is_held_once_with_the_best_hits(
 def test_the_echo_guard_holds_back_once_a_turn_and_can_be_switched_off(store):
     echo = say("Which book by Ann Lee did you say you had finished reading?")
     runner = make_runner(store, [echo, echo], reply_check=False, name="once")
-    turn = runner.user_message("Which book by Ann Lee did I say I had finished reading?")
-    assert [s.withheld for s in turn.steps] == [True, False]  # the second time it goes out
+    turn = ask(runner, "Which book by Ann Lee did I say I had finished reading?")
+    assert [s.held for s in turn.steps] == [True, False]  # the second time it goes out
     assert "found nothing" in turn.steps[0].outcome.text
     off = make_runner(store, [echo], reply_check=False, echo_guard=False, name="off")
-    assert off.user_message("Which book by Ann Lee did I say I had finished reading?").messages == [
+    assert ask(off, "Which book by Ann Lee did I say I had finished reading?").messages == [
         "Which book by Ann Lee did you say you had finished reading?"]
 
 
@@ -354,7 +351,7 @@ def test_the_echo_guard_holds_back_once_a_turn_and_can_be_switched_off(store):
     ("Which?", False),
 ])
 def test_restates_question(draft, echoed):
-    from memgpt_local.agent.reply_check import restates_question
+    from memgpt_local.agent.policy.echo_guard import restates_question
     assert restates_question(draft, "Hi Sam. Which book by Ann Lee did I say I had finished reading?") is echoed
 
 
@@ -374,10 +371,10 @@ def _hall_runner(store, script, **settings):
 def test_a_reply_copying_a_hit_farther_from_the_question_is_held_once_with_the_closest_hits(store):
     distractor = say(HALL_MEMORIES[1])
     runner = _hall_runner(store, [distractor, say("We saw The Shoulundvoels there.")])
-    turn = runner.user_message("Which band did we see live at Nathsirksuel Hall?")
+    turn = ask(runner, "Which band did we see live at Nathsirksuel Hall?")
     assert turn.messages == ["We saw The Shoulundvoels there."]
     held = turn.steps[1]
-    assert held.withheld and held.outcome.extra["guard"] == "copy"
+    assert held.held and held.hold.reason == "copy_guard"
     shown = held.outcome.text.split("\n")[1:]  # the closer hits only, the closest last
     assert "Shoulundvoels" in shown[-1] and not any("Verquuels" in line for line in shown)
     retry = runner.backend.requests[2]
@@ -399,13 +396,13 @@ def test_a_reply_copying_a_hit_farther_from_the_question_is_held_once_with_the_c
 def test_the_copy_guard_lets_a_quote_of_the_closest_hit_out_and_holds_back_once(store):
     quote = say("You told me: " + HALL_MEMORIES[0])
     runner = _hall_runner(store, [quote], name="quote")
-    assert runner.user_message("Which band did we see live at Nathsirksuel Hall?").messages == [quote.arguments["message"]]
+    assert ask(runner, "Which band did we see live at Nathsirksuel Hall?").messages == [quote.arguments["message"]]
     distractor = say(HALL_MEMORIES[1])
     twice = _hall_runner(store, [distractor, distractor], name="twice")
-    turn = twice.user_message("Which band did we see live at Nathsirksuel Hall?")
-    assert [s.withheld for s in turn.steps[1:]] == [True, False]
+    turn = ask(twice, "Which band did we see live at Nathsirksuel Hall?")
+    assert [s.held for s in turn.steps[1:]] == [True, False]
     off = _hall_runner(store, [distractor], name="off", copy_guard=False)
-    assert off.user_message("Which band did we see live at Nathsirksuel Hall?").messages == [HALL_MEMORIES[1]]
+    assert ask(off, "Which band did we see live at Nathsirksuel Hall?").messages == [HALL_MEMORIES[1]]
 
 
 @pytest.mark.parametrize("draft, copied", [
@@ -418,7 +415,7 @@ def test_the_copy_guard_lets_a_quote_of_the_closest_hit_out_and_holds_back_once(
 def test_copied_hit(draft, copied):
     from datetime import datetime, timezone
 
-    from memgpt_local.agent.reply_check import copied_hit
+    from memgpt_local.agent.policy.copy_guard import copied_hit
     from memgpt_local.schemas import SearchHit
     hits = [SearchHit(kind="message", id=i, text=t, created_at=datetime.now(timezone.utc)) for i, t in enumerate(HALL_MEMORIES)]
     found = copied_hit(draft, hits)
@@ -428,7 +425,7 @@ def test_copied_hit(draft, copied):
 def test_a_copy_of_the_next_link_of_a_chain_is_not_a_rival_answer():
     from datetime import datetime, timezone
 
-    from memgpt_local.agent.reply_check import continues_chain
+    from memgpt_local.agent.policy.copy_guard import continues_chain
     from memgpt_local.schemas import SearchHit
 
     def hit(text):
@@ -451,9 +448,9 @@ def test_the_turns_own_messages_found_by_a_date_search_are_no_rivals_of_a_copied
         distractor], reply_check=False, search_recap=False)
     with store.transaction():
         store.recall.append(runner.agent_id, [NewMessage(role="user", content=HALL_MEMORIES[1], in_context=False)])
-    turn = runner.user_message("Which band did we see live at Nathsirksuel Hall?")
+    turn = ask(runner, "Which band did we see live at Nathsirksuel Hall?")
     assert "Which band did we see live" in turn.steps[1].outcome.text  # the question itself was found
-    assert turn.messages == [HALL_MEMORIES[1]] and not any(s.withheld for s in turn.steps)
+    assert turn.messages == [HALL_MEMORIES[1]] and not any(s.held for s in turn.steps)
 
 
 def test_an_earlier_asking_of_the_same_question_is_no_rival_of_a_copied_memory(store):
@@ -463,6 +460,6 @@ def test_an_earlier_asking_of_the_same_question_is_no_rival_of_a_copied_memory(s
         store.recall.append(runner.agent_id, [
             NewMessage(role="user", content=HALL_MEMORIES[1], in_context=False),
             NewMessage(role="user", content="Which band did we see live at Nathsirksuel Hall? I forget.", in_context=False)])
-    turn = runner.user_message("Which band did we see live at Nathsirksuel Hall?")
+    turn = ask(runner, "Which band did we see live at Nathsirksuel Hall?")
     assert "I forget" in turn.steps[0].outcome.text
-    assert turn.messages == [HALL_MEMORIES[1]] and not any(s.withheld for s in turn.steps)
+    assert turn.messages == [HALL_MEMORIES[1]] and not any(s.held for s in turn.steps)

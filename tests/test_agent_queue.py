@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from agent_helpers import call, make_runner, say
-from memgpt_local.agent import events
+from agent_helpers import ask, call, make_runner, say
+from memgpt_local import events
 from memgpt_local.agent.queue import choose_cut
 from memgpt_local.schemas import Message, utcnow
 
@@ -29,10 +29,10 @@ def test_pressure_warning_is_inserted_exactly_once_per_period(store):
         reply_reserve_tokens=64,
     )
     with store.transaction():
-        store.recall.append(runner.agent_id, [events.user_message("hello there")])
+        (hello,) = store.recall.append(runner.agent_id, [events.user_message("hello there")])
     used = runner.queue.pressure().prompt_tokens
     runner.backend.n_ctx = int(used / 0.72) + 64  # ~72% full now, and the three steps stay below 100%
-    runner.run_chain()
+    runner.run_turn(hello)
     warnings = [m for m in store.recall.in_context(runner.agent_id) if m.content.startswith("[memory pressure warning")]
     assert len(warnings) == 1
     assert runner.agent.state["pressure_warned"] is True
@@ -41,7 +41,7 @@ def test_pressure_warning_is_inserted_exactly_once_per_period(store):
 def _fill(runner, turns: int) -> None:
     runner.backend.enqueue(*[say(f"reply {i} " + "ok " * 20) for i in range(turns)])
     for i in range(turns):
-        runner.user_message(f"message {i}: " + "blah " * 40)
+        ask(runner, f"message {i}: " + "blah " * 40)
 
 
 def test_eviction_at_the_flush_line_moves_the_oldest_half_into_the_summary(store):
@@ -51,7 +51,7 @@ def test_eviction_at_the_flush_line_moves_the_oldest_half_into_the_summary(store
     used = runner.queue.pressure().prompt_tokens
     runner.backend.n_ctx = used + 64 + 5  # the next user message pushes the prompt over the window
     runner.backend.enqueue("The user sent twelve messages of filler; the assistant acknowledged each.", say("fine"))
-    turn = runner.user_message("are you still there?")
+    turn = ask(runner, "are you still there?")
     assert turn.messages == ["fine"]
     assert turn.steps[0].eviction is not None and turn.steps[0].eviction.evicted > 0
     after = store.recall.in_context(runner.agent_id)
@@ -98,7 +98,7 @@ def test_a_warning_that_tips_the_prompt_over_the_line_triggers_eviction_before_t
     used = runner.queue.pressure().prompt_tokens
     runner.backend.n_ctx = used + 64 + 10  # just under the flush line: the warning pushes it over
     runner.backend.enqueue("Six filler messages.", say("ok"))
-    turn = runner.user_message("hi")  # the user message itself also adds tokens
+    turn = ask(runner, "hi")  # the user message itself also adds tokens
     assert turn.messages == ["ok"]
     assert turn.steps[0].eviction is not None and turn.steps[0].eviction.evicted > 0
     last = runner.backend.requests[-1]
@@ -106,7 +106,7 @@ def test_a_warning_that_tips_the_prompt_over_the_line_triggers_eviction_before_t
 
 
 def test_a_summary_too_big_for_one_call_is_written_in_chunks_that_each_fit(store):
-    from memgpt_local.agent.queue import SUMMARY_MAX_TOKENS
+    from memgpt_local.agent.summarizer import SUMMARY_MAX_TOKENS
 
     runner = make_runner(store, [])
     _fill(runner, 8)
@@ -114,7 +114,7 @@ def test_a_summary_too_big_for_one_call_is_written_in_chunks_that_each_fit(store
     runner.backend.n_ctx = 900
     runner.backend.enqueue(*[f"summary after chunk {i}" for i in range(20)])
     before = len(runner.backend.requests)
-    summary = runner.queue.summarize("", messages)
+    summary = runner.queue.summarizer.summarize("", messages)
     calls = runner.backend.requests[before:]
     assert len(calls) > 1
     assert all(runner.backend.count_tokens(c.messages) + SUMMARY_MAX_TOKENS <= 900 for c in calls)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from agent_helpers import call, make_runner, say
-from memgpt_local.agent import events
-from memgpt_local.agent.session import ChatSession
+from memgpt_local import events
+from memgpt_local.cli.session import ChatSession
 
 
 class Clock:

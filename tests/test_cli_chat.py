@@ -82,19 +82,29 @@ def test_chat_says_when_a_draft_asked_the_question_back(cli_runner, tmp_path):
 
 
 @pytest.mark.parametrize("guard, notice", [
-    ("echo", "(draft held back: it asked your question back; answering again)"),
-    ("copy", "(draft held back: it copied a memory that other results match your question better; answering again)"),
+    ("echo_guard", "(draft held back: it asked your question back; answering again)"),
+    ("copy_guard", "(draft held back: it copied a memory that other results match your question better; answering again)"),
 ])
 def test_the_chat_names_the_guard_that_held_a_draft_back(capsys, guard, notice):
-    from memgpt_local.agent.loop import StepRecord
+    from memgpt_local.agent.policy import FACTORIES
+    from memgpt_local.agent.policy.base import Draft, StepPlan
+    from memgpt_local.agent.turn import StepRecord, Turn
     from memgpt_local.cli.stream import ConsoleObserver
-    from memgpt_local.functions.execute import FunctionOutcome
+    from memgpt_local.config import AgentSettings
+    from memgpt_local.functions.results import FunctionOutcome
     from memgpt_local.schemas import Completion, FunctionCall
+    from policy_fakes import FakeMemory, searched_turn
 
-    draft = FunctionCall(thought="t", function="send_message", arguments={"message": "The Verquuels."})
-    held = FunctionOutcome(True, "Not sent: ...", extra={"withheld": True, "guard": guard})
-    ConsoleObserver().step_finished(StepRecord(1, "", draft, held, Completion(
-        text="", prompt_tokens=1, evaluated_tokens=1, generated_tokens=1)))
+    texts = ["Last night we saw The Shoulundvoels live at Zuxhao Hall.",
+             "The Verquuels are playing at Zuxhao Hall next month, with support acts."]
+    turn = searched_turn("Which band did we see live at Zuxhao Hall?", texts)
+    policy = FACTORIES[guard](AgentSettings())
+    message = {"echo_guard": "Which band did we see live at Zuxhao Hall?", "copy_guard": texts[1]}[guard]
+    hold = policy.review(turn, Draft(message, [], StepPlan()), FakeMemory())
+    assert hold is not None
+    draft = FunctionCall(thought="t", function="send_message", arguments={"message": message})
+    ConsoleObserver().step_finished(StepRecord(1, "", draft, FunctionOutcome(True, hold.notice), Completion(
+        text="", prompt_tokens=1, evaluated_tokens=1, generated_tokens=1), hold=hold))
     assert notice in capsys.readouterr().out
 
 
@@ -110,9 +120,9 @@ def test_a_kill_mid_turn_loses_no_committed_step(tmp_path, data_home):
         "import os, sys\n"
         "from memgpt_local.functions.execute import FunctionExecutor\n"
         "original = FunctionExecutor.run\n"
-        "def run(self, call):\n"
+        "def run(self, call, focus=None):\n"
         "    if call.function == 'send_message': os._exit(9)\n"
-        "    return original(self, call)\n"
+        "    return original(self, call, focus)\n"
         "FunctionExecutor.run = run\n"
         "from memgpt_local.cli.main import cli\n"
         f"cli(['send', '--model', {model!r}, 'remember my cat Pixel'])\n"

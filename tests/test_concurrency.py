@@ -18,6 +18,7 @@ CHAT = """
 import json, sys, time
 sys.path.insert(0, {scripts!r})
 from crash_campaign import N_CTX, CampaignBackend, open_runner, turn_calls
+from memgpt_local import events
 from pathlib import Path
 db, go, seconds = Path(sys.argv[1]), Path(sys.argv[2]), float(sys.argv[3])
 backend = CampaignBackend([], n_ctx=N_CTX)
@@ -28,7 +29,7 @@ turns, end = 0, time.monotonic() + seconds
 while time.monotonic() < end:
     turns += 1
     backend.enqueue(*turn_calls(turns))
-    assert runner.user_message(f"turn {{turns}}").messages == [f"reply {{turns}}"]
+    assert runner.run_turn(events.user_message(f"turn {{turns}}")).messages == [f"reply {{turns}}"]
 print(json.dumps({{"turns": turns}}))
 """
 

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from pydantic import BaseModel, ConfigDict, Field
 
 from memgpt_local.errors import CallParseError, GrammarError
-from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FUNCTIONS_BY_NAME, SEND_MESSAGE, Args, FunctionSpec
+from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FUNCTIONS_BY_NAME, SEND_MESSAGE
+from memgpt_local.runtime.base import CallSpec, Grammar
 from memgpt_local.runtime.grammar import (
     build_call_grammar,
     build_text_grammar,
@@ -25,17 +30,33 @@ from memgpt_local.schemas import FunctionCall
 GRAMMAR_FILE = Path(__file__).resolve().parent.parent / "grammars" / "default_functions.gbnf"
 
 
+class Args(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A function declaration of the runtime's own shape (``CallSpec``), not the agent's."""
+
+    name: str
+    description: str
+    args_model: type[BaseModel]
+    allows_heartbeat: bool = True
+
+
 def test_checked_in_grammar_is_up_to_date():
     expected = call_grammar_text(DEFAULT_FUNCTIONS)
     assert GRAMMAR_FILE.read_text(encoding="utf-8") == expected, (
-        "regenerate with: python -m memgpt_local.runtime.grammar > grammars/default_functions.gbnf"
+        "regenerate with: python scripts/write_grammar.py"
     )
 
 
 @pytest.mark.parametrize("spec", DEFAULT_FUNCTIONS, ids=lambda s: s.name)
 def test_each_function_alone_builds_and_validates(spec):
     grammar = build_call_grammar([spec])
+    check_gbnf(grammar.text)
     assert grammar.function_names == (spec.name,)
+    assert grammar.specs == (spec,) and grammar.spec(spec.name) is spec
     for key in spec.args_model.model_fields:
         assert f'\\"{key}\\": ' in grammar.text
     assert ("request_heartbeat" in grammar.text) == spec.allows_heartbeat
@@ -45,6 +66,7 @@ def test_each_function_alone_builds_and_validates(spec):
 def test_subsets_and_heartbeat_flag(heartbeat):
     subset = [FUNCTIONS_BY_NAME["send_message"], FUNCTIONS_BY_NAME["archival_memory_search"]]
     grammar = build_call_grammar(subset, thought_max_chars=50, heartbeat=heartbeat)
+    check_gbnf(grammar.text)
     assert "conversation_search" not in grammar.text
     assert ("request_heartbeat" in grammar.text) is heartbeat
     assert "jchar{0,50}" in grammar.text
@@ -57,22 +79,59 @@ def test_bad_grammar_is_a_clear_error():
         check_gbnf('root ::= "unterminated\n')
 
 
+def test_the_whole_default_grammar_is_accepted_by_llama_cpp():
+    for heartbeat in (True, False):
+        check_gbnf(build_call_grammar(DEFAULT_FUNCTIONS, heartbeat=heartbeat).text)
+
+
+def test_a_grammar_is_a_plain_value_built_without_llama_cpp():
+    code = ("import sys, memgpt_local.runtime.grammar as g\n"
+            "from memgpt_local.functions.specs import DEFAULT_FUNCTIONS\n"
+            "g.build_call_grammar(DEFAULT_FUNCTIONS), g.build_text_grammar(10)\n"
+            "assert 'llama_cpp' not in sys.modules, 'building a grammar loaded llama_cpp'\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_llama_backend_validates_a_grammar_when_it_compiles_it(vocab_dir):
+    from memgpt_local.runtime.llama import LlamaCppBackend, _GrammarSampler
+
+    backend = LlamaCppBackend(vocab_dir / "ggml-vocab-qwen2.gguf")
+    try:
+        with pytest.raises(GrammarError, match="Undefined rule identifier 'nowhere'") as info:
+            _GrammarSampler(backend._vocab, "root ::= nowhere\n", backend._n_vocab, {})
+        assert "grammar generator" in str(info.value)  # the hint
+        with pytest.raises(GrammarError, match="Undefined rule identifier 'nowhere'"):
+            backend._library_grammar(Grammar("root ::= nowhere\n", kind="text", max_chars=5))
+        assert backend._library_grammar(build_text_grammar(5)) is not None
+    finally:
+        backend.close()
+
+
+def test_grammar_specs_and_function_names_agree():
+    specs = (Spec("a", "x", Args), Spec("b", "y", Args, allows_heartbeat=False))
+    assert Grammar("root ::= x", specs=specs).function_names == ("a", "b")
+    assert Grammar("root ::= x", function_names=("a",)).specs == ()
+    with pytest.raises(GrammarError, match="differ"):
+        Grammar("root ::= x", function_names=("b", "a"), specs=specs)
+    spec: CallSpec = DEFAULT_FUNCTIONS[0]  # the agent's declarations have the runtime's shape
+    assert build_call_grammar([spec]).specs == (spec,)
+
+
 def test_unbounded_string_is_refused():
     class Loose(Args):
         text: str
 
     with pytest.raises(GrammarError, match="max_length"):
-        build_call_grammar([FunctionSpec("loose", "x", Loose)])
+        build_call_grammar([Spec("loose", "x", Loose)])
 
 
 def test_long_strings_split_repetitions_llama_accepts():
-    from pydantic import Field
-
     class Big(Args):
         text: str = Field(max_length=4500)
 
-    grammar = build_call_grammar([FunctionSpec("big", "x", Big)])
+    grammar = build_call_grammar([Spec("big", "x", Big)])
     assert "jchar{0,2000} jchar{0,2000} jchar{0,500}" in grammar.text
+    check_gbnf(grammar.text)
 
 
 def _gbnf_to_regex(body: str) -> str:
@@ -195,3 +254,4 @@ def test_text_grammar():
     grammar = build_text_grammar(300)
     assert grammar.kind == "text" and grammar.max_chars == 300
     json.dumps(grammar.text)
+    check_gbnf(grammar.text)

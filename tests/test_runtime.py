@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -13,13 +14,14 @@ from memgpt_local.errors import (
     ModelError,
     ScriptExhaustedError,
 )
-from pydantic import Field, create_model
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FUNCTIONS_BY_NAME, Args, FunctionSpec
-from memgpt_local.runtime.base import Backend
+from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FUNCTIONS_BY_NAME
+from memgpt_local.runtime.base import Backend, CallSpec
 from memgpt_local.runtime.grammar import (
     InvalidScriptError,
     build_call_grammar,
+    build_text_grammar,
     parse_call,
     render_function_docs,
 )
@@ -32,6 +34,22 @@ SYSTEM = ChatMessage(role="system", content="You are a helpful assistant with lo
 
 def msgs(*texts: str) -> list[ChatMessage]:
     return [SYSTEM] + [ChatMessage(role="user", content=t) for t in texts]
+
+
+class Args(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ShortArgs(Args):
+    message: str = Field(min_length=1, max_length=5)
+
+
+@dataclass(frozen=True)
+class Spec:
+    name: str
+    description: str
+    args_model: type[BaseModel]
+    allows_heartbeat: bool = True
 
 
 # ---------------------------------------------------------------- scripted backend
@@ -52,11 +70,50 @@ def test_scripted_replays_records_and_runs_out():
         backend.complete(msgs("again"), grammar=None, max_tokens=10)
 
 
-def test_scripted_validates_calls_at_construction():
+def test_scripted_validates_calls_at_construction_given_functions():
+    bad_page = FunctionCall(function="conversation_search", arguments={"query": "a", "page": 100})
     with pytest.raises(InvalidScriptError, match="page"):
-        ScriptedBackend([FunctionCall(function="conversation_search", arguments={"query": "a", "page": 100})])
+        ScriptedBackend([bad_page], functions=DEFAULT_FUNCTIONS)
     with pytest.raises(InvalidScriptError, match="unknown function"):
-        ScriptedBackend([FunctionCall(function="fly")])
+        ScriptedBackend([FunctionCall(function="fly")], functions=DEFAULT_FUNCTIONS)
+    backend = ScriptedBackend([], functions=DEFAULT_FUNCTIONS)
+    with pytest.raises(InvalidScriptError, match="script item 1: unknown function"):
+        backend.enqueue("fine", FunctionCall(function="fly"))
+    with pytest.raises(InvalidScriptError, match="neither"):
+        ScriptedBackend([42])  # type: ignore[list-item]
+
+
+def test_scripted_validates_calls_against_the_request_grammar_without_functions():
+    bad_page = FunctionCall(function="conversation_search", arguments={"query": "a", "page": 100})
+    backend = ScriptedBackend([bad_page, FunctionCall(function="fly")])  # nothing to check them against yet
+    grammar = build_call_grammar(DEFAULT_FUNCTIONS)
+    with pytest.raises(InvalidScriptError, match="page"):
+        backend.complete(msgs("q"), grammar=grammar, max_tokens=50)
+    with pytest.raises(InvalidScriptError, match="not allowed"):
+        backend.complete(msgs("q"), grammar=grammar, max_tokens=50)
+
+
+def test_scripted_calls_use_the_grammars_own_specs():
+    """The grammar's spec decides, not a default one: a reply the grammar bounds to 5
+    characters cannot be scripted longer."""
+    short = build_call_grammar([Spec("send_message", "Say it.", ShortArgs)])
+    backend = ScriptedBackend([FunctionCall(function="send_message", arguments={"message": "hello there"})],
+                              functions=DEFAULT_FUNCTIONS)
+    with pytest.raises(InvalidScriptError, match="message"):
+        backend.complete(msgs("q"), grammar=short, max_tokens=50)
+    backend.enqueue(FunctionCall(function="send_message", arguments={"message": "hey"}))
+    assert json.loads(backend.complete(msgs("q"), grammar=short, max_tokens=50).text)["arguments"] == {"message": "hey"}
+
+
+def test_scripted_call_without_a_call_grammar():
+    call = FunctionCall(function="send_message", arguments={"message": "hi"})
+    backend = ScriptedBackend([call, call])
+    with pytest.raises(InvalidScriptError, match="request with no grammar, not a call grammar"):
+        backend.complete(msgs("q"), grammar=None, max_tokens=50)
+    with pytest.raises(InvalidScriptError, match="a text grammar"):
+        backend.complete(msgs("q"), grammar=build_text_grammar(100), max_tokens=50)
+    given = ScriptedBackend([call], functions=DEFAULT_FUNCTIONS)  # with functions, calls render anywhere
+    assert json.loads(given.complete(msgs("q"), grammar=None, max_tokens=50).text)["function"] == "send_message"
 
 
 def test_scripted_respects_the_request_grammar():
@@ -73,7 +130,7 @@ def test_scripted_respects_the_request_grammar():
 
 def test_scripted_prefix_reuse_and_overflow():
     reply = FunctionCall(function="send_message", arguments={"message": "ok"})
-    backend = ScriptedBackend([reply] * 3, n_ctx=200)
+    backend = ScriptedBackend([reply] * 3, n_ctx=200, functions=DEFAULT_FUNCTIONS)
     first = backend.complete(msgs("one"), grammar=None, max_tokens=20)
     assert first.evaluated_tokens == first.prompt_tokens == backend.count_tokens(msgs("one"))
     history = msgs("one") + [ChatMessage(role="assistant", content=first.text)]
@@ -87,7 +144,8 @@ def test_scripted_prefix_reuse_and_overflow():
 
 
 def test_scripted_truncates_at_max_tokens():
-    backend = ScriptedBackend([FunctionCall(function="send_message", arguments={"message": "a b c d e f g"})])
+    backend = ScriptedBackend([FunctionCall(function="send_message", arguments={"message": "a b c d e f g"})],
+                              functions=DEFAULT_FUNCTIONS)
     out = backend.complete(msgs("x"), grammar=None, max_tokens=5)
     assert out.finish_reason == "length" and out.generated_tokens == 5
 
@@ -181,7 +239,7 @@ def test_smollm_counts_match_evaluated(real_backend):
     assert out.prompt_tokens == real_backend.count_tokens(messages) == out.evaluated_tokens
 
 
-def short_specs(max_chars: int = 40) -> list[FunctionSpec]:
+def short_specs(max_chars: int = 40) -> list[CallSpec]:
     """DEFAULT_FUNCTIONS with every string bounded to ``max_chars`` (keeps the tiny model quick)."""
     out = []
     for spec in DEFAULT_FUNCTIONS:
@@ -193,7 +251,7 @@ def short_specs(max_chars: int = 40) -> list[FunctionSpec]:
             else:
                 fields[key] = (field.annotation, field)
         model = create_model(f"Short{spec.args_model.__name__}", __base__=Args, **fields)
-        out.append(FunctionSpec(spec.name, spec.description, model, spec.allows_heartbeat))
+        out.append(replace(spec, args_model=model))
     return out
 
 

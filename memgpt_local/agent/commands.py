@@ -9,11 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from memgpt_local.agent import events
+from memgpt_local import events
 from memgpt_local.agent.context import transcript_line
-from memgpt_local.agent.loop import AgentRunner, TurnResult
+from memgpt_local.agent.loop import AgentRunner
+from memgpt_local.agent.turn import TurnResult
 from memgpt_local.errors import InvalidInputError
-from memgpt_local.schemas import ChatMessage
+from memgpt_local.schemas import ChatMessage, Message
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,7 @@ def pop(runner: AgentRunner, arg: str) -> str:
     return f"removed the last {len(messages)} messages"
 
 
-def _last_user_index(runner: AgentRunner):
+def _last_user_index(runner: AgentRunner) -> tuple[list[Message], int]:
     messages = runner.store.recall.in_context(runner.agent_id)
     for i in range(len(messages) - 1, -1, -1):
         if messages[i].role == "user":
@@ -102,13 +103,14 @@ def _last_user_index(runner: AgentRunner):
 
 
 def retry(runner: AgentRunner, _: str) -> TurnResult:
+    """Drop everything after the last user message and run that user's turn again, afresh."""
     messages, i = _last_user_index(runner)
     with runner.store.transaction():
         runner.store.recall.delete(runner.agent_id, [m.id for m in messages[i + 1 :]])
-    return runner.run_chain(reply_required=runner.settings.reply_required)
+    return runner.run_turn(messages[i])
 
 
-def _last_step(runner: AgentRunner, function: str | None = None):
+def _last_step(runner: AgentRunner, function: str | None = None) -> Message:
     for message in reversed(runner.store.recall.in_context(runner.agent_id)):
         if message.role == "assistant" and message.function_name and (function is None or message.function_name == function):
             return message
@@ -135,12 +137,12 @@ def rewrite(runner: AgentRunner, arg: str) -> str:
 
 
 def heartbeat(runner: AgentRunner, _: str) -> TurnResult:
-    return runner.handle(events.manual_heartbeat())
+    return runner.run_turn(events.manual_heartbeat())
 
 
 def memory_warning(runner: AgentRunner, _: str) -> TurnResult:
     pressure = runner.queue.pressure()
-    return runner.handle(events.memory_pressure(pressure.prompt_tokens, pressure.budget))
+    return runner.run_turn(events.memory_pressure(pressure.prompt_tokens, pressure.budget))
 
 
 def summarize(runner: AgentRunner, _: str) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Sequence
 
-from memgpt_local.agent.events import render_user
+from memgpt_local.events import render_user
 from memgpt_local.functions.specs import FunctionSpec
 from memgpt_local.runtime.grammar import render_call
 from memgpt_local.schemas import Agent, ChatMessage, CoreBlock, FunctionCall, Message, human_time

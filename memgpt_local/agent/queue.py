@@ -1,4 +1,4 @@
-"""The queue manager: memory pressure warnings, eviction and the recursive summary.
+"""The queue manager: memory pressure warnings, and eviction into the recursive summary.
 
 Before every step the agent asks ``QueueManager.make_room``. It counts the exact tokens of
 the rendered prompt with the model's own tokenizer and compares them with the model's real
@@ -7,8 +7,8 @@ context window minus the room kept for the reply:
 - at ``warning_fraction`` it appends one memory-pressure warning per pressure period;
 - at ``flush_fraction`` (or whenever the prompt would not fit) it evicts the oldest
   ``evict_fraction`` of the FIFO queue, never separating a function call from its result,
-  and folds the evicted messages into a new recursive summary written by the model itself,
-  in chunks small enough that every summary call fits the window.
+  and folds the evicted messages into a new recursive summary written by the model itself
+  (``agent/summarizer.py``), in chunks small enough that every summary call fits the window.
 
 Eviction is bounded: each round removes at least one message, and when only the newest
 message is left and it still does not fit, a ``ContextOverflowError`` stops the turn.
@@ -19,21 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from memgpt_local.agent import events
-from memgpt_local.agent.context import transcript_line
+from memgpt_local import events
+from memgpt_local.agent.summarizer import Summarizer
 from memgpt_local.config import AgentSettings
 from memgpt_local.errors import ContextOverflowError
 from memgpt_local.schemas import ChatMessage, Message
-
-SUMMARY_MAX_CHARS = 1500
-SUMMARY_MAX_TOKENS = 400
-
-SUMMARIZER_INSTRUCTIONS = (
-    "You maintain the running summary of a long conversation between a user and their assistant. "
-    "Merge the previous summary and the new messages into one updated summary of at most "
-    f"{SUMMARY_MAX_CHARS} characters. Keep names, dates, numbers, decisions, promises and facts about "
-    "the user; drop greetings and filler. Write plain sentences, no lists of messages."
-)
 
 
 @dataclass
@@ -80,6 +70,7 @@ class QueueManager:
         self.backend = backend
         self.settings = settings
         self.render = render
+        self.summarizer = Summarizer(backend)
         self.last: Pressure | None = None  # the latest measured prompt: what the next step sends
 
     @property
@@ -130,7 +121,7 @@ class QueueManager:
 
     def _evict_messages(self, agent_id: int, gone: Sequence[Message]) -> None:
         agent = self.store.agents.get_by_id(agent_id)
-        summary = self.summarize(agent.summary, gone)
+        summary = self.summarizer.summarize(agent.summary, gone)
         state = dict(agent.state, pressure_warned=False)
         state["evicted_messages"] = int(state.get("evicted_messages", 0)) + len(gone)
         with self.store.transaction():
@@ -138,49 +129,3 @@ class QueueManager:
             self.store.recall.set_summarized(agent_id, [m.id for m in gone])
             self.store.agents.set_summary(agent_id, summary)
             self.store.agents.set_state(agent_id, state)
-
-    # ------------------------------------------------------------ recursive summary
-
-    def _summary_prompt(self, previous: str, lines: Sequence[str]) -> list[ChatMessage]:
-        body = "\n".join(lines)
-        user = f"Previous summary:\n{previous.strip() or '(none)'}\n\nNew messages:\n{body}\n\nUpdated summary:"
-        return [ChatMessage(role="system", content=SUMMARIZER_INSTRUCTIONS), ChatMessage(role="user", content=user)]
-
-    def _fits(self, previous: str, lines: Sequence[str]) -> bool:
-        tokens = self.backend.count_tokens(self._summary_prompt(previous, lines))
-        return tokens + SUMMARY_MAX_TOKENS <= self.backend.n_ctx
-
-    def next_chunk(self, summary: str, lines: Sequence[str]) -> tuple[list[str], int]:
-        """The longest run of ``lines`` that fits one summary call beside ``summary``, and how
-        many lines it consumed. A single line too long to fit is cut down until it does."""
-        chunk: list[str] = []
-        for line in lines:
-            if not self._fits(summary, [*chunk, line]):
-                break
-            chunk.append(line)
-        if chunk:
-            return chunk, len(chunk)
-        line = lines[0]
-        while len(line) > 80 and not self._fits(summary, [line]):
-            line = line[: len(line) // 2] + " …"
-        return [line], 1
-
-    def summarize(self, previous: str, gone: Sequence[Message]) -> str:
-        """Fold evicted messages into the summary with the model, chunk by chunk, each
-        summary call sized against the summary it actually carries."""
-        from memgpt_local.runtime.grammar import build_text_grammar
-
-        grammar = build_text_grammar(SUMMARY_MAX_CHARS)
-        summary = previous[:SUMMARY_MAX_CHARS]
-        lines = [transcript_line(m) for m in gone]
-        while lines:
-            chunk, used = self.next_chunk(summary, lines)
-            lines = lines[used:]
-            prompt = self._summary_prompt(summary, chunk)
-            if self.backend.count_tokens(prompt) + SUMMARY_MAX_TOKENS > self.backend.n_ctx:
-                raise ContextOverflowError(self.backend.count_tokens(prompt), self.backend.n_ctx, SUMMARY_MAX_TOKENS)
-            completion = self.backend.complete(prompt, grammar=grammar, max_tokens=SUMMARY_MAX_TOKENS)
-            text = completion.text.strip()
-            if text:
-                summary = text[:SUMMARY_MAX_CHARS]
-        return summary

@@ -7,9 +7,11 @@ from pathlib import Path
 
 import click
 
-from memgpt_local.agent import commands, events
-from memgpt_local.agent.loop import AgentRunner, StepObserver, TurnResult
-from memgpt_local.agent.session import ChatSession, ensure_agent, open_backend
+from memgpt_local import events
+from memgpt_local.agent import commands
+from memgpt_local.agent.loop import AgentRunner, StepObserver
+from memgpt_local.agent.turn import TurnResult
+from memgpt_local.cli.session import ChatSession, ensure_agent, open_backend
 from memgpt_local.cli.common import App, with_app
 from memgpt_local.cli.stream import ConsoleObserver
 from memgpt_local.errors import MemGPTLocalError
@@ -36,7 +38,7 @@ def chat(app: App, agent_name: str, model: str | None, verbose: bool, no_login: 
     click.secho(f"memgpt-local: agent {agent_name!r}, model {runner.backend.name} ({runner.backend.n_ctx} tokens). /help for commands.", bold=True)
     session = ChatSession(runner, idle_minutes=app.settings.agent.idle_heartbeat_minutes)
     if not no_login:
-        session.run_turn(runner.login)
+        session.run_turn(lambda: runner.run_turn(runner.login_event()))
     while True:
         line = session.read_line("> ")
         if line is None:  # end of input
@@ -45,7 +47,7 @@ def chat(app: App, agent_name: str, model: str | None, verbose: bool, no_login: 
             continue
         slash = commands.parse_slash(line)
         if slash is None:
-            session.run_turn(lambda: runner.user_message(line))
+            session.run_turn(lambda: runner.run_turn(events.user_message(line)))
             continue
         name, arg = slash
         if name in ("exit", "quit"):
@@ -80,11 +82,11 @@ def send(app: App, agent_name: str, model: str | None, as_json: bool, event: str
         raise click.UsageError("give the MESSAGE to send")
     runner = _runner(app, agent_name, model, None, interactive=False)
     if event == "user":
-        turn = runner.user_message(message)
+        turn = runner.run_turn(events.user_message(message))
     elif event == "login":
-        turn = runner.login()
+        turn = runner.run_turn(runner.login_event())
     else:
-        turn = runner.handle(events.manual_heartbeat())
+        turn = runner.run_turn(events.manual_heartbeat())
     _print_turn(turn, as_json)
 
 

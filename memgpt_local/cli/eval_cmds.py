@@ -25,7 +25,7 @@ def _points(text: str | None, option: str = "--points", example: str = "0,1,2 or
 
 
 def _backend(app: App, model: str, n_ctx: int | None):
-    from memgpt_local.agent.session import SCRIPTED_PREFIX, open_backend
+    from memgpt_local.cli.session import SCRIPTED_PREFIX, open_backend
 
     if model.startswith(SCRIPTED_PREFIX) or n_ctx is None:
         backend = open_backend(model, app, interactive=False)

@@ -144,8 +144,8 @@ def key_forget(app: App) -> None:
 def _summarizer(app: App, model: str | None, agent_model: str | None):
     """A summarize(previous, messages) function on ``model`` (or the agent's/default model
     when it is installed), or None when no model can be loaded. Never downloads."""
-    from memgpt_local.agent.queue import QueueManager
-    from memgpt_local.agent.session import SCRIPTED_PREFIX, open_backend
+    from memgpt_local.agent.summarizer import Summarizer
+    from memgpt_local.cli.session import SCRIPTED_PREFIX, open_backend
     from memgpt_local.runtime.catalog import resolve_model_path
 
     name = model or agent_model or app.settings.model.default
@@ -158,8 +158,7 @@ def _summarizer(app: App, model: str | None, agent_model: str | None):
             raise
         click.echo(f"no model to rebuild the summary ({exc})", err=True)
         return None
-    queue = QueueManager(app.store(), backend, app.settings.agent, render=lambda: [])
-    return lambda previous, messages: queue.summarize(previous, messages)
+    return Summarizer(backend).summarize
 
 
 @click.command("forget")

@@ -13,12 +13,8 @@ import re
 
 import click
 
-from memgpt_local.agent.loop import StepObserver, StepRecord
-
-GUARD_NOTICES = {  # why a draft guard held the streamed reply back (agent.echo_guard, agent.copy_guard)
-    "echo": "it asked your question back",
-    "copy": "it copied a memory that other results match your question better",
-}
+from memgpt_local.agent.loop import StepObserver
+from memgpt_local.agent.turn import StepRecord
 
 
 def decode_partial_json_string(body: str) -> str:
@@ -85,14 +81,11 @@ class ConsoleObserver(StepObserver):
             click.echo()
         if record.outcome.user_message and not streamed_message:
             click.echo(f"{self.assistant_name}: {record.outcome.user_message}")
-        if record.withheld and record.outcome.extra.get("guard") in GUARD_NOTICES:
-            click.secho(f"  (draft held back: {GUARD_NOTICES[record.outcome.extra['guard']]}; answering again)", dim=True)
-        elif record.withheld:  # the draft streamed above did not go out: say so, and why
-            names = ", ".join(record.outcome.extra.get("identifiers", []))
-            click.secho(f"  (draft held back: memory has unread entries about {names}; answering again)", dim=True)
-        elif record.outcome.extra.get("repeated"):  # streamed above, but not sent: a repeat or a parroted result
-            if streamed_message:
-                click.secho(f"  (not sent: {record.outcome.text.removeprefix('Not sent: ')})", dim=True)
+        if record.hold is not None:  # the draft streamed above did not go out: say so, and why
+            if not record.hold.end_turn:
+                click.secho(f"  (draft held back: {record.hold.user_note}; answering again)", dim=True)
+            elif streamed_message:
+                click.secho(f"  (not sent: {record.hold.user_note})", dim=True)
         elif self.verbose and record.call and record.call.function != "send_message":
             args = json.dumps(record.call.arguments, ensure_ascii=False)
             click.secho(f"  -> {record.call.function}({args})", dim=True)

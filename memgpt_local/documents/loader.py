@@ -21,7 +21,7 @@ from typing import Callable, Iterable, Literal, Sequence
 
 import numpy as np
 
-from memgpt_local.agent import events
+from memgpt_local import events
 from memgpt_local.documents.chunking import Chunk, Chunker, tokens_for
 from memgpt_local.documents.readers import (Document, UnreadableFileError, content_hash,
                                             extract, read_bytes)

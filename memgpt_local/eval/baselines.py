@@ -15,9 +15,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Sequence
 
-from memgpt_local.agent.events import render_user
-from memgpt_local.agent.queue import QueueManager
-from memgpt_local.config import AgentSettings
+from memgpt_local.agent.summarizer import Summarizer
+from memgpt_local.events import render_user
 from memgpt_local.eval.base import Case, FixedContext
 from memgpt_local.runtime.grammar import build_text_grammar
 from memgpt_local.schemas import ChatMessage, Completion, Message, NewMessage, utcnow
@@ -88,8 +87,7 @@ def summarize_history(backend, messages: Sequence[NewMessage]) -> str:
     """One summary of ``messages`` by the product's recursive summarizer (chunked to the window)."""
     stored = [Message(id=i, agent_id=0, seq=i, role=m.role, content=m.content, created_at=m.created_at)
               for i, m in enumerate(messages, start=1)]
-    queue = QueueManager(None, backend, AgentSettings(), render=lambda: [])
-    return queue.summarize("", stored)
+    return Summarizer(backend).summarize("", stored)
 
 
 def summary_context(ctx: FixedContext, summary: str) -> FixedContext:

@@ -27,8 +27,9 @@ from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
-from memgpt_local.agent import events
-from memgpt_local.agent.loop import AgentRunner, StepObserver, StepRecord
+from memgpt_local import events
+from memgpt_local.agent.loop import AgentRunner, StepObserver
+from memgpt_local.agent.turn import StepRecord
 from memgpt_local.config import Settings
 from memgpt_local.errors import InvalidInputError, MemGPTLocalError
 from memgpt_local.eval import baselines
@@ -284,6 +285,7 @@ def _trace(steps: Iterable[StepRecord]) -> list[dict[str, Any]]:
             "arguments": s.call.arguments if s.call else None,
             "heartbeat": s.call.request_heartbeat if s.call else None,
             "ok": s.outcome.ok,
+            "held": s.hold.reason if s.hold else None,
             "result": s.outcome.text[:TRACE_RESULT_CHARS],
             "raw": None if s.call else s.raw[:TRACE_RESULT_CHARS],
         })
@@ -396,7 +398,7 @@ class Evaluation:
         return {
             "key": self.key(method, case), "task": case.task, "split": case.split, "method": method,
             "variant": self.variant_name(method),
-            "overrides": dict(self.variant.agent) if method == AGENT_METHOD else {},
+            "overrides": self.variant.overrides() if method == AGENT_METHOD else {},
             "model": self.config.model, "n_ctx": self.backend.n_ctx, "seed": case.seed,
             "point": case.point, "point_name": self.task.point_name, "index": case.index,
             "question": case.question, "gold": case.answer, "answers": list(case.answers),
@@ -432,7 +434,7 @@ class Evaluation:
         runner = factory(store, self.backend, AGENT_NAME, self.agent_settings, observer=recorder)
         started = time.perf_counter()
         try:
-            runner.handle(events.user_message(case.question, when=case.asked_at))
+            runner.run_turn(events.user_message(case.question, when=case.asked_at))
         except MemGPTLocalError as exc:
             record["error"] = f"{type(exc).__name__}: {exc}"
         record["seconds"] = round(time.perf_counter() - started, 2)
@@ -441,8 +443,8 @@ class Evaluation:
         record["steps"] = len(steps)
         record["searches"] = sum(1 for s in steps if s.outcome.searched)
         # memory the agent read: search results, and the entries a reply check showed it
-        record["retrieved"] = found_gold(case, [s.outcome.text for s in steps if s.outcome.searched or s.withheld])
-        record["reply_checks"] = sum(1 for s in steps if s.withheld)
+        record["retrieved"] = found_gold(case, [s.outcome.text for s in steps if s.outcome.searched or s.held])
+        record["holds"] = [s.hold.reason for s in steps if s.hold is not None]
         record["tokens"] = {
             "prompt": sum(s.completion.prompt_tokens for s in steps),
             "evaluated": sum(s.completion.evaluated_tokens for s in steps),

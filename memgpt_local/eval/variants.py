@@ -1,11 +1,11 @@
 """Named agent configurations to compare side by side (``memgpt-local eval ... --variant NAME``).
 
-A variant is a set of ``AgentSettings`` overrides, optionally a system prompt of its own and
-optionally a different runner class (anything built like ``AgentRunner``). Every episode
-records the variant's name and its overrides, so the report can put variants side by side
-with their accuracy, searches, steps and seconds per episode. To add one, call ``register``
-(a mechanism that lives in the product should be an ``AgentSettings`` switch, so the variant
-is only its name and its overrides).
+A variant is a set of ``AgentSettings`` overrides and policies switched on or off (see
+``agent/policy/``), optionally a system prompt of its own and optionally a different runner
+class (anything built like ``AgentRunner``). Every episode records the variant's name and
+what it changes, so the report can put variants side by side with their accuracy, searches,
+steps and seconds per episode. To add one, call ``register`` (a mechanism that lives in the
+product should be a policy, so the variant is only its name and the policies it changes).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping
 
 from pydantic import ValidationError
 
-from memgpt_local.config import AgentSettings
+from memgpt_local.config import POLICY_NAMES, AgentSettings
 from memgpt_local.errors import InvalidInputError
 
 
@@ -23,18 +23,34 @@ from memgpt_local.errors import InvalidInputError
 class Variant:
     name: str
     description: str
-    agent: Mapping[str, Any] = field(default_factory=dict)  # AgentSettings overrides
+    agent: Mapping[str, Any] = field(default_factory=dict)  # AgentSettings overrides (tables merge key by key)
+    enable: tuple[str, ...] = ()  # policies switched on (see agent.policies)
+    disable: tuple[str, ...] = ()  # policies switched off
     system_prompt: str | None = None  # None: the packaged system prompt
     runner_factory: Callable[..., Any] | None = None  # None: memgpt_local.agent.loop.AgentRunner
 
     def settings(self, base: AgentSettings) -> AgentSettings:
+        data = base.model_dump()
+        for key, value in self.agent.items():
+            data[key] = {**data[key], **value} if isinstance(value, Mapping) and isinstance(data.get(key), dict) else value
+        policies = [p for p in data["policies"] if p not in self.disable]
+        data["policies"] = policies + [p for p in self.enable if p not in policies]
         try:
-            return AgentSettings.model_validate({**base.model_dump(), **dict(self.agent)})
+            return AgentSettings.model_validate(data)
         except ValidationError as exc:
             raise InvalidInputError(f"variant {self.name!r} has invalid agent settings: {exc.errors()[0]['msg']}") from exc
 
+    def overrides(self) -> dict[str, Any]:
+        """What the variant changes, as recorded with each episode."""
+        out: dict[str, Any] = dict(self.agent)
+        if self.enable:
+            out["enable"] = list(self.enable)
+        if self.disable:
+            out["disable"] = list(self.disable)
+        return out
+
     def describe(self) -> dict[str, Any]:
-        return {"name": self.name, "description": self.description, "agent": dict(self.agent),
+        return {"name": self.name, "description": self.description, **self.overrides(),
                 "system_prompt": self.system_prompt is not None,
                 "runner": getattr(self.runner_factory, "__name__", None)}
 
@@ -45,13 +61,16 @@ VARIANTS: dict[str, Variant] = {}
 def register(variant: Variant) -> Variant:
     if variant.name in VARIANTS:
         raise ValueError(f"variant {variant.name!r} is already registered")
+    unknown = [p for p in (*variant.enable, *variant.disable) if p not in POLICY_NAMES]
+    if unknown:
+        raise ValueError(f"variant {variant.name!r} names unknown policies {unknown}")
     variant.settings(AgentSettings())  # fail at registration, not in the middle of a run
     VARIANTS[variant.name] = variant
     return variant
 
 
 def get_variant(name: str) -> Variant:
-    """A registered variant, or several joined by ``+`` (their overrides merged, later wins)."""
+    """A registered variant, or several joined by ``+`` (their changes merged, later wins)."""
     parts = [p.strip() for p in name.split("+")]
     for part in parts:
         if part not in VARIANTS:
@@ -65,10 +84,16 @@ def get_variant(name: str) -> Variant:
     if len(prompts) > 1 or len(runners) > 1:
         raise InvalidInputError(f"variants {name!r} cannot be combined: more than one has its own prompt or runner")
     merged: dict[str, Any] = {}
+    enable: list[str] = []
+    disable: list[str] = []
     for v in chosen:
-        merged.update(v.agent)
-    combined = Variant("+".join(parts), "; ".join(v.description for v in chosen), merged,
-                       next(iter(prompts), None), next(iter(runners), None))
+        for key, value in v.agent.items():
+            old = merged.get(key)
+            merged[key] = {**old, **value} if isinstance(old, Mapping) and isinstance(value, Mapping) else value
+        enable = [p for p in enable if p not in v.disable] + list(v.enable)
+        disable = [p for p in disable if p not in v.enable] + list(v.disable)
+    combined = Variant("+".join(parts), "; ".join(v.description for v in chosen), merged, tuple(enable),
+                       tuple(disable), next(iter(prompts), None), next(iter(runners), None))
     combined.settings(AgentSettings())
     return combined
 
@@ -80,30 +105,29 @@ register(Variant("text-search", "archival and conversation search by words only 
 register(Variant("vector-search", "archival and conversation search by meaning only (embeddings)",
                  agent={"archival_search_mode": "vector", "recall_search_mode": "vector"}))
 
-# Memory policy mechanisms (issue 7): each one switched on alone, then together; "plain"
-# switches off the two that are on by default, to show what the bare agent policy does.
-register(Variant("plain", "the bare policy: every mechanism off (no forced reply, no forced read of "
-                 "search results, no search budget, no recap, no reply check, no question focus, no echo or copy guard)",
-                 agent={"reply_required": False, "read_search_results": False, "search_budget": 0,
-                        "reply_check": False, "search_recap": False, "question_focus": False,
-                        "echo_guard": False, "copy_guard": False}))
-register(Variant("no-reply-check", "the defaults without the reply check", agent={"reply_check": False}))
-register(Variant("no-search-budget", "the defaults without the search budget", agent={"search_budget": 0}))
+# Memory policies (agent/policy/): each switched on alone, then together; "plain" switches off
+# every one, to show what the bare agent policy does.
+register(Variant("plain", "the bare policy: no memory policy at all (no forced reply, no forced read of search "
+                 "results, no search budget, no recap, no repeat, echo or copy guard, no reply check, no question "
+                 "focus)", disable=POLICY_NAMES))
+register(Variant("no-reply-check", "the defaults without the reply check", disable=("reply_check",)))
+register(Variant("no-search-budget", "the defaults without the search budget", disable=("search_budget",)))
 register(Variant("prefetch", "read-ahead: top recall/archival hits shown with each user message",
-                 agent={"memory_prefetch": True}))
+                 enable=("prefetch",)))
 register(Variant("search-first", "the first step after a user message must search memory",
-                 agent={"search_first": True}))
+                 enable=("search_first",)))
 register(Variant("linked", "search hits come with the entries their rare identifiers link to (3 hops)",
                  agent={"link_depth": 3}))
 register(Variant("all-mechanisms", "prefetch + search-first + linked memory",
-                 agent={"memory_prefetch": True, "search_first": True, "link_depth": 3}))
+                 agent={"link_depth": 3}, enable=("prefetch", "search_first")))
 register(Variant("budget-check", "search budget 3 + reply check, no recap (the first reporting run's defaults)",
-                 agent={"search_budget": 3, "reply_check": True, "search_recap": False}))
+                 agent={"search_budget": {"searches": 3}}, enable=("search_budget", "reply_check"),
+                 disable=("recap",)))
 register(Variant("no-recap", "the defaults without the recap of the best hits before a budget-forced reply",
-                 agent={"search_recap": False}))
+                 disable=("recap",)))
 register(Variant("no-question-focus", "the defaults without ranking search hits by the user's question",
-                 agent={"question_focus": False}))
+                 disable=("question_focus",)))
 register(Variant("no-echo-guard", "the defaults without holding back a reply that asks the user's question back",
-                 agent={"echo_guard": False}))
+                 disable=("echo_guard",)))
 register(Variant("no-copy-guard", "the defaults without holding back a reply that copies a search hit other hits "
-                 "answer better", agent={"copy_guard": False}))
+                 "answer better", disable=("copy_guard",)))

@@ -2,7 +2,8 @@
 
 A passage is either inserted by the agent (``archival_memory_insert``) or a chunk of a
 document (``source_id``, ``chunk_index``, character span); the latter carries a citation
-like ``notes.md#chunk-3`` in search results.
+like ``notes.md#chunk-3`` in search results. Besides hybrid search, ``containing`` finds the
+passages that contain an exact string (linked memory).
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from memgpt_local.memory.db import Database, from_db_time, to_db_time
 from memgpt_local.memory.embed import Embedder
 from memgpt_local.memory.recall import embed_in_batches
 from memgpt_local.memory.search import (PASSAGES, SearchMode, SearchTuning, check_mode,
-                                        check_paging, check_query, hybrid_search, nearest, query_vectors,
-                                        write_vectors)
+                                        check_paging, check_query, hybrid_search, nearest, phrase_match,
+                                        query_vectors, write_vectors)
 from memgpt_local.schemas import Passage, SearchHit, SearchPage, utcnow
 
 Progress = Callable[[int, int], None]
@@ -161,6 +162,25 @@ class ArchivalStore:
                           citation=by_id[i].citation, copies=copies)
                 for i, score, copies in found if i in by_id]
         return SearchPage(items=hits, total=total, page=page, page_size=page_size)
+
+    def containing(self, agent_id: int, text: str, limit: int = 10) -> list[SearchHit]:
+        """Passages that contain ``text`` (case-sensitive), oldest first, at most ``limit``.
+
+        FTS5 finds the candidates by phrase (``text``'s words adjacent and in order; the agent's
+        first ``2 * limit`` matches), fetched in the same query; a substring check then keeps
+        only true occurrences.
+        """
+        match = phrase_match(text)
+        if match is None:
+            return []
+        rows = self.db.rows(
+            "SELECT p.*, s.path AS source_path FROM passages_fts f JOIN passages p ON p.id = f.rowid "
+            "LEFT JOIN sources s ON s.id = p.source_id "
+            "WHERE passages_fts MATCH ? AND p.agent_id = ? ORDER BY f.rowid LIMIT ?",
+            (match, agent_id, limit * 2))
+        passages = [self._passage(r) for r in rows]
+        return [SearchHit(kind="passage", id=p.id, text=p.text, created_at=p.created_at, citation=p.citation)
+                for p in passages if text in p.text][:limit]
 
     def nearest(self, agent_id: int, vector: np.ndarray, k: int = 10, *,
                 oversample: int | None = None) -> list[tuple[int, float]]:

@@ -3,6 +3,8 @@
 ``seq`` orders an agent's messages; ``in_context`` marks those in the main context's FIFO
 queue, so the exact context can be rebuilt after a restart. Each message has a searchable
 text: its content plus, for an assistant step, the text it sent with ``send_message``.
+Besides hybrid and date search, ``containing`` finds the messages that contain an exact string
+(linked memory: entries that share a rare name, code or id).
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from memgpt_local.errors import InvalidInputError, NotFoundError
 from memgpt_local.memory.db import Database, day_start, from_db_time, to_db_time
 from memgpt_local.memory.embed import Embedder
 from memgpt_local.memory.search import (MESSAGES, SearchMode, SearchTuning, check_mode,
-                                        check_paging, check_query, hybrid_search, query_vectors, write_vectors)
+                                        check_paging, check_query, hybrid_search, phrase_match, query_vectors,
+                                        write_vectors)
 from memgpt_local.schemas import Message, NewMessage, SearchHit, SearchPage
 
 ROLES = ("system", "user", "assistant", "function")
@@ -219,6 +222,31 @@ class RecallStore:
         by_id = {m.id: m for m in self._by_ids(agent_id, [i for i, _, _ in found])}
         hits = [self._hit(by_id[i], score, copies) for i, score, copies in found if i in by_id]
         return SearchPage(items=hits, total=total, page=page, page_size=page_size)
+
+    def containing(self, agent_id: int, text: str, limit: int = 10) -> list[SearchHit]:
+        """User and assistant messages that contain ``text`` (case-sensitive), oldest first, at
+        most ``limit``. An assistant step's text is what it sent with ``send_message``.
+
+        FTS5 finds the candidates by phrase (``text``'s words adjacent and in order; the agent's
+        first ``2 * limit`` matches, any role), fetched in the same query; a substring check
+        then keeps only true occurrences.
+        """
+        match = phrase_match(text)
+        if match is None:
+            return []
+        rows = self.db.rows(
+            "SELECT b.* FROM messages_fts f JOIN messages b ON b.id = f.rowid "
+            "WHERE messages_fts MATCH ? AND b.agent_id = ? ORDER BY f.rowid LIMIT ?",
+            (match, agent_id, limit * 2))
+        hits = []
+        for message in map(self._message, rows):
+            said = message.content
+            if message.role == "assistant" and message.function_args:
+                said = str(message.function_args.get("message", "")) or said
+            if message.role in ("user", "assistant") and text in said:
+                hits.append(SearchHit(kind="message", id=message.id, text=said,
+                                      created_at=message.created_at, role=message.role))
+        return hits[:limit]
 
     @staticmethod
     def _hit(message: Message, score: float, copies: int = 1) -> SearchHit:

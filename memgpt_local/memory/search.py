@@ -29,16 +29,12 @@ import numpy as np
 
 from memgpt_local.errors import InvalidInputError
 from memgpt_local.memory.db import Database
+from memgpt_local.text import STOPWORDS, normalize_space
 
 SearchMode = Literal["hybrid", "text", "vector"]
 MODES = ("hybrid", "text", "vector")
 MAX_VEC_K = 4096  # sqlite-vec's limit on k
 MAX_QUERY_TERMS = 64
-STOPWORDS = frozenset(
-    "a an and are as at be but by did do does for from had has have i in is it its me my of on "
-    "or our so that the their them they this to was we were what when where which who why with "
-    "you your".split()
-)
 
 
 @dataclass(frozen=True)
@@ -80,6 +76,12 @@ def fts_match(text: str) -> str | None:
         return None
     unique = list(dict.fromkeys(w.lower() for w in content))[:MAX_QUERY_TERMS]
     return " OR ".join(f'"{w}"' for w in unique)
+
+
+def phrase_match(text: str) -> str | None:
+    """An FTS5 query matching ``text``'s words adjacent and in order; None if it has no words."""
+    words = re.findall(r"\w+", text)
+    return '"' + " ".join(words) + '"' if words else None
 
 
 def is_code_query(query: str) -> bool:
@@ -254,7 +256,7 @@ def query_vectors(embedder, query: str, focus: str | None, mode: SearchMode) -> 
     (only beside a vector leg, and only when it says more than the query itself)."""
     if mode == "text":
         return None, None
-    if not focus or not focus.strip() or " ".join(focus.split()) == " ".join(query.split()):
+    if not focus or not focus.strip() or normalize_space(focus) == normalize_space(query):
         return embedder.embed([query])[0], None
     vectors = embedder.embed([query, focus])
     return vectors[0], vectors[1]

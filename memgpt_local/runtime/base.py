@@ -1,15 +1,71 @@
-"""The ``Backend`` protocol every model runtime implements, and prefix-matching helpers."""
+"""The runtime's plain values and protocols: the ``Backend`` every model runtime implements,
+the ``Grammar`` a request constrains its output with, the ``CallSpec`` shape of a function a
+call grammar admits; and prefix-matching helpers.
+
+A ``Grammar`` is a plain value (GBNF text plus what it admits, and the specs it was built
+from); the backend that compiles it validates it.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Protocol, Sequence, runtime_checkable
+from dataclasses import dataclass, field
+from typing import Callable, Literal, Protocol, Sequence, runtime_checkable
 
+from pydantic import BaseModel
+
+from memgpt_local.errors import GrammarError
 from memgpt_local.schemas import ChatMessage, Completion
 
-if TYPE_CHECKING:
-    from memgpt_local.runtime.grammar import Grammar
-
 TextCallback = Callable[[str], None]
+
+
+class CallSpec(Protocol):
+    """A function a call grammar admits, as the runtime sees it (``functions.specs.FunctionSpec``
+    is one): its name, its description, its arguments' pydantic model, and whether the call may
+    carry ``request_heartbeat``."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def description(self) -> str: ...
+
+    @property
+    def args_model(self) -> type[BaseModel]: ...
+
+    @property
+    def allows_heartbeat(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """A GBNF grammar (``text``, start symbol ``root``) and what it admits.
+
+    A call grammar carries the ``specs`` it was built from (``function_names`` are theirs), so
+    a fake backend can check a scripted call against the same schema.
+    """
+
+    text: str
+    function_names: tuple[str, ...] = ()
+    heartbeat: bool = True
+    thought_max_chars: int = 0
+    kind: Literal["call", "text"] = "call"
+    max_chars: int = 0  # for kind == "text"
+    specs: tuple[CallSpec, ...] = field(default=(), compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "specs", tuple(self.specs))
+        if not self.specs:
+            return
+        names = tuple(spec.name for spec in self.specs)
+        if not self.function_names:
+            object.__setattr__(self, "function_names", names)
+        elif self.function_names != names:
+            raise GrammarError(f"function names {list(self.function_names)} differ from the specs' {list(names)}")
+
+    def spec(self, name: str) -> CallSpec | None:
+        """The spec of function ``name`` this grammar was built from, if it carries one."""
+        return next((spec for spec in self.specs if spec.name == name), None)
 
 
 @runtime_checkable

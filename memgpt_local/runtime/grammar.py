@@ -1,9 +1,11 @@
 """Function specs -> a GBNF grammar of the model's whole output, the parser of that output,
 and the function documentation shown to the model.
 
-All three derive from the same ``FunctionSpec`` declarations (``memgpt_local.functions.specs``).
-Text generation here is pure Python; ``build_call_grammar`` checks each grammar by loading it
-with llama.cpp's own grammar parser (``memgpt_local.runtime.llama.check_gbnf``).
+All three derive from the same declarations, any ``CallSpec`` (``runtime.base``; the agent's
+are ``functions.specs.FunctionSpec``), passed in by the caller. Everything here is pure
+Python: a ``Grammar`` is a plain value, validated by the backend that compiles it (llama.cpp's
+own parser, ``runtime.llama``). ``scripts/write_grammar.py`` writes the grammar of the
+default functions to ``grammars/default_functions.gbnf``.
 
 Output layout (one JSON object, keys in this order, separators exactly as ``json.dumps``
 writes them, so there is no free whitespace at all)::
@@ -22,7 +24,6 @@ import enum
 import json
 import types
 import typing
-from dataclasses import dataclass
 from typing import Any, Literal, Sequence
 
 import annotated_types
@@ -30,7 +31,7 @@ from pydantic import ValidationError
 from pydantic.fields import FieldInfo
 
 from memgpt_local.errors import CallParseError, GrammarError
-from memgpt_local.functions.specs import FunctionSpec
+from memgpt_local.runtime.base import CallSpec, Grammar
 from memgpt_local.schemas import FunctionCall
 
 MAX_GBNF_REPEAT = 2000  # llama.cpp refuses x{m,n} with n above this
@@ -47,18 +48,6 @@ _BASE_RULES = {
     "bool": '"true" | "false"',
     "date": '"\\"" [0-9] [0-9] [0-9] [0-9] "-" ("0" [1-9] | "1" [0-2]) "-" ("0" [1-9] | [12] [0-9] | "3" [01]) "\\""',
 }
-
-
-@dataclass(frozen=True)
-class Grammar:
-    """A GBNF grammar (``text``, start symbol ``root``) and what it admits."""
-
-    text: str
-    function_names: tuple[str, ...] = ()
-    heartbeat: bool = True
-    thought_max_chars: int = 0
-    kind: Literal["call", "text"] = "call"
-    max_chars: int = 0  # for kind == "text"
 
 
 # ---------------------------------------------------------------- GBNF text helpers
@@ -244,7 +233,7 @@ def _int_rule_name(lo: int, hi: int) -> str:
     return f"int-{part(lo)}-{part(hi)}"
 
 
-def _args_body(rules: _Rules, spec: FunctionSpec) -> str:
+def _args_body(rules: _Rules, spec: CallSpec) -> str:
     fields = spec.args_model.model_fields
     if not fields:
         return '"{}"'
@@ -260,7 +249,7 @@ def _args_body(rules: _Rules, spec: FunctionSpec) -> str:
 # ---------------------------------------------------------------- public API
 
 def call_grammar_text(
-    functions: Sequence[FunctionSpec], *, thought_max_chars: int = 400, heartbeat: bool = True
+    functions: Sequence[CallSpec], *, thought_max_chars: int = 400, heartbeat: bool = True
 ) -> str:
     """The GBNF text of a call grammar (pure; not checked by llama.cpp)."""
     if not functions:
@@ -288,17 +277,11 @@ def call_grammar_text(
 
 
 def build_call_grammar(
-    functions: Sequence[FunctionSpec], *, thought_max_chars: int = 400, heartbeat: bool = True
+    functions: Sequence[CallSpec], *, thought_max_chars: int = 400, heartbeat: bool = True
 ) -> Grammar:
-    """The grammar of one model step calling one of ``functions``; checked by llama.cpp."""
+    """The grammar of one model step calling one of ``functions`` (it carries them as ``specs``)."""
     text = call_grammar_text(functions, thought_max_chars=thought_max_chars, heartbeat=heartbeat)
-    _check(text)
-    return Grammar(
-        text=text,
-        function_names=tuple(spec.name for spec in functions),
-        heartbeat=heartbeat,
-        thought_max_chars=thought_max_chars,
-    )
+    return Grammar(text=text, heartbeat=heartbeat, thought_max_chars=thought_max_chars, specs=tuple(functions))
 
 
 def build_text_grammar(max_chars: int) -> Grammar:
@@ -306,17 +289,10 @@ def build_text_grammar(max_chars: int) -> Grammar:
     if max_chars < 1:
         raise GrammarError("max_chars must be at least 1")
     text = f"root ::= {_repeat('tchar', 1, max_chars)}\ntchar ::= [^\\x00-\\x09\\x0b-\\x1f]\n"
-    _check(text)
     return Grammar(text=text, kind="text", max_chars=max_chars)
 
 
-def _check(text: str) -> None:
-    from memgpt_local.runtime.llama import check_gbnf
-
-    check_gbnf(text)
-
-
-def render_call(call: FunctionCall, spec: FunctionSpec, *, heartbeat: bool = True) -> str:
+def render_call(call: FunctionCall, spec: CallSpec, *, heartbeat: bool = True) -> str:
     """The exact text the grammar makes the model write for ``call`` (arguments validated)."""
     if call.function != spec.name:
         raise GrammarError(f"call of {call.function!r} rendered with the spec of {spec.name!r}")
@@ -342,7 +318,7 @@ def _describe(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def parse_call(text: str, functions: Sequence[FunctionSpec]) -> FunctionCall:
+def parse_call(text: str, functions: Sequence[CallSpec]) -> FunctionCall:
     """Parse one model step; ``CallParseError`` carries a message fit to show the model."""
     by_name = {spec.name: spec for spec in functions}
     try:
@@ -411,7 +387,7 @@ def _describe_type(annotation: Any, field: FieldInfo) -> str:
     return getattr(annotation, "__name__", str(annotation))
 
 
-def render_function_docs(functions: Sequence[FunctionSpec], *, heartbeat: bool = True) -> str:
+def render_function_docs(functions: Sequence[CallSpec], *, heartbeat: bool = True) -> str:
     """The function documentation for the system prompt, derived from the specs."""
     lines: list[str] = []
     for spec in functions:
@@ -464,7 +440,6 @@ def json_depth_closed(text: str) -> bool:
 
 
 __all__ = [
-    "Grammar",
     "build_call_grammar",
     "build_text_grammar",
     "call_grammar_text",
@@ -473,11 +448,3 @@ __all__ = [
     "render_call",
     "render_function_docs",
 ]
-
-
-if __name__ == "__main__":  # python -m memgpt_local.runtime.grammar > grammars/default_functions.gbnf
-    import sys
-
-    from memgpt_local.functions.specs import DEFAULT_FUNCTIONS
-
-    sys.stdout.write(call_grammar_text(DEFAULT_FUNCTIONS))

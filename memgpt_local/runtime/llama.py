@@ -10,6 +10,8 @@
   characters the grammar forces (JSON keys and punctuation) are fast-forwarded and evaluated
   as one batch. ``constrained="llama-cpp-python"`` uses the library's own grammar sampling
   instead (for comparison in ``scripts/bench_decode.py``).
+- Grammars arrive as plain values (``runtime.base.Grammar``) and are validated here, when
+  llama.cpp compiles them: one it refuses is a ``GrammarError`` carrying the parser's message.
 """
 
 from __future__ import annotations
@@ -28,9 +30,8 @@ import numpy as np
 from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
 from memgpt_local.errors import BadModelFileError, ContextOverflowError, GrammarError, ModelError
-from memgpt_local.runtime.base import TextCallback, reusable_prefix
+from memgpt_local.runtime.base import Grammar, TextCallback, reusable_prefix
 from memgpt_local.runtime.gguf import read_gguf_info
-from memgpt_local.runtime.grammar import Grammar
 from memgpt_local.schemas import ChatMessage, Completion
 
 if TYPE_CHECKING:
@@ -84,6 +85,9 @@ def _captured_stderr() -> Iterator[list[str]]:
             out.append(sink.read().decode("utf-8", errors="replace"))
 
 
+GRAMMAR_BUG_HINT = "this is a bug in the grammar generator or in a function spec"
+
+
 def check_gbnf(text: str) -> None:
     """Load ``text`` with llama.cpp's grammar parser; ``GrammarError`` if it is refused."""
     _recent_log.clear()
@@ -91,10 +95,8 @@ def check_gbnf(text: str) -> None:
         sampler = llama_cpp.llama_sampler_init_grammar(None, text.encode("utf-8"), b"root")
     if not sampler:
         details = " / ".join(line.strip() for line in "".join(captured).splitlines() if line.strip())
-        raise GrammarError(
-            f"llama.cpp refused the grammar: {details or _log_tail() or 'no details'}",
-            "this is a bug in the grammar generator or in a function spec",
-        )
+        raise GrammarError(f"llama.cpp refused the grammar: {details or _log_tail() or 'no details'}",
+                           GRAMMAR_BUG_HINT)
     llama_cpp.llama_sampler_free(sampler)
 
 
@@ -104,9 +106,11 @@ class _GrammarSampler:
     """Owns one llama.cpp grammar sampler; checks single tokens, masks logits, finds forced text."""
 
     def __init__(self, vocab: llama_cpp.llama_vocab_p, text: str, n_vocab: int, char_tokens: dict[str, int]):
+        _recent_log.clear()
         self._ptr = llama_cpp.llama_sampler_init_grammar(vocab, text.encode("utf-8"), b"root")
         if not self._ptr:
-            raise GrammarError(f"llama.cpp refused the grammar: {_log_tail() or 'no details'}")
+            check_gbnf(text)  # raises with the parser's own message
+            raise GrammarError(f"llama.cpp refused the grammar: {_log_tail() or 'no details'}", GRAMMAR_BUG_HINT)
         self._one = (llama_cpp.llama_token_data * 1)()
         self._one_arr = llama_cpp.llama_token_data_array(data=self._one, size=1, selected=-1, sorted=False)
         self._all = (llama_cpp.llama_token_data * n_vocab)()
@@ -263,6 +267,7 @@ class LlamaCppBackend:
         self._rng = np.random.default_rng(seed)
         self._char_tokens: dict[str, int] | None = None
         self._pieces: dict[int, bytes] = {}
+        self._checked_grammars: set[str] = set()  # texts llama.cpp accepted (library sampling)
         self.last_stats: dict[str, float] = {}
 
     # ------------------------------------------------------------ rendering and counting
@@ -474,7 +479,7 @@ class LlamaCppBackend:
         first = None
         out: list[int] = []
         finish: Literal["stop", "length"] = "length"
-        library_grammar = llama_cpp.LlamaGrammar.from_string(grammar.text, verbose=False)
+        library_grammar = self._library_grammar(grammar)
         for token in llm.generate(tokens, temp=self.temperature, grammar=library_grammar, reset=True):
             if first is None:
                 first = time.perf_counter()
@@ -501,6 +506,14 @@ class LlamaCppBackend:
             decode_seconds=end - first,
             finish_reason=finish,
         )
+
+    def _library_grammar(self, grammar: Grammar) -> llama_cpp.LlamaGrammar:
+        """llama-cpp-python's grammar object for ``grammar``, its text validated first (the
+        library compiles it later, inside ``generate``, without checking)."""
+        if grammar.text not in self._checked_grammars:
+            check_gbnf(grammar.text)
+            self._checked_grammars.add(grammar.text)
+        return llama_cpp.LlamaGrammar.from_string(grammar.text, verbose=False)
 
     def reset_cache(self) -> None:
         self._llm.reset()

@@ -1,9 +1,11 @@
 """``ScriptedBackend``: a deterministic fake model for tests above the runtime.
 
-It replays a script in order. A ``FunctionCall`` is validated against its spec's
-``args_model`` when the backend is built and is returned as the exact text the call grammar
-makes a real model write; a ``str`` is returned verbatim (free text, or malformed output on
-purpose). Every request is recorded in ``requests``. Tokens come from a simple deterministic
+It replays a script in order. A ``FunctionCall`` is validated against the request's call
+grammar (the function must be one it admits, its arguments must fit that function's spec,
+the one the grammar was built from) and is returned as the exact text that grammar makes a
+real model write; with ``functions``, calls are also checked when they are scripted, and may
+answer requests without a call grammar. A ``str`` is returned verbatim (free text, or
+malformed output on purpose). Every request is recorded in ``requests``. Tokens come from a simple deterministic
 tokenizer over a simple chat rendering, and the KV-cache prefix reuse of a real backend is
 simulated on those token lists, so the agent's cache-friendliness can be tested.
 """
@@ -16,9 +18,8 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from memgpt_local.errors import ContextOverflowError, ScriptExhaustedError
-from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FunctionSpec
-from memgpt_local.runtime.base import TextCallback, reusable_prefix
-from memgpt_local.runtime.grammar import Grammar, InvalidScriptError, render_call
+from memgpt_local.runtime.base import CallSpec, Grammar, TextCallback, reusable_prefix
+from memgpt_local.runtime.grammar import InvalidScriptError, render_call
 from memgpt_local.schemas import ChatMessage, Completion, FunctionCall
 
 _TOKEN = re.compile(r"\s*(?:\w+|[^\w\s])", re.UNICODE)
@@ -51,19 +52,14 @@ class ScriptedBackend:
         *,
         n_ctx: int = 4096,
         name: str = "scripted",
-        functions: Sequence[FunctionSpec] = DEFAULT_FUNCTIONS,
+        functions: Sequence[CallSpec] | None = None,
     ):
         self.name = name
         self.n_ctx = n_ctx
-        self._specs = {spec.name: spec for spec in functions}
-        for i, item in enumerate(script):
-            if isinstance(item, FunctionCall):
-                if item.function not in self._specs:
-                    raise InvalidScriptError(f"script item {i}: unknown function {item.function!r}")
-                render_call(item, self._specs[item.function])  # validates the arguments
-            elif not isinstance(item, str):
-                raise InvalidScriptError(f"script item {i} is neither a FunctionCall nor a str")
-        self._script = list(script)
+        self._specs = {spec.name: spec for spec in functions} if functions is not None else None
+        self._script: list[FunctionCall | str] = []
+        self._check(script)
+        self._script.extend(script)
         self._position = 0
         self._cache: list[str] = []
         self.requests: list[ScriptedRequest] = []
@@ -74,8 +70,22 @@ class ScriptedBackend:
 
     def enqueue(self, *items: FunctionCall | str) -> None:
         """Append to the script (validated like the constructor's script)."""
-        checked = ScriptedBackend(list(items), functions=tuple(self._specs.values()))
-        self._script.extend(checked._script)
+        self._check(items)
+        self._script.extend(items)
+
+    def _check(self, items: Sequence[FunctionCall | str]) -> None:
+        """Early errors: a script item of the wrong type; with ``functions``, an unknown
+        function or arguments its spec refuses."""
+        for offset, item in enumerate(items):
+            i = len(self._script) + offset
+            if isinstance(item, FunctionCall):
+                if self._specs is None:
+                    continue
+                if item.function not in self._specs:
+                    raise InvalidScriptError(f"script item {i}: unknown function {item.function!r}")
+                render_call(item, self._specs[item.function])  # validates the arguments
+            elif not isinstance(item, str):
+                raise InvalidScriptError(f"script item {i} is neither a FunctionCall nor a str")
 
     def count_tokens(self, messages: list[ChatMessage]) -> int:
         return len(simple_tokens(render_simple(messages)))
@@ -84,18 +94,37 @@ class ScriptedBackend:
         if isinstance(item, str):
             return item
         heartbeat = grammar.heartbeat if grammar is not None else True
+        return render_call(item, self._spec_for(item, grammar), heartbeat=heartbeat)
+
+    def _spec_for(self, call: FunctionCall, grammar: Grammar | None) -> CallSpec:
+        """The spec ``call`` is rendered (and its arguments validated) with: the request's call
+        grammar's own, else the one given to the constructor."""
         if grammar is not None and grammar.kind == "call":
-            if item.function not in grammar.function_names:
+            if call.function not in grammar.function_names:
                 raise InvalidScriptError(
-                    f"scripted call of {item.function!r} is not allowed by this request's grammar "
+                    f"scripted call of {call.function!r} is not allowed by this request's grammar "
                     f"(allowed: {', '.join(grammar.function_names)})"
                 )
-            if len(item.thought) > grammar.thought_max_chars:
+            if len(call.thought) > grammar.thought_max_chars:
                 raise InvalidScriptError(
-                    f"scripted thought of {len(item.thought)} characters exceeds the grammar's "
+                    f"scripted thought of {len(call.thought)} characters exceeds the grammar's "
                     f"{grammar.thought_max_chars}"
                 )
-        return render_call(item, self._specs[item.function], heartbeat=heartbeat)
+            spec = grammar.spec(call.function)
+            if spec is not None:
+                return spec
+        if self._specs is not None and call.function in self._specs:
+            return self._specs[call.function]
+        if grammar is None or grammar.kind != "call":
+            what = "no grammar" if grammar is None else f"a {grammar.kind} grammar"
+            raise InvalidScriptError(
+                f"scripted call of {call.function!r} answers a request with {what}, not a call grammar",
+                "script a str for this request, or pass functions= to ScriptedBackend to render calls here",
+            )
+        raise InvalidScriptError(
+            f"scripted call of {call.function!r}: this request's grammar carries no spec for it",
+            "build the grammar with build_call_grammar, or pass functions= to ScriptedBackend",
+        )
 
     def complete(
         self,

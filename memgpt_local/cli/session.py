@@ -1,6 +1,7 @@
 """What an interactive chat needs around the agent: the agent and model it opens, the idle
 timer that sends timed heartbeats (suppressed by ``pause_heartbeats``), and the pick-up of
-events that other processes (a document ``load``) put into the agent's queue."""
+events that other processes (a document ``load``) put into the agent's queue. Every turn it
+starts goes through ``AgentRunner.run_turn``."""
 
 from __future__ import annotations
 
@@ -10,22 +11,28 @@ import sys
 import time
 from datetime import datetime
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import TYPE_CHECKING, Callable, TypeVar
 
 import click
 
-from memgpt_local.agent import events
+from memgpt_local import events
 from memgpt_local.agent.loop import AgentRunner
+from memgpt_local.agent.turn import TurnResult
 from memgpt_local.config import Settings
 from memgpt_local.errors import AgentNotFoundError, InvalidInputError
 from memgpt_local.memory.core import default_blocks
 from memgpt_local.schemas import Agent, FunctionCall, utcnow
 
+if TYPE_CHECKING:
+    from memgpt_local.cli.common import App
+    from memgpt_local.memory import MemoryStore
+    from memgpt_local.runtime.base import Backend
+
 T = TypeVar("T")
 SCRIPTED_PREFIX = "scripted:"
 
 
-def ensure_agent(store, name: str, settings: Settings) -> Agent:
+def ensure_agent(store: MemoryStore, name: str, settings: Settings) -> Agent:
     """The named agent, created with the default persona and human when missing."""
     try:
         return store.agents.get(name)
@@ -44,7 +51,7 @@ def load_script(path: Path) -> list[FunctionCall | str]:
     return [item if isinstance(item, str) else FunctionCall.model_validate(item) for item in items]
 
 
-def open_backend(model: str, app, *, interactive: bool):
+def open_backend(model: str, app: App, *, interactive: bool) -> Backend:
     """The model backend for ``model``: a catalog/registered name, a GGUF path, or
     ``scripted:FILE.json`` (a deterministic replay, for tests and demos)."""
     if model.startswith(SCRIPTED_PREFIX):
@@ -81,6 +88,11 @@ class ChatSession:
             self.seen_id = self._newest_id()
             self.last_activity = self.clock()
 
+    def _pending_turn(self) -> TurnResult:
+        """A turn on the events other processes appended since the last turn (the newest starts it)."""
+        newest = self.runner.store.recall.last(self.runner.agent_id, 1)
+        return self.runner.run_turn(newest[0])
+
     def heartbeats_paused(self) -> bool:
         until = self.runner.agent.state.get("heartbeats_paused_until")
         return bool(until) and datetime.fromisoformat(until) > utcnow()
@@ -97,9 +109,9 @@ class ChatSession:
         due = self.due_event()
         if due == "pending":
             click.secho("  (new event in memory)", dim=True)
-            self.run_turn(self.runner.run_chain)
+            self.run_turn(self._pending_turn)
         elif due == "heartbeat":
-            self.run_turn(lambda: self.runner.handle(events.timed_heartbeat(self.runner.counts())))
+            self.run_turn(lambda: self.runner.run_turn(events.timed_heartbeat(self.runner.counts())))
         return due is not None
 
     def read_line(self, prompt: str) -> str | None:

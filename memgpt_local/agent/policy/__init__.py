@@ -1,0 +1,43 @@
+"""The memory policies, one module each, and ``build_policies(settings)``: the enabled ones
+(``agent.policies``), each with its own settings table, in the order they act."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, StepPlan
+from memgpt_local.agent.policy.copy_guard import CopyGuard
+from memgpt_local.agent.policy.echo_guard import EchoGuard
+from memgpt_local.agent.policy.prefetch import Prefetch
+from memgpt_local.agent.policy.question_focus import QuestionFocus
+from memgpt_local.agent.policy.read_results import ReadResults
+from memgpt_local.agent.policy.recap import Recap
+from memgpt_local.agent.policy.repeat_guard import RepeatGuard
+from memgpt_local.agent.policy.reply_check import ReplyCheck
+from memgpt_local.agent.policy.reply_required import ReplyRequired
+from memgpt_local.agent.policy.search_budget import SearchBudget
+from memgpt_local.agent.policy.search_first import SearchFirst
+from memgpt_local.config import POLICY_NAMES, AgentSettings
+
+FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
+    "search_first": lambda s: SearchFirst(),
+    "prefetch": lambda s: Prefetch(s.prefetch),
+    "question_focus": lambda s: QuestionFocus(),
+    "read_results": lambda s: ReadResults(),
+    "search_budget": lambda s: SearchBudget(s.search_budget),
+    "recap": lambda s: Recap(s.recap),
+    "reply_required": lambda s: ReplyRequired(),
+    "repeat_guard": lambda s: RepeatGuard(),
+    "echo_guard": lambda s: EchoGuard(s.echo_guard),
+    "copy_guard": lambda s: CopyGuard(s.copy_guard),
+    "reply_check": lambda s: ReplyCheck(s.reply_check),
+}
+assert tuple(FACTORIES) == POLICY_NAMES, "config.POLICY_NAMES and the factories must list the same policies"
+
+
+def build_policies(settings: AgentSettings) -> list[Policy]:
+    """The enabled policies in the order they act (``config.POLICY_NAMES``)."""
+    return [FACTORIES[name](settings) for name in POLICY_NAMES if settings.uses(name)]
+
+
+__all__ = ["Draft", "MemoryView", "Policy", "StepPlan", "build_policies", "FACTORIES"]

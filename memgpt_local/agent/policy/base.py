@@ -1,0 +1,105 @@
+"""What a memory policy is: a small part with four optional hooks around the step loop.
+
+- ``start(turn, memory)``: before the first step; may return notices to put beside the event
+  (prefetch) and may set up the turn (question focus, search first).
+- ``plan(turn, plan)``: before each step; may narrow the functions the step may call.
+- ``review(turn, draft, memory)``: a draft reply, before the user sees it; may hold it back
+  with a typed ``Hold`` (its notice becomes the step's result).
+- ``after_step(turn, step, memory)``: after each step that was not held back; may ask for
+  another step or a reply, and may return notices to append (recap).
+- ``before_end(turn)``: when the turn would end; may return a reason to run one more step
+  that must reply.
+
+A policy sees the turn and a read-only ``MemoryView``, so each one is tested alone with a
+fake view: no embedder, SQLite or model needed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import ClassVar, Literal, Protocol, Sequence
+
+import numpy as np
+
+from memgpt_local.agent.turn import Hold, StepRecord, Turn
+from memgpt_local.functions.links import Link
+from memgpt_local.functions.specs import FunctionKind
+from memgpt_local.schemas import ChatMessage, Message, NewMessage, SearchHit
+
+SearchKind = Literal["message", "passage"]
+ALL_KINDS: frozenset[FunctionKind] = frozenset(("reply", "search", "memory_edit", "control"))
+
+
+@dataclass(frozen=True)
+class StepPlan:
+    """Which kinds of function the next step may call, and why it is narrowed."""
+
+    kinds: frozenset[FunctionKind] = ALL_KINDS
+    last: bool = False  # the chain cap: no step follows this one
+    reason: str | None = None
+
+    @property
+    def reply_only(self) -> bool:
+        return self.kinds == frozenset(("reply",))
+
+    def only(self, *kinds: FunctionKind, reason: str) -> StepPlan:
+        return replace(self, kinds=frozenset(kinds), reason=reason)
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A reply the model wrote, not yet shown to the user."""
+
+    message: str
+    prompt: Sequence[ChatMessage]  # the main context the step was written from
+    plan: StepPlan
+
+
+class MemoryView(Protocol):
+    """What policies may read of the agent's memory (the agent's own view implements it)."""
+
+    def in_context(self) -> Sequence[Message]:
+        """The FIFO queue of the main context, oldest first."""
+        ...
+
+    def beyond_context(self) -> bool:
+        """Whether recall or archival memory holds anything the context does not show."""
+        ...
+
+    def search(self, kind: SearchKind, text: str, k: int) -> list[SearchHit]:
+        """The top ``k`` recall messages outside the context, or archival passages, for ``text``
+        ([] when it has no searchable words)."""
+        ...
+
+    def links(self, kind: SearchKind, hits: Sequence[SearchHit]) -> dict[int, list[Link]] | None:
+        """Linked memory for ``hits`` when it is switched on (``agent.link_depth``), else None."""
+        ...
+
+    def containing(self, kind: SearchKind, text: str, limit: int) -> list[SearchHit]:
+        """Entries whose text contains ``text`` exactly (recall: outside the context only)."""
+        ...
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """One unit vector per text."""
+        ...
+
+
+class Policy:
+    """Base class: every hook does nothing. Subclasses set ``name`` (the config key)."""
+
+    name: ClassVar[str]
+
+    def start(self, turn: Turn, memory: MemoryView) -> list[NewMessage]:
+        return []
+
+    def plan(self, turn: Turn, plan: StepPlan) -> StepPlan:
+        return plan
+
+    def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
+        return None
+
+    def after_step(self, turn: Turn, step: StepRecord, memory: MemoryView) -> list[NewMessage]:
+        return []
+
+    def before_end(self, turn: Turn) -> str | None:
+        return None

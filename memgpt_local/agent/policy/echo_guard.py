@@ -1,0 +1,46 @@
+"""Echo guard: once a turn, a reply that asks the user their own question back is held back
+and the turn's best search hits are shown instead ("Which book did you say you finished?")."""
+
+from __future__ import annotations
+
+import re
+
+from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
+from memgpt_local.agent.policy.hits import best_hits
+from memgpt_local.agent.turn import Hold, Turn
+from memgpt_local.config import GuardSettings
+from memgpt_local.functions.results import format_hits
+from memgpt_local.text import content_words
+
+
+def restates_question(draft: str, asked: str, *, coverage: float = 0.8, min_words: int = 3) -> bool:
+    """Whether a question in ``draft`` is the user's own question asked back: at least
+    ``min_words`` content words, ``coverage`` of them from the user's message ("Which book by
+    Ann Lee did you say you had finished?" to "Which book by Ann Lee did I say I had finished?")."""
+    said = set(content_words(asked))
+    if not said:
+        return False
+    for sentence in re.findall(r"[^.!?]*\?", draft):
+        words = content_words(sentence)
+        if len(words) >= min_words and sum(w in said for w in words) >= coverage * len(words):
+            return True
+    return False
+
+
+class EchoGuard(Policy):
+    name = "echo_guard"
+
+    def __init__(self, settings: GuardSettings):
+        self.hits = settings.hits
+
+    def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
+        if draft.plan.last or turn.holds[self.name] or not turn.question:
+            return None
+        if not restates_question(draft.message, turn.question):
+            return None
+        hits = best_hits(turn, memory.embed, self.hits)
+        found = ("What your searches found (best first):\n" + "\n".join(format_hits(hits, first=1, per_item=300))
+                 if hits else "Your searches found nothing; if you do not know, say so.")
+        notice = ("Not sent: your reply asks the user the question they asked you. Answer it instead, "
+                  "from what you found. " + found)
+        return Hold(self.name, notice, "it asked your question back", hide_draft=True)

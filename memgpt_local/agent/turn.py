@@ -1,0 +1,157 @@
+"""A turn: everything one run of the step loop knows, from the event that started it to its
+last step.
+
+``Turn`` is the loop's working state (the question, the steps, the hits read, the holds used,
+whether the next step must reply); policies read it and set its requests. ``TurnResult`` is
+what a caller gets back. ``Hold`` is a policy's typed verdict on a draft reply.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from memgpt_local.agent.queue import EvictionReport
+from memgpt_local.functions.results import FunctionOutcome, RankedHit
+from memgpt_local.schemas import Completion, FunctionCall, SearchHit
+
+
+@dataclass(frozen=True)
+class Hold:
+    """A draft reply kept from the user, and what happens instead."""
+
+    reason: str  # the policy that held it back
+    notice: str  # the step's function result: what the model reads instead of "Message sent."
+    user_note: str  # for the chat: why the draft the user saw streaming did not go out
+    hide_draft: bool = False  # the draft leaves the main context and search (recall storage keeps it)
+    end_turn: bool = False  # the user already has an answer: the turn ends here
+
+
+@dataclass
+class StepRecord:
+    """What one step did, for printing, for `send --json` and for the evaluation's traces."""
+
+    index: int
+    raw: str
+    call: FunctionCall | None
+    outcome: FunctionOutcome
+    completion: Completion
+    eviction: EvictionReport | None = None
+    hold: Hold | None = None
+
+    @property
+    def held(self) -> bool:
+        return self.hold is not None
+
+    @property
+    def asks_for_more(self) -> bool:
+        """The model asked for another step (a heartbeat), or has an error to recover from."""
+        if not self.outcome.ok:
+            return True
+        return bool(self.call and self.call.request_heartbeat)
+
+    def as_dict(self) -> dict[str, Any]:
+        c = self.completion
+        return {
+            "step": self.index,
+            "thought": self.call.thought if self.call else None,
+            "function": self.call.function if self.call else None,
+            "arguments": self.call.arguments if self.call else None,
+            "request_heartbeat": self.call.request_heartbeat if self.call else None,
+            "raw": None if self.call else self.raw,
+            "ok": self.outcome.ok,
+            "result": self.outcome.text,
+            "message": self.outcome.user_message,
+            "held": self.hold.reason if self.hold else None,
+            "evicted_messages": self.eviction.evicted if self.eviction else 0,
+            "tokens": {
+                "prompt": c.prompt_tokens,
+                "evaluated": c.evaluated_tokens,
+                "generated": c.generated_tokens,
+                "prefill_seconds": round(c.prefill_seconds, 3),
+                "decode_seconds": round(c.decode_seconds, 3),
+            },
+        }
+
+
+class _Steps:
+    """Read-only questions about a list of steps (shared by the turn and its result)."""
+
+    steps: list[StepRecord]
+
+    @property
+    def messages(self) -> list[str]:
+        """What reached the user, in order."""
+        return [s.outcome.user_message for s in self.steps if s.outcome.user_message]
+
+    @property
+    def searches(self) -> int:
+        return sum(1 for s in self.steps if s.outcome.searched)
+
+    def search_hits(self) -> Iterator[tuple[int, RankedHit]]:
+        """(search number, ranked hit) for every hit the turn's searches returned."""
+        for order, step in enumerate(s for s in self.steps if s.outcome.searched):
+            for ranked in step.outcome.hits:
+                yield order, ranked
+
+    def hits(self) -> list[SearchHit]:
+        """Every hit the turn's searches returned, once, by rank (ties: earlier search first)."""
+        best: dict[tuple[str, int], tuple[int, int, SearchHit]] = {}
+        for order, ranked in self.search_hits():
+            key = (ranked.hit.kind, ranked.hit.id)
+            if key not in best or (ranked.rank, order) < best[key][:2]:
+                best[key] = (ranked.rank, order, ranked.hit)
+        return [hit for _, _, hit in sorted(best.values(), key=lambda t: (t[0], t[1]))]
+
+
+@dataclass
+class Turn(_Steps):
+    """The state of the turn being run."""
+
+    question: str | None  # the user's words, when a user message started the turn
+    event_id: int | None = None  # the stored message that started it
+    steps: list[StepRecord] = field(default_factory=list)
+    holds: Counter[str] = field(default_factory=Counter)  # drafts held back, by the policy that held them
+    focus: str | None = None  # what searches rank by besides their query (question focus)
+    marks: set[str] = field(default_factory=set)  # once-a-turn things policies have done
+    reply_reason: str | None = None  # why the next step may only reply (None: it may call anything)
+    step_reason: str | None = None  # why another step must run
+
+    def require_reply(self, reason: str) -> None:
+        """The next step must answer the user (its grammar allows only the reply function)."""
+        self.reply_reason = self.reply_reason or reason
+
+    def require_step(self, reason: str) -> None:
+        """Another step must run (its functions are not narrowed by this)."""
+        self.step_reason = self.step_reason or reason
+
+    def add(self, step: StepRecord) -> None:
+        """Record a finished step; the requests made for it are used up."""
+        self.steps.append(step)
+        self.reply_reason = self.step_reason = None
+        if step.hold is not None:
+            self.holds[step.hold.reason] += 1
+
+    def shown(self) -> dict[str, list[int]]:
+        """Ids of the entries the turn's searches have shown, by kind."""
+        out: dict[str, list[int]] = {}
+        for _, ranked in self.search_hits():
+            out.setdefault(ranked.hit.kind, []).append(ranked.hit.id)
+        return out
+
+    def result(self) -> TurnResult:
+        return TurnResult(list(self.steps), self.question, self.focus)
+
+
+@dataclass
+class TurnResult(_Steps):
+    """A finished turn, as its callers see it."""
+
+    steps: list[StepRecord]
+    question: str | None = None
+    focus: str | None = None  # what its searches ranked by besides their queries
+
+    @property
+    def holds(self) -> list[Hold]:
+        return [s.hold for s in self.steps if s.hold is not None]

@@ -1,0 +1,135 @@
+"""The agent's functions, implemented against one agent's memory.
+
+Each handler takes a ``FunctionContext`` and its validated arguments and returns a
+``FunctionOutcome``. A failure the model can fix (an unknown block, text that does not fit)
+is a failed outcome whose text says what to do; ``InvalidInputError`` and ``NotFoundError``
+raised by the store are turned into such outcomes by the executor.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
+
+from memgpt_local.config import AgentSettings
+from memgpt_local.functions import args as a
+from memgpt_local.functions.links import Link, LinkExpander
+from memgpt_local.functions.results import FunctionOutcome, format_page, search_outcome
+from memgpt_local.schemas import SearchHit, SearchPage, utcnow
+from memgpt_local.schemas import human_time as stamp
+
+if TYPE_CHECKING:
+    from memgpt_local.memory import MemoryStore
+
+
+@dataclass(frozen=True)
+class SearchFocus:
+    """The user's question a turn's searches serve, and the hits the turn has shown already
+    (they get no push from the question, so the next link of a chain is not buried)."""
+
+    question: str
+    shown: Mapping[str, Sequence[int]] = field(default_factory=dict)  # kind -> ids
+
+
+@dataclass(frozen=True)
+class FunctionContext:
+    store: MemoryStore
+    agent_id: int
+    settings: AgentSettings
+    focus: SearchFocus | None = None
+
+
+def send_message(ctx: FunctionContext, args: a.SendMessageArgs) -> FunctionOutcome:
+    return FunctionOutcome(True, "Message sent.", user_message=args.message)
+
+
+def _too_long(label: str, new_value: str, limit: int) -> FunctionOutcome:
+    return FunctionOutcome(
+        False,
+        f"Error: core memory block {label!r} would hold {len(new_value)} characters, over its limit of "
+        f"{limit}. Nothing was changed. Make it shorter with core_memory_replace, or store the details "
+        "with archival_memory_insert instead.",
+    )
+
+
+def core_memory_append(ctx: FunctionContext, args: a.CoreMemoryAppendArgs) -> FunctionOutcome:
+    block = ctx.store.core.get(ctx.agent_id, args.label)
+    value = f"{block.value}\n{args.content}" if block.value else args.content
+    if len(value) > block.limit:
+        return _too_long(args.label, value, block.limit)
+    ctx.store.core.set_value(ctx.agent_id, args.label, value)
+    return FunctionOutcome(True, f"Appended to {args.label} ({len(value)}/{block.limit} characters used).")
+
+
+def core_memory_replace(ctx: FunctionContext, args: a.CoreMemoryReplaceArgs) -> FunctionOutcome:
+    block = ctx.store.core.get(ctx.agent_id, args.label)
+    if args.old_content not in block.value:
+        return FunctionOutcome(
+            False,
+            f"Error: the text {args.old_content!r} is not in core memory block {args.label!r}. "
+            "old_content must match exactly; read the block in your core memory and retry.",
+        )
+    value = block.value.replace(args.old_content, args.new_content)
+    if not args.new_content:
+        value = "\n".join(line for line in value.split("\n") if line.strip())
+    if len(value) > block.limit:
+        return _too_long(args.label, value, block.limit)
+    ctx.store.core.set_value(ctx.agent_id, args.label, value)
+    action = "Replaced" if args.new_content else "Deleted"
+    return FunctionOutcome(True, f"{action} text in {args.label} ({len(value)}/{block.limit} characters used).")
+
+
+def _links(ctx: FunctionContext, page: SearchPage,
+           containing: Callable[[str, int], list[SearchHit]]) -> dict[int, list[Link]] | None:
+    """Linked memory for a page of hits, when ``agent.link_depth`` is on."""
+    if not ctx.settings.link_depth or not page.items:
+        return None
+    expander = LinkExpander(containing, depth=ctx.settings.link_depth, max_df=ctx.settings.link_max_df)
+    return expander.expand(page.items)
+
+
+def _focus(ctx: FunctionContext, kind: str) -> tuple[str | None, list[int]]:
+    if ctx.focus is None:
+        return None, []
+    return ctx.focus.question, list(ctx.focus.shown.get(kind, ()))
+
+
+def conversation_search(ctx: FunctionContext, args: a.ConversationSearchArgs) -> FunctionOutcome:
+    question, shown = _focus(ctx, "message")
+    page = ctx.store.recall.search(
+        ctx.agent_id, args.query, page=args.page, page_size=ctx.settings.page_size,
+        mode=ctx.settings.recall_search_mode, outside_context=True, focus=question, focus_skips=shown)
+    hint = f"conversation_search(query={args.query!r})"
+    links = _links(ctx, page, lambda text, limit: ctx.store.recall.containing(ctx.agent_id, text, limit))
+    return search_outcome(page, format_page(page, max_chars=ctx.settings.result_max_chars, next_hint=hint, links=links))
+
+
+def conversation_search_date(ctx: FunctionContext, args: a.ConversationSearchDateArgs) -> FunctionOutcome:
+    page = ctx.store.recall.search_date(
+        ctx.agent_id, args.start_date, args.end_date, page=args.page, page_size=ctx.settings.page_size)
+    hint = f"conversation_search_date({args.start_date}, {args.end_date})"
+    return search_outcome(page, format_page(page, max_chars=ctx.settings.result_max_chars, next_hint=hint))
+
+
+def archival_memory_insert(ctx: FunctionContext, args: a.ArchivalMemoryInsertArgs) -> FunctionOutcome:
+    passage = ctx.store.archival.insert(ctx.agent_id, args.content)
+    total = ctx.store.archival.count(ctx.agent_id)
+    return FunctionOutcome(True, f"Stored in archival memory as passage {passage.id} ({total} passages in total).")
+
+
+def archival_memory_search(ctx: FunctionContext, args: a.ArchivalMemorySearchArgs) -> FunctionOutcome:
+    question, shown = _focus(ctx, "passage")
+    page = ctx.store.archival.search(
+        ctx.agent_id, args.query, page=args.page, page_size=ctx.settings.page_size,
+        mode=ctx.settings.archival_search_mode, focus=question, focus_skips=shown)
+    hint = f"archival_memory_search(query={args.query!r})"
+    links = _links(ctx, page, lambda text, limit: ctx.store.archival.containing(ctx.agent_id, text, limit))
+    return search_outcome(page, format_page(page, max_chars=ctx.settings.result_max_chars, next_hint=hint, links=links))
+
+
+def pause_heartbeats(ctx: FunctionContext, args: a.PauseHeartbeatsArgs) -> FunctionOutcome:
+    until = utcnow() + timedelta(minutes=args.minutes)
+    agent = ctx.store.agents.get_by_id(ctx.agent_id)
+    ctx.store.agents.set_state(ctx.agent_id, dict(agent.state, heartbeats_paused_until=until.isoformat()))
+    return FunctionOutcome(True, f"Timed heartbeats paused until {stamp(until)}.")

@@ -1,0 +1,33 @@
+"""Text normalisation shared by search and the agent's reply checks: stop words, word
+tokens and whitespace.
+
+Words are lowercase ``\\w+`` runs (letters, digits and underscores, any script); content
+words are the words that are not ``STOPWORDS``.
+"""
+
+from __future__ import annotations
+
+import re
+
+STOPWORDS = frozenset(
+    "a an and are as at be but by did do does for from had has have i in is it its me my of on "
+    "or our so that the their them they this to was we were what when where which who why with "
+    "you your".split()
+)
+
+_WORD = re.compile(r"\w+")
+
+
+def words(text: str) -> list[str]:
+    """The lowercase words of ``text``, in order."""
+    return _WORD.findall(text.lower())
+
+
+def content_words(text: str) -> list[str]:
+    """The words of ``text`` that are not stop words, in order."""
+    return [w for w in words(text) if w not in STOPWORDS]
+
+
+def normalize_space(text: str) -> str:
+    """``text`` with every run of whitespace made one space, and none at either end."""
+    return " ".join(text.split())

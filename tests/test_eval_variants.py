@@ -1,0 +1,141 @@
+"""Every evaluation variant reaches the runner an episode uses, and changes what the episode
+does: the eval runs turns exactly as chat and `send` do (``AgentRunner.run_turn``)."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from memgpt_local.agent.policy import build_policies
+from memgpt_local.config import Settings
+from memgpt_local.eval import runner as eval_runner
+from memgpt_local.eval.base import Options
+from memgpt_local.eval.runner import EvalConfig, Evaluation
+from memgpt_local.eval.variants import VARIANTS, get_variant
+from memgpt_local.functions.links import identifiers
+from memgpt_local.functions.specs import FUNCTIONS_BY_NAME
+from memgpt_local.runtime.grammar import render_call
+from memgpt_local.schemas import ChatMessage, Completion, FunctionCall
+
+sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
+from fake_embedder import HashEmbedder  # noqa: E402
+
+
+RESULT_LINE = re.compile(r"^\d+\. \[[^\]]*\](?: the user said:| you said:)? (.*)$", re.M)
+TASKS = {"no-reply-check": "nested-kv"}  # the task whose episode shows the variant's difference (default: dmr)
+
+
+class ProbeBackend:
+    """A fake model with a small model's habits, choosing by what each request's grammar allows:
+    it searches (the question's codes, else its words) while it may, up to four times, then
+    replies: first by asking the question back, then (``copies``) by copying the last line it
+    read, then with the last name or id of the first line it read that the question does not
+    hold. Every request is recorded."""
+
+    name = "probe"
+    n_ctx = 16384
+
+    def __init__(self, search: str, *, copies: bool) -> None:
+        self.search = search  # the search function it uses
+        self.copies = copies  # whether its second reply copies the last line it read
+        self.requests: list[tuple[list[ChatMessage], str]] = []
+        self.searches = 0
+        self.replies = 0
+
+    def count_tokens(self, messages: list[ChatMessage]) -> int:
+        return sum(len(m.content.split()) + 4 for m in messages)
+
+    def _call(self, messages: list[ChatMessage], allowed: tuple[str, ...]) -> FunctionCall:
+        question = next(m.content for m in reversed(messages) if m.content.startswith("[user message")).split("\n", 1)[1]
+        if self.search in allowed and self.searches < 4:
+            self.searches += 1
+            codes = [i for i in identifiers(question) if any(c.isdigit() for c in i)]
+            words = codes or [w for w in re.findall(r"\w+", question) if len(w) > 3][: 2 + self.searches]
+            return FunctionCall(thought="look it up", function=self.search, arguments={"query": " ".join(words)},
+                                request_heartbeat=True)
+        read = [m.group(1) for c in messages for m in RESULT_LINE.finditer(c.content)]
+        self.replies += 1
+        if self.replies == 1:
+            message = question.replace(" I ", " you ").replace(" my ", " your ")
+        elif self.replies == 2 and read and self.copies:
+            message = read[-1]
+        else:
+            names = [i for i in identifiers(read[0] if read else "") if i not in question] or ["nothing"]
+            message = f"I think it was {names[-1]}."
+        return FunctionCall(thought="answer", function="send_message", arguments={"message": message})
+
+    def complete(self, messages, *, grammar, max_tokens, on_text=None) -> Completion:
+        self.requests.append((list(messages), grammar.text))
+        call = self._call(messages, grammar.function_names)
+        text = render_call(call, FUNCTIONS_BY_NAME[call.function], heartbeat=grammar.heartbeat)
+        return Completion(text=text, prompt_tokens=self.count_tokens(messages), evaluated_tokens=1,
+                          generated_tokens=len(text.split()))
+
+    def reset_cache(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def run_probe(tmp_path: Path, variant: str, monkeypatch, task: str = "dmr") -> tuple[dict, ProbeBackend, list]:
+    built = []
+
+    class Recording(eval_runner.AgentRunner):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            built.append(self)
+
+    monkeypatch.setattr(eval_runner, "AgentRunner", Recording)
+    kv = task == "nested-kv"
+    backend = ProbeBackend("archival_memory_search" if kv else "conversation_search", copies=not kv)
+    options = Options(seed=3, n=1, points=(2,) if task == "nested-kv" else None)
+    config = EvalConfig(task=task, model="probe", out=tmp_path / variant, options=options,
+                        variant=get_variant(variant))
+    evaluation = Evaluation(config, backend=backend, embedder=HashEmbedder(dim=32), settings=Settings())
+    (record,) = evaluation.run()
+    return record, backend, built
+
+
+@pytest.fixture(scope="module")
+def default_episodes(tmp_path_factory):
+    """The default configuration's episode on each task, run once."""
+    done: dict[str, tuple[dict, list]] = {}
+
+    def get(task: str) -> tuple[dict, list]:
+        if task not in done:
+            monkeypatch = pytest.MonkeyPatch()
+            try:
+                record, backend, _ = run_probe(tmp_path_factory.mktemp(task), "default", monkeypatch, task)
+            finally:
+                monkeypatch.undo()
+            done[task] = (record, backend.requests)
+        return done[task]
+
+    return get
+
+
+@pytest.mark.parametrize("name", sorted(set(VARIANTS) - {"default"}))
+def test_each_variant_reaches_the_runner_and_changes_the_episode(tmp_path, monkeypatch, default_episodes, name):
+    task = TASKS.get(name, "dmr")
+    record, backend, built = run_probe(tmp_path, name, monkeypatch, task)
+    (runner,) = built
+    variant = VARIANTS[name]
+    expected = variant.settings(Settings().agent)
+    assert runner.settings == expected
+    assert [p.name for p in runner.policies] == [p.name for p in build_policies(expected)]
+    assert record["error"] is None and record["overrides"] == variant.overrides()
+    _, requests = default_episodes(task)
+    assert backend.requests != requests, f"variant {name} ran the same episode as the defaults"
+
+
+def test_the_default_episode_uses_the_policies_a_chat_turn_uses(default_episodes):
+    record, requests = default_episodes("dmr")
+    # the search budget (3) forced the fourth step to reply: its grammar allows send_message only
+    assert record["searches"] == 3
+    grammars = [g for _, g in requests]
+    assert "conversation_search" in grammars[0] and "conversation_search" not in grammars[3]
+    assert "echo_guard" in record["holds"]  # the question asked back was held
+    kv_record, _ = default_episodes("nested-kv")
+    assert "reply_check" in kv_record["holds"]  # a value whose own entry it had not read was held

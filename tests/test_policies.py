@@ -1,0 +1,226 @@
+"""Each memory policy alone, on a fake memory view: no embedder, SQLite or model."""
+
+from __future__ import annotations
+
+import pytest
+
+from memgpt_local.agent.policy import FACTORIES, build_policies
+from memgpt_local.agent.policy.base import Draft, StepPlan
+from memgpt_local.agent.policy.copy_guard import CopyGuard
+from memgpt_local.agent.policy.echo_guard import EchoGuard
+from memgpt_local.agent.policy.prefetch import Prefetch
+from memgpt_local.agent.policy.question_focus import QuestionFocus
+from memgpt_local.agent.policy.read_results import ReadResults
+from memgpt_local.agent.policy.recap import Recap
+from memgpt_local.agent.policy.repeat_guard import RepeatGuard
+from memgpt_local.agent.policy.reply_check import ReplyCheck
+from memgpt_local.agent.policy.reply_required import ReplyRequired
+from memgpt_local.agent.policy.search_budget import SearchBudget
+from memgpt_local.agent.policy.search_first import SearchFirst
+from memgpt_local.agent.turn import Hold, Turn
+from memgpt_local.config import (POLICY_NAMES, AgentSettings, GuardSettings, PrefetchSettings, RecapSettings,
+                                 ReplyCheckSettings, SearchBudgetSettings)
+from memgpt_local.functions.results import FunctionOutcome
+from policy_fakes import FakeMemory, hit, search_step, searched_turn, step
+
+HALL = [
+    "Last night we saw The Shoulundvoels live at Zuxhao Hall, what a show.",
+    "The Verquuels are playing at Zuxhao Hall next month, with two support acts.",
+]
+ASKED = "Which band did we see live at Zuxhao Hall?"
+
+
+def draft(message: str, *, last: bool = False, prompt=()) -> Draft:
+    return Draft(message, list(prompt), StepPlan(last=last))
+
+
+# ---------------------------------------------------------------- the set of policies
+
+def test_build_policies_follows_the_enabled_list_in_a_fixed_order():
+    settings = AgentSettings(policies=["reply_check", "search_budget", "prefetch"])
+    assert [p.name for p in build_policies(settings)] == ["prefetch", "search_budget", "reply_check"]
+    assert [p.name for p in build_policies(AgentSettings())] == [n for n in POLICY_NAMES if n in AgentSettings().policies]
+    assert build_policies(AgentSettings(policies=[])) == []
+    assert all(FACTORIES[name](AgentSettings()).name == name for name in POLICY_NAMES)
+
+
+# ---------------------------------------------------------------- turn flow
+
+def test_reply_required_asks_for_an_answer_only_on_a_users_turn_without_one():
+    policy = ReplyRequired()
+    turn = Turn(question="where are my keys?")
+    turn.add(step(0, "core_memory_append", label="human", content="has keys"))
+    assert policy.before_end(turn)
+    turn.add(step(1, "send_message", FunctionOutcome(True, "Message sent.", user_message="In the drawer."),
+                  message="In the drawer."))
+    assert policy.before_end(turn) is None
+    assert policy.before_end(Turn(question=None)) is None  # a heartbeat needs no reply
+
+
+def test_read_results_asks_for_a_step_after_a_search_only():
+    policy, memory = ReadResults(), FakeMemory()
+    turn = Turn(question="q")
+    policy.after_step(turn, step(0, "core_memory_append", label="human", content="x"), memory)
+    assert turn.step_reason is None
+    policy.after_step(turn, search_step(1, [hit(1, "x")]), memory)
+    assert turn.step_reason and turn.reply_reason is None
+
+
+def test_search_first_narrows_the_first_step_when_memory_holds_more_than_the_context():
+    policy = SearchFirst()
+    turn = Turn(question="what is our ferret called?")
+    policy.start(turn, FakeMemory(beyond=True))
+    plan = policy.plan(turn, StepPlan())
+    assert plan.kinds == {"search"}
+    policy.after_step(turn, step(0, "conversation_search", query="ferret"), FakeMemory())
+    assert turn.step_reason
+    turn.add(step(0, "conversation_search", query="ferret"))
+    assert policy.plan(turn, StepPlan()).kinds == StepPlan().kinds  # only the first step
+    empty = Turn(question="hi")
+    policy.start(empty, FakeMemory(beyond=False))
+    assert policy.plan(empty, StepPlan()) == StepPlan()
+    assert policy.plan(turn, StepPlan(last=True)).last  # the chain cap wins
+
+
+def test_search_budget_requires_a_reply_after_the_search_that_uses_it_up():
+    policy, memory = SearchBudget(SearchBudgetSettings(searches=2)), FakeMemory()
+    turn = Turn(question="q")
+    turn.add(search_step(0, [hit(1, "a")]))
+    policy.after_step(turn, turn.steps[-1], memory)
+    assert turn.reply_reason is None
+    turn.add(search_step(1, [hit(2, "b")]))
+    policy.after_step(turn, turn.steps[-1], memory)
+    assert turn.reply_reason == "search budget"
+    turn.add(step(2, "core_memory_append", label="human", content="x"))  # no new search: no new request
+    policy.after_step(turn, turn.steps[-1], memory)
+    assert turn.reply_reason is None
+
+
+def test_recap_shows_the_best_hits_once_when_the_budget_ends_the_searching():
+    memory = FakeMemory()
+    turn = searched_turn(ASKED, [HALL[1], "Zuxhao Hall opens at seven and closes at midnight on weekdays.", HALL[0]])
+    recap = Recap(RecapSettings(hits=2))
+    assert recap.after_step(turn, turn.steps[-1], memory) == []  # no budget reached
+    turn.require_reply("search budget")
+    (notice,) = recap.after_step(turn, turn.steps[-1], memory)
+    assert notice.content.startswith("[search recap")
+    body = notice.content.split("(best first):\n", 1)[1]
+    assert body.splitlines()[0].endswith(HALL[0])  # ordered by the question, not by rank
+    assert len(body.splitlines()) == 2
+    assert recap.after_step(turn, turn.steps[-1], memory) == []  # once a turn
+
+
+def test_recap_keeps_search_order_without_question_focus():
+    turn = searched_turn(ASKED, [HALL[1], HALL[0]], focus=False)
+    turn.require_reply("search budget")
+    (notice,) = Recap(RecapSettings(hits=3)).after_step(turn, turn.steps[-1], FakeMemory())
+    assert notice.content.split("(best first):\n", 1)[1].splitlines()[0].endswith(HALL[1])
+
+
+def test_question_focus_sets_the_turns_focus_to_the_users_question():
+    turn = Turn(question=ASKED)
+    QuestionFocus().start(turn, FakeMemory())
+    assert turn.focus == ASKED
+    heartbeat = Turn(question=None)
+    QuestionFocus().start(heartbeat, FakeMemory())
+    assert heartbeat.focus is None
+
+
+def test_prefetch_shows_recall_and_archival_hits_for_the_users_words():
+    memory = FakeMemory(entries=[hit(1, "We adopted a ferret and named it Tansy.", kind="message", role="user"),
+                                 hit(2, "Ferret care: feed twice a day.")])
+    (notice,) = Prefetch(PrefetchSettings(hits=3)).start(Turn(question="What was our ferret's name?"), memory)
+    assert notice.content.startswith("[memory read-ahead")
+    assert "named it Tansy" in notice.content and "feed twice a day" in notice.content
+    assert Prefetch(PrefetchSettings()).start(Turn(question="hello"), memory) == []
+    assert Prefetch(PrefetchSettings()).start(Turn(question=None), memory) == []
+
+
+# ---------------------------------------------------------------- guards
+
+def test_repeat_guard_ends_the_turn_only_when_the_user_already_has_an_answer():
+    guard = RepeatGuard()
+    turn = Turn(question="hi")
+    turn.add(step(0, "send_message", FunctionOutcome(True, "Message sent.", user_message="Hello!"), message="Hello!"))
+    hold = guard.review(turn, draft(" Hello! "), FakeMemory())
+    assert isinstance(hold, Hold) and hold.end_turn and hold.reason == "repeat_guard"
+    parrot = guard.review(turn, draft("Message sent."), FakeMemory())
+    assert parrot is not None and parrot.end_turn
+    fresh = Turn(question="hi")
+    fresh.add(step(0, "core_memory_append", FunctionOutcome(True, "Appended to human."), label="human", content="x"))
+    early = guard.review(fresh, draft("Appended to human."), FakeMemory())
+    assert early is not None and not early.end_turn  # nothing sent yet: the next step must answer
+    assert guard.review(turn, draft("Something new."), FakeMemory()) is None
+
+
+def test_echo_guard_holds_a_reply_that_asks_the_question_back_once_a_turn():
+    guard, memory = EchoGuard(GuardSettings(hits=1)), FakeMemory()
+    turn = searched_turn(ASKED, [HALL[1], HALL[0]])
+    hold = guard.review(turn, draft("Which band did you see live at Zuxhao Hall?"), memory)
+    assert hold is not None and hold.hide_draft and not hold.end_turn
+    assert HALL[0] in hold.notice and HALL[1] not in hold.notice  # the closest hit only (hits=1)
+    turn.holds[guard.name] += 1
+    assert guard.review(turn, draft("Which band did you see live at Zuxhao Hall?"), memory) is None
+    assert guard.review(searched_turn(ASKED, HALL), draft("The Shoulundvoels."), memory) is None
+    assert guard.review(searched_turn(ASKED, HALL), draft("Which band did you see?", last=True), memory) is None
+
+
+def test_copy_guard_holds_a_copy_of_a_farther_hit_and_shows_the_closer_ones_closest_last():
+    guard, memory = CopyGuard(GuardSettings()), FakeMemory()
+    turn = searched_turn(ASKED, [HALL[0], HALL[1]])
+    hold = guard.review(turn, draft(HALL[1]), memory)
+    assert hold is not None and hold.hide_draft and hold.reason == "copy_guard"
+    assert hold.notice.rstrip().endswith(HALL[0]) and HALL[1] not in hold.notice
+    assert guard.review(turn, draft(HALL[0]), memory) is None  # a quote of the closest hit goes out
+    turn.holds[guard.name] += 1
+    assert guard.review(turn, draft(HALL[1]), memory) is None  # once a turn
+
+
+def test_copy_guard_lets_the_next_link_of_a_chain_go_out():
+    memory = FakeMemory()
+    turn = searched_turn("Where is the hotel my cousin stayed at?",
+                         ["My cousin Lena stayed at Hotel Aurelia during the trip.",
+                          "Hotel Aurelia is at 14 Vana Street, next to the river in Tartu."])
+    assert CopyGuard(GuardSettings()).review(turn, draft("Hotel Aurelia is at 14 Vana Street, next to the river."),
+                                             memory) is None
+
+
+def test_reply_check_holds_a_draft_whose_names_memory_knows_more_about():
+    memory = FakeMemory(entries=[hit(7, "Hotel Aurelia is at 14 Vana Street, Tartu."),
+                                 hit(8, "Lena said the trip was lovely and she stayed at Hotel Aurelia.",
+                                     kind="message", role="user")])
+    check = ReplyCheck(ReplyCheckSettings(window=1.0, rounds=2))
+    turn = Turn(question="Where did my cousin stay?")
+    hold = check.review(turn, draft("She stayed at Hotel Aurelia."), memory)
+    assert hold is not None and not hold.end_turn and not hold.hide_draft
+    assert "14 Vana Street" in hold.notice and "Aurelia" in hold.user_note
+    # read already (in the prompt): nothing to hold
+    from memgpt_local.schemas import ChatMessage
+    prompt = [ChatMessage(role="user", content="Hotel Aurelia is at 14 Vana Street, Tartu.\n"
+                                               "Lena said the trip was lovely and she stayed at Hotel Aurelia.")]
+    assert check.review(turn, draft("She stayed at Hotel Aurelia.", prompt=prompt), memory) is None
+    turn.holds[check.name] = 2
+    assert check.review(turn, draft("She stayed at Hotel Aurelia."), memory) is None  # rounds used up
+    assert check.review(Turn(question="q"), draft("She stayed at Hotel Aurelia.", last=True), memory) is None
+
+
+def test_reply_check_skips_common_names_and_far_details():
+    entries = [hit(i, f"Aurelia note {i}") for i in range(5)]
+    check = ReplyCheck(ReplyCheckSettings(window=1.0, max_df=3))
+    assert check.review(Turn(question="q"), draft("Aurelia"), FakeMemory(entries=entries)) is None
+    memory = FakeMemory(entries=[hit(1, "Brisk born painter Oskar Kallas made lighthouse etchings.")])
+    narrow = ReplyCheck(ReplyCheckSettings(window=0.0))
+    turn = searched_turn("Who founded the lighthouse?", ["The lighthouse was founded by Oskar Kallas in 1870."])
+    assert narrow.review(turn, draft("Oskar Kallas founded it."), memory) is None
+
+
+@pytest.mark.parametrize("name", POLICY_NAMES)
+def test_every_policy_is_a_no_op_where_it_has_nothing_to_do(name):
+    policy = FACTORIES[name](AgentSettings())
+    turn, memory = Turn(question=None), FakeMemory()
+    assert policy.start(turn, memory) == []
+    assert policy.plan(turn, StepPlan()) == StepPlan()
+    assert policy.review(turn, draft("Hello there."), memory) is None
+    assert policy.after_step(turn, step(0, "pause_heartbeats", minutes=5), memory) == []
+    assert policy.before_end(turn) is None
+    assert turn.reply_reason is None and turn.step_reason is None
