@@ -135,13 +135,13 @@ def test_question_finds_its_chunk_with_citation(store, agent_id: int, folder: Pa
 def test_citations_reach_the_model_and_the_cli(store, agent_id: int, folder: Path,
                                                cli_runner, monkeypatch, embedder) -> None:
     from memgpt_local.config import AgentSettings
-    from memgpt_local.functions import specs
     from memgpt_local.functions.execute import FunctionExecutor
+    from memgpt_local.schemas import FunctionCall
 
     load(store, agent_id, [folder / "parking.pdf"])
     executor = FunctionExecutor(store, agent_id, AgentSettings())
-    outcome = executor._archival_memory_search(
-        specs.ArchivalMemorySearchArgs(query="parking level"))
+    outcome = executor.run(FunctionCall(thought="t", function="archival_memory_search",
+                                        arguments={"query": "parking level"}))
     assert "parking.pdf#chunk-0" in outcome.text
     monkeypatch.setattr(App, "db_path", property(lambda self: store.path))
     monkeypatch.setattr(App, "embedder", lambda self: embedder)

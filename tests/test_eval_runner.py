@@ -115,7 +115,7 @@ def test_doc_qa_records_whether_the_gold_passage_was_retrieved(tmp_path, hash_em
         landmark = case.payload["gold_passage"].split(".")[0]
         script += [call("archival_memory_search", heartbeat=True, query=landmark), say(case.answer)]
     # the script answers at once: no reply check (it would hold answers naming other entries)
-    unchecked = Variant("unchecked", "no reply check", agent={"reply_check": False})
+    unchecked = Variant("unchecked", "no reply check", disable=("reply_check",))
     ev = evaluation(tmp_path, "doc-qa", script, hash_embedder, options=options, variant=unchecked)
     records = ev.run()
     assert all(r["correct"] and r["retrieved"] for r in records), [(r["error"], r["answer"]) for r in records]
@@ -281,7 +281,10 @@ def test_variants_combine_with_plus():
     combined = get_variant("text-search+budget-check")
     assert combined.name == "text-search+budget-check"
     settings = combined.settings(AgentSettings())
-    assert settings.archival_search_mode == "text" and settings.search_budget == 3 and settings.reply_check
+    assert settings.archival_search_mode == "text" and settings.search_budget.searches == 3
+    assert settings.uses("reply_check") and settings.uses("search_budget") and not settings.uses("recap")
+    on_off = get_variant("no-recap+budget-check+prefetch").settings(AgentSettings())
+    assert on_off.uses("prefetch") and not on_off.uses("recap")
     with pytest.raises(InvalidInputError, match="unknown variant 'nope'"):
         get_variant("text-search+nope")
 

@@ -14,6 +14,7 @@ from memgpt_local.agent.context import transcript_line
 from memgpt_local.agent.loop import AgentRunner
 from memgpt_local.agent.turn import TurnResult
 from memgpt_local.errors import InvalidInputError
+from memgpt_local.functions.specs import FunctionKind
 from memgpt_local.schemas import ChatMessage, Message
 
 
@@ -110,11 +111,13 @@ def retry(runner: AgentRunner, _: str) -> TurnResult:
     return runner.run_turn(messages[i])
 
 
-def _last_step(runner: AgentRunner, function: str | None = None) -> Message:
+def _last_step(runner: AgentRunner, kind: FunctionKind | None = None) -> Message:
+    """The newest assistant step in the context (of a function of ``kind``, when given)."""
+    names = {f.name for f in runner.functions if kind is None or f.kind == kind}
     for message in reversed(runner.store.recall.in_context(runner.agent_id)):
-        if message.role == "assistant" and message.function_name and (function is None or message.function_name == function):
+        if message.role == "assistant" and message.function_name in names:
             return message
-    raise InvalidInputError(f"no {'assistant step' if function is None else function + ' call'} in the context")
+    raise InvalidInputError(f"no {'assistant step' if kind is None else 'message to you'} in the context")
 
 
 def rethink(runner: AgentRunner, arg: str) -> str:
@@ -129,7 +132,7 @@ def rethink(runner: AgentRunner, arg: str) -> str:
 def rewrite(runner: AgentRunner, arg: str) -> str:
     if not arg.strip():
         raise InvalidInputError("usage: /rewrite NEW MESSAGE")
-    step = _last_step(runner, "send_message")
+    step = _last_step(runner, "reply")
     args = dict(step.function_args or {}, message=arg.strip())
     with runner.store.transaction():
         runner.store.recall.update(runner.agent_id, step.id, function_args=args)

@@ -15,7 +15,7 @@ from importlib import resources
 from typing import Sequence
 
 from memgpt_local.events import render_user
-from memgpt_local.functions.specs import FunctionSpec
+from memgpt_local.functions.specs import FUNCTIONS_BY_NAME, FunctionSpec
 from memgpt_local.runtime.grammar import render_call
 from memgpt_local.schemas import Agent, ChatMessage, CoreBlock, FunctionCall, Message, human_time
 
@@ -103,7 +103,8 @@ def transcript_line(message: Message) -> str:
     """One message as a line of plain transcript (for summaries and /dump)."""
     when = human_time(message.created_at)
     if message.role == "assistant" and message.function_name:
-        if message.function_name == "send_message":
+        spec = FUNCTIONS_BY_NAME.get(message.function_name)
+        if spec is not None and spec.kind == "reply":
             said = (message.function_args or {}).get("message", "")
             return f"{when} assistant: {said}"
         args = json.dumps(message.function_args or {}, ensure_ascii=False)

@@ -15,6 +15,9 @@ import click
 
 from memgpt_local.agent.loop import StepObserver
 from memgpt_local.agent.turn import StepRecord
+from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, of_kind
+
+REPLY_FUNCTIONS = frozenset(f.name for f in of_kind(DEFAULT_FUNCTIONS, "reply"))
 
 
 def decode_partial_json_string(body: str) -> str:
@@ -72,7 +75,7 @@ class ConsoleObserver(StepObserver):
         values = self._reader.feed(piece)
         if self.verbose and "thought" in values:
             self._emit("thought", values["thought"])
-        if '"send_message"' in self._reader.text and "message" in values:
+        if any(f'"{name}"' in self._reader.text for name in REPLY_FUNCTIONS) and "message" in values:
             self._emit("message", values["message"])
 
     def step_finished(self, record: StepRecord) -> None:
@@ -86,7 +89,7 @@ class ConsoleObserver(StepObserver):
                 click.secho(f"  (draft held back: {record.hold.user_note}; answering again)", dim=True)
             elif streamed_message:
                 click.secho(f"  (not sent: {record.hold.user_note})", dim=True)
-        elif self.verbose and record.call and record.call.function != "send_message":
+        elif self.verbose and record.call and record.call.function not in REPLY_FUNCTIONS:
             args = json.dumps(record.call.arguments, ensure_ascii=False)
             click.secho(f"  -> {record.call.function}({args})", dim=True)
             first = record.outcome.text.splitlines()[0] if record.outcome.text else ""

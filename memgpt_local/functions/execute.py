@@ -43,6 +43,6 @@ class FunctionExecutor:
             problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
             return FunctionOutcome(False, f"Error: bad arguments for {call.function}: {problems}. Fix them and retry.")
         try:
-            return spec.handler(FunctionContext(self.store, self.agent_id, self.settings, focus), args)
+            return spec.handler(FunctionContext(self.store, self.agent_id, self.settings, spec.name, focus), args)
         except (InvalidInputError, NotFoundError) as exc:
             return FunctionOutcome(False, f"Error: {exc.message}. Fix the arguments and retry.")

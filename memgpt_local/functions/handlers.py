@@ -37,6 +37,7 @@ class FunctionContext:
     store: MemoryStore
     agent_id: int
     settings: AgentSettings
+    function: str  # the name the model called (for "more results" hints)
     focus: SearchFocus | None = None
 
 
@@ -100,7 +101,7 @@ def conversation_search(ctx: FunctionContext, args: a.ConversationSearchArgs) ->
     page = ctx.store.recall.search(
         ctx.agent_id, args.query, page=args.page, page_size=ctx.settings.page_size,
         mode=ctx.settings.recall_search_mode, outside_context=True, focus=question, focus_skips=shown)
-    hint = f"conversation_search(query={args.query!r})"
+    hint = f"{ctx.function}(query={args.query!r})"
     links = _links(ctx, page, lambda text, limit: ctx.store.recall.containing(ctx.agent_id, text, limit))
     return search_outcome(page, format_page(page, max_chars=ctx.settings.result_max_chars, next_hint=hint, links=links))
 
@@ -108,7 +109,7 @@ def conversation_search(ctx: FunctionContext, args: a.ConversationSearchArgs) ->
 def conversation_search_date(ctx: FunctionContext, args: a.ConversationSearchDateArgs) -> FunctionOutcome:
     page = ctx.store.recall.search_date(
         ctx.agent_id, args.start_date, args.end_date, page=args.page, page_size=ctx.settings.page_size)
-    hint = f"conversation_search_date({args.start_date}, {args.end_date})"
+    hint = f"{ctx.function}({args.start_date}, {args.end_date})"
     return search_outcome(page, format_page(page, max_chars=ctx.settings.result_max_chars, next_hint=hint))
 
 
@@ -123,7 +124,7 @@ def archival_memory_search(ctx: FunctionContext, args: a.ArchivalMemorySearchArg
     page = ctx.store.archival.search(
         ctx.agent_id, args.query, page=args.page, page_size=ctx.settings.page_size,
         mode=ctx.settings.archival_search_mode, focus=question, focus_skips=shown)
-    hint = f"archival_memory_search(query={args.query!r})"
+    hint = f"{ctx.function}(query={args.query!r})"
     links = _links(ctx, page, lambda text, limit: ctx.store.archival.containing(ctx.agent_id, text, limit))
     return search_outcome(page, format_page(page, max_chars=ctx.settings.result_max_chars, next_hint=hint, links=links))
 
