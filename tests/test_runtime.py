@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from memgpt_local.errors import (
     BadModelFileError,
@@ -14,10 +15,9 @@ from memgpt_local.errors import (
     ModelError,
     ScriptExhaustedError,
 )
-from pydantic import BaseModel, ConfigDict, Field, create_model
-
 from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FUNCTIONS_BY_NAME
 from memgpt_local.runtime.base import Backend, CallSpec
+from memgpt_local.runtime.gguf import read_gguf_info
 from memgpt_local.runtime.grammar import (
     InvalidScriptError,
     build_call_grammar,
@@ -25,7 +25,6 @@ from memgpt_local.runtime.grammar import (
     parse_call,
     render_function_docs,
 )
-from memgpt_local.runtime.gguf import read_gguf_info
 from memgpt_local.runtime.scripted import ScriptedBackend
 from memgpt_local.schemas import ChatMessage, FunctionCall
 

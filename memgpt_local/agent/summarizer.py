@@ -9,7 +9,7 @@ the summary the previous one wrote. The answer is free text under a text grammar
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from memgpt_local.agent.context import transcript_line
 from memgpt_local.errors import ContextOverflowError

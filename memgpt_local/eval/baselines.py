@@ -16,8 +16,8 @@ from datetime import datetime
 from typing import Sequence
 
 from memgpt_local.agent.summarizer import Summarizer
-from memgpt_local.events import render_user
 from memgpt_local.eval.base import Case, FixedContext
+from memgpt_local.events import render_user
 from memgpt_local.runtime.grammar import build_text_grammar
 from memgpt_local.schemas import ChatMessage, Completion, Message, NewMessage, utcnow
 
