@@ -48,16 +48,41 @@ class EmbedderSettings(Section):
 
 
 POLICY_NAMES = (  # the order they act in, whatever the order of ``agent.policies``
-    "search_first", "prefetch", "question_focus", "read_results", "search_budget", "recap",
-    "reply_required", "repeat_guard", "echo_guard", "copy_guard", "reply_check",
+    "search_first",
+    "prefetch",
+    "question_focus",
+    "read_results",
+    "search_budget",
+    "recap",
+    "reply_required",
+    "repeat_guard",
+    "echo_guard",
+    "copy_guard",
+    "reply_check",
 )
 PolicyName = Literal[
-    "search_first", "prefetch", "question_focus", "read_results", "search_budget", "recap",
-    "reply_required", "repeat_guard", "echo_guard", "copy_guard", "reply_check",
+    "search_first",
+    "prefetch",
+    "question_focus",
+    "read_results",
+    "search_budget",
+    "recap",
+    "reply_required",
+    "repeat_guard",
+    "echo_guard",
+    "copy_guard",
+    "reply_check",
 ]
 DEFAULT_POLICIES: tuple[PolicyName, ...] = (
-    "question_focus", "read_results", "search_budget", "recap", "reply_required",
-    "repeat_guard", "echo_guard", "copy_guard", "reply_check",
+    "question_focus",
+    "read_results",
+    "search_budget",
+    "recap",
+    "reply_required",
+    "repeat_guard",
+    "echo_guard",
+    "copy_guard",
+    "reply_check",
 )
 
 
@@ -78,20 +103,37 @@ class GuardSettings(Section):
 
 
 class ReplyCheckSettings(Section):
-    window: float = Field(0.4, ge=0.0, le=1.0, description="show an unread entry only if its similarity to the "
-                          "question is within this of the best search hit's (1 = no filter)")
+    window: float = Field(
+        0.4,
+        ge=0.0,
+        le=1.0,
+        description="show an unread entry only if its similarity to the "
+        "question is within this of the best search hit's (1 = no filter)",
+    )
     rounds: int = Field(4, ge=1, le=10, description="reply checks at most per turn")
-    max_df: int = Field(3, ge=1, le=20, description="a name or id is looked up only if at most this many entries hold it")
+    max_df: int = Field(
+        3, ge=1, le=20, description="a name or id is looked up only if at most this many entries hold it"
+    )
 
 
 # [agent] keys of earlier versions: a bool switched a policy on or off; the others moved into
 # the policy's own table. Files that still use them keep working (see AgentSettings).
-_LEGACY_SWITCHES = {"reply_required": "reply_required", "read_search_results": "read_results",
-                    "memory_prefetch": "prefetch", "search_first": "search_first", "echo_guard": "echo_guard",
-                    "copy_guard": "copy_guard", "question_focus": "question_focus", "search_recap": "recap",
-                    "reply_check": "reply_check"}
-_LEGACY_VALUES = {"prefetch_k": ("prefetch", "hits"), "reply_check_window": ("reply_check", "window"),
-                  "reply_check_rounds": ("reply_check", "rounds")}
+_LEGACY_SWITCHES = {
+    "reply_required": "reply_required",
+    "read_search_results": "read_results",
+    "memory_prefetch": "prefetch",
+    "search_first": "search_first",
+    "echo_guard": "echo_guard",
+    "copy_guard": "copy_guard",
+    "question_focus": "question_focus",
+    "search_recap": "recap",
+    "reply_check": "reply_check",
+}
+_LEGACY_VALUES = {
+    "prefetch_k": ("prefetch", "hits"),
+    "reply_check_window": ("reply_check", "window"),
+    "reply_check_rounds": ("reply_check", "rounds"),
+}
 LEGACY_KEYS = {
     **{old: f"agent.policies ({new!r})" for old, new in _LEGACY_SWITCHES.items()},
     **{old: f"agent.{table}.{key}" for old, (table, key) in _LEGACY_VALUES.items()},
@@ -157,15 +199,21 @@ class AgentSettings(Section):
     message_max_chars: int = Field(1500, ge=20, le=2000)
     idle_heartbeat_minutes: float = Field(0.0, ge=0.0, description="0 disables the idle timer")
     archival_search_mode: Literal["hybrid", "text", "vector"] = Field(
-        "hybrid", description="archival_memory_search: words and meaning, words only, or meaning only")
+        "hybrid", description="archival_memory_search: words and meaning, words only, or meaning only"
+    )
     recall_search_mode: Literal["hybrid", "text", "vector"] = Field(
-        "hybrid", description="conversation_search: words and meaning, words only, or meaning only")
-    link_depth: int = Field(0, ge=0, le=5, description="linked memory: hops followed from search hits via rare "
-                            "identifiers (0 = off)")
-    link_max_df: int = Field(3, ge=1, le=20, description="an identifier links only if at most this many entries hold it")
+        "hybrid", description="conversation_search: words and meaning, words only, or meaning only"
+    )
+    link_depth: int = Field(
+        0, ge=0, le=5, description="linked memory: hops followed from search hits via rare identifiers (0 = off)"
+    )
+    link_max_df: int = Field(
+        3, ge=1, le=20, description="an identifier links only if at most this many entries hold it"
+    )
     # memory policies: the enabled ones, then one table each (see agent/policy/ and docs/eval)
-    policies: list[PolicyName] = Field(default_factory=lambda: list(DEFAULT_POLICIES),
-                                       description="the memory policies that act on every turn")
+    policies: list[PolicyName] = Field(
+        default_factory=lambda: list(DEFAULT_POLICIES), description="the memory policies that act on every turn"
+    )
     prefetch: PrefetchSettings = Field(default_factory=PrefetchSettings)
     search_budget: SearchBudgetSettings = Field(default_factory=SearchBudgetSettings)
     recap: RecapSettings = Field(default_factory=RecapSettings)

@@ -35,8 +35,7 @@ class SchemaTooNewError(StoreError):
     def __init__(self, path: str, file_version: int, known_version: int):
         self.path, self.file_version, self.known_version = path, file_version, known_version
         super().__init__(
-            f"{path} has schema version {file_version}, newer than this memgpt-local knows "
-            f"({known_version})",
+            f"{path} has schema version {file_version}, newer than this memgpt-local knows ({known_version})",
             "upgrade memgpt-local, or point --data-dir at another directory",
         )
 
@@ -126,6 +125,7 @@ class WrongKeyError(StoreError):
 
     def __init__(self, path: str, reason: str = "the passphrase is wrong or the file is not a memgpt-local database"):
         self.path = path
-        super().__init__(f"cannot decrypt the memory file {path}: {reason}",
-                         "check the passphrase in the keyring or MEMGPT_LOCAL_PASSPHRASE; "
-                         "the file was not changed")
+        super().__init__(
+            f"cannot decrypt the memory file {path}: {reason}",
+            "check the passphrase in the keyring or MEMGPT_LOCAL_PASSPHRASE; the file was not changed",
+        )

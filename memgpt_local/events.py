@@ -11,15 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from memgpt_local.schemas import NewMessage, human_time as stamp, utcnow
+from memgpt_local.schemas import NewMessage, utcnow
+from memgpt_local.schemas import human_time as stamp
 
 
 @dataclass(frozen=True)
 class MemoryCounts:
     recall: int
     archival: int
-
-
 
 
 def _status(counts: MemoryCounts | None) -> str:

@@ -31,6 +31,7 @@ class Frozen(BaseModel):
 
 # ---------------------------------------------------------------- memory rows
 
+
 class Agent(Frozen):
     id: int
     name: str
@@ -140,6 +141,7 @@ class SearchPage(Frozen):
 
 
 # ---------------------------------------------------------------- model runtime
+
 
 class ChatMessage(Frozen):
     """A message as rendered into the model's chat template."""

@@ -82,9 +82,16 @@ def bench_size(n: int, args: argparse.Namespace, workdir: Path) -> dict:
         top = top[np.argsort(-scores[top])]
         numpy_times.append(time.perf_counter() - t)
         exact.append({int(i) + first_id for i in top})
-    result = {"n": n, "dim": DIM, "k": k, "queries": len(queries), "insert_s": round(insert_s, 1),
-              "file_mb": round((workdir / f"bench_{n}.db").stat().st_size / 1e6, 1),
-              "numpy_bruteforce": percentiles(numpy_times), "production": []}
+    result = {
+        "n": n,
+        "dim": DIM,
+        "k": k,
+        "queries": len(queries),
+        "insert_s": round(insert_s, 1),
+        "file_mb": round((workdir / f"bench_{n}.db").stat().st_size / 1e6, 1),
+        "numpy_bruteforce": percentiles(numpy_times),
+        "production": [],
+    }
     for oversample in args.oversample:
         store.archival.nearest(agent.id, queries[0], k, oversample=oversample)  # warm the cache
         times, recalls = [], []
@@ -93,8 +100,14 @@ def bench_size(n: int, args: argparse.Namespace, workdir: Path) -> dict:
             found = store.archival.nearest(agent.id, q, k, oversample=oversample)
             times.append(time.perf_counter() - t)
             recalls.append(len(truth & {i for i, _ in found}) / k)
-        result["production"].append({"oversample": oversample, "candidates": k * oversample,
-                                     **percentiles(times), "recall_at_k": float(np.mean(recalls))})
+        result["production"].append(
+            {
+                "oversample": oversample,
+                "candidates": k * oversample,
+                **percentiles(times),
+                "recall_at_k": float(np.mean(recalls)),
+            }
+        )
     store.close()
     for suffix in ("", "-wal", "-shm"):
         Path(f"{workdir / f'bench_{n}.db'}{suffix}").unlink(missing_ok=True)
@@ -129,8 +142,7 @@ def main() -> None:
         for n in sizes:
             results.append(bench_size(n, args, Path(tmp)))
             print_table(results[-1:])
-    report = {"machine": platform.platform(), "processor": platform.processor(),
-              "results": results}
+    report = {"machine": platform.platform(), "processor": platform.processor(), "results": results}
     args.out.write_text(json.dumps(report, indent=2))
     print(f"wrote {args.out}")
 

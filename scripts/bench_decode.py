@@ -48,9 +48,13 @@ def main() -> None:
     path = Path(args.model) if Path(args.model).is_file() else resolve_model_path(resolve_data_dir(), args.model)
     backend = LlamaCppBackend(path, n_ctx=4096, n_threads=args.threads)
     grammar = build_call_grammar(DEFAULT_FUNCTIONS, thought_max_chars=200)
-    system = ChatMessage(role="system", content=(
-        "You are an assistant with long-term memory. Reply with one JSON object calling one function.\n"
-        + render_function_docs(DEFAULT_FUNCTIONS)))
+    system = ChatMessage(
+        role="system",
+        content=(
+            "You are an assistant with long-term memory. Reply with one JSON object calling one function.\n"
+            + render_function_docs(DEFAULT_FUNCTIONS)
+        ),
+    )
     modes = {
         "unconstrained": dict(grammar=None, constrained="fast", fast_forward=True),
         "llama-cpp-python grammar": dict(grammar=grammar, constrained="llama-cpp-python", fast_forward=True),
@@ -74,16 +78,28 @@ def main() -> None:
                 totals[name][2] += 1
             except Exception:
                 pass
-            print(f"{name:>26}: {out.generated_tokens:4d} tok {out.decode_seconds:6.2f} s "
-                  f"prefill {out.prompt_tokens} tok {out.prefill_seconds:5.2f} s", file=sys.stderr)
+            print(
+                f"{name:>26}: {out.generated_tokens:4d} tok {out.decode_seconds:6.2f} s "
+                f"prefill {out.prompt_tokens} tok {out.prefill_seconds:5.2f} s",
+                file=sys.stderr,
+            )
     base = totals["unconstrained"][0] / max(totals["unconstrained"][1], 1e-9)
     rows = []
     print(f"\nmodel {path.name}, {args.prompts} prompts, {args.threads} threads")
     print(f"{'mode':>26} {'tokens':>7} {'tok/s':>7} {'vs unconstrained':>17} {'parsed':>7} {'forced':>7}")
     for name, (tokens, seconds, parsed, forced) in totals.items():
         rate = tokens / max(seconds, 1e-9)
-        rows.append({"mode": name, "tokens": tokens, "seconds": seconds, "tok_per_s": rate,
-                     "ratio": rate / base, "parsed": parsed, "forced_tokens": forced})
+        rows.append(
+            {
+                "mode": name,
+                "tokens": tokens,
+                "seconds": seconds,
+                "tok_per_s": rate,
+                "ratio": rate / base,
+                "parsed": parsed,
+                "forced_tokens": forced,
+            }
+        )
         print(f"{name:>26} {tokens:7d} {rate:7.1f} {rate / base:16.2f}x {parsed:4d}/{args.prompts} {forced:7d}")
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(rows, indent=2))

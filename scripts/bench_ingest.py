@@ -35,10 +35,12 @@ from memgpt_local.documents.loader import DocumentLoader, collect_files
 from memgpt_local.memory import open_store
 from memgpt_local.memory.embed import make_embedder
 
-WORDS = ("memory archive passage kettle garden window river market ticket engine battery "
-         "recipe station library winter harbour lantern museum bicycle orchard theatre "
-         "planet signal thunder valley meadow compass pepper violin canvas marble silver "
-         "forest pocket mirror saddle cabin rocket candle ladder anchor basket").split()
+WORDS = (
+    "memory archive passage kettle garden window river market ticket engine battery "
+    "recipe station library winter harbour lantern museum bicycle orchard theatre "
+    "planet signal thunder valley meadow compass pepper violin canvas marble silver "
+    "forest pocket mirror saddle cabin rocket candle ladder anchor basket"
+).split()
 VERBS = "keeps opens needs moves finds holds lends marks turns shows fixes names".split()
 
 
@@ -87,9 +89,14 @@ def load_once(embedder, corpus: Path, work: Path, run: int) -> dict:
         texts = [r["text"] for r in store.db.rows("SELECT text FROM passages ORDER BY id")]
     # recall.append embeds the upload event's message: a one-text call, reported apart
     event_s = sum(s for n, s in timed.calls if n <= report.events)
-    return {"seconds": total, "embed_seconds": sum(s for _, s in timed.calls) - event_s,
-            "event_seconds": event_s, "passages": report.passages,
-            "files": len(report.loaded), "texts": texts}
+    return {
+        "seconds": total,
+        "embed_seconds": sum(s for _, s in timed.calls) - event_s,
+        "event_seconds": event_s,
+        "passages": report.passages,
+        "files": len(report.loaded),
+        "texts": texts,
+    }
 
 
 def embed_once(embedder, texts: list[str]) -> float:
@@ -141,38 +148,49 @@ def main() -> None:
     event_s = statistics.median(r["event_seconds"] for r in loads)
     raw_s = statistics.median(raws)
     result = {
-        "device": args.device, "files": loads[0]["files"], "passages": passages,
+        "device": args.device,
+        "files": loads[0]["files"],
+        "passages": passages,
         "repeats": args.repeats,
-        "end_to_end_s": round(load_s, 3), "end_to_end_passages_per_s": round(passages / load_s, 1),
-        "raw_embed_s": round(raw_s, 3), "raw_passages_per_s": round(passages / raw_s, 1),
-        "load_split_s": {"read_and_chunk": round(chunk_s, 3),
-                         "embed_passages": round(embed_in_load_s, 3),
-                         "embed_upload_event": round(event_s, 3),
-                         "store_and_rest": round(statistics.median(
-                             r["seconds"] - r["embed_seconds"] - r["event_seconds"] - chunk_s
-                             for r in loads), 3)},
+        "end_to_end_s": round(load_s, 3),
+        "end_to_end_passages_per_s": round(passages / load_s, 1),
+        "raw_embed_s": round(raw_s, 3),
+        "raw_passages_per_s": round(passages / raw_s, 1),
+        "load_split_s": {
+            "read_and_chunk": round(chunk_s, 3),
+            "embed_passages": round(embed_in_load_s, 3),
+            "embed_upload_event": round(event_s, 3),
+            "store_and_rest": round(
+                statistics.median(r["seconds"] - r["embed_seconds"] - r["event_seconds"] - chunk_s for r in loads), 3
+            ),
+        },
         "ratio": round(load_s / raw_s, 3),
-        "ratio_per_pair_median": round(statistics.median(
-            r["seconds"] / raw for r, raw in zip(loads, raws)), 3),
+        "ratio_per_pair_median": round(statistics.median(r["seconds"] / raw for r, raw in zip(loads, raws)), 3),
         # the loader's own work (everything but embedding passages) over that embedding time:
         # immune to the embedder's speed drifting between runs on a busy machine
-        "overhead_share": round(statistics.median(
-            (r["seconds"] - r["embed_seconds"]) / r["embed_seconds"] for r in loads), 3),
-        "all_runs": {"end_to_end_s": [round(r["seconds"], 3) for r in loads],
-                     "raw_embed_s": [round(s, 3) for s in raws]},
+        "overhead_share": round(
+            statistics.median((r["seconds"] - r["embed_seconds"]) / r["embed_seconds"] for r in loads), 3
+        ),
+        "all_runs": {
+            "end_to_end_s": [round(r["seconds"], 3) for r in loads],
+            "raw_embed_s": [round(s, 3) for s in raws],
+        },
     }
     print(f"{passages} passages from {result['files']} files on {args.device}")
     print(f"raw embedding : {raw_s:7.2f} s  {result['raw_passages_per_s']:8.1f} passages/s")
     print(f"end to end    : {load_s:7.2f} s  {result['end_to_end_passages_per_s']:8.1f} passages/s")
     split = result["load_split_s"]
-    print(f"load split    : read+chunk {split['read_and_chunk']:.2f} s, embed passages "
-          f"{split['embed_passages']:.2f} s, embed event {split['embed_upload_event']:.2f} s, "
-          f"store+rest {split['store_and_rest']:.2f} s")
+    print(
+        f"load split    : read+chunk {split['read_and_chunk']:.2f} s, embed passages "
+        f"{split['embed_passages']:.2f} s, embed event {split['embed_upload_event']:.2f} s, "
+        f"store+rest {split['store_and_rest']:.2f} s"
+    )
     verdict = "ok" if result["ratio"] <= 1.10 else "over the 1.10 goal"
-    print(f"ratio end-to-end / raw embedding = {result['ratio']:.3f} ({verdict}); "
-          f"per-pair median {result['ratio_per_pair_median']:.3f}")
-    print(f"loader work besides embedding passages = {100 * result['overhead_share']:.1f}% "
-          f"of the embedding time")
+    print(
+        f"ratio end-to-end / raw embedding = {result['ratio']:.3f} ({verdict}); "
+        f"per-pair median {result['ratio_per_pair_median']:.3f}"
+    )
+    print(f"loader work besides embedding passages = {100 * result['overhead_share']:.1f}% of the embedding time")
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(result, indent=2), encoding="utf-8")

@@ -120,11 +120,25 @@ def main() -> None:
         dmr = bench_dmr(embedder, seed, args.n)
         rows.append({"task": "dmr", "seed": seed, "searches": args.n, "plain": dmr[False], "focus": dmr[True]})
         doc = bench_doc_qa(embedder, seed, args.n, args.doc_size)
-        rows.append({"task": f"doc-qa ({args.doc_size})", "seed": seed, "searches": args.n,
-                     "plain": doc[False], "focus": doc[True]})
+        rows.append(
+            {
+                "task": f"doc-qa ({args.doc_size})",
+                "seed": seed,
+                "searches": args.n,
+                "plain": doc[False],
+                "focus": doc[True],
+            }
+        )
         kv, hops = bench_nested_kv(embedder, seed, max(1, args.n // 4), args.kv_level)
-        rows.append({"task": f"nested-kv (level {args.kv_level}, every hop)", "seed": seed, "searches": hops,
-                     "plain": kv[False], "focus": kv[True]})
+        rows.append(
+            {
+                "task": f"nested-kv (level {args.kv_level}, every hop)",
+                "seed": seed,
+                "searches": hops,
+                "plain": kv[False],
+                "focus": kv[True],
+            }
+        )
     print("| task | seed | searches | answer first, plain | answer first, question focus |")
     print("|---|---|---|---|---|")
     for r in rows:

@@ -89,16 +89,18 @@ def run(backend, turns: int, agent_settings: AgentSettings, workdir: Path) -> li
                 c = s.completion
                 new += max(1, c.prompt_tokens - previous_end)
                 previous_end = c.prompt_tokens + c.generated_tokens
-            rows.append({
-                "turn": i + 1,
-                "steps": len(steps),
-                "prompt_tokens": steps[-1].completion.prompt_tokens,
-                "evaluated_tokens": sum(s.completion.evaluated_tokens for s in steps),
-                "new_tokens": new,
-                "generated_tokens": sum(s.completion.generated_tokens for s in steps),
-                "wall_seconds": round(wall, 2),
-                "evicted": sum(s.eviction.evicted for s in steps if s.eviction),
-            })
+            rows.append(
+                {
+                    "turn": i + 1,
+                    "steps": len(steps),
+                    "prompt_tokens": steps[-1].completion.prompt_tokens,
+                    "evaluated_tokens": sum(s.completion.evaluated_tokens for s in steps),
+                    "new_tokens": new,
+                    "generated_tokens": sum(s.completion.generated_tokens for s in steps),
+                    "wall_seconds": round(wall, 2),
+                    "evicted": sum(s.eviction.evicted for s in steps if s.eviction),
+                }
+            )
             print(json.dumps(rows[-1]), file=sys.stderr)
     finally:
         store.close()
@@ -111,7 +113,9 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=30)
     parser.add_argument("--n-ctx", type=int, default=4096)
     parser.add_argument("--steady-from", type=int, default=10, help="first turn counted as steady state")
-    parser.add_argument("--heartbeat-cap", type=int, default=10, help="most steps per turn (lower it for rambling small models)")
+    parser.add_argument(
+        "--heartbeat-cap", type=int, default=10, help="most steps per turn (lower it for rambling small models)"
+    )
     parser.add_argument("--out", type=Path, default=Path("bench-out/turn.json"))
     args = parser.parse_args()
 
@@ -128,21 +132,31 @@ def main() -> None:
         backend.close()
 
     print(f"\nmodel {args.model}, n_ctx {args.n_ctx}, {args.turns} turns")
-    print(f"{'turn':>4} {'prompt':>7} {'eval':>6} {'new':>5} {'gen':>5} {'wall s':>7} | {'eval(reset)':>11} {'wall s(reset)':>13}")
+    print(
+        f"{'turn':>4} {'prompt':>7} {'eval':>6} {'new':>5} {'gen':>5} {'wall s':>7} | "
+        f"{'eval(reset)':>11} {'wall s(reset)':>13}"
+    )
     for warm, cold in zip(results["reuse"], results["reset"]):
-        print(f"{warm['turn']:>4} {warm['prompt_tokens']:>7} {warm['evaluated_tokens']:>6} {warm['new_tokens']:>5} "
-              f"{warm['generated_tokens']:>5} {warm['wall_seconds']:>7} | {cold['evaluated_tokens']:>11} {cold['wall_seconds']:>13}")
+        print(
+            f"{warm['turn']:>4} {warm['prompt_tokens']:>7} {warm['evaluated_tokens']:>6} {warm['new_tokens']:>5} "
+            f"{warm['generated_tokens']:>5} {warm['wall_seconds']:>7} | "
+            f"{cold['evaluated_tokens']:>11} {cold['wall_seconds']:>13}"
+        )
     steady = [(w, c) for w, c in zip(results["reuse"], results["reset"]) if w["turn"] >= args.steady_from]
     summary = {}
     if steady:
         summary = {
-            "evaluated_over_new": round(sum(w["evaluated_tokens"] for w, _ in steady) / sum(w["new_tokens"] for w, _ in steady), 3),
+            "evaluated_over_new": round(
+                sum(w["evaluated_tokens"] for w, _ in steady) / sum(w["new_tokens"] for w, _ in steady), 3
+            ),
             "median_turn_seconds_reuse": statistics.median(w["wall_seconds"] for w, _ in steady),
             "median_turn_seconds_reset": statistics.median(c["wall_seconds"] for _, c in steady),
             "median_prompt_tokens": statistics.median(w["prompt_tokens"] for w, _ in steady),
         }
-        summary["reset_over_reuse_time"] = round(summary["median_turn_seconds_reset"] / max(1e-9, summary["median_turn_seconds_reuse"]), 2)
-        print("\nsteady state (turn >= %d): %s" % (args.steady_from, json.dumps(summary)))
+        summary["reset_over_reuse_time"] = round(
+            summary["median_turn_seconds_reset"] / max(1e-9, summary["median_turn_seconds_reuse"]), 2
+        )
+        print(f"\nsteady state (turn >= {args.steady_from}): {json.dumps(summary)}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"model": args.model, "n_ctx": args.n_ctx, "summary": summary, **results}, indent=2))
     print(f"wrote {args.out}")

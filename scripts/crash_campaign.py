@@ -80,11 +80,17 @@ class CampaignBackend(ScriptedBackend):
 
 
 def turn_calls(k: int) -> list[FunctionCall]:
-    return [FunctionCall(thought=f"store fact {k}", function="archival_memory_insert",
-                         arguments={"content": f"fact {k}: the number is {k * 7}"},
-                         request_heartbeat=True),
-            FunctionCall(thought="answer", function="send_message",
-                         arguments={"message": f"reply {k}"}, request_heartbeat=False)]
+    return [
+        FunctionCall(
+            thought=f"store fact {k}",
+            function="archival_memory_insert",
+            arguments={"content": f"fact {k}: the number is {k * 7}"},
+            request_heartbeat=True,
+        ),
+        FunctionCall(
+            thought="answer", function="send_message", arguments={"message": f"reply {k}"}, request_heartbeat=False
+        ),
+    ]
 
 
 def settings() -> AgentSettings:
@@ -100,10 +106,14 @@ def open_runner(db: Path, backend: ScriptedBackend):
 def committed_turns(store) -> int:
     """The highest turn whose reply is stored (the child resumes after it)."""
     agent = store.agents.get(AGENT)
-    rows = store.db.rows("SELECT function_args FROM messages WHERE agent_id = ? AND role = "
-                         "'assistant' AND function_name = 'send_message'", (agent.id,))
-    numbers = [int(m.group(1)) for r in rows
-               if (m := re.match(r"reply (\d+)$", json.loads(r["function_args"])["message"]))]
+    rows = store.db.rows(
+        "SELECT function_args FROM messages WHERE agent_id = ? AND role = "
+        "'assistant' AND function_name = 'send_message'",
+        (agent.id,),
+    )
+    numbers = [
+        int(m.group(1)) for r in rows if (m := re.match(r"reply (\d+)$", json.loads(r["function_args"])["message"]))
+    ]
     return max(numbers, default=0)
 
 
@@ -125,16 +135,17 @@ def child(db: Path, log: Path) -> None:
 
 # ------------------------------------------------------------------ checks
 
+
 def context_problems(messages) -> list[str]:
     problems = []
     seqs = [m.seq for m in messages]
     if seqs != sorted(set(seqs)):
         problems.append("in-context seq not strictly increasing")
     for i, m in enumerate(messages):
-        if m.role == "function" and (i == 0 or messages[i - 1].role != "assistant"
-                                     or not messages[i - 1].function_name):
-            problems.append(f"function result {m.id} without its call"
-                            + (" at the head" if i == 0 else ""))
+        if m.role == "function" and (
+            i == 0 or messages[i - 1].role != "assistant" or not messages[i - 1].function_name
+        ):
+            problems.append(f"function result {m.id} without its call" + (" at the head" if i == 0 else ""))
     return problems
 
 
@@ -154,8 +165,7 @@ class Report:
 
     @property
     def ok(self) -> bool:
-        return not (self.integrity_failures or self.missing_turns or self.inconsistent_contexts
-                    or self.resume_failures)
+        return not (self.integrity_failures or self.missing_turns or self.inconsistent_contexts or self.resume_failures)
 
 
 def check(db: Path, log: Path, report: Report) -> None:
@@ -165,11 +175,12 @@ def check(db: Path, log: Path, report: Report) -> None:
             report.integrity_failures += 1
             report.problems.append(f"kill {report.kills}: integrity: {result}")
         agent = store.agents.get(AGENT)
-        texts = {r["content"] for r in store.db.rows(
-            "SELECT content FROM messages WHERE agent_id = ? AND role = 'user'", (agent.id,))}
+        texts = {
+            r["content"]
+            for r in store.db.rows("SELECT content FROM messages WHERE agent_id = ? AND role = 'user'", (agent.id,))
+        }
         stored = committed_turns(store)
-        missing = [k for k in logged if k > stored
-                   or f"turn {k}: please remember the number {k * 7}" not in texts]
+        missing = [k for k in logged if k > stored or f"turn {k}: please remember the number {k * 7}" not in texts]
         if missing:
             report.missing_turns += len(missing)
             report.problems.append(f"kill {report.kills}: turns {missing[:5]} lost")
@@ -205,8 +216,13 @@ def campaign(kills: int, seed: int, max_delay: float, workdir: Path) -> Report:
     started = time.monotonic()
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     for _ in range(kills):
-        proc = subprocess.Popen([sys.executable, __file__, "--child", str(db), str(log)],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        proc = subprocess.Popen(
+            [sys.executable, __file__, "--child", str(db), str(log)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
         line = proc.stdout.readline() if proc.stdout else ""
         if line.strip() != "ready":
             proc.kill()
@@ -234,8 +250,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--max-delay", type=float, default=1.5,
-                        help="longest wait before a kill, in seconds")
+    parser.add_argument("--max-delay", type=float, default=1.5, help="longest wait before a kill, in seconds")
     parser.add_argument("--workdir", type=Path, default=None)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--child", nargs=2, metavar=("DB", "LOG"), help=argparse.SUPPRESS)
@@ -250,12 +265,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({**asdict(report), "ok": report.ok}, indent=2))
     else:
-        print(f"kills: {report.kills} ({report.kills_mid_turn} in the middle of a turn), "
-              f"turns committed: {report.turns_stored} ({report.turns_logged} logged), "
-              f"evicted messages: {report.evictions}, time: {report.seconds}s")
-        print(f"integrity failures: {report.integrity_failures}, lost turns: "
-              f"{report.missing_turns}, inconsistent contexts: {report.inconsistent_contexts}, "
-              f"resume failures: {report.resume_failures}")
+        print(
+            f"kills: {report.kills} ({report.kills_mid_turn} in the middle of a turn), "
+            f"turns committed: {report.turns_stored} ({report.turns_logged} logged), "
+            f"evicted messages: {report.evictions}, time: {report.seconds}s"
+        )
+        print(
+            f"integrity failures: {report.integrity_failures}, lost turns: "
+            f"{report.missing_turns}, inconsistent contexts: {report.inconsistent_contexts}, "
+            f"resume failures: {report.resume_failures}"
+        )
         for problem in report.problems[:20]:
             print(f"  {problem}")
     return 0 if report.ok else 1

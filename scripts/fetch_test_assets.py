@@ -39,8 +39,19 @@ def fetch_vocabs() -> None:
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
-             "--quiet", "-d", tmp, LLAMA_SDIST],
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                "--quiet",
+                "-d",
+                tmp,
+                LLAMA_SDIST,
+            ],
             check=True,
         )
         sdist = next(Path(tmp).glob("llama_cpp_python-*.tar.gz"))

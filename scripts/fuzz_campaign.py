@@ -31,9 +31,13 @@ def main(argv: list[str] | None = None) -> int:
         report = Path(tmp) / "counts.txt"
         env = dict(os.environ, MEMGPT_FUZZ=args.profile, MEMGPT_FUZZ_REPORT=str(report))
         started = time.monotonic()
-        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                               str(ROOT / "tests" / "test_fuzz.py")], cwd=ROOT, env=env,
-                              capture_output=True, text=True)
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(ROOT / "tests" / "test_fuzz.py")],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
         seconds = time.monotonic() - started
         counts: Counter[str] = Counter()
         for line in report.read_text().splitlines() if report.exists() else []:

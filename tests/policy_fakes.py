@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Sequence
 
 import numpy as np
 
@@ -69,8 +69,13 @@ def completion() -> Completion:
     return Completion(text="", prompt_tokens=10, evaluated_tokens=10, generated_tokens=5)
 
 
-def step(index: int, function: str = "send_message", outcome: FunctionOutcome | None = None,
-         heartbeat: bool = False, **arguments: object) -> StepRecord:
+def step(
+    index: int,
+    function: str = "send_message",
+    outcome: FunctionOutcome | None = None,
+    heartbeat: bool = False,
+    **arguments: object,
+) -> StepRecord:
     call = FunctionCall(thought="t", function=function, arguments=dict(arguments), request_heartbeat=heartbeat)
     return StepRecord(index, "", call, outcome or FunctionOutcome(True, "ok"), completion())
 

@@ -34,23 +34,38 @@ def seed_agent(store, name: str = "alice", secret: str = SECRET):
     """An agent with: an evicted (summarized) part holding ``secret``, an in-context part,
     a function call/result pair, passages (one holding ``secret``), a core line with it."""
     old = datetime(2024, 1, 5, 12, 0, tzinfo=timezone.utc)
-    agent = store.agents.create(name, blocks=[
-        CoreBlock(label="persona", value="I am a careful assistant.", limit=2000),
-        CoreBlock(label="human", value=f"Name: Ada\nPassword hint: {secret}\nLikes tea", limit=2000)])
-    evicted = store.recall.append(agent.id, [
-        NewMessage(role="user", content=f"my password is {secret}", created_at=old,
-                   in_context=False),
-        NewMessage(role="user", content="I was born in Tartu", created_at=old + timedelta(minutes=1),
-                   in_context=False),
-    ])
+    agent = store.agents.create(
+        name,
+        blocks=[
+            CoreBlock(label="persona", value="I am a careful assistant.", limit=2000),
+            CoreBlock(label="human", value=f"Name: Ada\nPassword hint: {secret}\nLikes tea", limit=2000),
+        ],
+    )
+    evicted = store.recall.append(
+        agent.id,
+        [
+            NewMessage(role="user", content=f"my password is {secret}", created_at=old, in_context=False),
+            NewMessage(
+                role="user", content="I was born in Tartu", created_at=old + timedelta(minutes=1), in_context=False
+            ),
+        ],
+    )
     store.recall.set_summarized(agent.id, [m.id for m in evicted])
     store.agents.set_summary(agent.id, f"Ada was born in Tartu. Her password is {secret}.")
-    store.recall.append(agent.id, [
-        NewMessage(role="user", content="what is my favourite drink?", in_context=True),
-        NewMessage(role="assistant", content="she likes tea", function_name="send_message",
-                   function_args={"message": "You like tea."}, in_context=True),
-        NewMessage(role="function", content='{"status": "OK"}', in_context=True),
-    ])
+    store.recall.append(
+        agent.id,
+        [
+            NewMessage(role="user", content="what is my favourite drink?", in_context=True),
+            NewMessage(
+                role="assistant",
+                content="she likes tea",
+                function_name="send_message",
+                function_args={"message": "You like tea."},
+                in_context=True,
+            ),
+            NewMessage(role="function", content='{"status": "OK"}', in_context=True),
+        ],
+    )
     store.archival.insert(agent.id, f"The vault code is {secret}.", created_at=old)
     store.archival.insert(agent.id, "The lighthouse keeper is named Oskar.")
     return store.agents.get(name)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from agent_helpers import ask, call, make_runner, say
+
 from memgpt_local.agent import commands
 from memgpt_local.errors import InvalidInputError
 
@@ -35,7 +35,11 @@ def test_retry_regenerates_the_answer_to_the_last_user_message(store):
     ask(runner, "question")
     turn = commands.retry(runner, "")
     assert turn.messages == ["second answer"]
-    sent = [m.function_args["message"] for m in store.recall.in_context(runner.agent_id) if m.role == "assistant" and m.function_name == "send_message"]
+    sent = [
+        m.function_args["message"]
+        for m in store.recall.in_context(runner.agent_id)
+        if m.role == "assistant" and m.function_name == "send_message"
+    ]
     assert sent == ["second answer"]
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from agent_helpers import ask, call, make_runner, say
+
 from memgpt_local import events
 
 
@@ -22,7 +22,13 @@ def test_core_memory_append_and_replace(store):
         store,
         [
             call("core_memory_append", label="human", content="Name: Ada", heartbeat=True),
-            call("core_memory_replace", label="human", old_content="Name: Ada", new_content="Name: Ada Lovelace", heartbeat=True),
+            call(
+                "core_memory_replace",
+                label="human",
+                old_content="Name: Ada",
+                new_content="Name: Ada Lovelace",
+                heartbeat=True,
+            ),
             say("Noted."),
         ],
     )
@@ -59,7 +65,9 @@ def test_core_memory_replace_with_empty_text_deletes(store):
 
 
 def test_core_memory_limit_returns_an_error_telling_the_model_what_to_do(store):
-    runner = make_runner(store, [call("core_memory_append", label="human", content="x" * 400), say("ok")], core_memory_limit=300)
+    runner = make_runner(
+        store, [call("core_memory_append", label="human", content="x" * 400), say("ok")], core_memory_limit=300
+    )
     turn = ask(runner, "hi")
     outcome = turn.steps[0].outcome
     assert not outcome.ok
@@ -101,7 +109,14 @@ def test_conversation_search_is_paginated_with_true_totals(store):
 
 
 def test_conversation_search_date(store):
-    runner = make_runner(store, [say("ok"), call("conversation_search_date", start_date="2000-01-01", end_date="2100-12-31", heartbeat=True), say("ok")])
+    runner = make_runner(
+        store,
+        [
+            say("ok"),
+            call("conversation_search_date", start_date="2000-01-01", end_date="2100-12-31", heartbeat=True),
+            say("ok"),
+        ],
+    )
     ask(runner, "the concert was great")
     turn = ask(runner, "what did we talk about?")
     assert turn.steps[0].outcome.ok
@@ -109,7 +124,9 @@ def test_conversation_search_date(store):
 
 
 def test_bad_date_range_is_an_error_result_not_a_crash(store):
-    runner = make_runner(store, [call("conversation_search_date", start_date="2026-05-01", end_date="2026-01-01"), say("ok")])
+    runner = make_runner(
+        store, [call("conversation_search_date", start_date="2026-05-01", end_date="2026-01-01"), say("ok")]
+    )
     turn = ask(runner, "hi")
     assert not turn.steps[0].outcome.ok
     assert turn.messages == ["ok"]
@@ -161,7 +178,9 @@ def test_prompt_only_grows_at_its_end_between_evictions(store):
 
 
 def test_main_context_is_rebuilt_identically_after_a_restart(store):
-    runner = make_runner(store, [call("core_memory_append", label="human", content="Has a cat", heartbeat=True), say("nice")])
+    runner = make_runner(
+        store, [call("core_memory_append", label="human", content="Has a cat", heartbeat=True), say("nice")]
+    )
     ask(runner, "I have a cat")
     before = runner.render()
     again = make_runner(store, [])
@@ -182,7 +201,13 @@ def test_a_search_always_gets_another_step_to_read_its_results(store):
     runner = make_runner(store, [call("archival_memory_search", query="keys"), say("Nothing about keys.")])
     turn = ask(runner, "where are my keys?")
     assert len(turn.steps) == 2 and turn.messages == ["Nothing about keys."]
-    plain = make_runner(store, [call("archival_memory_search", query="keys")], name="plain", read_search_results=False, reply_required=False)
+    plain = make_runner(
+        store,
+        [call("archival_memory_search", query="keys")],
+        name="plain",
+        read_search_results=False,
+        reply_required=False,
+    )
     assert len(ask(plain, "where are my keys?").steps) == 1
 
 
@@ -198,7 +223,9 @@ def test_a_user_turn_always_ends_with_a_reply(store):
     turn = ask(runner, "here is some filler")
     assert turn.messages == ["Noted."]
     assert runner.backend.requests[1].grammar.function_names == ("send_message",)
-    silent = make_runner(store, [call("archival_memory_insert", content="more filler")], name="silent", reply_required=False)
+    silent = make_runner(
+        store, [call("archival_memory_insert", content="more filler")], name="silent", reply_required=False
+    )
     assert ask(silent, "filler").messages == []
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from agent_helpers import ask, call, make_runner, say
+
 from memgpt_local.functions.links import LinkExpander, identifiers
 from memgpt_local.schemas import NewMessage, SearchHit, utcnow
 
@@ -36,14 +36,18 @@ def test_link_expander_follows_rare_identifiers_and_skips_common_ones():
     assert chain == [2, 3]
     assert [link.via for link in links[1]] == ["V2b8", "V3c7"]
     # "Key-value" is in every entry: with max_df 2 it links nothing, the ids still do
-    assert [l.hit.id for l in LinkExpander(containing, depth=1, max_df=2).expand([entries[0]])[1]] == [2]
+    assert [link.hit.id for link in LinkExpander(containing, depth=1, max_df=2).expand([entries[0]])[1]] == [2]
 
 
 def test_archival_search_results_carry_linked_entries(store):
-    runner = make_runner(store, [call("archival_memory_search", query="cousin trip", heartbeat=True), say("ok")], link_depth=2)
-    for text in ["My cousin Lena loved the trip and stayed at Hotel Aurelia.",
-                 "Hotel Aurelia is at 14 Vana Street, Tartu, next to the river.",
-                 "The weather in Tartu was rainy all week."]:
+    runner = make_runner(
+        store, [call("archival_memory_search", query="cousin trip", heartbeat=True), say("ok")], link_depth=2
+    )
+    for text in [
+        "My cousin Lena loved the trip and stayed at Hotel Aurelia.",
+        "Hotel Aurelia is at 14 Vana Street, Tartu, next to the river.",
+        "The weather in Tartu was rainy all week.",
+    ]:
         store.archival.insert(runner.agent_id, text)
     turn = ask(runner, "What did my cousin say about the trip, and where is that hotel?")
     result = turn.steps[0].outcome.text
@@ -54,10 +58,13 @@ def test_archival_search_results_carry_linked_entries(store):
 def test_prefetch_shows_relevant_memories_with_the_user_message(store):
     runner = make_runner(store, [say("It was Tansy.")], memory_prefetch=True)
     with store.transaction():
-        store.recall.append(runner.agent_id, [
-            NewMessage(role="user", content="We adopted a ferret and named it Tansy.", in_context=False),
-            NewMessage(role="user", content="The weather was awful today.", in_context=False),
-        ])
+        store.recall.append(
+            runner.agent_id,
+            [
+                NewMessage(role="user", content="We adopted a ferret and named it Tansy.", in_context=False),
+                NewMessage(role="user", content="The weather was awful today.", in_context=False),
+            ],
+        )
     ask(runner, "What was the name of our ferret?")
     context = store.recall.in_context(runner.agent_id)
     assert [m.role for m in context[:2]] == ["user", "system"]
@@ -76,7 +83,9 @@ def test_prefetch_adds_nothing_when_memory_is_empty(store):
 def test_search_first_forces_a_memory_search_before_the_reply(store):
     runner = make_runner(store, [call("conversation_search", query="ferret"), say("Tansy")], search_first=True)
     with store.transaction():
-        store.recall.append(runner.agent_id, [NewMessage(role="user", content="Our ferret is Tansy.", in_context=False)])
+        store.recall.append(
+            runner.agent_id, [NewMessage(role="user", content="Our ferret is Tansy.", in_context=False)]
+        )
     turn = ask(runner, "What is our ferret called?")
     first = runner.backend.requests[0].grammar
     assert "send_message" not in first.function_names
@@ -93,17 +102,24 @@ def test_search_first_is_skipped_when_there_is_nothing_to_search(store):
 
 
 def _hotel_store(runner, store):
-    for text in ["My cousin Lena loved the trip and stayed at Hotel Aurelia.",
-                 "Hotel Aurelia is at 14 Vana Street, Tartu, next to the river."]:
+    for text in [
+        "My cousin Lena loved the trip and stayed at Hotel Aurelia.",
+        "Hotel Aurelia is at 14 Vana Street, Tartu, next to the river.",
+    ]:
         store.archival.insert(runner.agent_id, text)
 
 
 def test_reply_check_holds_a_draft_whose_names_memory_knows_more_about(store):
-    runner = make_runner(store, [
-        call("archival_memory_search", query="cousin trip", heartbeat=True),
-        say("Lena stayed at Hotel Aurelia."),
-        say("Lena stayed at Hotel Aurelia, 14 Vana Street in Tartu."),
-    ], reply_check=True, archival_search_mode="text")
+    runner = make_runner(
+        store,
+        [
+            call("archival_memory_search", query="cousin trip", heartbeat=True),
+            say("Lena stayed at Hotel Aurelia."),
+            say("Lena stayed at Hotel Aurelia, 14 Vana Street in Tartu."),
+        ],
+        reply_check=True,
+        archival_search_mode="text",
+    )
     _hotel_store(runner, store)
     store.archival.insert(runner.agent_id, "Lena is the cousin who lives in Pärnu.")
     turn = ask(runner, "What did my cousin say about the trip, and where did she stay?")
@@ -119,10 +135,14 @@ def test_reply_check_holds_a_draft_whose_names_memory_knows_more_about(store):
 
 
 def test_reply_check_lets_a_draft_through_when_everything_about_it_was_read(store):
-    runner = make_runner(store, [
-        call("archival_memory_search", query="Hotel Aurelia", heartbeat=True),
-        say("Hotel Aurelia is at 14 Vana Street."),
-    ], reply_check=True)
+    runner = make_runner(
+        store,
+        [
+            call("archival_memory_search", query="Hotel Aurelia", heartbeat=True),
+            say("Hotel Aurelia is at 14 Vana Street."),
+        ],
+        reply_check=True,
+    )
     _hotel_store(runner, store)
     turn = ask(runner, "Where is the hotel my cousin stayed at?")
     assert [s.held for s in turn.steps] == [False, False]
@@ -138,10 +158,18 @@ def test_reply_check_ignores_the_names_the_user_asked_about(store):
 
 def test_reply_check_follows_a_chain_one_round_at_a_time_and_stops_at_its_limit(store):
     chain = ["Ab12", "Cd34", "Ef56", "Gh78"]
-    runner = make_runner(store, [
-        call("archival_memory_search", query="Ab12", heartbeat=True),
-        say("Cd34"), say("Ef56"), say("Gh78"),
-    ], reply_check=True, reply_check_rounds=2, archival_search_mode="text")
+    runner = make_runner(
+        store,
+        [
+            call("archival_memory_search", query="Ab12", heartbeat=True),
+            say("Cd34"),
+            say("Ef56"),
+            say("Gh78"),
+        ],
+        reply_check=True,
+        reply_check_rounds=2,
+        archival_search_mode="text",
+    )
     for a, b in zip(chain, chain[1:]):
         store.archival.insert(runner.agent_id, f"Entry {a} points to {b}.")
     turn = ask(runner, "Where does Ab12 lead?")
@@ -161,7 +189,9 @@ def test_search_budget_makes_the_step_after_the_last_allowed_search_a_reply(stor
     searches = [call("conversation_search", query="ferret", page=p, heartbeat=True) for p in range(2)]
     runner = make_runner(store, [*searches, say("Tansy")], search_budget=2)
     with store.transaction():
-        store.recall.append(runner.agent_id, [NewMessage(role="user", content="Our ferret is Tansy.", in_context=False)])
+        store.recall.append(
+            runner.agent_id, [NewMessage(role="user", content="Our ferret is Tansy.", in_context=False)]
+        )
     turn = ask(runner, "What is our ferret called?")
     assert [s.call.function for s in turn.steps] == ["conversation_search", "conversation_search", "send_message"]
     assert runner.backend.requests[2].grammar.function_names == ("send_message",)
@@ -177,13 +207,22 @@ def test_without_a_search_budget_the_model_may_keep_searching(store):
 
 def test_search_recap_shows_the_best_hits_again_before_the_forced_reply(store):
     searches = [call("conversation_search", query="ferret", page=p, heartbeat=True) for p in range(2)]
-    runner = make_runner(store, [*searches, say("Tansy")], search_budget=2, search_recap=True, page_size=2,
-                         recall_search_mode="text")
+    runner = make_runner(
+        store, [*searches, say("Tansy")], search_budget=2, search_recap=True, page_size=2, recall_search_mode="text"
+    )
     with store.transaction():
-        store.recall.append(runner.agent_id, [
-            NewMessage(role="user", content=text, in_context=False)
-            for text in ["Our ferret is called Tansy.", "The ferret cage needs cleaning.", "A ferret bit my friend.",
-                         "Ferret food is expensive."]])
+        store.recall.append(
+            runner.agent_id,
+            [
+                NewMessage(role="user", content=text, in_context=False)
+                for text in [
+                    "Our ferret is called Tansy.",
+                    "The ferret cage needs cleaning.",
+                    "A ferret bit my friend.",
+                    "Ferret food is expensive.",
+                ]
+            ],
+        )
     turn = ask(runner, "What is our ferret called?")
     assert turn.messages == ["Tansy"]
     last_seen = runner.backend.requests[2].messages[-1].content
@@ -204,17 +243,35 @@ def _recap_lines(runner, step: int) -> list[str]:
 
 @pytest.mark.parametrize("focus", [True, False])
 def test_the_recap_orders_the_turns_hits_by_the_question_with_question_focus(store, focus):
-    searches = [call("conversation_search", query="Lumen Hall", heartbeat=True),
-                call("conversation_search_date", start_date="2025-01-01", end_date="2025-12-31", heartbeat=True)]
-    runner = make_runner(store, [*searches, say("The Greys")], search_budget=2, page_size=2, recap_k=2,
-                         recall_search_mode="text", question_focus=focus)
+    searches = [
+        call("conversation_search", query="Lumen Hall", heartbeat=True),
+        call("conversation_search_date", start_date="2025-01-01", end_date="2025-12-31", heartbeat=True),
+    ]
+    runner = make_runner(
+        store,
+        [*searches, say("The Greys")],
+        search_budget=2,
+        page_size=2,
+        recap_k=2,
+        recall_search_mode="text",
+        question_focus=focus,
+    )
     from datetime import datetime, timezone
+
     with store.transaction():
-        store.recall.append(runner.agent_id, [
-            NewMessage(role="user", content=text, in_context=False, created_at=datetime(2025, 3, day, tzinfo=timezone.utc))
-            for day, text in [(1, "I have to go now, talk soon!"),
-                              (2, "Lucky you! The sound at Lumen Hall is great."),
-                              (3, "Last night we saw The Greys live at Lumen Hall.")]])
+        store.recall.append(
+            runner.agent_id,
+            [
+                NewMessage(
+                    role="user", content=text, in_context=False, created_at=datetime(2025, 3, day, tzinfo=timezone.utc)
+                )
+                for day, text in [
+                    (1, "I have to go now, talk soon!"),
+                    (2, "Lucky you! The sound at Lumen Hall is great."),
+                    (3, "Last night we saw The Greys live at Lumen Hall."),
+                ]
+            ],
+        )
     ask(runner, "Which band did we see live at Lumen Hall?")
     lines = _recap_lines(runner, 2)
     if focus:  # the answer first, though no search ranked it first
@@ -232,30 +289,51 @@ def test_no_recap_without_the_setting(store):
 
 def test_reply_check_does_not_show_detail_that_is_not_about_the_question(store):
     """A biography of the person named in a complete answer is not part of the answer."""
-    runner = make_runner(store, [
-        call("archival_memory_search", query="Old Mill founded", heartbeat=True),
-        say("The Old Mill was founded in 1802 by Mara Velt."),
-    ], archival_search_mode="text")
-    for text in ["Old Mill. The Old Mill is a watermill in the Kessel valley. It was founded in 1802 by Mara Velt.",
-                 "Mara Velt. Mara Velt was a painter born in Brisk; late in life she wrote two novels."]:
+    runner = make_runner(
+        store,
+        [
+            call("archival_memory_search", query="Old Mill founded", heartbeat=True),
+            say("The Old Mill was founded in 1802 by Mara Velt."),
+        ],
+        archival_search_mode="text",
+    )
+    for text in [
+        "Old Mill. The Old Mill is a watermill in the Kessel valley. It was founded in 1802 by Mara Velt.",
+        "Mara Velt. Mara Velt was a painter born in Brisk; late in life she wrote two novels.",
+    ]:
         store.archival.insert(runner.agent_id, text)
     turn = ask(runner, "Who founded the Old Mill?")
     assert [s.held for s in turn.steps] == [False, False]
     # with the relevance filter off, the same draft is held back for the biography
-    runner = make_runner(store, [
-        call("archival_memory_search", query="Old Mill founded", heartbeat=True),
-        say("The Old Mill was founded in 1802 by Mara Velt."), say("Mara Velt."),
-    ], name="unfiltered", archival_search_mode="text", reply_check_window=1.0)
-    for text in ["Old Mill. The Old Mill is a watermill in the Kessel valley. It was founded in 1802 by Mara Velt.",
-                 "Mara Velt. Mara Velt was a painter born in Brisk; late in life she wrote two novels."]:
+    runner = make_runner(
+        store,
+        [
+            call("archival_memory_search", query="Old Mill founded", heartbeat=True),
+            say("The Old Mill was founded in 1802 by Mara Velt."),
+            say("Mara Velt."),
+        ],
+        name="unfiltered",
+        archival_search_mode="text",
+        reply_check_window=1.0,
+    )
+    for text in [
+        "Old Mill. The Old Mill is a watermill in the Kessel valley. It was founded in 1802 by Mara Velt.",
+        "Mara Velt. Mara Velt was a painter born in Brisk; late in life she wrote two novels.",
+    ]:
         store.archival.insert(runner.agent_id, text)
     turn = ask(runner, "Who founded the Old Mill?")
     assert turn.steps[1].held and "painter born in Brisk" in turn.steps[1].outcome.text
 
 
 def test_a_reply_already_sent_in_the_turn_is_not_sent_again_and_ends_the_turn(store):
-    runner = make_runner(store, [say("You ordered the stew.", heartbeat=True), say("You ordered  the stew.", heartbeat=True),
-                                 say("never reached")])
+    runner = make_runner(
+        store,
+        [
+            say("You ordered the stew.", heartbeat=True),
+            say("You ordered  the stew.", heartbeat=True),
+            say("never reached"),
+        ],
+    )
     turn = ask(runner, "What did I order?")
     assert turn.messages == ["You ordered the stew."]
     assert len(turn.steps) == 2 and turn.steps[1].hold.reason == "repeat_guard"
@@ -266,8 +344,10 @@ def test_a_reply_already_sent_in_the_turn_is_not_sent_again_and_ends_the_turn(st
 
 
 def test_a_message_that_parrots_a_function_result_is_not_sent(store):
-    runner = make_runner(store, [say("The Wamkoora Lighthouse is in Naillpouick.", heartbeat=True),
-                                 say("Message sent."), say("never reached")])
+    runner = make_runner(
+        store,
+        [say("The Wamkoora Lighthouse is in Naillpouick.", heartbeat=True), say("Message sent."), say("never reached")],
+    )
     turn = ask(runner, "Where is the Wamkoora Lighthouse?")
     assert turn.messages == ["The Wamkoora Lighthouse is in Naillpouick."]
     assert turn.steps[1].hold.reason == "repeat_guard" and len(turn.steps) == 2
@@ -279,11 +359,18 @@ def test_question_focus_ranks_a_turns_searches_by_the_users_question(store):
     again = call("conversation_search", query="Lumen Hall", heartbeat=True)
     runner = make_runner(store, [first, again, say("The Greys")], search_budget=0, reply_check=False)
     with store.transaction():
-        store.recall.append(runner.agent_id, [NewMessage(role=r, content=c, in_context=False) for r, c in [
-            ("user", "Last night we saw The Greys live at Lumen Hall. Best concert of my life."),
-            ("assistant", "Lucky you! How was the sound at Lumen Hall?"),
-            ("user", "The Tidewaters play Lumen Hall next month. My brother loves them."),
-            ("user", "My cousin works at the bakery near Lumen Hall.")]])
+        store.recall.append(
+            runner.agent_id,
+            [
+                NewMessage(role=r, content=c, in_context=False)
+                for r, c in [
+                    ("user", "Last night we saw The Greys live at Lumen Hall. Best concert of my life."),
+                    ("assistant", "Lucky you! How was the sound at Lumen Hall?"),
+                    ("user", "The Tidewaters play Lumen Hall next month. My brother loves them."),
+                    ("user", "My cousin works at the bakery near Lumen Hall."),
+                ]
+            ],
+        )
     turn = ask(runner, "Which band did we see live at Lumen Hall?")
     first_page, second_page = (s.outcome.text for s in turn.steps[:2])
     assert turn.focus == "Which band did we see live at Lumen Hall?"
@@ -304,13 +391,22 @@ def test_question_focus_is_off_when_switched_off_and_for_system_events(store):
 
 
 def test_search_results_show_repeated_messages_once_with_their_count(store):
-    runner = make_runner(store, [call("conversation_search", query="Saith Studio", heartbeat=True), say("Kel Trol.")],
-                         reply_check=False)
+    runner = make_runner(
+        store, [call("conversation_search", query="Saith Studio", heartbeat=True), say("Kel Trol.")], reply_check=False
+    )
     with store.transaction():
-        store.recall.append(runner.agent_id, [
-            *[NewMessage(role="assistant", content="Did anything funny happen at the Saith Studio?", in_context=False)
-              for _ in range(15)],
-            NewMessage(role="user", content="My new manager at the Saith Studio is Kel Trol.", in_context=False)])
+        store.recall.append(
+            runner.agent_id,
+            [
+                *[
+                    NewMessage(
+                        role="assistant", content="Did anything funny happen at the Saith Studio?", in_context=False
+                    )
+                    for _ in range(15)
+                ],
+                NewMessage(role="user", content="My new manager at the Saith Studio is Kel Trol.", in_context=False),
+            ],
+        )
     turn = ask(runner, "What is the name of my new manager at the Saith Studio?")
     result = turn.steps[0].outcome.text
     assert result.startswith("showing 1-2 of 2")
@@ -322,8 +418,14 @@ def test_a_reply_asking_the_users_question_back_is_held_once_with_the_best_hits(
     echo = say("Which book by Ann Lee did you say you had finished reading? I need to know which one.")
     runner = make_runner(store, [search, echo, say("You finished The Glass Letters.")], reply_check=False)
     with store.transaction():
-        store.recall.append(runner.agent_id, [NewMessage(
-            role="user", content="I finally finished reading The Glass Letters by Ann Lee.", in_context=False)])
+        store.recall.append(
+            runner.agent_id,
+            [
+                NewMessage(
+                    role="user", content="I finally finished reading The Glass Letters by Ann Lee.", in_context=False
+                )
+            ],
+        )
     turn = ask(runner, "Quick question. Which book by Ann Lee did I say I had finished reading?")
     assert turn.messages == ["You finished The Glass Letters."]
     held = turn.steps[1]
@@ -341,30 +443,42 @@ def test_the_echo_guard_holds_back_once_a_turn_and_can_be_switched_off(store):
     assert "found nothing" in turn.steps[0].outcome.text
     off = make_runner(store, [echo], reply_check=False, echo_guard=False, name="off")
     assert ask(off, "Which book by Ann Lee did I say I had finished reading?").messages == [
-        "Which book by Ann Lee did you say you had finished reading?"]
+        "Which book by Ann Lee did you say you had finished reading?"
+    ]
 
 
-@pytest.mark.parametrize("draft, echoed", [
-    ("Which book by Ann Lee did you say you had finished reading?", True),
-    ("You finished The Glass Letters by Ann Lee.", False),
-    ("Did you mean The Glass Letters or Winter in Paris?", False),
-    ("Which?", False),
-])
+@pytest.mark.parametrize(
+    "draft, echoed",
+    [
+        ("Which book by Ann Lee did you say you had finished reading?", True),
+        ("You finished The Glass Letters by Ann Lee.", False),
+        ("Did you mean The Glass Letters or Winter in Paris?", False),
+        ("Which?", False),
+    ],
+)
 def test_restates_question(draft, echoed):
     from memgpt_local.agent.policy.echo_guard import restates_question
+
     assert restates_question(draft, "Hi Sam. Which book by Ann Lee did I say I had finished reading?") is echoed
 
 
-HALL_MEMORIES = ("Last night we saw The Shoulundvoels live at Nathsirksuel Hall. Best concert of my life.",
-                 "The Verquuels are playing at Nathsirksuel Hall next month. My cousin loves them.")
+HALL_MEMORIES = (
+    "Last night we saw The Shoulundvoels live at Nathsirksuel Hall. Best concert of my life.",
+    "The Verquuels are playing at Nathsirksuel Hall next month. My cousin loves them.",
+)
 
 
 def _hall_runner(store, script, **settings):
-    runner = make_runner(store, [call("conversation_search", query="Nathsirksuel Hall", heartbeat=True), *script],
-                         reply_check=False, **settings)
+    runner = make_runner(
+        store,
+        [call("conversation_search", query="Nathsirksuel Hall", heartbeat=True), *script],
+        reply_check=False,
+        **settings,
+    )
     with store.transaction():
-        store.recall.append(runner.agent_id, [NewMessage(role="user", content=text, in_context=False)
-                                              for text in HALL_MEMORIES])
+        store.recall.append(
+            runner.agent_id, [NewMessage(role="user", content=text, in_context=False) for text in HALL_MEMORIES]
+        )
     return runner
 
 
@@ -383,10 +497,13 @@ def test_a_reply_copying_a_hit_farther_from_the_question_is_held_once_with_the_c
     prompt = "\n".join(m.content for m in retry.messages)
     assert "your reply copies a search result" in prompt and "Verquuels are playing" not in prompt.split("Not sent")[-1]
     assert prompt.count("Verquuels are playing") == 1  # in the search results only
-    drafts = [m for m in store.recall.all(runner.agent_id)
-              if m.role == "assistant" and m.function_name == "send_message"]
+    drafts = [
+        m for m in store.recall.all(runner.agent_id) if m.role == "assistant" and m.function_name == "send_message"
+    ]
     assert [(m.function_args["message"], m.in_context) for m in drafts] == [
-        (HALL_MEMORIES[1], False), ("We saw The Shoulundvoels there.", True)]
+        (HALL_MEMORIES[1], False),
+        ("We saw The Shoulundvoels there.", True),
+    ]
     # nor is the held draft found later as something the assistant said
     for mode in ("text", "vector"):
         found = store.recall.search(runner.agent_id, "Verquuels playing next month", mode=mode, page_size=20)
@@ -405,19 +522,26 @@ def test_the_copy_guard_lets_a_quote_of_the_closest_hit_out_and_holds_back_once(
     assert ask(off, "Which band did we see live at Nathsirksuel Hall?").messages == [HALL_MEMORIES[1]]
 
 
-@pytest.mark.parametrize("draft, copied", [
-    (HALL_MEMORIES[1], 1),
-    ("You said: the Verquuels are playing at Nathsirksuel Hall next month.", 1),
-    ("You saw The Shoulundvoels live at Nathsirksuel Hall.", 0),  # 7 of its 8 words in a row
-    ("You saw The Shoulundvoels there, the best concert of your life.", None),  # own words
-    ("Nathsirksuel Hall.", None),  # too short to be a copy
-])
+@pytest.mark.parametrize(
+    "draft, copied",
+    [
+        (HALL_MEMORIES[1], 1),
+        ("You said: the Verquuels are playing at Nathsirksuel Hall next month.", 1),
+        ("You saw The Shoulundvoels live at Nathsirksuel Hall.", 0),  # 7 of its 8 words in a row
+        ("You saw The Shoulundvoels there, the best concert of your life.", None),  # own words
+        ("Nathsirksuel Hall.", None),  # too short to be a copy
+    ],
+)
 def test_copied_hit(draft, copied):
     from datetime import datetime, timezone
 
     from memgpt_local.agent.policy.copy_guard import copied_hit
     from memgpt_local.schemas import SearchHit
-    hits = [SearchHit(kind="message", id=i, text=t, created_at=datetime.now(timezone.utc)) for i, t in enumerate(HALL_MEMORIES)]
+
+    hits = [
+        SearchHit(kind="message", id=i, text=t, created_at=datetime.now(timezone.utc))
+        for i, t in enumerate(HALL_MEMORIES)
+    ]
     found = copied_hit(draft, hits)
     assert (found.id if found else None) == copied
 
@@ -432,20 +556,36 @@ def test_a_copy_of_the_next_link_of_a_chain_is_not_a_rival_answer():
         return SearchHit(kind="passage", id=0, text=text, created_at=datetime.now(timezone.utc))
 
     stay = hit("My cousin Lena loved the trip and stayed at Hotel Aurelia.")
-    assert continues_chain(hit("Hotel Aurelia is at 14 Vana Street, Tartu."), [stay], "Where is the hotel my cousin stayed at?")
+    assert continues_chain(
+        hit("Hotel Aurelia is at 14 Vana Street, Tartu."), [stay], "Where is the hotel my cousin stayed at?"
+    )
     # the names both share are the ones the user asked about: rivals, not a chain
-    assert not continues_chain(hit(HALL_MEMORIES[1]), [hit(HALL_MEMORIES[0])], "Which band did we see live at Nathsirksuel Hall?")
+    assert not continues_chain(
+        hit(HALL_MEMORIES[1]), [hit(HALL_MEMORIES[0])], "Which band did we see live at Nathsirksuel Hall?"
+    )
 
 
 def test_the_turns_own_messages_found_by_a_date_search_are_no_rivals_of_a_copied_memory(store):
     from datetime import datetime, timezone
+
     today = datetime.now(timezone.utc).date().isoformat()
     distractor = say(HALL_MEMORIES[1])
-    runner = make_runner(store, [
-        call("conversation_search", query="Nathsirksuel Hall", heartbeat=True),
-        call("conversation_search_date", "Looking for the band we saw live at Nathsirksuel Hall", heartbeat=True,
-             start_date=today, end_date=today),
-        distractor], reply_check=False, search_recap=False)
+    runner = make_runner(
+        store,
+        [
+            call("conversation_search", query="Nathsirksuel Hall", heartbeat=True),
+            call(
+                "conversation_search_date",
+                "Looking for the band we saw live at Nathsirksuel Hall",
+                heartbeat=True,
+                start_date=today,
+                end_date=today,
+            ),
+            distractor,
+        ],
+        reply_check=False,
+        search_recap=False,
+    )
     with store.transaction():
         store.recall.append(runner.agent_id, [NewMessage(role="user", content=HALL_MEMORIES[1], in_context=False)])
     turn = ask(runner, "Which band did we see live at Nathsirksuel Hall?")
@@ -454,12 +594,22 @@ def test_the_turns_own_messages_found_by_a_date_search_are_no_rivals_of_a_copied
 
 
 def test_an_earlier_asking_of_the_same_question_is_no_rival_of_a_copied_memory(store):
-    runner = make_runner(store, [call("conversation_search", query="Nathsirksuel Hall", heartbeat=True),
-                                 say(HALL_MEMORIES[1])], reply_check=False, name="asked-before")
+    runner = make_runner(
+        store,
+        [call("conversation_search", query="Nathsirksuel Hall", heartbeat=True), say(HALL_MEMORIES[1])],
+        reply_check=False,
+        name="asked-before",
+    )
     with store.transaction():
-        store.recall.append(runner.agent_id, [
-            NewMessage(role="user", content=HALL_MEMORIES[1], in_context=False),
-            NewMessage(role="user", content="Which band did we see live at Nathsirksuel Hall? I forget.", in_context=False)])
+        store.recall.append(
+            runner.agent_id,
+            [
+                NewMessage(role="user", content=HALL_MEMORIES[1], in_context=False),
+                NewMessage(
+                    role="user", content="Which band did we see live at Nathsirksuel Hall? I forget.", in_context=False
+                ),
+            ],
+        )
     turn = ask(runner, "Which band did we see live at Nathsirksuel Hall?")
     assert "I forget" in turn.steps[0].outcome.text
     assert turn.messages == [HALL_MEMORIES[1]] and not any(s.held for s in turn.steps)

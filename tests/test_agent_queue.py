@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from agent_helpers import ask, call, make_runner, say
+
 from memgpt_local import events
 from memgpt_local.agent.queue import choose_cut
 from memgpt_local.schemas import Message, utcnow
@@ -13,7 +14,14 @@ def _msg(i: int, role: str) -> Message:
 
 
 def test_choose_cut_keeps_calls_with_their_results():
-    queue = [_msg(1, "user"), _msg(2, "assistant"), _msg(3, "function"), _msg(4, "user"), _msg(5, "assistant"), _msg(6, "function")]
+    queue = [
+        _msg(1, "user"),
+        _msg(2, "assistant"),
+        _msg(3, "function"),
+        _msg(4, "user"),
+        _msg(5, "assistant"),
+        _msg(6, "function"),
+    ]
     cut = choose_cut(queue, 0.5)
     assert queue[cut].role != "function"
     assert 0 < cut < len(queue)
@@ -25,7 +33,11 @@ def test_choose_cut_keeps_calls_with_their_results():
 def test_pressure_warning_is_inserted_exactly_once_per_period(store):
     runner = make_runner(
         store,
-        [call("archival_memory_search", query="a", heartbeat=True), call("archival_memory_search", query="b", heartbeat=True), say("done")],
+        [
+            call("archival_memory_search", query="a", heartbeat=True),
+            call("archival_memory_search", query="b", heartbeat=True),
+            say("done"),
+        ],
         reply_reserve_tokens=64,
     )
     with store.transaction():
@@ -63,7 +75,9 @@ def test_eviction_at_the_flush_line_moves_the_oldest_half_into_the_summary(store
     assert "The user sent twelve messages" in rendered[1].content
     # nothing is lost: evicted messages stay searchable in recall storage
     assert store.recall.count(runner.agent_id) >= len(queue_before)
-    summary_request = [r for r in runner.backend.requests if r.grammar is not None and "send_message" not in r.grammar.function_names]
+    summary_request = [
+        r for r in runner.backend.requests if r.grammar is not None and "send_message" not in r.grammar.function_names
+    ]
     assert len(summary_request) == 1
     assert runner.agent.state["pressure_warned"] is False
 

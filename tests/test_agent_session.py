@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from agent_helpers import call, make_runner, say
+
 from memgpt_local import events
 from memgpt_local.cli.session import ChatSession
 

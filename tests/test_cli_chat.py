@@ -20,10 +20,23 @@ def _script(tmp_path: Path, steps: list) -> str:
 
 
 def test_send_prints_the_reply_and_json_steps(cli_runner, tmp_path):
-    model = _script(tmp_path, [
-        {"thought": "look it up", "function": "archival_memory_search", "arguments": {"query": "keys", "page": 0}, "request_heartbeat": True},
-        {"thought": "answer", "function": "send_message", "arguments": {"message": "I found nothing about keys."}, "request_heartbeat": False},
-    ])
+    model = _script(
+        tmp_path,
+        [
+            {
+                "thought": "look it up",
+                "function": "archival_memory_search",
+                "arguments": {"query": "keys", "page": 0},
+                "request_heartbeat": True,
+            },
+            {
+                "thought": "answer",
+                "function": "send_message",
+                "arguments": {"message": "I found nothing about keys."},
+                "request_heartbeat": False,
+            },
+        ],
+    )
     result = cli_runner.invoke(cli, ["send", "--model", model, "--json", "where are my keys?"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
@@ -43,10 +56,13 @@ def test_send_plain_and_errors(cli_runner, tmp_path):
 
 
 def test_chat_runs_slash_commands_and_persists(cli_runner, tmp_path):
-    model = _script(tmp_path, [
-        {"thought": "greet", "function": "send_message", "arguments": {"message": "Welcome back."}},
-        {"thought": "reply", "function": "send_message", "arguments": {"message": "Nice to meet you, Ada."}},
-    ])
+    model = _script(
+        tmp_path,
+        [
+            {"thought": "greet", "function": "send_message", "arguments": {"message": "Welcome back."}},
+            {"thought": "reply", "function": "send_message", "arguments": {"message": "Nice to meet you, Ada."}},
+        ],
+    )
     result = cli_runner.invoke(cli, ["chat", "--model", model], input="I'm Ada\n/memory\n/dump 2\n/nonsense\n/exit\n")
     assert result.exit_code == 0, result.output
     assert "Welcome back." in result.output and "Nice to meet you, Ada." in result.output
@@ -58,11 +74,18 @@ def test_chat_runs_slash_commands_and_persists(cli_runner, tmp_path):
 
 
 def test_chat_says_when_a_streamed_message_was_not_sent(cli_runner, tmp_path):
-    model = _script(tmp_path, [
-        {"thought": "answer", "function": "send_message", "arguments": {"message": "It is in Naillpouick."},
-         "request_heartbeat": True},
-        {"thought": "again", "function": "send_message", "arguments": {"message": "Message sent."}},
-    ])
+    model = _script(
+        tmp_path,
+        [
+            {
+                "thought": "answer",
+                "function": "send_message",
+                "arguments": {"message": "It is in Naillpouick."},
+                "request_heartbeat": True,
+            },
+            {"thought": "again", "function": "send_message", "arguments": {"message": "Message sent."}},
+        ],
+    )
     result = cli_runner.invoke(cli, ["chat", "--model", model, "--no-login"], input="Where is it?\n/exit\n")
     assert result.exit_code == 0, result.output
     assert "It is in Naillpouick." in result.output
@@ -70,41 +93,66 @@ def test_chat_says_when_a_streamed_message_was_not_sent(cli_runner, tmp_path):
 
 
 def test_chat_says_when_a_draft_asked_the_question_back(cli_runner, tmp_path):
-    model = _script(tmp_path, [
-        {"thought": "ask", "function": "send_message", "arguments": {"message": "Which book by Ann Lee did you finish?"}},
-        {"thought": "answer", "function": "send_message", "arguments": {"message": "I do not know yet."}},
-    ])
-    result = cli_runner.invoke(cli, ["chat", "--model", model, "--no-login"],
-                               input="Which book by Ann Lee did I finish?\n/exit\n")
+    model = _script(
+        tmp_path,
+        [
+            {
+                "thought": "ask",
+                "function": "send_message",
+                "arguments": {"message": "Which book by Ann Lee did you finish?"},
+            },
+            {"thought": "answer", "function": "send_message", "arguments": {"message": "I do not know yet."}},
+        ],
+    )
+    result = cli_runner.invoke(
+        cli, ["chat", "--model", model, "--no-login"], input="Which book by Ann Lee did I finish?\n/exit\n"
+    )
     assert result.exit_code == 0, result.output
     assert "(draft held back: it asked your question back; answering again)" in result.output
     assert "I do not know yet." in result.output
 
 
-@pytest.mark.parametrize("guard, notice", [
-    ("echo_guard", "(draft held back: it asked your question back; answering again)"),
-    ("copy_guard", "(draft held back: it copied a memory that other results match your question better; answering again)"),
-])
+@pytest.mark.parametrize(
+    "guard, notice",
+    [
+        ("echo_guard", "(draft held back: it asked your question back; answering again)"),
+        (
+            "copy_guard",
+            "(draft held back: it copied a memory that other results match your question better; answering again)",
+        ),
+    ],
+)
 def test_the_chat_names_the_guard_that_held_a_draft_back(capsys, guard, notice):
+    from policy_fakes import FakeMemory, searched_turn
+
     from memgpt_local.agent.policy import FACTORIES
     from memgpt_local.agent.policy.base import Draft, StepPlan
-    from memgpt_local.agent.turn import StepRecord, Turn
+    from memgpt_local.agent.turn import StepRecord
     from memgpt_local.cli.stream import ConsoleObserver
     from memgpt_local.config import AgentSettings
     from memgpt_local.functions.results import FunctionOutcome
     from memgpt_local.schemas import Completion, FunctionCall
-    from policy_fakes import FakeMemory, searched_turn
 
-    texts = ["Last night we saw The Shoulundvoels live at Zuxhao Hall.",
-             "The Verquuels are playing at Zuxhao Hall next month, with support acts."]
+    texts = [
+        "Last night we saw The Shoulundvoels live at Zuxhao Hall.",
+        "The Verquuels are playing at Zuxhao Hall next month, with support acts.",
+    ]
     turn = searched_turn("Which band did we see live at Zuxhao Hall?", texts)
     policy = FACTORIES[guard](AgentSettings())
     message = {"echo_guard": "Which band did we see live at Zuxhao Hall?", "copy_guard": texts[1]}[guard]
     hold = policy.review(turn, Draft(message, [], StepPlan()), FakeMemory())
     assert hold is not None
     draft = FunctionCall(thought="t", function="send_message", arguments={"message": message})
-    ConsoleObserver().step_finished(StepRecord(1, "", draft, FunctionOutcome(True, hold.notice), Completion(
-        text="", prompt_tokens=1, evaluated_tokens=1, generated_tokens=1), hold=hold))
+    ConsoleObserver().step_finished(
+        StepRecord(
+            1,
+            "",
+            draft,
+            FunctionOutcome(True, hold.notice),
+            Completion(text="", prompt_tokens=1, evaluated_tokens=1, generated_tokens=1),
+            hold=hold,
+        )
+    )
     assert notice in capsys.readouterr().out
 
 
@@ -112,7 +160,12 @@ def test_a_kill_mid_turn_loses_no_committed_step(tmp_path, data_home):
     """A process killed between two steps of a chain leaves every committed step in place,
     and the next run continues the same main context."""
     steps = [
-        {"thought": "save", "function": "archival_memory_insert", "arguments": {"content": "Ada's cat is Pixel."}, "request_heartbeat": True},
+        {
+            "thought": "save",
+            "function": "archival_memory_insert",
+            "arguments": {"content": "Ada's cat is Pixel."},
+            "request_heartbeat": True,
+        },
         {"thought": "done", "function": "send_message", "arguments": {"message": "saved"}},
     ]
     model = _script(tmp_path, steps)
@@ -140,7 +193,11 @@ def test_a_kill_mid_turn_loses_no_committed_step(tmp_path, data_home):
         assert store.integrity_check() == "ok"
         agent = store.agents.get("default")
         roles = [(m.role, m.function_name) for m in store.recall.in_context(agent.id)]
-        assert roles == [("user", None), ("assistant", "archival_memory_insert"), ("function", "archival_memory_insert")]
+        assert roles == [
+            ("user", None),
+            ("assistant", "archival_memory_insert"),
+            ("function", "archival_memory_insert"),
+        ]
         assert store.archival.count(agent.id) == 1
     finally:
         store.close()

@@ -37,8 +37,11 @@ def test_agents_lifecycle(cli_runner, tmp_path):
 
 
 def test_errors_are_one_line(cli_runner, tmp_path):
-    for args in (["agents", "show", "ghost"], ["agents", "create", "bad name"],
-                 ["archival", "search", "--agent", "ghost", "x"]):
+    for args in (
+        ["agents", "show", "ghost"],
+        ["agents", "create", "bad name"],
+        ["archival", "search", "--agent", "ghost", "x"],
+    ):
         result = run(cli_runner, *args, ok=False)
         assert result.exit_code == 1
         assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: ")
@@ -62,11 +65,15 @@ def test_archival_insert_and_search(cli_runner, tmp_path):
     assert "inserted 7" in run(cli_runner, "archival", "insert", "--agent", "a", "--file", str(lines)).output
     out = run(cli_runner, "archival", "search", "--agent", "a", "who is the lighthouse keeper").output
     assert out.startswith("showing 1-5 of") and "Oskar" in out
-    data = json.loads(run(cli_runner, "archival", "search", "--agent", "a", "lighthouse",
-                          "--page", "2", "--json", "--mode", "text").output)
+    data = json.loads(
+        run(
+            cli_runner, "archival", "search", "--agent", "a", "lighthouse", "--page", "2", "--json", "--mode", "text"
+        ).output
+    )
     assert data["total"] == 8 and data["page"] == 2 and len(data["items"]) == 3
-    result = run(cli_runner, "archival", "search", "--agent", "a", "lighthouse", "--mode", "text",
-                 "--page", "3", ok=False)
+    result = run(
+        cli_runner, "archival", "search", "--agent", "a", "lighthouse", "--mode", "text", "--page", "3", ok=False
+    )
     assert "past the last page (2)" in result.stderr
     run(cli_runner, "archival", "insert", "--agent", "a", ok=False)
 
@@ -78,8 +85,12 @@ def test_bad_line_imports_nothing(cli_runner, tmp_path):
     result = run(cli_runner, "archival", "insert", "--agent", "a", "--file", str(bad), ok=False)
     assert "line 2" in result.stderr and "nothing was imported" in result.stderr
     chat = tmp_path / "chat.jsonl"
-    chat.write_text(json.dumps({"role": "user", "content": "hi", "timestamp": "2024-01-01T10:00:00Z"})
-                    + "\n\n" + json.dumps({"role": "robot", "content": "x"}) + "\n")
+    chat.write_text(
+        json.dumps({"role": "user", "content": "hi", "timestamp": "2024-01-01T10:00:00Z"})
+        + "\n\n"
+        + json.dumps({"role": "robot", "content": "x"})
+        + "\n"
+    )
     result = run(cli_runner, "recall", "import", "--agent", "a", str(chat), ok=False)
     assert "line 3" in result.stderr and "role" in result.stderr
     data = json.loads(run(cli_runner, "agents", "show", "a", "--json").output)
@@ -89,18 +100,29 @@ def test_bad_line_imports_nothing(cli_runner, tmp_path):
 def test_recall_import_search_and_dates(cli_runner, tmp_path, data_home, embedder):
     run(cli_runner, "agents", "create", "a")
     chat = tmp_path / "chat.jsonl"
-    chat.write_text("\n".join(json.dumps(m) for m in [
-        {"role": "user", "content": "I adopted a greyhound called Biscuit", "timestamp": "2024-02-10T09:00:00Z"},
-        {"role": "assistant", "content": "Biscuit is a great name!", "timestamp": "2024-02-10T09:01:00+00:00"},
-        {"role": "user", "content": "Booked flights to Oslo", "timestamp": "2024-03-01T18:30:00"},
-    ]) + "\n")
+    chat.write_text(
+        "\n".join(
+            json.dumps(m)
+            for m in [
+                {
+                    "role": "user",
+                    "content": "I adopted a greyhound called Biscuit",
+                    "timestamp": "2024-02-10T09:00:00Z",
+                },
+                {"role": "assistant", "content": "Biscuit is a great name!", "timestamp": "2024-02-10T09:01:00+00:00"},
+                {"role": "user", "content": "Booked flights to Oslo", "timestamp": "2024-03-01T18:30:00"},
+            ]
+        )
+        + "\n"
+    )
     assert "imported 3" in run(cli_runner, "recall", "import", "--agent", "a", str(chat)).output
     data = json.loads(run(cli_runner, "recall", "search", "--agent", "a", "my new dog", "--json").output)
     assert "greyhound" in data["items"][0]["text"] and data["items"][0]["created_at"].startswith("2024-02-10T09:00")
     out = run(cli_runner, "recall", "dates", "--agent", "a", "2024-03-01", "2024-03-31").output
     assert "Oslo" in out and "Biscuit" not in out
-    assert "not a date" in run(cli_runner, "recall", "dates", "--agent", "a", "2024-02-30",
-                               "2024-03-01", ok=False).stderr
+    assert (
+        "not a date" in run(cli_runner, "recall", "dates", "--agent", "a", "2024-02-30", "2024-03-01", ok=False).stderr
+    )
     from memgpt_local.memory import open_store
 
     with open_store(data_home / "memory.db", embedder) as store:

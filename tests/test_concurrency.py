@@ -61,7 +61,7 @@ print(json.dumps({{"rounds": rounds, "passages": passages}}))
 @pytest.mark.slow
 def test_chat_and_load_side_by_side(tmp_path):
     sys.path.insert(0, str(ROOT / "scripts"))
-    from crash_campaign import HashEmbedder, open_runner, CampaignBackend
+    from crash_campaign import CampaignBackend, HashEmbedder, open_runner
 
     db, go = tmp_path / "memory.db", tmp_path / "go"
     store, _ = open_runner(db, CampaignBackend([]))  # create the file and the agent
@@ -72,15 +72,24 @@ def test_chat_and_load_side_by_side(tmp_path):
         (docs / f"doc{i}.md").write_text(f"# Doc {i}\n\n" + "Lorem ipsum dolor sit amet. " * 200)
     scripts = str(ROOT / "scripts")
     seconds = "6"
-    procs = [subprocess.Popen([sys.executable, "-c", CHAT.format(scripts=scripts), str(db), str(go),
-                               seconds], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True),
-             subprocess.Popen([sys.executable, "-c", LOAD.format(scripts=scripts), str(db), str(go),
-                               seconds, str(docs)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", CHAT.format(scripts=scripts), str(db), str(go), seconds],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        ),
+        subprocess.Popen(
+            [sys.executable, "-c", LOAD.format(scripts=scripts), str(db), str(go), seconds, str(docs)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        ),
+    ]
     time.sleep(2)  # both have imported and opened the file
     go.touch()
     outs = [p.communicate(timeout=300) for p in procs]
-    for (out, err), proc in zip(outs, procs):
+    for (_out, err), proc in zip(outs, procs):
         assert "locked" not in err and "Traceback" not in err, err[-2000:]
         assert proc.returncode == 0, err[-2000:]
     chat, load = (json.loads(out) for out, _ in outs)

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from memgpt_local.cli.main import cli
-from memgpt_local.config import (DEFAULT_POLICIES, AgentSettings, Settings, load_settings,
-                                 render_settings_toml)
+from memgpt_local.config import DEFAULT_POLICIES, AgentSettings, Settings, load_settings, render_settings_toml
 from memgpt_local.errors import ConfigError
 
 
@@ -16,9 +15,12 @@ def write(home, text: str) -> None:
 
 
 def test_an_old_config_file_keeps_working_with_the_same_meaning(data_home):
-    write(data_home, "[agent]\nreply_check = false\nsearch_budget = 5\nrecap_k = 2\nmemory_prefetch = true\n"
-                     "prefetch_k = 4\nreply_check_window = 0.3\nreply_check_rounds = 2\nlink_max_df = 5\n"
-                     "question_focus = false\nread_search_results = false\n")
+    write(
+        data_home,
+        "[agent]\nreply_check = false\nsearch_budget = 5\nrecap_k = 2\nmemory_prefetch = true\n"
+        "prefetch_k = 4\nreply_check_window = 0.3\nreply_check_rounds = 2\nlink_max_df = 5\n"
+        "question_focus = false\nread_search_results = false\n",
+    )
     agent = load_settings(data_home).agent
     assert "reply_check" not in agent.policies and "question_focus" not in agent.policies
     assert "read_results" not in agent.policies
@@ -48,8 +50,9 @@ def test_the_new_form_and_a_clear_error_for_unknown_policies(data_home):
 
 
 def test_rendered_settings_read_back_the_same(data_home):
-    settings = Settings(agent=AgentSettings(policies=["prefetch", "reply_check"], link_depth=2,
-                                            reply_check={"window": 0.25}))
+    settings = Settings(
+        agent=AgentSettings(policies=["prefetch", "reply_check"], link_depth=2, reply_check={"window": 0.25})
+    )
     write(data_home, render_settings_toml(settings))
     assert load_settings(data_home) == settings
     assert tuple(Settings().agent.policies) == DEFAULT_POLICIES

@@ -18,9 +18,24 @@ KILLS = int(os.environ.get("MEMGPT_CRASH_KILLS", "20"))
 
 @pytest.mark.slow
 def test_reduced_crash_campaign(tmp_path):
-    done = subprocess.run([sys.executable, str(SCRIPT), "--kills", str(KILLS), "--seed", "7",
-                           "--max-delay", "1.0", "--workdir", str(tmp_path), "--json"],
-                          capture_output=True, text=True, timeout=900)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--kills",
+            str(KILLS),
+            "--seed",
+            "7",
+            "--max-delay",
+            "1.0",
+            "--workdir",
+            str(tmp_path),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads(done.stdout)
     assert report["ok"] and report["kills"] == KILLS, report
@@ -37,10 +52,9 @@ def test_context_check_catches_an_orphan_result():
     from memgpt_local.schemas import Message, utcnow
 
     def msg(i, role, fn=None):
-        return Message(id=i, agent_id=1, seq=i, role=role, content="x", function_name=fn,
-                       created_at=utcnow(), in_context=True)
+        return Message(
+            id=i, agent_id=1, seq=i, role=role, content="x", function_name=fn, created_at=utcnow(), in_context=True
+        )
 
-    assert context_problems([msg(1, "user"), msg(2, "assistant", "send_message"),
-                             msg(3, "function")]) == []
-    assert context_problems([msg(3, "function"), msg(4, "user")]) == [
-        "function result 3 without its call at the head"]
+    assert context_problems([msg(1, "user"), msg(2, "assistant", "send_message"), msg(3, "function")]) == []
+    assert context_problems([msg(3, "function"), msg(4, "user")]) == ["function result 3 without its call at the head"]

@@ -7,23 +7,25 @@ from pathlib import Path
 import pytest
 
 from memgpt_local.documents.chunking import Chunker, RegexTokens, tokens_for
-from memgpt_local.documents.readers import (UnreadableFileError, html_text, kind_of,
-                                            read_document)
+from memgpt_local.documents.readers import UnreadableFileError, html_text, kind_of, read_document
 
 
 def make_pdf(lines: list[str]) -> bytes:
     """A one-page PDF showing ``lines`` in Helvetica, written by hand (no PDF library)."""
+
     def escape(text: str) -> str:
         return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
 
     ops = ["BT", "/F1 12 Tf", "14 TL", "72 720 Td"] + [f"({escape(t)}) Tj T*" for t in lines]
     stream = "\n".join(ops + ["ET"]).encode("latin-1")
-    objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
-               b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-               b"/Resources << /Font << /F1 5 0 R >> >> >>",
-               b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
-               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for number, body in enumerate(objects, start=1):
@@ -32,12 +34,12 @@ def make_pdf(lines: list[str]) -> bytes:
     xref = len(out)
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1, xref)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
     return bytes(out)
 
 
 # ----------------------------------------------------------------------- readers
+
 
 def test_kinds_by_extension() -> None:
     assert kind_of(Path("a.md")) == "markdown"
@@ -57,23 +59,28 @@ def test_pdf_text(tmp_path: Path) -> None:
 
 
 def test_html_keeps_text_and_headings_only() -> None:
-    text = html_text("<html><head><title>t</title><style>p{}</style></head><body>"
-                     "<h2>Parking</h2><p>Level <b>3</b>, spot&nbsp;12.</p>"
-                     "<script>var x = 1;</script><ul><li>one</li><li>two</li></ul></body></html>")
+    text = html_text(
+        "<html><head><title>t</title><style>p{}</style></head><body>"
+        "<h2>Parking</h2><p>Level <b>3</b>, spot&nbsp;12.</p>"
+        "<script>var x = 1;</script><ul><li>one</li><li>two</li></ul></body></html>"
+    )
     assert text.splitlines()[0] == "## Parking"
     assert "Level 3, spot 12." in text
     assert "var x" not in text and "p{}" not in text
     assert "one\ntwo" in text
 
 
-@pytest.mark.parametrize(("name", "data", "reason"), [
-    ("empty.txt", b"", "empty file"),
-    ("blank.md", b" \n\n ", "empty file"),
-    ("dump.log", b"abc\x00\x01\x02def", "binary file"),
-    ("latin.txt", "café".encode("latin-1"), "not valid UTF-8 (byte 0xe9 at offset 3)"),
-    ("photo.png", b"\x89PNG\r\n", "unsupported file type '.png'"),
-    ("broken.pdf", b"%PDF-1.4 garbage", "unreadable PDF"),
-])
+@pytest.mark.parametrize(
+    ("name", "data", "reason"),
+    [
+        ("empty.txt", b"", "empty file"),
+        ("blank.md", b" \n\n ", "empty file"),
+        ("dump.log", b"abc\x00\x01\x02def", "binary file"),
+        ("latin.txt", "café".encode("latin-1"), "not valid UTF-8 (byte 0xe9 at offset 3)"),
+        ("photo.png", b"\x89PNG\r\n", "unsupported file type '.png'"),
+        ("broken.pdf", b"%PDF-1.4 garbage", "unreadable PDF"),
+    ],
+)
 def test_unreadable_files_say_why(tmp_path: Path, name: str, data: bytes, reason: str) -> None:
     path = tmp_path / name
     path.write_bytes(data)
@@ -99,13 +106,20 @@ def test_text_is_normalized(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------------- chunking
 
+
 def long_markdown(paragraphs: int = 12) -> str:
-    body = [f"Paragraph {p} explains item {p}. " + " ".join(
-        f"Sentence {s} of paragraph {p} adds detail number {s * p}." for s in range(8))
-        for p in range(paragraphs)]
-    return ("# Handbook\n\nShort intro.\n\n## Part one\n\n" + "\n\n".join(body[:6])
-            + "\n\n## Part two\n\n```python\n# a comment, not a heading\nx = 1\n```\n\n"
-            + "\n\n".join(body[6:]) + "\n")
+    body = [
+        f"Paragraph {p} explains item {p}. "
+        + " ".join(f"Sentence {s} of paragraph {p} adds detail number {s * p}." for s in range(8))
+        for p in range(paragraphs)
+    ]
+    return (
+        "# Handbook\n\nShort intro.\n\n## Part one\n\n"
+        + "\n\n".join(body[:6])
+        + "\n\n## Part two\n\n```python\n# a comment, not a heading\nx = 1\n```\n\n"
+        + "\n\n".join(body[6:])
+        + "\n"
+    )
 
 
 def test_chunks_are_exact_spans_within_the_model_limit(embedder) -> None:
@@ -117,7 +131,7 @@ def test_chunks_are_exact_spans_within_the_model_limit(embedder) -> None:
     tokenizer = embedder._load().tokenizer
     for n, chunk in enumerate(chunks):
         assert chunk.index == n
-        assert text[chunk.start:chunk.end] == chunk.text
+        assert text[chunk.start : chunk.end] == chunk.text
         assert len(tokenizer(chunk.text, add_special_tokens=False)["input_ids"]) <= 120
         assert chunk.tokens <= 120
     covered = set()
@@ -127,8 +141,7 @@ def test_chunks_are_exact_spans_within_the_model_limit(embedder) -> None:
 
 
 def test_headings_start_chunks_and_fences_hide_comments(embedder) -> None:
-    chunks = Chunker(tokens_for(embedder), size=120, overlap=20).chunk(long_markdown(),
-                                                                      markdown=True)
+    chunks = Chunker(tokens_for(embedder), size=120, overlap=20).chunk(long_markdown(), markdown=True)
     starts = [c.text.splitlines()[0] for c in chunks]
     assert starts[0] == "# Handbook"
     assert "## Part one" in starts and "## Part two" in starts

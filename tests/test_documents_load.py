@@ -11,8 +11,7 @@ from test_documents import make_pdf
 from memgpt_local.cli.common import App
 from memgpt_local.cli.main import cli
 from memgpt_local.documents.chunking import Chunker, tokens_for
-from memgpt_local.documents.loader import (MAX_EVENTS, DocumentLoader, collect_files,
-                                           find_source)
+from memgpt_local.documents.loader import MAX_EVENTS, DocumentLoader, collect_files, find_source
 from memgpt_local.errors import InvalidInputError, NotFoundError
 
 MANUAL = """# Espresso machine manual
@@ -47,8 +46,9 @@ def folder(tmp_path: Path) -> Path:
     root = tmp_path / "docs"
     (root / "src").mkdir(parents=True)
     (root / "manual.md").write_text(MANUAL, encoding="utf-8")
-    (root / "parking.pdf").write_bytes(make_pdf(["Parking: the car is on level 3, spot 12,",
-                                                 "next to the blue pillar."]))
+    (root / "parking.pdf").write_bytes(
+        make_pdf(["Parking: the car is on level 3, spot 12,", "next to the blue pillar."])
+    )
     (root / "src" / "tool.py").write_text('def greet():\n    return "hi"\n', encoding="utf-8")
     (root / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
     (root / "dump.log").write_bytes(b"header\x00\x01\x02\xff binary")
@@ -59,22 +59,22 @@ def folder(tmp_path: Path) -> Path:
 
 
 def load(store, agent_id: int, paths, **kw):
-    files = collect_files([Path(p) for p in paths], recursive=kw.pop("recursive", True),
-                          globs=kw.pop("globs", ()))
+    files = collect_files([Path(p) for p in paths], recursive=kw.pop("recursive", True), globs=kw.pop("globs", ()))
     warn = kw.pop("warn", None)
     return DocumentLoader(store, agent_id, **kw).load(files, warn=warn)
 
 
 def table_counts(store) -> dict[str, int]:
-    names = [r["name"] for r in store.db.rows(
-        "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+    names = [
+        r["name"]
+        for r in store.db.rows("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    ]
     return {n: store.db.scalar(f'SELECT count(*) FROM "{n}"') for n in names}
 
 
 def test_collect_files_walks_filters_and_fails_on_missing(folder: Path) -> None:
     top = collect_files([folder])
-    assert {p.name for p in top} == {"manual.md", "parking.pdf", "photo.png", "dump.log",
-                                     "empty.txt", "latin1.txt"}
+    assert {p.name for p in top} == {"manual.md", "parking.pdf", "photo.png", "dump.log", "empty.txt", "latin1.txt"}
     assert {p.name for p in collect_files([folder], recursive=True, globs=["*.py"])} == {"tool.py"}
     named = collect_files([folder / "manual.md", folder, folder / "manual.md"], globs=["*.pdf"])
     assert [p.name for p in named] == ["manual.md", "parking.pdf"]
@@ -85,9 +85,8 @@ def test_collect_files_walks_filters_and_fails_on_missing(folder: Path) -> None:
 def test_mixed_folder_loads_with_the_right_counts(store, agent_id: int, folder: Path) -> None:
     warnings, ticks = [], []
     files = collect_files([folder], recursive=True)
-    report = DocumentLoader(store, agent_id).load(files, warn=warnings.append,
-                                                  progress=ticks.append)
-    assert [t.files_done for t in ticks[:len(files)]] == list(range(1, len(files) + 1))
+    report = DocumentLoader(store, agent_id).load(files, warn=warnings.append, progress=ticks.append)
+    assert [t.files_done for t in ticks[: len(files)]] == list(range(1, len(files) + 1))
     assert ticks[-1].passages == report.passages and ticks[-1].chunks == report.passages
     assert report.count("new") == 3 and report.count("skipped") == 4
     reasons = {o.path.name: o.reason for o in report.skipped}
@@ -105,43 +104,40 @@ def test_mixed_folder_loads_with_the_right_counts(store, agent_id: int, folder: 
     assert "4 skipped" in report.summary()
 
 
-def test_passages_record_source_chunk_and_span(store, agent_id: int, folder: Path,
-                                               embedder) -> None:
+def test_passages_record_source_chunk_and_span(store, agent_id: int, folder: Path, embedder) -> None:
     chunker = Chunker(tokens_for(embedder), size=40, overlap=8)
     load(store, agent_id, [folder / "manual.md"], chunker=chunker)
     source = store.sources.find(agent_id, str((folder / "manual.md").resolve()))
-    rows = store.db.rows("SELECT id FROM passages WHERE source_id = ? ORDER BY chunk_index",
-                         (source.id,))
+    rows = store.db.rows("SELECT id FROM passages WHERE source_id = ? ORDER BY chunk_index", (source.id,))
     passages = [store.archival.get(agent_id, r["id"]) for r in rows]
     assert len(passages) == source.passages > 3
     for n, passage in enumerate(passages):
         assert passage.chunk_index == n and passage.citation == f"manual.md#chunk-{n}"
-        assert MANUAL[passage.char_start:passage.char_end] == passage.text
+        assert MANUAL[passage.char_start : passage.char_end] == passage.text
 
 
-def test_question_finds_its_chunk_with_citation(store, agent_id: int, folder: Path,
-                                                embedder) -> None:
+def test_question_finds_its_chunk_with_citation(store, agent_id: int, folder: Path, embedder) -> None:
     chunker = Chunker(tokens_for(embedder), size=48, overlap=8)
     load(store, agent_id, [folder], chunker=chunker)
-    page = store.archival.search(agent_id, "How long is the warranty on the boiler?",
-                                 page_size=3)
+    page = store.archival.search(agent_id, "How long is the warranty on the boiler?", page_size=3)
     hit = next(h for h in page.items if "24 months" in h.text)
     assert hit.citation.startswith("manual.md#chunk-")
-    page = store.archival.search(agent_id, "where did I park the car", page_size=3,
-                                 mode="vector")
+    page = store.archival.search(agent_id, "where did I park the car", page_size=3, mode="vector")
     assert any(h.citation == "parking.pdf#chunk-0" for h in page.items)
 
 
-def test_citations_reach_the_model_and_the_cli(store, agent_id: int, folder: Path,
-                                               cli_runner, monkeypatch, embedder) -> None:
+def test_citations_reach_the_model_and_the_cli(
+    store, agent_id: int, folder: Path, cli_runner, monkeypatch, embedder
+) -> None:
     from memgpt_local.config import AgentSettings
     from memgpt_local.functions.execute import FunctionExecutor
     from memgpt_local.schemas import FunctionCall
 
     load(store, agent_id, [folder / "parking.pdf"])
     executor = FunctionExecutor(store, agent_id, AgentSettings())
-    outcome = executor.run(FunctionCall(thought="t", function="archival_memory_search",
-                                        arguments={"query": "parking level"}))
+    outcome = executor.run(
+        FunctionCall(thought="t", function="archival_memory_search", arguments={"query": "parking level"})
+    )
     assert "parking.pdf#chunk-0" in outcome.text
     monkeypatch.setattr(App, "db_path", property(lambda self: store.path))
     monkeypatch.setattr(App, "embedder", lambda self: embedder)
@@ -169,8 +165,7 @@ def test_changed_file_replaces_its_passages(store, agent_id: int, folder: Path) 
     new = store.sources.find(agent_id, str(manual.resolve()))
     assert new.content_hash != old.content_hash
     assert not store.db.scalar("SELECT count(*) FROM passages WHERE source_id = ?", (old.id,))
-    texts = [r["text"] for r in store.db.rows("SELECT text FROM passages WHERE source_id = ?",
-                                              (new.id,))]
+    texts = [r["text"] for r in store.db.rows("SELECT text FROM passages WHERE source_id = ?", (new.id,))]
     assert len(texts) == new.passages and any("36 months" in t for t in texts)
     assert not any("24 months" in t for t in texts)
     assert store.archival.search(agent_id, "24", mode="text").total == 0
@@ -185,14 +180,18 @@ def test_removal_leaves_no_row_behind(store, agent_id: int, folder: Path) -> Non
         assert store.sources.delete(agent_id, source.id) == source.passages
     after = table_counts(store)
     structural = ("_chunks", "_chunks00", "_info", "_data", "_idx", "_config")
-    changed = {n: (baseline.get(n), c) for n, c in after.items()
-               if c != baseline.get(n) and not n.endswith(structural)}
+    changed = {n: (baseline.get(n), c) for n, c in after.items() if c != baseline.get(n) and not n.endswith(structural)}
     assert changed == {}
-    for table in ("passages", "passages_fts_docsize", "passage_embeddings", "passage_bits",
-                  "passage_bits_rowids", "sources"):
+    for table in (
+        "passages",
+        "passages_fts_docsize",
+        "passage_embeddings",
+        "passage_bits",
+        "passage_bits_rowids",
+        "sources",
+    ):
         assert after[table] == 0, table
-    assert store.db.scalar("SELECT count(*) FROM passages_fts WHERE passages_fts MATCH "
-                           "'warranty OR parking'") == 0
+    assert store.db.scalar("SELECT count(*) FROM passages_fts WHERE passages_fts MATCH 'warranty OR parking'") == 0
 
 
 def test_upload_event_lands_in_the_agent_context(store, folder: Path) -> None:
@@ -205,8 +204,7 @@ def test_upload_event_lands_in_the_agent_context(store, folder: Path) -> None:
     last = store.recall.in_context(agent_id)[-1]
     assert last.role == "system" and "[document upload" in last.content
     assert "'manual.md'" in last.content and f"({report.passages} passages)" in last.content
-    assert any("manual.md" in m.content and "document upload" in m.content
-               for m in runner.render())
+    assert any("manual.md" in m.content and "document upload" in m.content for m in runner.render())
 
 
 def test_many_files_are_announced_once(store, agent_id: int, tmp_path: Path) -> None:
@@ -233,6 +231,7 @@ def test_find_source_by_id_path_or_name(store, agent_id: int, folder: Path) -> N
 
 # --------------------------------------------------------------------------- CLI
 
+
 def test_cli_load_list_and_remove(cli_runner, folder: Path, monkeypatch, embedder) -> None:
     monkeypatch.setattr(App, "embedder", lambda self: embedder)
     assert cli_runner.invoke(cli, ["agents", "create", "sam"]).exit_code == 0
@@ -249,8 +248,7 @@ def test_cli_load_list_and_remove(cli_runner, folder: Path, monkeypatch, embedde
     assert "manual.md" not in listed.output and "tool.py" in listed.output
 
 
-def test_cli_progress_bar_on_a_terminal(cli_runner, tmp_path: Path, monkeypatch,
-                                        embedder) -> None:
+def test_cli_progress_bar_on_a_terminal(cli_runner, tmp_path: Path, monkeypatch, embedder) -> None:
     from memgpt_local.cli import load_cmds
 
     monkeypatch.setattr(App, "embedder", lambda self: embedder)
@@ -266,13 +264,16 @@ def test_cli_progress_bar_on_a_terminal(cli_runner, tmp_path: Path, monkeypatch,
     assert last.startswith("loaded 1 file (1 new, 0 replaced) as 1 passage;")
 
 
-@pytest.mark.parametrize("args", [
-    ["load", "{folder}/missing.md", "--agent", "sam"],
-    ["load", "{folder}", "--agent", "nobody"],
-    ["load", "{folder}", "--agent", "sam", "--glob", "*.nothing"],
-    ["sources", "list", "--agent", "nobody"],
-    ["sources", "rm", "--agent", "sam", "nothing.md"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["load", "{folder}/missing.md", "--agent", "sam"],
+        ["load", "{folder}", "--agent", "nobody"],
+        ["load", "{folder}", "--agent", "sam", "--glob", "*.nothing"],
+        ["sources", "list", "--agent", "nobody"],
+        ["sources", "rm", "--agent", "sam", "nothing.md"],
+    ],
+)
 def test_cli_errors_are_one_line(cli_runner, folder: Path, args: list[str]) -> None:
     assert cli_runner.invoke(cli, ["agents", "create", "sam"]).exit_code == 0
     result = cli_runner.invoke(cli, [a.format(folder=folder) for a in args])

@@ -7,11 +7,11 @@ import hashlib
 import keyring
 import pytest
 from keyring.backend import KeyringBackend
+from privacy_helpers import SECRET, mentions, run
 
 from memgpt_local.memory import open_store
 from memgpt_local.memory.db import is_encrypted
 from memgpt_local.privacy import crypto, keys
-from privacy_helpers import SECRET, mentions, run
 
 PASS = "correct horse battery"
 
@@ -61,8 +61,7 @@ def test_init_encrypt_holds_no_plaintext(cli_runner, data_home, monkeypatch, emb
 
 
 @pytest.mark.parametrize("env", [None, "wrong passphrase"])
-def test_missing_or_wrong_key_is_one_line_and_touches_nothing(cli_runner, data_home,
-                                                              monkeypatch, env):
+def test_missing_or_wrong_key_is_one_line_and_touches_nothing(cli_runner, data_home, monkeypatch, env):
     monkeypatch.setenv(keys.PASSPHRASE_ENV, PASS)
     run(cli_runner, "init", "--encrypt")
     run(cli_runner, "agents", "create", "alice")
@@ -72,8 +71,13 @@ def test_missing_or_wrong_key_is_one_line_and_touches_nothing(cli_runner, data_h
         monkeypatch.delenv(keys.PASSPHRASE_ENV)
     else:
         monkeypatch.setenv(keys.PASSPHRASE_ENV, env)
-    for args in (["agents", "list"], ["recall", "search", "--agent", "alice", "x"],
-                 ["decrypt"], ["rekey"], ["export", "--agent", "alice"]):
+    for args in (
+        ["agents", "list"],
+        ["recall", "search", "--agent", "alice", "x"],
+        ["decrypt"],
+        ["rekey"],
+        ["export", "--agent", "alice"],
+    ):
         result = run(cli_runner, *args, ok=False, input="")
         assert result.exit_code == 1
         assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
@@ -112,8 +116,7 @@ def test_short_passphrase_and_no_terminal(cli_runner, monkeypatch):
 
 
 @pytest.mark.parametrize("stage", ["copy", "verify", "swap"])
-def test_interrupted_conversion_leaves_the_old_file(cli_runner, data_home, monkeypatch, stage,
-                                                    embedder):
+def test_interrupted_conversion_leaves_the_old_file(cli_runner, data_home, monkeypatch, stage, embedder):
     db = data_home / "memory.db"
     run(cli_runner, "agents", "create", "alice")
     run(cli_runner, "archival", "insert", "--agent", "alice", "keep me")
@@ -122,8 +125,9 @@ def test_interrupted_conversion_leaves_the_old_file(cli_runner, data_home, monke
     def interrupt(*args, **kwargs):
         raise KeyboardInterrupt
 
-    target = {"copy": (crypto.Database, "copy_to"), "verify": (crypto, "verify_copy"),
-              "swap": (crypto.os, "replace")}[stage]
+    target = {"copy": (crypto.Database, "copy_to"), "verify": (crypto, "verify_copy"), "swap": (crypto.os, "replace")}[
+        stage
+    ]
     monkeypatch.setattr(*target, interrupt)
     with pytest.raises(KeyboardInterrupt):
         crypto.convert(db, old_key=None, new_key=PASS)
@@ -133,8 +137,7 @@ def test_interrupted_conversion_leaves_the_old_file(cli_runner, data_home, monke
         assert store.archival.count(store.agents.get("alice").id) == 1
 
 
-def test_key_from_keyring_first_and_missing_keyring_is_skipped(cli_runner, data_home,
-                                                               monkeypatch):
+def test_key_from_keyring_first_and_missing_keyring_is_skipped(cli_runner, data_home, monkeypatch):
     db = data_home / "memory.db"
     assert keys.keyring_get(db) is None  # no backend on this machine: skipped silently
     ring = MemoryKeyring()

@@ -15,6 +15,7 @@ UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9
 
 # ---------------------------------------------------------------- nested-kv
 
+
 def test_nested_kv_sets_are_deterministic_per_seed():
     assert nested_kv.make_set(3, 0) == nested_kv.make_set(3, 0)
     assert nested_kv.make_set(3, 0).pairs != nested_kv.make_set(4, 0).pairs
@@ -76,6 +77,7 @@ def test_nested_kv_rejects_bad_levels():
 
 # ---------------------------------------------------------------- dmr
 
+
 def test_dmr_dialogues_are_deterministic_per_seed():
     assert dmr.make_dialogue(0, 0) == dmr.make_dialogue(0, 0)
     assert dmr.make_dialogue(0, 0) != dmr.make_dialogue(1, 0)
@@ -115,6 +117,7 @@ def test_dmr_cases_and_long_split():
 
 
 # ---------------------------------------------------------------- doc-qa
+
 
 def test_doc_qa_corpora_are_prefixes_of_one_stream():
     small = doc_qa.Encyclopedia(0).passages(120)

@@ -13,7 +13,7 @@ import pytest
 from memgpt_local.config import Settings
 from memgpt_local.eval.base import Options
 from memgpt_local.eval.report import write_report
-from memgpt_local.eval.runner import EPISODES_FILE, EvalConfig, Evaluation, EpisodeLog
+from memgpt_local.eval.runner import EPISODES_FILE, EpisodeLog, EvalConfig, Evaluation
 from memgpt_local.eval.scoring import contains_any
 
 pytestmark = pytest.mark.real_model
@@ -34,8 +34,14 @@ def smol_backend(smollm_path):
 def run(tmp_path, task, backend, embedder, options, methods):
     from memgpt_local.eval.variants import Variant
 
-    config = EvalConfig(task=task, model="smollm2-135m", out=tmp_path, options=options, methods=methods,
-                        variant=Variant("quick", "short steps for the test", agent=QUICK))
+    config = EvalConfig(
+        task=task,
+        model="smollm2-135m",
+        out=tmp_path,
+        options=options,
+        methods=methods,
+        variant=Variant("quick", "short steps for the test", agent=QUICK),
+    )
     return Evaluation(config, backend=backend, embedder=embedder, settings=Settings()).run()
 
 

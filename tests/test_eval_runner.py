@@ -8,14 +8,14 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from agent_helpers import call, say
+
 from memgpt_local.config import AgentSettings, Settings
 from memgpt_local.errors import InvalidInputError
 from memgpt_local.eval import baselines
 from memgpt_local.eval.base import FixedContext, Options
 from memgpt_local.eval.report import write_report
-from memgpt_local.eval.runner import EPISODES_FILE, EvalConfig, Evaluation, EpisodeLog, task_by_name
+from memgpt_local.eval.runner import EPISODES_FILE, EpisodeLog, EvalConfig, Evaluation, task_by_name
 from memgpt_local.eval.variants import Variant, get_variant
 from memgpt_local.runtime.scripted import ScriptedBackend
 
@@ -28,8 +28,18 @@ def hash_embedder():
     return HashEmbedder(dim=32)
 
 
-def evaluation(out: Path, task: str, script, embedder, *, options: Options, methods=("agent",),
-               variant: Variant | None = None, n_ctx: int = 8192, backend=None) -> Evaluation:
+def evaluation(
+    out: Path,
+    task: str,
+    script,
+    embedder,
+    *,
+    options: Options,
+    methods=("agent",),
+    variant: Variant | None = None,
+    n_ctx: int = 8192,
+    backend=None,
+) -> Evaluation:
     backend = backend or ScriptedBackend(list(script), n_ctx=n_ctx)
     config = EvalConfig(task=task, model="scripted", out=out, options=options, methods=methods, variant=variant)
     return Evaluation(config, backend=backend, embedder=embedder, settings=Settings())
@@ -48,6 +58,7 @@ def kv_script(cases, *, right: bool = True):
 
 
 # ---------------------------------------------------------------- agent episodes
+
 
 def test_a_scripted_agent_that_follows_the_chain_scores_one(tmp_path, hash_embedder):
     options = Options(seed=0, n=2, points=(0, 2))
@@ -86,8 +97,10 @@ def test_dmr_agent_searches_recall_and_is_scored_with_rouge(tmp_path, hash_embed
     cases = task_by_name("dmr").cases(options)
     script = []
     for case in cases:
-        script += [call("conversation_search", heartbeat=True, query=case.question.split(". ", 1)[1]),
-                   say(f"It was {case.answer}!")]
+        script += [
+            call("conversation_search", heartbeat=True, query=case.question.split(". ", 1)[1]),
+            say(f"It was {case.answer}!"),
+        ]
     records = evaluation(tmp_path, "dmr", script, hash_embedder, options=options).run()
     assert all(r["correct"] for r in records)
     assert all(0 < r["rouge"] < 1 for r in records)  # the gold sentence has more words than the reply
@@ -127,6 +140,7 @@ def test_doc_qa_records_whether_the_gold_passage_was_retrieved(tmp_path, hash_em
 
 # ---------------------------------------------------------------- baselines
 
+
 def test_fit_count_fills_the_window_and_no_more():
     backend = ScriptedBackend([], n_ctx=600)
     ctx = FixedContext(instructions="Answer.", items=tuple(f"item number {i} with some words" for i in range(200)))
@@ -143,8 +157,9 @@ def test_fixed_context_baseline_truncates_and_reports_the_gold_items(tmp_path, h
     options = Options(seed=0, n=2, points=(0,))
     cases = task_by_name("nested-kv").cases(options)
     script = [f"The value is {c.answer}" for c in cases]
-    records = evaluation(tmp_path, "nested-kv", script, hash_embedder, options=options,
-                         methods=("fixed-context",), n_ctx=2048).run()
+    records = evaluation(
+        tmp_path, "nested-kv", script, hash_embedder, options=options, methods=("fixed-context",), n_ctx=2048
+    ).run()
     assert all(r["correct"] for r in records)
     assert all(r["variant"] == "-" and r["method"] == "fixed-context" for r in records)
     assert all(0 < r["context"]["kept"] < r["context"]["total"] == 140 for r in records)
@@ -171,6 +186,7 @@ def test_a_task_without_that_baseline_is_refused(tmp_path, hash_embedder):
 
 
 # ---------------------------------------------------------------- resumability
+
 
 class CrashAfter:
     """A backend that dies (like a killed process) after ``n`` completions."""
@@ -218,12 +234,14 @@ def test_an_interrupted_run_continues_without_redoing_episodes(tmp_path, hash_em
 
 # ---------------------------------------------------------------- report and CLI
 
+
 def test_report_writes_json_markdown_and_a_chart(tmp_path, hash_embedder):
     options = Options(seed=0, n=1, points=(0, 1))
     cases = task_by_name("nested-kv").cases(options)
     evaluation(tmp_path, "nested-kv", kv_script(cases), hash_embedder, options=options).run()
-    evaluation(tmp_path, "nested-kv", [c.answer for c in cases], hash_embedder, options=options,
-               methods=("fixed-context",)).run()
+    evaluation(
+        tmp_path, "nested-kv", [c.answer for c in cases], hash_embedder, options=options, methods=("fixed-context",)
+    ).run()
     files = write_report(tmp_path)
     text = files.markdown.read_text()
     assert "| agent: default | 1/1 (100%) | 1/1 (100%) |" in text

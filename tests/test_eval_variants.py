@@ -23,7 +23,6 @@ from memgpt_local.schemas import ChatMessage, Completion, FunctionCall
 sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
 from fake_embedder import HashEmbedder  # noqa: E402
 
-
 RESULT_LINE = re.compile(r"^\d+\. \[[^\]]*\](?: the user said:| you said:)? (.*)$", re.M)
 TASKS = {"no-reply-check": "nested-kv"}  # the task whose episode shows the variant's difference (default: dmr)
 
@@ -49,13 +48,16 @@ class ProbeBackend:
         return sum(len(m.content.split()) + 4 for m in messages)
 
     def _call(self, messages: list[ChatMessage], allowed: tuple[str, ...]) -> FunctionCall:
-        question = next(m.content for m in reversed(messages) if m.content.startswith("[user message")).split("\n", 1)[1]
+        question = next(m.content for m in reversed(messages) if m.content.startswith("[user message")).split("\n", 1)[
+            1
+        ]
         if self.search in allowed and self.searches < 4:
             self.searches += 1
             codes = [i for i in identifiers(question) if any(c.isdigit() for c in i)]
             words = codes or [w for w in re.findall(r"\w+", question) if len(w) > 3][: 2 + self.searches]
-            return FunctionCall(thought="look it up", function=self.search, arguments={"query": " ".join(words)},
-                                request_heartbeat=True)
+            return FunctionCall(
+                thought="look it up", function=self.search, arguments={"query": " ".join(words)}, request_heartbeat=True
+            )
         read = [m.group(1) for c in messages for m in RESULT_LINE.finditer(c.content)]
         self.replies += 1
         if self.replies == 1:
@@ -71,8 +73,9 @@ class ProbeBackend:
         self.requests.append((list(messages), grammar.text))
         call = self._call(messages, grammar.function_names)
         text = render_call(call, FUNCTIONS_BY_NAME[call.function], heartbeat=grammar.heartbeat)
-        return Completion(text=text, prompt_tokens=self.count_tokens(messages), evaluated_tokens=1,
-                          generated_tokens=len(text.split()))
+        return Completion(
+            text=text, prompt_tokens=self.count_tokens(messages), evaluated_tokens=1, generated_tokens=len(text.split())
+        )
 
     def reset_cache(self) -> None: ...
 
@@ -91,8 +94,7 @@ def run_probe(tmp_path: Path, variant: str, monkeypatch, task: str = "dmr") -> t
     kv = task == "nested-kv"
     backend = ProbeBackend("archival_memory_search" if kv else "conversation_search", copies=not kv)
     options = Options(seed=3, n=1, points=(2,) if task == "nested-kv" else None)
-    config = EvalConfig(task=task, model="probe", out=tmp_path / variant, options=options,
-                        variant=get_variant(variant))
+    config = EvalConfig(task=task, model="probe", out=tmp_path / variant, options=options, variant=get_variant(variant))
     evaluation = Evaluation(config, backend=backend, embedder=HashEmbedder(dim=32), settings=Settings())
     (record,) = evaluation.run()
     return record, backend, built

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from privacy_helpers import SECRET, run, seed_agent
 
 from memgpt_local.memory import open_store
 from memgpt_local.portability.agentfile import VERSION
-from privacy_helpers import SECRET, run, seed_agent
 
 
 @pytest.fixture(autouse=True)
@@ -37,8 +37,7 @@ def without_volatile(text: str) -> dict:
     return data
 
 
-def test_round_trip_is_byte_identical_apart_from_documented_fields(cli_runner, seeded, tmp_path,
-                                                                    embedder):
+def test_round_trip_is_byte_identical_apart_from_documented_fields(cli_runner, seeded, tmp_path, embedder):
     first, second = tmp_path / "a.json", tmp_path / "b.json"
     run(cli_runner, "export", "--agent", "alice", "-o", first)
     doc = json.loads(first.read_text())
@@ -69,19 +68,21 @@ def test_stdout_export_and_name_clash(cli_runner, seeded, tmp_path):
     path = tmp_path / "a.json"
     path.write_text(out)
     assert "already exists" in run(cli_runner, "import", path, ok=False).stderr
-    assert "invalid agent name" in run(cli_runner, "import", path, "--as", "bad name",
-                                       ok=False).stderr
+    assert "invalid agent name" in run(cli_runner, "import", path, "--as", "bad name", ok=False).stderr
 
 
-@pytest.mark.parametrize("mutate, message", [
-    (lambda d: d.update(version=VERSION + 1), "newer"),
-    (lambda d: d.update(format="letta"), "not a memgpt-local agent file"),
-    (lambda d: d["messages"][0].update(role="robot"), "messages.0.role"),
-    (lambda d: d["passages"][0].update(source="/nowhere.md"), "unknown sources"),
-    (lambda d: d["messages"][0].update(created_at="yesterday"), "timestamp"),
-    (lambda d: d["core_memory"][1].update(value="x" * 5000), "over its limit"),
-    (lambda d: d.update(extra=1), "extra"),
-])
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda d: d.update(version=VERSION + 1), "newer"),
+        (lambda d: d.update(format="letta"), "not a memgpt-local agent file"),
+        (lambda d: d["messages"][0].update(role="robot"), "messages.0.role"),
+        (lambda d: d["passages"][0].update(source="/nowhere.md"), "unknown sources"),
+        (lambda d: d["messages"][0].update(created_at="yesterday"), "timestamp"),
+        (lambda d: d["core_memory"][1].update(value="x" * 5000), "over its limit"),
+        (lambda d: d.update(extra=1), "extra"),
+    ],
+)
 def test_bad_files_import_nothing(cli_runner, seeded, tmp_path, embedder, mutate, message):
     doc = json.loads(run(cli_runner, "export", "--agent", "alice").output)
     doc["passages"].sort(key=lambda p: p["source"] is None)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from privacy_helpers import SECRET, mentions, run, seed_agent
 
 from memgpt_local.memory import open_store
 from memgpt_local.privacy.forget import Forgetter, Selection, redact
-from privacy_helpers import SECRET, mentions, run, seed_agent
 
 
 @pytest.fixture(autouse=True)
@@ -35,8 +35,7 @@ def summary_script(tmp_path, text: str):
 def test_forget_search_leaves_no_trace(cli_runner, seeded, tmp_path, embedder):
     assert mentions(seeded, SECRET)
     model = summary_script(tmp_path, "Ada was born in Tartu.")
-    out = run(cli_runner, "forget", "--agent", "alice", "--search", SECRET.lower(),
-              "--model", model, "--yes").output
+    out = run(cli_runner, "forget", "--agent", "alice", "--search", SECRET.lower(), "--model", model, "--yes").output
     assert "forgot 1 message(s), 1 passage(s)" in out
     assert "rebuilt" in out and "removed 1 core memory line(s)" in out
     assert not mentions(seeded, SECRET)
@@ -56,8 +55,9 @@ def test_forget_search_leaves_no_trace(cli_runner, seeded, tmp_path, embedder):
 
 
 def test_without_a_model_the_summary_is_redacted_and_flagged(cli_runner, seeded, embedder):
-    result = run(cli_runner, "forget", "--agent", "alice", "--search", SECRET,
-                 "--model", "no-such-model", "--yes", ok=False)
+    result = run(
+        cli_runner, "forget", "--agent", "alice", "--search", SECRET, "--model", "no-such-model", "--yes", ok=False
+    )
     assert result.exit_code == 1  # an explicit model that cannot load is an error
     result = run(cli_runner, "forget", "--agent", "alice", "--search", SECRET, "--yes")
     assert "flagged as stale" in result.stderr and "Ada was born in Tartu." in result.stderr
@@ -72,8 +72,7 @@ def test_asks_before_removing(cli_runner, seeded, embedder):
     run(cli_runner, "forget", "--agent", "alice", "--search", SECRET, input="n\n", ok=False)
     assert mentions(seeded, SECRET)
     # yes to the rows, no to the core memory line
-    out = run(cli_runner, "forget", "--agent", "alice", "--search", SECRET, "--model",
-              "none", input="y\nn\n", ok=False)
+    out = run(cli_runner, "forget", "--agent", "alice", "--search", SECRET, "--model", "none", input="y\nn\n", ok=False)
     assert out.exit_code == 1
     out = run(cli_runner, "forget", "--agent", "alice", "--passage", "1", input="y\nn\n")
     assert "removed 0 core memory line(s)" in out.output
@@ -121,8 +120,7 @@ def test_before_source_and_all(store, tmp_path):
 
 
 def test_selection_needs_exactly_one_choice(cli_runner, seeded):
-    for args in ([], ["--search", "a b", "--all"], ["--before", "yesterday"],
-                 ["--message", "999"], ["--search", "x"]):
+    for args in ([], ["--search", "a b", "--all"], ["--before", "yesterday"], ["--message", "999"], ["--search", "x"]):
         result = run(cli_runner, "forget", "--agent", "alice", *args, "--yes", ok=False)
         assert result.exit_code == 1 and result.stderr.startswith("error: ")
 

@@ -21,26 +21,24 @@ import click
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from privacy_helpers import seed_agent
 
 from memgpt_local.cli.main import cli
 from memgpt_local.config import load_settings
-from memgpt_local.errors import (BadModelFileError, CallParseError, ConfigError,
-                                 InvalidInputError, MemGPTLocalError)
+from memgpt_local.errors import BadModelFileError, CallParseError, ConfigError, InvalidInputError, MemGPTLocalError
 from memgpt_local.functions.specs import DEFAULT_FUNCTIONS
 from memgpt_local.memory import open_store
 from memgpt_local.memory.importing import read_chat_jsonl, read_passages_jsonl
 from memgpt_local.portability.agentfile import dumps, export_agent, import_agent, read_document
 from memgpt_local.runtime.gguf import read_gguf_info
 from memgpt_local.runtime.grammar import parse_call
-from privacy_helpers import seed_agent
 
 SCALE = {"ci": 1, "full": 10}[os.environ.get("MEMGPT_FUZZ", "ci")]
 COUNTS: Counter[str] = Counter()
 
 
 def budget(n: int):
-    return settings(max_examples=n * SCALE, deadline=None, database=None,
-                    suppress_health_check=list(HealthCheck))
+    return settings(max_examples=n * SCALE, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -70,9 +68,12 @@ def fuzz_store(fuzz_dir, embedder):
 
 def snapshot(store) -> tuple:
     agent = store.agents.get("precious")
-    return (agent.summary, [b.value for b in store.core.blocks(agent.id)],
-            [(m.id, m.content) for m in store.recall.all(agent.id)],
-            [(p.id, p.text) for p in store.archival.all(agent.id)])
+    return (
+        agent.summary,
+        [b.value for b in store.core.blocks(agent.id)],
+        [(m.id, m.content) for m in store.recall.all(agent.id)],
+        [(p.id, p.text) for p in store.archival.all(agent.id)],
+    )
 
 
 # ------------------------------------------------------------------ the completion parser
@@ -80,21 +81,47 @@ def snapshot(store) -> tuple:
 KEYS = st.sampled_from(["thought", "function", "arguments", "request_heartbeat", "x", ""])
 JSONISH = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS | st.text(max_size=8), inner,
-                                                                 max_size=5),
-    max_leaves=12)
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS | st.text(max_size=8), inner, max_size=5),
+    max_leaves=12,
+)
 CALLS = st.fixed_dictionaries(
     {"function": st.sampled_from([f.name for f in DEFAULT_FUNCTIONS]) | JSONISH},
-    optional={"thought": JSONISH, "request_heartbeat": JSONISH,
-              "arguments": st.dictionaries(st.sampled_from(
-                  ["message", "query", "page", "label", "content", "old_content", "new_content",
-                   "start_date", "end_date", "minutes"]), JSONISH, max_size=4) | JSONISH})
+    optional={
+        "thought": JSONISH,
+        "request_heartbeat": JSONISH,
+        "arguments": st.dictionaries(
+            st.sampled_from(
+                [
+                    "message",
+                    "query",
+                    "page",
+                    "label",
+                    "content",
+                    "old_content",
+                    "new_content",
+                    "start_date",
+                    "end_date",
+                    "minutes",
+                ]
+            ),
+            JSONISH,
+            max_size=4,
+        )
+        | JSONISH,
+    },
+)
 
 
 @budget(300)
-@given(st.one_of(st.text(max_size=200), CALLS.map(json.dumps),
-                 CALLS.map(lambda c: json.dumps(c)[: len(json.dumps(c)) // 2]),
-                 st.integers(1, 3000).map(lambda n: "[" * n), JSONISH.map(json.dumps)))
+@given(
+    st.one_of(
+        st.text(max_size=200),
+        CALLS.map(json.dumps),
+        CALLS.map(lambda c: json.dumps(c)[: len(json.dumps(c)) // 2]),
+        st.integers(1, 3000).map(lambda n: "[" * n),
+        JSONISH.map(json.dumps),
+    )
+)
 def test_parse_call_never_crashes(text):
     COUNTS["parse_call"] += 1
     try:
@@ -131,10 +158,33 @@ def words(command: click.Command) -> list[str]:
 
 
 TOKENS = st.one_of(
-    st.sampled_from(["precious", "ghost", "1", "0", "-1", "999999999999999999999", "2024-01-05",
-                     "2024-13-45", "", " ", "--", "-", "hybrid", "text", "vector", "a b",
-                     "scripted:missing.json", "missing.gguf", "\x01", "é", "*" * 300]),
-    st.text(st.characters(blacklist_characters="\x00"), max_size=20))  # argv never holds NUL
+    st.sampled_from(
+        [
+            "precious",
+            "ghost",
+            "1",
+            "0",
+            "-1",
+            "999999999999999999999",
+            "2024-01-05",
+            "2024-13-45",
+            "",
+            " ",
+            "--",
+            "-",
+            "hybrid",
+            "text",
+            "vector",
+            "a b",
+            "scripted:missing.json",
+            "missing.gguf",
+            "\x01",
+            "é",
+            "*" * 300,
+        ]
+    ),
+    st.text(st.characters(blacklist_characters="\x00"), max_size=20),
+)  # argv never holds NUL
 
 
 @st.composite
@@ -166,21 +216,24 @@ def test_cli_arguments_never_crash(cli_env, cli_runner, argv):
     before = snapshot(cli_env)
     result = cli_runner.invoke(cli, argv, input="")
     assert result.exit_code in (0, 1, 2), (argv, result.output, result.exception)
-    assert result.exception is None or isinstance(result.exception, SystemExit), \
-        (argv, repr(result.exception))
+    assert result.exception is None or isinstance(result.exception, SystemExit), (argv, repr(result.exception))
     assert "Traceback" not in result.output + result.stderr
     after = snapshot(cli_env)
-    assert after[:2] == before[:2] and set(before[2]) <= set(after[2]) \
-        and set(before[3]) <= set(after[3]), argv
+    assert after[:2] == before[:2] and set(before[2]) <= set(after[2]) and set(before[3]) <= set(after[3]), argv
 
 
 # ------------------------------------------------------------------ search queries
 
+
 @budget(150)
-@given(query=st.text(max_size=80) | st.sampled_from(['"', "AND", "NEAR(a b)", "a:b", "*", "-x",
-                                                     "^", "(", "' OR 1=1 --", "\x00"]),
-       mode=st.sampled_from(["hybrid", "text", "vector"]), page=st.integers(-2, 3),
-       size=st.integers(-1, 60), kind=st.sampled_from(["recall", "archival"]))
+@given(
+    query=st.text(max_size=80)
+    | st.sampled_from(['"', "AND", "NEAR(a b)", "a:b", "*", "-x", "^", "(", "' OR 1=1 --", "\x00"]),
+    mode=st.sampled_from(["hybrid", "text", "vector"]),
+    page=st.integers(-2, 3),
+    size=st.integers(-1, 60),
+    kind=st.sampled_from(["recall", "archival"]),
+)
 def test_search_queries(fuzz_store, query, mode, page, size, kind):
     COUNTS["search"] += 1
     agent = fuzz_store.agents.get("precious")
@@ -194,12 +247,16 @@ def test_search_queries(fuzz_store, query, mode, page, size, kind):
 
 # ------------------------------------------------------------------ import files
 
-LINE_VALUES = st.fixed_dictionaries({}, optional={
-    "role": st.sampled_from(["user", "assistant", "system", "function", "bot"]) | JSONISH,
-    "content": st.text(max_size=40) | JSONISH, "text": st.text(max_size=40) | JSONISH,
-    "timestamp": st.sampled_from(["2024-01-05T10:00:00", "2024-01-05", "yesterday", ""]) | JSONISH})
-LINES = st.lists(st.one_of(LINE_VALUES.map(json.dumps), st.text(max_size=30),
-                           JSONISH.map(json.dumps)), max_size=6)
+LINE_VALUES = st.fixed_dictionaries(
+    {},
+    optional={
+        "role": st.sampled_from(["user", "assistant", "system", "function", "bot"]) | JSONISH,
+        "content": st.text(max_size=40) | JSONISH,
+        "text": st.text(max_size=40) | JSONISH,
+        "timestamp": st.sampled_from(["2024-01-05T10:00:00", "2024-01-05", "yesterday", ""]) | JSONISH,
+    },
+)
+LINES = st.lists(st.one_of(LINE_VALUES.map(json.dumps), st.text(max_size=30), JSONISH.map(json.dumps)), max_size=6)
 
 
 def write(path: Path, data: str | bytes) -> Path:
@@ -240,8 +297,9 @@ def test_jsonl_imports_all_or_nothing(fuzz_store, tmp_path_factory, lines, kind,
     if kind == "archival":
         fuzz_store.archival.delete(agent.id, added)
     else:
-        fuzz_store.recall.delete(agent.id, [m.id for m in fuzz_store.recall.all(agent.id)
-                                            if (m.id, m.content) not in set(before[2])])
+        fuzz_store.recall.delete(
+            agent.id, [m.id for m in fuzz_store.recall.all(agent.id) if (m.id, m.content) not in set(before[2])]
+        )
     assert snapshot(fuzz_store) == before
 
 
@@ -267,11 +325,37 @@ def mutate(doc: dict, path: list, value) -> dict:
     return doc
 
 
-PATHS = st.lists(st.sampled_from(["format", "version", "agent", "name", "created_at", "state",
-                                  "core_memory", "messages", "passages", "sources", "role",
-                                  "content", "limit", "label", "value", "source", "text",
-                                  "in_context", "summarized", "function_args", 0, 1, -1]),
-                 min_size=1, max_size=4)
+PATHS = st.lists(
+    st.sampled_from(
+        [
+            "format",
+            "version",
+            "agent",
+            "name",
+            "created_at",
+            "state",
+            "core_memory",
+            "messages",
+            "passages",
+            "sources",
+            "role",
+            "content",
+            "limit",
+            "label",
+            "value",
+            "source",
+            "text",
+            "in_context",
+            "summarized",
+            "function_args",
+            0,
+            1,
+            -1,
+        ]
+    ),
+    min_size=1,
+    max_size=4,
+)
 
 
 @budget(100)
@@ -296,13 +380,27 @@ def test_agent_file_import(fuzz_store, exported, tmp_path_factory, path, value, 
 
 # ------------------------------------------------------------------ config files
 
-TOML_VALUES = st.one_of(st.integers(-10**6, 10**6).map(str), st.floats(allow_nan=False).map(repr),
-                        st.booleans().map(lambda b: str(b).lower()),
-                        st.text(max_size=12).map(json.dumps), st.just("[1, 2]"), st.just("{}"))
-SECTIONS = {"model": ["default", "n_ctx_cap", "n_threads", "n_batch", "temperature", "seed"],
-            "embedder": ["model", "batch_size", "device"],
-            "agent": ["core_memory_limit", "warning_fraction", "heartbeat_cap", "page_size",
-                      "archival_search_mode", "nonsense"], "bogus": ["x"]}
+TOML_VALUES = st.one_of(
+    st.integers(-(10**6), 10**6).map(str),
+    st.floats(allow_nan=False).map(repr),
+    st.booleans().map(lambda b: str(b).lower()),
+    st.text(max_size=12).map(json.dumps),
+    st.just("[1, 2]"),
+    st.just("{}"),
+)
+SECTIONS = {
+    "model": ["default", "n_ctx_cap", "n_threads", "n_batch", "temperature", "seed"],
+    "embedder": ["model", "batch_size", "device"],
+    "agent": [
+        "core_memory_limit",
+        "warning_fraction",
+        "heartbeat_cap",
+        "page_size",
+        "archival_search_mode",
+        "nonsense",
+    ],
+    "bogus": ["x"],
+}
 
 
 @st.composite
@@ -331,6 +429,7 @@ def test_config_files(tmp_path_factory, text):
 
 # ------------------------------------------------------------------ GGUF headers
 
+
 def gguf_header(kv: list[tuple[str, int, bytes]], version: int = 3, n_tensors: int = 0) -> bytes:
     out = b"GGUF" + struct.pack("<IQQ", version, n_tensors, len(kv))
     for key, vtype, payload in kv:
@@ -342,11 +441,15 @@ def gguf_string(text: str) -> bytes:
     return struct.pack("<Q", len(text.encode())) + text.encode()
 
 
-VALID_GGUF = gguf_header([("general.architecture", 8, gguf_string("llama")),
-                          ("general.alignment", 4, struct.pack("<I", 32)),
-                          ("llama.context_length", 4, struct.pack("<I", 2048)),
-                          ("tokenizer.ggml.tokens", 9, struct.pack("<IQ", 8, 2)
-                           + gguf_string("a") + gguf_string("b"))], n_tensors=0)
+VALID_GGUF = gguf_header(
+    [
+        ("general.architecture", 8, gguf_string("llama")),
+        ("general.alignment", 4, struct.pack("<I", 32)),
+        ("llama.context_length", 4, struct.pack("<I", 2048)),
+        ("tokenizer.ggml.tokens", 9, struct.pack("<IQ", 8, 2) + gguf_string("a") + gguf_string("b")),
+    ],
+    n_tensors=0,
+)
 
 
 @st.composite
@@ -361,15 +464,26 @@ def gguf_files(draw):
         for _ in range(draw(st.integers(1, 6))):
             data[draw(st.integers(0, len(data) - 1))] = draw(st.integers(0, 255))
         return bytes(data)
-    vtype, payload = draw(st.one_of(
-        st.tuples(st.integers(0, 14), st.binary(max_size=24)),
-        st.sampled_from([(8, gguf_string("abc")), (6, struct.pack("<f", 1.5)),
-                         (12, struct.pack("<d", float("inf"))), (5, struct.pack("<i", -32)),
-                         (4, struct.pack("<I", 0)), (7, b"\x01")])))
-    return gguf_header([("general.architecture", 8, gguf_string("llama")),
-                        ("general.alignment", vtype, payload)],
-                       version=draw(st.sampled_from([2, 3, 4])),
-                       n_tensors=draw(st.integers(0, 3)))
+    vtype, payload = draw(
+        st.one_of(
+            st.tuples(st.integers(0, 14), st.binary(max_size=24)),
+            st.sampled_from(
+                [
+                    (8, gguf_string("abc")),
+                    (6, struct.pack("<f", 1.5)),
+                    (12, struct.pack("<d", float("inf"))),
+                    (5, struct.pack("<i", -32)),
+                    (4, struct.pack("<I", 0)),
+                    (7, b"\x01"),
+                ]
+            ),
+        )
+    )
+    return gguf_header(
+        [("general.architecture", 8, gguf_string("llama")), ("general.alignment", vtype, payload)],
+        version=draw(st.sampled_from([2, 3, 4])),
+        n_tensors=draw(st.integers(0, 3)),
+    )
 
 
 @budget(100)

@@ -46,9 +46,7 @@ class Spec:
 
 def test_checked_in_grammar_is_up_to_date():
     expected = call_grammar_text(DEFAULT_FUNCTIONS)
-    assert GRAMMAR_FILE.read_text(encoding="utf-8") == expected, (
-        "regenerate with: python scripts/write_grammar.py"
-    )
+    assert GRAMMAR_FILE.read_text(encoding="utf-8") == expected, "regenerate with: python scripts/write_grammar.py"
 
 
 @pytest.mark.parametrize("spec", DEFAULT_FUNCTIONS, ids=lambda s: s.name)
@@ -85,10 +83,12 @@ def test_the_whole_default_grammar_is_accepted_by_llama_cpp():
 
 
 def test_a_grammar_is_a_plain_value_built_without_llama_cpp():
-    code = ("import sys, memgpt_local.runtime.grammar as g\n"
-            "from memgpt_local.functions.specs import DEFAULT_FUNCTIONS\n"
-            "g.build_call_grammar(DEFAULT_FUNCTIONS), g.build_text_grammar(10)\n"
-            "assert 'llama_cpp' not in sys.modules, 'building a grammar loaded llama_cpp'\n")
+    code = (
+        "import sys, memgpt_local.runtime.grammar as g\n"
+        "from memgpt_local.functions.specs import DEFAULT_FUNCTIONS\n"
+        "g.build_call_grammar(DEFAULT_FUNCTIONS), g.build_text_grammar(10)\n"
+        "assert 'llama_cpp' not in sys.modules, 'building a grammar loaded llama_cpp'\n"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
@@ -152,15 +152,16 @@ HOSTILE = [
     "line one\nline two\ttab\r\n",
     "unicode: café, 日本語, emoji 🦊, RTL עברית",
     "control \x01\x1f and nul \x00 chars",
-    "backslash-u literal \\u0041 and quote \\\"",
-    "{\"json\": [1, 2]} inside",
+    'backslash-u literal \\u0041 and quote \\"',
+    '{"json": [1, 2]} inside',
 ]
 
 
 @pytest.mark.parametrize("text", HOSTILE)
 def test_hostile_strings_round_trip(text):
-    call = FunctionCall(thought=text[:400], function="send_message", arguments={"message": text},
-                        request_heartbeat=True)
+    call = FunctionCall(
+        thought=text[:400], function="send_message", arguments={"message": text}, request_heartbeat=True
+    )
     rendered = render_call(call, SEND_MESSAGE)
     assert "\n" not in rendered and "\x00" not in rendered
     parsed = parse_call(rendered, DEFAULT_FUNCTIONS)
@@ -181,8 +182,9 @@ SAMPLES = {
 
 @pytest.mark.parametrize("spec", DEFAULT_FUNCTIONS, ids=lambda s: s.name)
 def test_sample_outputs_parse(spec):
-    call = FunctionCall(thought="t", function=spec.name, arguments=SAMPLES[spec.name],
-                        request_heartbeat=spec.allows_heartbeat)
+    call = FunctionCall(
+        thought="t", function=spec.name, arguments=SAMPLES[spec.name], request_heartbeat=spec.allows_heartbeat
+    )
     parsed = parse_call(render_call(call, spec), DEFAULT_FUNCTIONS)
     assert parsed.function == spec.name
     assert parsed.arguments == spec.args_model.model_validate(SAMPLES[spec.name]).model_dump(mode="json")
@@ -197,8 +199,9 @@ def test_sample_outputs_match_the_grammar_in_llama_cpp(vocab_dir):
     for spec in DEFAULT_FUNCTIONS:
         for text in [HOSTILE[0], HOSTILE[2], HOSTILE[3]] if spec is SEND_MESSAGE else [None]:
             args = {"message": text} if text else SAMPLES[spec.name]
-            call = FunctionCall(thought="hm", function=spec.name, arguments=args,
-                                request_heartbeat=spec.allows_heartbeat)
+            call = FunctionCall(
+                thought="hm", function=spec.name, arguments=args, request_heartbeat=spec.allows_heartbeat
+            )
             rendered = render_call(call, spec)
             sampler = _GrammarSampler(backend._vocab, grammar.text, backend._n_vocab, {})
             try:
@@ -227,11 +230,12 @@ def test_sample_outputs_match_the_grammar_in_llama_cpp(vocab_dir):
         ("not json", "not valid JSON"),
         ('{"thought": "x", "function": "send_message", "argu', "ended before"),
         ('{"thought": "x", "function": "fly", "arguments": {}}', "unknown function 'fly'"),
-        ('{"thought": "x", "function": "conversation_search", "arguments": {"query": "a", "page": 500}}',
-         "page"),
-        ('{"thought": "x", "function": "pause_heartbeats", "arguments": {"minutes": 5}, '
-         '"request_heartbeat": true}', "does not take request_heartbeat"),
-        ('[1, 2]', "one JSON object"),
+        ('{"thought": "x", "function": "conversation_search", "arguments": {"query": "a", "page": 500}}', "page"),
+        (
+            '{"thought": "x", "function": "pause_heartbeats", "arguments": {"minutes": 5}, "request_heartbeat": true}',
+            "does not take request_heartbeat",
+        ),
+        ("[1, 2]", "one JSON object"),
         ('{"thought": "x", "function": "send_message", "arguments": {"message": "a"}} trailing', "after the JSON"),
     ],
 )

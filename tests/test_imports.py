@@ -35,7 +35,8 @@ TREES = {name: ast.parse(path.read_text(encoding="utf-8")) for name, path in MOD
 def _is_type_checking(node: ast.AST) -> bool:
     test = node.test if isinstance(node, ast.If) else None
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _import_nodes(node: ast.AST):
@@ -109,14 +110,18 @@ def check(violations: list[str], what: str) -> None:
     unknown = [v for v in violations if v.split(":")[0] not in KNOWN]
     assert not unknown, f"{what}:\n" + "\n".join(unknown)
     if violations:
-        pytest.xfail(f"{what} (known, being moved):\n" + "\n".join(
-            f"{v}  [{KNOWN[v.split(':')[0]]}]" for v in violations))
+        pytest.xfail(
+            f"{what} (known, being moved):\n" + "\n".join(f"{v}  [{KNOWN[v.split(':')[0]]}]" for v in violations)
+        )
 
 
 RULES = [
     # (modules under, may not import, why)
-    (("memgpt_local.runtime", "memgpt_local.memory", "memgpt_local.functions"),
-     ("memgpt_local.agent", "memgpt_local.cli"), "the agent and the CLI sit above"),
+    (
+        ("memgpt_local.runtime", "memgpt_local.memory", "memgpt_local.functions"),
+        ("memgpt_local.agent", "memgpt_local.cli"),
+        "the agent and the CLI sit above",
+    ),
     (("memgpt_local.runtime",), ("memgpt_local.functions", "memgpt_local.memory"), "the runtime knows only specs"),
     (("memgpt_local.documents",), ("memgpt_local.agent",), "loading documents needs no agent"),
 ]
@@ -124,21 +129,34 @@ RULES = [
 
 @pytest.mark.parametrize("under,forbidden,why", RULES, ids=lambda v: v if isinstance(v, str) else None)
 def test_lower_layers_do_not_import_upper_ones(under, forbidden, why):
-    violations = [f"{m}:{i.line}: imports {i.target}" for m, found in IMPORTS.items() if _within(m, *under)
-                  for i in found if _within(i.target, *forbidden)]
+    violations = [
+        f"{m}:{i.line}: imports {i.target}"
+        for m, found in IMPORTS.items()
+        if _within(m, *under)
+        for i in found
+        if _within(i.target, *forbidden)
+    ]
     check(violations, f"{', '.join(under)} import {', '.join(forbidden)} ({why})")
 
 
 def test_only_the_cli_imports_the_cli_and_click():
-    violations = [f"{m}:{i.line}: imports {i.target}" for m, found in IMPORTS.items()
-                  if not _within(m, "memgpt_local.cli") and m != "memgpt_local.__main__"
-                  for i in found if _within(i.target, "memgpt_local.cli", "click")]
+    violations = [
+        f"{m}:{i.line}: imports {i.target}"
+        for m, found in IMPORTS.items()
+        if not _within(m, "memgpt_local.cli") and m != "memgpt_local.__main__"
+        for i in found
+        if _within(i.target, "memgpt_local.cli", "click")
+    ]
     check(violations, "modules outside cli/ import the CLI or click")
 
 
 def test_every_import_of_the_package_resolves():
-    violations = [f"{m}:{i.line}: imports {i.target}, which does not exist" for m, found in IMPORTS.items()
-                  for i in found if _within(i.target, "memgpt_local") and i.module is None]
+    violations = [
+        f"{m}:{i.line}: imports {i.target}, which does not exist"
+        for m, found in IMPORTS.items()
+        for i in found
+        if _within(i.target, "memgpt_local") and i.module is None
+    ]
     check(violations, "imports of modules or names that are not there")
 
 

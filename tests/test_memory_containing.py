@@ -19,22 +19,33 @@ def said(role: str, content: str, minutes: int, **kw) -> NewMessage:
 @pytest.fixture
 def agents(store):
     a, b = store.agents.create("alpha"), store.agents.create("beta")
-    store.recall.append(a.id, [
-        said("user", "My order ZX-4471 has not arrived.", 0),
-        said("assistant", "(step)", 1, function_name="send_message",
-             function_args={"message": "I will look up order ZX-4471 for you."}),
-        said("function", "[send_message returned OK]\nZX-4471 mentioned", 2, function_name="send_message"),
-        said("system", "[login]\nThe user said ZX-4471 again.", 3),
-        said("user", "Also the words 4471 ZX in the other order.", 4),
-        said("user", "lowercase zx-4471 is not the same string.", 5),
-    ])
+    store.recall.append(
+        a.id,
+        [
+            said("user", "My order ZX-4471 has not arrived.", 0),
+            said(
+                "assistant",
+                "(step)",
+                1,
+                function_name="send_message",
+                function_args={"message": "I will look up order ZX-4471 for you."},
+            ),
+            said("function", "[send_message returned OK]\nZX-4471 mentioned", 2, function_name="send_message"),
+            said("system", "[login]\nThe user said ZX-4471 again.", 3),
+            said("user", "Also the words 4471 ZX in the other order.", 4),
+            said("user", "lowercase zx-4471 is not the same string.", 5),
+        ],
+    )
     store.recall.append(b.id, [said("user", "Beta also has order ZX-4471.", 0)])
     source = store.sources.add(a.id, "/home/u/orders.md", "h1")
-    store.archival.insert_many(a.id, [
-        {"text": "Order ZX-4471: two kettles, paid."},
-        {"text": "Order 4471-ZX is someone else's."},
-        {"text": "Chunk about ZX-4471 from the file.", "source_id": source.id, "chunk_index": 3},
-    ])
+    store.archival.insert_many(
+        a.id,
+        [
+            {"text": "Order ZX-4471: two kettles, paid."},
+            {"text": "Order 4471-ZX is someone else's."},
+            {"text": "Chunk about ZX-4471 from the file.", "source_id": source.id, "chunk_index": 3},
+        ],
+    )
     store.archival.insert(b.id, "Beta's note on ZX-4471.")
     return store, a, b
 
@@ -77,9 +88,14 @@ def test_at_most_limit_oldest_first(store):
     store.recall.append(agent.id, [said("user", f"note {i} about Q-77", i) for i in range(8)])
     store.archival.insert_many(agent.id, [{"text": f"passage {i} about Q-77"} for i in range(8)])
     assert [h.text for h in store.recall.containing(agent.id, "Q-77", limit=3)] == [
-        "note 0 about Q-77", "note 1 about Q-77", "note 2 about Q-77"]
+        "note 0 about Q-77",
+        "note 1 about Q-77",
+        "note 2 about Q-77",
+    ]
     assert [h.text for h in store.archival.containing(agent.id, "Q-77", limit=2)] == [
-        "passage 0 about Q-77", "passage 1 about Q-77"]
+        "passage 0 about Q-77",
+        "passage 1 about Q-77",
+    ]
     assert len(store.recall.containing(agent.id, "Q-77")) == 8  # the default limit is 10
 
 

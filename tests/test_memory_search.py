@@ -36,13 +36,13 @@ def two_agents(store):
 def test_agents_never_see_each_others_rows(two_agents):
     store, a, b = two_agents
     for mode in ("text", "vector", "hybrid"):
-        assert all("treasure" not in h.text
-                   for h in store.archival.search(a.id, "treasure buried oak", mode=mode).items)
+        assert all(
+            "treasure" not in h.text for h in store.archival.search(a.id, "treasure buried oak", mode=mode).items
+        )
         assert store.recall.search(a.id, "treasure map attic", mode=mode).total == 0
         own = store.archival.search(b.id, "treasure buried oak", mode=mode)
         assert own.total == 1 and "oak" in own.items[0].text
-        assert all("porch" not in h.text
-                   for h in store.archival.search(b.id, "key porch step", mode=mode).items)
+        assert all("porch" not in h.text for h in store.archival.search(b.id, "key porch step", mode=mode).items)
 
 
 def test_hybrid_finds_keyword_and_paraphrase(two_agents):
@@ -62,10 +62,16 @@ def test_hybrid_finds_keyword_and_paraphrase(two_agents):
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(query=st.text(min_size=1, max_size=40).filter(str.strip)
-       | st.lists(st.sampled_from(['"', "-", ":", "AND", "OR", "NOT", "NEAR", "(", ")", "*", "^",
-                                   "NEAR(", "key", "'", "+", "{", "}", "col:x"]),
-                  min_size=1, max_size=8).map(" ".join))
+@given(
+    query=st.text(min_size=1, max_size=40).filter(str.strip)
+    | st.lists(
+        st.sampled_from(
+            ['"', "-", ":", "AND", "OR", "NOT", "NEAR", "(", ")", "*", "^", "NEAR(", "key", "'", "+", "{", "}", "col:x"]
+        ),
+        min_size=1,
+        max_size=8,
+    ).map(" ".join)
+)
 def test_hostile_text_queries_never_raise(store, query):
     agent = store.agents.get("h") if store.agents.list() else store.agents.create("h")
     if not store.archival.count(agent.id):
@@ -75,8 +81,9 @@ def test_hostile_text_queries_never_raise(store, query):
     assert store.recall.search(agent.id, query, mode="text").total == 0
 
 
-@pytest.mark.parametrize("query", ['"unbalanced', "NEAR(key lock)", "key -lock", "col:key",
-                                   "AND", "* OR ^", "key\x00lock", "ключ 鍵 🔑"])
+@pytest.mark.parametrize(
+    "query", ['"unbalanced', "NEAR(key lock)", "key -lock", "col:key", "AND", "* OR ^", "key\x00lock", "ключ 鍵 🔑"]
+)
 def test_hostile_hybrid_queries(store, query):
     agent = store.agents.create("h")
     store.archival.insert(agent.id, "the key AND the lock")
@@ -101,11 +108,11 @@ def test_empty_query_is_invalid(store, query):
 
 def test_pagination_totals(store):
     agent = store.agents.create("p")
-    store.archival.insert_many(agent.id, [{"text": f"note {i} about gardening tomatoes"}
-                                          for i in range(12)]
-                               + [{"text": "unrelated line on taxes"}])
-    pages = [store.archival.search(agent.id, "tomatoes", page=p, page_size=5, mode="text")
-             for p in range(4)]
+    store.archival.insert_many(
+        agent.id,
+        [{"text": f"note {i} about gardening tomatoes"} for i in range(12)] + [{"text": "unrelated line on taxes"}],
+    )
+    pages = [store.archival.search(agent.id, "tomatoes", page=p, page_size=5, mode="text") for p in range(4)]
     assert [p.total for p in pages] == [12] * 4
     assert [len(p.items) for p in pages] == [5, 5, 2, 0]
     assert pages[0].pages == 3 and pages[2].describe() == "showing 11-12 of 12, page 3/3"
@@ -120,9 +127,11 @@ def test_pagination_totals(store):
 def test_date_range_search(store):
     agent = store.agents.create("d")
     base = datetime(2024, 5, 1, 12, tzinfo=timezone.utc)
-    store.recall.append(agent.id, [
-        NewMessage(role="user", content=f"day {i}", created_at=base + timedelta(days=i))
-        for i in range(10)] + [NewMessage(role="function", content="tool output", created_at=base)])
+    store.recall.append(
+        agent.id,
+        [NewMessage(role="user", content=f"day {i}", created_at=base + timedelta(days=i)) for i in range(10)]
+        + [NewMessage(role="function", content="tool output", created_at=base)],
+    )
     page = store.recall.search_date(agent.id, "2024-05-03", "2024-05-05", page_size=2)
     assert page.total == 3 and [h.text for h in page.items] == ["day 2", "day 3"]
     assert page.items[0].created_at == base + timedelta(days=2)
@@ -132,19 +141,30 @@ def test_date_range_search(store):
     late = datetime(2024, 5, 1, 23, 59, 59, 999999, tzinfo=timezone.utc)
     store.recall.append(agent.id, [NewMessage(role="user", content="late", created_at=late)])
     assert store.recall.search_date(agent.id, "2024-05-01", "2024-05-01").total == 2
-    for start, end in [("2024-13-01", "2024-05-01"), ("yesterday", "2024-05-01"),
-                       ("2024-05-01", ""), ("2024-05-05", "2024-05-01")]:
+    for start, end in [
+        ("2024-13-01", "2024-05-01"),
+        ("yesterday", "2024-05-01"),
+        ("2024-05-01", ""),
+        ("2024-05-05", "2024-05-01"),
+    ]:
         with pytest.raises(InvalidInputError):
             store.recall.search_date(agent.id, start, end)
 
 
 def test_recall_search_covers_sent_messages_and_roles(store):
     agent = store.agents.create("s")
-    store.recall.append(agent.id, [
-        NewMessage(role="assistant", content="The user wants a recipe.", function_name="send_message",
-                   function_args={"message": "Try a lemon risotto tonight!"}),
-        NewMessage(role="function", content="risotto lookup result"),
-    ])
+    store.recall.append(
+        agent.id,
+        [
+            NewMessage(
+                role="assistant",
+                content="The user wants a recipe.",
+                function_name="send_message",
+                function_args={"message": "Try a lemon risotto tonight!"},
+            ),
+            NewMessage(role="function", content="risotto lookup result"),
+        ],
+    )
     page = store.recall.search(agent.id, "risotto", mode="text")
     assert page.total == 1 and "lemon risotto" in page.items[0].text
     assert store.recall.search(agent.id, "risotto", mode="text", roles=("function",)).total == 1
@@ -157,8 +177,12 @@ def test_vector_hits_far_below_the_best_one_are_not_results(store):
     inflate the total (a small model pages through "more results" that are noise)."""
     agent = store.agents.create("pages")
     gold = "Last night we saw The Brehaluens live at Pondbraiel Hall. Best concert of my life."
-    noise = ["Good evening Shoufoel.", "How is Hilroan doing?", "It has been windy in Rexthois all week.",
-             "I can imagine. Did anything funny happen at Bainddrua Library?"]
+    noise = [
+        "Good evening Shoufoel.",
+        "How is Hilroan doing?",
+        "It has been windy in Rexthois all week.",
+        "I can imagine. Did anything funny happen at Bainddrua Library?",
+    ]
     for text in [gold, *noise]:
         store.archival.insert(agent.id, text)
     page = store.archival.search(agent.id, "Which band did we see live at Pondbraiel Hall?", mode="vector")
@@ -167,10 +191,12 @@ def test_vector_hits_far_below_the_best_one_are_not_results(store):
     assert page.items[0].text == gold and page.total == 1
 
 
-CONCERT = [("user", "Last night we saw The Greys live at Lumen Hall. Best concert of my life."),
-           ("assistant", "Lucky you! How was the sound at Lumen Hall?"),
-           ("user", "The Tidewaters play Lumen Hall next month. My brother loves them."),
-           ("user", "My cousin works at the bakery near Lumen Hall.")]
+CONCERT = [
+    ("user", "Last night we saw The Greys live at Lumen Hall. Best concert of my life."),
+    ("assistant", "Lucky you! How was the sound at Lumen Hall?"),
+    ("user", "The Tidewaters play Lumen Hall next month. My brother loves them."),
+    ("user", "My cousin works at the bakery near Lumen Hall."),
+]
 CONCERT_QUESTION = "Which band did we see live at Lumen Hall?"
 
 
@@ -201,8 +227,10 @@ def test_question_focus_skips_rows_already_read_and_is_off_in_text_mode(concert)
     store, agent = concert
     plain = {h.id: h.score for h in store.recall.search(agent, "Lumen Hall").items}
     gold = next(h.id for h in store.recall.search(agent, "Greys").items)
-    skipped = {h.id: h.score for h in store.recall.search(agent, "Lumen Hall", focus=CONCERT_QUESTION,
-                                                             focus_skips=[gold]).items}
+    skipped = {
+        h.id: h.score
+        for h in store.recall.search(agent, "Lumen Hall", focus=CONCERT_QUESTION, focus_skips=[gold]).items
+    }
     assert skipped[gold] == pytest.approx(plain[gold])  # no focus share for what was read
     assert all(skipped[i] > plain[i] for i in plain if i != gold)
     text = store.recall.search(agent, "Lumen Hall", mode="text")
@@ -212,25 +240,33 @@ def test_question_focus_skips_rows_already_read_and_is_off_in_text_mode(concert)
 
 def test_archival_search_takes_a_question_focus(store):
     agent = store.agents.create("sam").id
-    store.archival.insert_many(agent, [
-        {"text": "The Harbor Lighthouse gift shop sells postcards and fudge."},
-        {"text": "The Harbor Lighthouse was founded in 1711 by Ana Vell, a physician."},
-    ])
+    store.archival.insert_many(
+        agent,
+        [
+            {"text": "The Harbor Lighthouse gift shop sells postcards and fudge."},
+            {"text": "The Harbor Lighthouse was founded in 1711 by Ana Vell, a physician."},
+        ],
+    )
     plain = {h.text[:24]: h.score for h in store.archival.search(agent, "Harbor Lighthouse").items}
     page = store.archival.search(agent, "Harbor Lighthouse", focus="Who founded the Harbor Lighthouse?")
     focused = {h.text[:24]: h.score for h in page.items}
     gain = {k: focused[k] - plain[k] for k in plain}
-    assert gain["The Harbor Lighthouse wa"] > gain["The Harbor Lighthouse gi"] > 0  # the passage that answers gains the most
+    assert (
+        gain["The Harbor Lighthouse wa"] > gain["The Harbor Lighthouse gi"] > 0
+    )  # the passage that answers gains the most
 
 
 def test_question_focus_leaves_rows_the_querys_words_did_not_find_alone(concert):
     store, agent = concert
     with store.transaction():
-        store.recall.append(agent, [NewMessage(role="user", content="Lumina Auditorium has the best acoustics in town.",
-                                               in_context=False)])
+        store.recall.append(
+            agent,
+            [NewMessage(role="user", content="Lumina Auditorium has the best acoustics in town.", in_context=False)],
+        )
     plain = {h.text: h.score for h in store.recall.search(agent, "Lumen Hall", page_size=10).items}
-    focused = {h.text: h.score for h in store.recall.search(agent, "Lumen Hall", page_size=10,
-                                                            focus=CONCERT_QUESTION).items}
+    focused = {
+        h.text: h.score for h in store.recall.search(agent, "Lumen Hall", page_size=10, focus=CONCERT_QUESTION).items
+    }
     # a message the query found by meaning alone gets no push from the question
     close = "Lumina Auditorium has the best acoustics in town."
     assert close in plain  # found by meaning only: the vector leg
@@ -242,11 +278,16 @@ def test_copies_of_one_text_are_one_result_with_their_count(store):
     agent = store.agents.create("sam").id
     repeated = "I can imagine. Did anything funny happen at the Saith Studio?"
     with store.transaction():
-        store.recall.append(agent, [NewMessage(role="assistant", content=repeated, in_context=False)
-                                    for _ in range(12)])
-        store.recall.append(agent, [
-            NewMessage(role="user", content=repeated, in_context=False),  # the same words from the user
-            NewMessage(role="user", content="My new manager at the Saith Studio is Kel Trol.", in_context=False)])
+        store.recall.append(
+            agent, [NewMessage(role="assistant", content=repeated, in_context=False) for _ in range(12)]
+        )
+        store.recall.append(
+            agent,
+            [
+                NewMessage(role="user", content=repeated, in_context=False),  # the same words from the user
+                NewMessage(role="user", content="My new manager at the Saith Studio is Kel Trol.", in_context=False),
+            ],
+        )
     page = store.recall.search(agent, "Saith Studio", page_size=5)
     assert page.total == 3  # the assistant's 12 copies, the user's one, the answer
     assistant = [h for h in page.items if h.role == "assistant"]
@@ -268,8 +309,18 @@ def test_a_code_found_by_its_characters_comes_without_look_alike_codes(store):
     assert store.archival.search(agent, "key value pair").total == 30
 
 
-@pytest.mark.parametrize("query, code", [("5a21cfa4-80a2-4417-a24b-72ef473edac3", True), ("A-113 B2B4", True),
-                                         ("order 12345", False), ("Zuxhao Hall", False), ("2024", True), ("42", False)])
+@pytest.mark.parametrize(
+    "query, code",
+    [
+        ("5a21cfa4-80a2-4417-a24b-72ef473edac3", True),
+        ("A-113 B2B4", True),
+        ("order 12345", False),
+        ("Zuxhao Hall", False),
+        ("2024", True),
+        ("42", False),
+    ],
+)
 def test_is_code_query(query, code):
     from memgpt_local.memory.search import is_code_query
+
     assert is_code_query(query) is code

@@ -15,8 +15,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memgpt_local.errors import (AgentNotFoundError, EmbedderMismatchError, InvalidInputError,
-                                 SchemaTooNewError, StoreError)
+from memgpt_local.errors import (
+    AgentNotFoundError,
+    EmbedderMismatchError,
+    InvalidInputError,
+    SchemaTooNewError,
+    StoreError,
+)
 from memgpt_local.memory import migrations, open_store
 from memgpt_local.memory.db import Database
 from memgpt_local.schemas import CoreBlock, NewMessage
@@ -126,14 +131,21 @@ def test_agents_crud_and_validation(store):
     store.agents.set_system_prompt(agent.id, "be brief")
     again = store.agents.get("helper")
     assert (again.summary, again.state, again.system_prompt) == (
-        "talked about tea", {"paused_until": "2030-01-01"}, "be brief")
+        "talked about tea",
+        {"paused_until": "2030-01-01"},
+        "be brief",
+    )
     assert [a.name for a in store.agents.list()] == ["helper"]
 
 
 def test_core_blocks_limits_and_read_only(store):
-    agent = store.agents.create("c", blocks=[CoreBlock(label="persona", value="hi", limit=10),
-                                             CoreBlock(label="rules", value="x", limit=5,
-                                                       read_only=True)])
+    agent = store.agents.create(
+        "c",
+        blocks=[
+            CoreBlock(label="persona", value="hi", limit=10),
+            CoreBlock(label="rules", value="x", limit=5, read_only=True),
+        ],
+    )
     assert store.core.set_value(agent.id, "persona", "0123456789").value == "0123456789"
     with pytest.raises(InvalidInputError, match="limit"):
         store.core.set_value(agent.id, "persona", "01234567890")
@@ -148,12 +160,20 @@ def test_core_blocks_limits_and_read_only(store):
 
 def test_recall_rows_context_and_updates(store):
     agent = store.agents.create("r")
-    stored = store.recall.append(agent.id, [
-        NewMessage(role="system", content="boot"),
-        NewMessage(role="user", content="my cat is called Miso"),
-        NewMessage(role="assistant", content="remember the cat", function_name="send_message",
-                   function_args={"message": "What a cute name!"}, request_heartbeat=True),
-    ])
+    stored = store.recall.append(
+        agent.id,
+        [
+            NewMessage(role="system", content="boot"),
+            NewMessage(role="user", content="my cat is called Miso"),
+            NewMessage(
+                role="assistant",
+                content="remember the cat",
+                function_name="send_message",
+                function_args={"message": "What a cute name!"},
+                request_heartbeat=True,
+            ),
+        ],
+    )
     assert [m.request_heartbeat for m in stored] == [False, False, True]
     assert [m.seq for m in stored] == [1, 2, 3]
     more = store.recall.append(agent.id, [NewMessage(role="user", content="later", in_context=False)])
@@ -195,9 +215,13 @@ def test_delete_agent_removes_everything(store):
     keep, gone = store.agents.create("keep"), store.agents.create("gone")
     for agent in (keep, gone):
         source = store.sources.add(agent.id, f"/docs/{agent.name}.md", "abc")
-        store.archival.insert_many(agent.id, [
-            {"text": "chunk zero of the manual", "source_id": source.id, "chunk_index": 0},
-            {"text": "a free note about the manual"}])
+        store.archival.insert_many(
+            agent.id,
+            [
+                {"text": "chunk zero of the manual", "source_id": source.id, "chunk_index": 0},
+                {"text": "a free note about the manual"},
+            ],
+        )
         store.recall.append(agent.id, [NewMessage(role="user", content="read the manual")])
     store.agents.delete("gone")
     db = store.db
@@ -213,9 +237,19 @@ def test_delete_agent_removes_everything(store):
 def test_sources_delete_takes_passages(store):
     agent = store.agents.create("docs")
     source = store.sources.add(agent.id, "/home/u/notes.md", "h1")
-    store.archival.insert_many(agent.id, [
-        {"text": f"section {i} about volcanoes", "source_id": source.id, "chunk_index": i,
-         "char_start": i * 10, "char_end": i * 10 + 9} for i in range(3)])
+    store.archival.insert_many(
+        agent.id,
+        [
+            {
+                "text": f"section {i} about volcanoes",
+                "source_id": source.id,
+                "chunk_index": i,
+                "char_start": i * 10,
+                "char_end": i * 10 + 9,
+            }
+            for i in range(3)
+        ],
+    )
     store.archival.insert(agent.id, "volcanoes are hot, a note")
     hit = store.archival.search(agent.id, "section volcanoes", mode="text").items[0]
     assert hit.citation == f"notes.md#chunk-{hit.text.split()[1]}"
@@ -250,9 +284,13 @@ def test_process_killed_mid_transaction_keeps_committed_rows(tmp_path):
     path = tmp_path / "crash.db"
     for round_ in (1, 2):
         code = CRASHER.format(fixtures=str(FIXTURES), path=str(path))
-        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                              timeout=120, env={**__import__("os").environ,
-                                                "PYTHONPATH": str(Path(__file__).parents[1])})
+        proc = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**__import__("os").environ, "PYTHONPATH": str(Path(__file__).parents[1])},
+        )
         assert proc.returncode == 3, proc.stderr
         assert "committed" in proc.stdout
         with open_store(path, HashEmbedder()) as store:
@@ -264,7 +302,9 @@ def test_process_killed_mid_transaction_keeps_committed_rows(tmp_path):
 
 
 def test_the_embedder_encodes_a_repeated_text_once(embedder, monkeypatch):
-    question, band, new = (f"{text} {uuid.uuid4().hex}" for text in ("which band did we see?", "the Verquuels", "a new line"))
+    question, band, new = (
+        f"{text} {uuid.uuid4().hex}" for text in ("which band did we see?", "the Verquuels", "a new line")
+    )
     encoded: list[str] = []
     encode = embedder._encode
     monkeypatch.setattr(embedder, "_encode", lambda texts: encoded.extend(texts) or encode(texts))

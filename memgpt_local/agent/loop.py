@@ -13,8 +13,9 @@ run turns through here; which policies act follows from the event and the settin
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from memgpt_local import events
 from memgpt_local.agent.context import ContextBuilder, ContextParts
@@ -125,8 +126,10 @@ class AgentRunner:
 
     def _check_fits(self, event: NewMessage) -> None:
         """A single event larger than the whole window is refused before anything is stored."""
-        probe = [ChatMessage(role="system", content=self.parts().instructions),
-                 ChatMessage(role="user", content=event.content)]
+        probe = [
+            ChatMessage(role="system", content=self.parts().instructions),
+            ChatMessage(role="user", content=event.content),
+        ]
         tokens = self.backend.count_tokens(probe)
         if tokens > self.queue.budget:
             raise ContextOverflowError(tokens, self.backend.n_ctx, self.settings.reply_reserve_tokens)
@@ -167,8 +170,9 @@ class AgentRunner:
         functions = [f for f in self.functions if f.kind in plan.kinds]
         key = frozenset(f.name for f in functions)
         if key not in self._grammars:
-            self._grammars[key] = build_call_grammar(functions, thought_max_chars=self.settings.thought_max_chars,
-                                                     heartbeat=not plan.reply_only)
+            self._grammars[key] = build_call_grammar(
+                functions, thought_max_chars=self.settings.thought_max_chars, heartbeat=not plan.reply_only
+            )
         return self._grammars[key]
 
     def _step(self, turn: Turn, index: int, plan: StepPlan) -> StepRecord:
@@ -177,33 +181,56 @@ class AgentRunner:
         # send exactly the prompt the queue manager measured: events another process appends
         # meanwhile (a document upload) are seen at the next step, never overflow this one
         prompt = self.queue.last.messages if self.queue.last is not None else self.render()
-        completion = self.backend.complete(prompt, grammar=self._grammar(plan),
-                                           max_tokens=self.settings.reply_reserve_tokens, on_text=self.observer.text)
+        completion = self.backend.complete(
+            prompt,
+            grammar=self._grammar(plan),
+            max_tokens=self.settings.reply_reserve_tokens,
+            on_text=self.observer.text,
+        )
         record = self._execute(turn, index, completion, plan, prompt)
         record.eviction = eviction
         self.observer.step_finished(record)
         return record
 
-    def _execute(self, turn: Turn, index: int, completion: Completion, plan: StepPlan,
-                 prompt: Sequence[ChatMessage]) -> StepRecord:
+    def _execute(
+        self, turn: Turn, index: int, completion: Completion, plan: StepPlan, prompt: Sequence[ChatMessage]
+    ) -> StepRecord:
         allowed = [f for f in self.functions if f.kind in plan.kinds]
         try:
             call = parse_call(completion.text, allowed)
         except CallParseError as exc:
-            outcome = FunctionOutcome(False, f"Error: your output was not a valid function call ({exc}). "
-                                             "Reply with one JSON object as described.")
+            outcome = FunctionOutcome(
+                False,
+                f"Error: your output was not a valid function call ({exc}). Reply with one JSON object as described.",
+            )
             with self.store.transaction():
-                self.store.recall.append(self.agent_id, [
-                    NewMessage(role="assistant", content=completion.text),
-                    events.function_result("invalid_output", False, outcome.text)])
+                self.store.recall.append(
+                    self.agent_id,
+                    [
+                        NewMessage(role="assistant", content=completion.text),
+                        events.function_result("invalid_output", False, outcome.text),
+                    ],
+                )
             return StepRecord(index, completion.text, None, outcome, completion)
         spec = next(f for f in allowed if f.name == call.function)
         with self.store.transaction():
-            (stored,) = self.store.recall.append(self.agent_id, [NewMessage(
-                role="assistant", content=call.thought, function_name=call.function,
-                function_args=call.arguments, request_heartbeat=call.request_heartbeat)])
-            hold = self._review(turn, str(call.arguments.get("message", "")), plan, prompt) \
-                if spec.kind == "reply" else None
+            (stored,) = self.store.recall.append(
+                self.agent_id,
+                [
+                    NewMessage(
+                        role="assistant",
+                        content=call.thought,
+                        function_name=call.function,
+                        function_args=call.arguments,
+                        request_heartbeat=call.request_heartbeat,
+                    )
+                ],
+            )
+            hold = (
+                self._review(turn, str(call.arguments.get("message", "")), plan, prompt)
+                if spec.kind == "reply"
+                else None
+            )
             if hold is None:
                 focus = SearchFocus(turn.focus, turn.shown()) if turn.focus else None
                 outcome = self.executor.run(call, focus)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -29,17 +30,18 @@ class StoreView:
 
     def beyond_context(self) -> bool:
         in_context = len(self.in_context())
-        return (self.store.archival.count(self.agent_id) > 0
-                or self.store.recall.count(self.agent_id) > in_context)
+        return self.store.archival.count(self.agent_id) > 0 or self.store.recall.count(self.agent_id) > in_context
 
     def search(self, kind: SearchKind, text: str, k: int) -> list[SearchHit]:
         try:
             if kind == "message":
-                page = self.store.recall.search(self.agent_id, text, page_size=k,
-                                                mode=self.settings.recall_search_mode, outside_context=True)
+                page = self.store.recall.search(
+                    self.agent_id, text, page_size=k, mode=self.settings.recall_search_mode, outside_context=True
+                )
             else:
-                page = self.store.archival.search(self.agent_id, text, page_size=k,
-                                                  mode=self.settings.archival_search_mode)
+                page = self.store.archival.search(
+                    self.agent_id, text, page_size=k, mode=self.settings.archival_search_mode
+                )
         except InvalidInputError:  # no searchable words
             return []
         return list(page.items)
@@ -55,8 +57,11 @@ class StoreView:
         if not self.settings.link_depth or not hits:
             return None
         source = self.store.recall if kind == "message" else self.store.archival
-        expander = LinkExpander(lambda text, limit: source.containing(self.agent_id, text, limit),
-                                depth=self.settings.link_depth, max_df=self.settings.link_max_df)
+        expander = LinkExpander(
+            lambda text, limit: source.containing(self.agent_id, text, limit),
+            depth=self.settings.link_depth,
+            max_df=self.settings.link_max_df,
+        )
         return expander.expand(hits)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:

@@ -16,8 +16,8 @@ message is left and it still does not fit, a ``ContextOverflowError`` stops the 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 from memgpt_local import events
 from memgpt_local.agent.summarizer import Summarizer
@@ -90,7 +90,9 @@ class QueueManager:
             agent = self.store.agents.get_by_id(agent_id)
             if not agent.state.get("pressure_warned"):
                 with self.store.transaction():
-                    self.store.recall.append(agent_id, [events.memory_pressure(pressure.prompt_tokens, pressure.budget)])
+                    self.store.recall.append(
+                        agent_id, [events.memory_pressure(pressure.prompt_tokens, pressure.budget)]
+                    )
                     self.store.agents.set_state(agent_id, dict(agent.state, pressure_warned=True))
                 pressure = self.pressure()  # the warning itself takes room
         if pressure.prompt_tokens >= flush_line:
@@ -109,7 +111,9 @@ class QueueManager:
             cut = choose_cut(queue, self.settings.evict_fraction)
             if cut == 0:
                 if pressure.prompt_tokens > pressure.budget:
-                    raise ContextOverflowError(pressure.prompt_tokens, self.backend.n_ctx, self.settings.reply_reserve_tokens)
+                    raise ContextOverflowError(
+                        pressure.prompt_tokens, self.backend.n_ctx, self.settings.reply_reserve_tokens
+                    )
                 break
             self._evict_messages(agent_id, queue[:cut])
             evicted += cut

@@ -9,8 +9,9 @@ what a caller gets back. ``Hold`` is a policy's typed verdict on a draft reply.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from memgpt_local.agent.queue import EvictionReport
 from memgpt_local.functions.results import FunctionOutcome, RankedHit

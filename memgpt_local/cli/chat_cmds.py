@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 
@@ -11,15 +10,17 @@ from memgpt_local import events
 from memgpt_local.agent import commands
 from memgpt_local.agent.loop import AgentRunner, StepObserver
 from memgpt_local.agent.turn import TurnResult
-from memgpt_local.cli.session import ChatSession, ensure_agent, open_backend
 from memgpt_local.cli.common import App, with_app
+from memgpt_local.cli.session import ChatSession, ensure_agent, open_backend
 from memgpt_local.cli.stream import ConsoleObserver
 from memgpt_local.errors import MemGPTLocalError
 
 DEFAULT_AGENT = "default"
 
 
-def _runner(app: App, agent: str, model: str | None, observer: StepObserver | None, *, interactive: bool) -> AgentRunner:
+def _runner(
+    app: App, agent: str, model: str | None, observer: StepObserver | None, *, interactive: bool
+) -> AgentRunner:
     store = app.store()
     record = ensure_agent(store, agent, app.settings)
     backend = open_backend(model or record.model or app.settings.model.default, app, interactive=interactive)
@@ -27,15 +28,23 @@ def _runner(app: App, agent: str, model: str | None, observer: StepObserver | No
 
 
 @click.command("chat")
-@click.option("--agent", "agent_name", default=DEFAULT_AGENT, show_default=True, help="Agent to talk to (created if missing).")
-@click.option("--model", default=None, help="Model name, GGUF path, or scripted:FILE.json (default: config model.default).")
+@click.option(
+    "--agent", "agent_name", default=DEFAULT_AGENT, show_default=True, help="Agent to talk to (created if missing)."
+)
+@click.option(
+    "--model", default=None, help="Model name, GGUF path, or scripted:FILE.json (default: config model.default)."
+)
 @click.option("--verbose/--quiet", default=True, help="Show or hide inner monologue and function calls.")
 @click.option("--no-login", is_flag=True, help="Do not send the login event at the start.")
 @with_app
 def chat(app: App, agent_name: str, model: str | None, verbose: bool, no_login: bool) -> None:
     """Chat with an agent. Type /help for commands, /exit to leave."""
     runner = _runner(app, agent_name, model, ConsoleObserver(verbose=verbose), interactive=True)
-    click.secho(f"memgpt-local: agent {agent_name!r}, model {runner.backend.name} ({runner.backend.n_ctx} tokens). /help for commands.", bold=True)
+    click.secho(
+        f"memgpt-local: agent {agent_name!r}, model {runner.backend.name} ({runner.backend.n_ctx} tokens). "
+        "/help for commands.",
+        bold=True,
+    )
     session = ChatSession(runner, idle_minutes=app.settings.agent.idle_heartbeat_minutes)
     if not no_login:
         session.run_turn(lambda: runner.run_turn(runner.login_event()))
@@ -47,7 +56,7 @@ def chat(app: App, agent_name: str, model: str | None, verbose: bool, no_login: 
             continue
         slash = commands.parse_slash(line)
         if slash is None:
-            session.run_turn(lambda: runner.run_turn(events.user_message(line)))
+            session.run_turn(lambda line=line: runner.run_turn(events.user_message(line)))
             continue
         name, arg = slash
         if name in ("exit", "quit"):
@@ -60,7 +69,7 @@ def chat(app: App, agent_name: str, model: str | None, verbose: bool, no_login: 
             click.echo(f"unknown command /{name}; /help lists them", err=True)
             continue
         try:
-            result = session.run_turn(lambda: command.run(runner, arg))
+            result = session.run_turn(lambda command=command, arg=arg: command.run(runner, arg))
         except MemGPTLocalError as exc:
             click.echo(f"error: {exc}", err=True)
             continue
@@ -69,11 +78,22 @@ def chat(app: App, agent_name: str, model: str | None, verbose: bool, no_login: 
 
 
 @click.command("send")
-@click.option("--agent", "agent_name", default=DEFAULT_AGENT, show_default=True, help="Agent to talk to (created if missing).")
-@click.option("--model", default=None, help="Model name, GGUF path, or scripted:FILE.json (default: config model.default).")
-@click.option("--json", "as_json", is_flag=True, help="Print every step (thought, call, result, token counters) as JSON.")
-@click.option("--event", type=click.Choice(["user", "heartbeat", "login"]), default="user", show_default=True,
-              help="What the text is: a user message, or a heartbeat/login event (text ignored).")
+@click.option(
+    "--agent", "agent_name", default=DEFAULT_AGENT, show_default=True, help="Agent to talk to (created if missing)."
+)
+@click.option(
+    "--model", default=None, help="Model name, GGUF path, or scripted:FILE.json (default: config model.default)."
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print every step (thought, call, result, token counters) as JSON."
+)
+@click.option(
+    "--event",
+    type=click.Choice(["user", "heartbeat", "login"]),
+    default="user",
+    show_default=True,
+    help="What the text is: a user message, or a heartbeat/login event (text ignored).",
+)
 @click.argument("message", required=False, default="")
 @with_app
 def send(app: App, agent_name: str, model: str | None, as_json: bool, event: str, message: str) -> None:
@@ -92,7 +112,11 @@ def send(app: App, agent_name: str, model: str | None, as_json: bool, event: str
 
 def _print_turn(turn: TurnResult, as_json: bool) -> None:
     if as_json:
-        click.echo(json.dumps({"steps": [s.as_dict() for s in turn.steps], "messages": turn.messages}, ensure_ascii=False, indent=2))
+        click.echo(
+            json.dumps(
+                {"steps": [s.as_dict() for s in turn.steps], "messages": turn.messages}, ensure_ascii=False, indent=2
+            )
+        )
         return
     for text in turn.messages:
         click.echo(text)

@@ -10,12 +10,13 @@ from __future__ import annotations
 import functools
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 import click
 
-from memgpt_local.config import Settings, load_settings, resolve_data_dir, DB_NAME
+from memgpt_local.config import DB_NAME, Settings, load_settings, resolve_data_dir
 from memgpt_local.errors import MemGPTLocalError
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import click
 
@@ -14,14 +15,17 @@ TASKS = ("nested-kv", "dmr", "doc-qa")
 DEFAULT_OUT = Path("eval-out")
 
 
-def _points(text: str | None, option: str = "--points", example: str = "0,1,2 or --points 1000,3000") -> tuple[int, ...] | None:
+def _points(
+    text: str | None, option: str = "--points", example: str = "0,1,2 or --points 1000,3000"
+) -> tuple[int, ...] | None:
     if not text:
         return None
     try:
         return tuple(int(p) for p in text.replace(" ", "").split(",") if p)
     except ValueError:
-        raise InvalidInputError(f"{option} {text!r} is not a comma-separated list of integers",
-                                f"for example {option} {example}") from None
+        raise InvalidInputError(
+            f"{option} {text!r} is not a comma-separated list of integers", f"for example {option} {example}"
+        ) from None
 
 
 def _backend(app: App, model: str, n_ctx: int | None):
@@ -41,29 +45,66 @@ def _backend(app: App, model: str, n_ctx: int | None):
 
 def _run_options(func: Callable[..., Any]) -> Callable[..., Any]:
     options = [
-        click.option("--model", default=None, help="Model name, GGUF path, or scripted:FILE.json (default: config model.default)."),
+        click.option(
+            "--model",
+            default=None,
+            help="Model name, GGUF path, or scripted:FILE.json (default: config model.default).",
+        ),
         click.option("--n", "n", type=click.IntRange(1), default=10, show_default=True, help="Cases per point."),
         click.option("--seed", type=int, default=0, show_default=True, help="Seed of the generated data."),
-        click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_OUT, show_default=True,
-                     help="Run directory: episodes.jsonl (resumable), results.json/.md, charts."),
+        click.option(
+            "--out",
+            type=click.Path(file_okay=False, path_type=Path),
+            default=DEFAULT_OUT,
+            show_default=True,
+            help="Run directory: episodes.jsonl (resumable), results.json/.md, charts.",
+        ),
         click.option("--long", is_flag=True, help="The long split (dmr: 60 past sessions)."),
-        click.option("--points", default=None, help="Comma-separated points: nesting levels, corpus sizes or session counts."),
-        click.option("--variant", default="default", show_default=True, help="Agent configuration (see `eval variants`)."),
-        click.option("--baseline/--no-baseline", default=True, show_default=True, help="Also run the task's baselines."),
+        click.option(
+            "--points", default=None, help="Comma-separated points: nesting levels, corpus sizes or session counts."
+        ),
+        click.option(
+            "--variant", default="default", show_default=True, help="Agent configuration (see `eval variants`)."
+        ),
+        click.option(
+            "--baseline/--no-baseline", default=True, show_default=True, help="Also run the task's baselines."
+        ),
         click.option("--agent/--no-agent", "run_agent", default=True, show_default=True, help="Run the agent."),
-        click.option("--n-ctx", type=click.IntRange(512), default=None, help="Context window (default: the model's, capped by config)."),
+        click.option(
+            "--n-ctx",
+            type=click.IntRange(512),
+            default=None,
+            help="Context window (default: the model's, capped by config).",
+        ),
         click.option("--keep-stores", is_flag=True, help="Keep each episode's memory file under OUT/work/."),
-        click.option("--cases", default=None,
-                     help="Comma-separated case indices (0 to n-1) to run at each point, to re-run chosen episodes."),
+        click.option(
+            "--cases",
+            default=None,
+            help="Comma-separated case indices (0 to n-1) to run at each point, to re-run chosen episodes.",
+        ),
     ]
     for option in reversed(options):
         func = option(func)
     return func
 
 
-def _run(app: App, task: str, *, model: str | None, n: int, seed: int, out: Path, long: bool, points: str | None,
-         variant: str, baseline: bool, run_agent: bool, n_ctx: int | None, keep_stores: bool,
-         cases: str | None) -> None:
+def _run(
+    app: App,
+    task: str,
+    *,
+    model: str | None,
+    n: int,
+    seed: int,
+    out: Path,
+    long: bool,
+    points: str | None,
+    variant: str,
+    baseline: bool,
+    run_agent: bool,
+    n_ctx: int | None,
+    keep_stores: bool,
+    cases: str | None,
+) -> None:
     from memgpt_local.eval.base import Options
     from memgpt_local.eval.report import write_report
     from memgpt_local.eval.runner import AGENT_METHOD, EvalConfig, Evaluation, task_by_name
@@ -72,14 +113,26 @@ def _run(app: App, task: str, *, model: str | None, n: int, seed: int, out: Path
     methods = ((AGENT_METHOD,) if run_agent else ()) + (task_by_name(task).baselines if baseline else ())
     if not methods:
         raise InvalidInputError("nothing to run: --no-agent and --no-baseline together", "drop one of them")
-    config = EvalConfig(task=task, model=model or app.settings.model.default, out=out,
-                        options=Options(seed=seed, n=n, long=long, points=_points(points)),
-                        variant=get_variant(variant), methods=methods, keep_stores=keep_stores,
-                        cases=_points(cases, "--cases", "3,17"))
+    config = EvalConfig(
+        task=task,
+        model=model or app.settings.model.default,
+        out=out,
+        options=Options(seed=seed, n=n, long=long, points=_points(points)),
+        variant=get_variant(variant),
+        methods=methods,
+        keep_stores=keep_stores,
+        cases=_points(cases, "--cases", "3,17"),
+    )
     backend = _backend(app, config.model, n_ctx)
     try:
-        evaluation = Evaluation(config, backend=backend, embedder=app.embedder(), settings=app.settings,
-                                log=lambda text: click.echo(text, err=True), progress=progress_enabled())
+        evaluation = Evaluation(
+            config,
+            backend=backend,
+            embedder=app.embedder(),
+            settings=app.settings,
+            log=lambda text: click.echo(text, err=True),
+            progress=progress_enabled(),
+        )
         new = evaluation.run()
     finally:
         backend.close()

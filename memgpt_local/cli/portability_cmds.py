@@ -12,8 +12,13 @@ from memgpt_local.cli.common import App, with_app
 
 @click.command("export")
 @click.option("--agent", "agent_name", required=True, help="Agent name.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="File to write (default: standard output).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="File to write (default: standard output).",
+)
 @with_app
 def export(app: App, agent_name: str, output: Path | None) -> None:
     """Write an agent (settings, core memory, summary, all messages, sources and passages)
@@ -42,8 +47,10 @@ def import_(app: App, file: Path, name: str | None) -> None:
 
     document = read_document(file)
     created = import_agent(app.store(), document, name)
-    click.echo(f"imported agent {created}: {len(document.messages)} messages, "
-               f"{len(document.passages)} passages, {len(document.sources)} sources")
+    click.echo(
+        f"imported agent {created}: {len(document.messages)} messages, "
+        f"{len(document.passages)} passages, {len(document.sources)} sources"
+    )
 
 
 def register(cli: click.Group) -> None:

@@ -7,9 +7,13 @@ import click
 from memgpt_local.cli.common import App, with_app
 from memgpt_local.errors import InvalidInputError, MemGPTLocalError, StoreError
 
-keyring_option = click.option("--keyring/--no-keyring", "use_keyring", default=False,
-                              show_default=True,
-                              help="Also store the new passphrase in the OS keyring.")
+keyring_option = click.option(
+    "--keyring/--no-keyring",
+    "use_keyring",
+    default=False,
+    show_default=True,
+    help="Also store the new passphrase in the OS keyring.",
+)
 
 
 def _remember(app: App, key: str, use_keyring: bool) -> None:
@@ -20,8 +24,7 @@ def _remember(app: App, key: str, use_keyring: bool) -> None:
     if keys.keyring_set(app.db_path, key):
         click.echo("stored the passphrase in the OS keyring")
     else:
-        click.echo("no usable OS keyring here: keep the passphrase yourself "
-                   f"(e.g. in {keys.PASSPHRASE_ENV})", err=True)
+        click.echo(f"no usable OS keyring here: keep the passphrase yourself (e.g. in {keys.PASSPHRASE_ENV})", err=True)
 
 
 @click.command("init")
@@ -66,8 +69,9 @@ def encrypt(app: App, use_keyring: bool) -> None:
     from memgpt_local.privacy import keys
 
     if is_encrypted(app.db_path):
-        raise InvalidInputError(f"{app.db_path} is already encrypted",
-                                "use `memgpt-local rekey` to change the passphrase")
+        raise InvalidInputError(
+            f"{app.db_path} is already encrypted", "use `memgpt-local rekey` to change the passphrase"
+        )
     key = keys.new_passphrase(str(app.db_path))
     _convert(app, key)
     _remember(app, key, use_keyring)
@@ -92,10 +96,8 @@ def decrypt(app: App) -> None:
 def rekey(app: App, use_keyring: bool) -> None:
     """Change the passphrase: the old one as usual (keyring, MEMGPT_LOCAL_PASSPHRASE,
     prompt), the new one from MEMGPT_LOCAL_NEW_PASSPHRASE or typed twice."""
-    from memgpt_local.memory.db import is_encrypted
+    from memgpt_local.memory.db import Database, is_encrypted
     from memgpt_local.privacy import keys
-
-    from memgpt_local.memory.db import Database
 
     if not is_encrypted(app.db_path):
         raise InvalidInputError(f"{app.db_path} is not encrypted", "use `memgpt-local encrypt`")
@@ -120,12 +122,10 @@ def key_store(app: App) -> None:
 
     found = keys.find_key(app.db_path)
     if found is None:
-        raise InvalidInputError("no passphrase given",
-                                f"set {keys.PASSPHRASE_ENV} or run in a terminal")
+        raise InvalidInputError("no passphrase given", f"set {keys.PASSPHRASE_ENV} or run in a terminal")
     Database(app.db_path, key=found.key).close()
     if not keys.keyring_set(app.db_path, found.key):
-        raise StoreError("no usable OS keyring on this machine",
-                         f"use {keys.PASSPHRASE_ENV} instead")
+        raise StoreError("no usable OS keyring on this machine", f"use {keys.PASSPHRASE_ENV} instead")
     click.echo(f"stored the passphrase of {app.db_path} in the OS keyring")
 
 
@@ -140,6 +140,7 @@ def key_forget(app: App) -> None:
 
 
 # ------------------------------------------------------------------------- forget
+
 
 def _summarizer(app: App, model: str | None, agent_model: str | None):
     """A summarize(previous, messages) function on ``model`` (or the agent's/default model
@@ -172,9 +173,18 @@ def _summarizer(app: App, model: str | None, agent_model: str | None):
 @click.option("--model", default=None, help="Model that rewrites the summary (or scripted:FILE).")
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 @with_app
-def forget(app: App, agent_name: str, search: str | None, message_id: int | None,
-           passage_id: int | None, before: str | None, source: str | None, everything: bool,
-           model: str | None, yes: bool) -> None:
+def forget(
+    app: App,
+    agent_name: str,
+    search: str | None,
+    message_id: int | None,
+    passage_id: int | None,
+    before: str | None,
+    source: str | None,
+    everything: bool,
+    model: str | None,
+    yes: bool,
+) -> None:
     """Remove memories for good: rows, vectors, index entries, summary, and no trace in the file."""
     from memgpt_local.privacy.forget import Forgetter, Selection
 
@@ -188,29 +198,33 @@ def forget(app: App, agent_name: str, search: str | None, message_id: int | None
     click.echo("\n".join(plan.describe()))
     if not yes:
         click.confirm("forget all of this?", abort=True, err=True)
-    summarize = (_summarizer(app, model, plan.agent.model)
-                 if plan.summary_affected and not everything else None)
+    summarize = _summarizer(app, model, plan.agent.model) if plan.summary_affected and not everything else None
     result = forgetter.apply(plan, summarize)
     _report(result)
-    chosen = [c for c in plan.core_lines
-              if yes or click.confirm(f"remove core memory line [{c.label}] {c.line!r}?",
-                                      default=True, err=True)]
+    chosen = [
+        c
+        for c in plan.core_lines
+        if yes or click.confirm(f"remove core memory line [{c.label}] {c.line!r}?", default=True, err=True)
+    ]
     forgetter.remove_core_lines(plan.agent.id, chosen)
     emptied = forgetter.scrub()
-    click.echo(f"removed {len(chosen)} core memory line(s); file rewritten"
-               + ("" if emptied else " (another process still reads the WAL; it is emptied "
-                                     "when that process closes)"))
+    click.echo(
+        f"removed {len(chosen)} core memory line(s); file rewritten"
+        + ("" if emptied else " (another process still reads the WAL; it is emptied when that process closes)")
+    )
 
 
 def _report(result) -> None:
-    click.echo(f"forgot {result.messages} message(s), {result.passages} passage(s), "
-               f"{result.sources} source(s)")
+    click.echo(f"forgot {result.messages} message(s), {result.passages} passage(s), {result.sources} source(s)")
     if result.summary_rebuilt:
         click.echo("the recursive summary was rebuilt without them")
     elif result.summary_flagged:
-        click.echo("no model was available: the summary lost the sentences naming the "
-                   "forgotten text and is flagged as stale (summary_stale in the agent state); "
-                   "it now reads:", err=True)
+        click.echo(
+            "no model was available: the summary lost the sentences naming the "
+            "forgotten text and is flagged as stale (summary_stale in the agent state); "
+            "it now reads:",
+            err=True,
+        )
         click.echo(result.summary or "(empty)", err=True)
 
 

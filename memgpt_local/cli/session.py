@@ -9,9 +9,10 @@ import json
 import select
 import sys
 import time
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
@@ -57,7 +58,7 @@ def open_backend(model: str, app: App, *, interactive: bool) -> Backend:
     if model.startswith(SCRIPTED_PREFIX):
         from memgpt_local.runtime.scripted import ScriptedBackend
 
-        return ScriptedBackend(load_script(Path(model[len(SCRIPTED_PREFIX):])))
+        return ScriptedBackend(load_script(Path(model[len(SCRIPTED_PREFIX) :])))
     from memgpt_local.runtime.llama import load_backend
     from memgpt_local.runtime.pull import ensure_model
 
@@ -101,7 +102,11 @@ class ChatSession:
         """What should run now without user input: 'pending' or 'heartbeat', else None."""
         if self._newest_id() > self.seen_id:
             return "pending"
-        if self.idle_seconds and self.clock() - self.last_activity >= self.idle_seconds and not self.heartbeats_paused():
+        if (
+            self.idle_seconds
+            and self.clock() - self.last_activity >= self.idle_seconds
+            and not self.heartbeats_paused()
+        ):
             return "heartbeat"
         return None
 

@@ -67,7 +67,11 @@ class ConsoleObserver(StepObserver):
             return
         if shown == 0:
             prefix = "  (thinking) " if field == "thought" else f"{self.assistant_name}: "
-            click.secho(("\n" if field == "message" and self._shown["thought"] else "") + prefix, nl=False, dim=field == "thought")
+            click.secho(
+                ("\n" if field == "message" and self._shown["thought"] else "") + prefix,
+                nl=False,
+                dim=field == "thought",
+            )
         click.secho(value[shown:], nl=False, dim=field == "thought")
         self._shown[field] = len(value)
 

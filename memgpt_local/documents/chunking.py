@@ -63,9 +63,14 @@ class WordpieceTokens:
 
     def starts(self, text: str) -> list[int]:
         self._load()
-        encoded = self._tokenizer(text, add_special_tokens=False, return_offsets_mapping=True,
-                                  return_attention_mask=False, return_token_type_ids=False,
-                                  verbose=False)
+        encoded = self._tokenizer(
+            text,
+            add_special_tokens=False,
+            return_offsets_mapping=True,
+            return_attention_mask=False,
+            return_token_type_ids=False,
+            verbose=False,
+        )
         return [start for start, end in encoded["offset_mapping"] if end > start]
 
 
@@ -162,13 +167,11 @@ def _first_in(points: list[int], low: int, high: int) -> int | None:
 class Chunker:
     """Cuts texts into chunks of at most ``size`` embedder tokens, ``overlap`` shared."""
 
-    def __init__(self, tokens: TokenSpans, size: int = DEFAULT_SIZE,
-                 overlap: int = DEFAULT_OVERLAP):
+    def __init__(self, tokens: TokenSpans, size: int = DEFAULT_SIZE, overlap: int = DEFAULT_OVERLAP):
         if size < 8:
             raise InvalidInputError(f"chunk size {size} is too small", "use at least 8 tokens")
         if not 0 <= overlap < size:
-            raise InvalidInputError(f"chunk overlap {overlap} is out of range",
-                                    f"use 0 to {size - 1} tokens")
+            raise InvalidInputError(f"chunk overlap {overlap} is out of range", f"use 0 to {size - 1} tokens")
         self.tokens = tokens
         self.requested_size = size
         self.requested_overlap = overlap
@@ -211,10 +214,12 @@ class Chunker:
         if fits_all:
             return len(text), len(text)
         half = layout.tokens[first + self.size // 2]
-        end = (_last_in(layout.paragraphs, half - 1, limit)
-               or _last_in(layout.sentences, half - 1, limit)
-               or _last_in(layout.words, start, limit)
-               or limit)
+        end = (
+            _last_in(layout.paragraphs, half - 1, limit)
+            or _last_in(layout.sentences, half - 1, limit)
+            or _last_in(layout.words, start, limit)
+            or limit
+        )
         return end, self._overlap_start(layout, start, end)
 
     @staticmethod
@@ -238,9 +243,7 @@ class Chunker:
         if self.overlap == 0 or first >= last:
             return end
         low = layout.tokens[first]
-        return (_first_in(layout.sentences, low, end)
-                or _first_in(layout.words, low, end)
-                or end)
+        return _first_in(layout.sentences, low, end) or _first_in(layout.words, low, end) or end
 
 
 def _skip_space(text: str, position: int) -> int:

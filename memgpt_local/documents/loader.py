@@ -15,16 +15,16 @@ from __future__ import annotations
 import fnmatch
 import os
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Literal, Sequence
+from typing import Literal
 
 import numpy as np
 
 from memgpt_local import events
 from memgpt_local.documents.chunking import Chunk, Chunker, tokens_for
-from memgpt_local.documents.readers import (Document, UnreadableFileError, content_hash,
-                                            extract, read_bytes)
+from memgpt_local.documents.readers import Document, UnreadableFileError, content_hash, extract, read_bytes
 from memgpt_local.errors import InvalidInputError, NotFoundError
 from memgpt_local.memory import MemoryStore, NewPassage
 from memgpt_local.schemas import Source
@@ -89,11 +89,13 @@ class LoadReport:
     def summary(self) -> str:
         rate = self.passages / self.elapsed_s if self.elapsed_s > 0 else 0.0
         files = len(self.loaded)
-        return (f"loaded {files} file{'s' if files != 1 else ''} ({self.count('new')} new, "
-                f"{self.count('replaced')} replaced) as {self.passages} "
-                f"passage{'s' if self.passages != 1 else ''}; "
-                f"{self.count('unchanged')} unchanged, {self.count('skipped')} skipped; "
-                f"{self.elapsed_s:.1f} s, {rate:.0f} passages/s")
+        return (
+            f"loaded {files} file{'s' if files != 1 else ''} ({self.count('new')} new, "
+            f"{self.count('replaced')} replaced) as {self.passages} "
+            f"passage{'s' if self.passages != 1 else ''}; "
+            f"{self.count('unchanged')} unchanged, {self.count('skipped')} skipped; "
+            f"{self.elapsed_s:.1f} s, {rate:.0f} passages/s"
+        )
 
 
 def _matches(path: Path, root: Path, globs: Sequence[str]) -> bool:
@@ -120,8 +122,7 @@ def _exists(path: Path) -> bool:
         return False
 
 
-def collect_files(paths: Sequence[Path], *, recursive: bool = False,
-                  globs: Sequence[str] = ()) -> list[Path]:
+def collect_files(paths: Sequence[Path], *, recursive: bool = False, globs: Sequence[str] = ()) -> list[Path]:
     """The files to load, each once (resolved); ``NotFoundError`` for a missing path.
 
     A file named directly is always taken; the files of a folder (its top level, or all of
@@ -129,14 +130,14 @@ def collect_files(paths: Sequence[Path], *, recursive: bool = False,
     """
     missing = [str(p) for p in paths if not _exists(Path(p))]
     if missing:
-        raise NotFoundError(f"no such file or folder: {', '.join(missing)}",
-                            "check the path (globs go in --glob, quoted)")
+        raise NotFoundError(
+            f"no such file or folder: {', '.join(missing)}", "check the path (globs go in --glob, quoted)"
+        )
     found: dict[Path, None] = {}
     for given in map(Path, paths):
         if given.is_dir():
             root = given.resolve()
-            found.update((f.resolve(), None) for f in _walk(root, recursive)
-                         if _matches(f, root, globs))
+            found.update((f.resolve(), None) for f in _walk(root, recursive) if _matches(f, root, globs))
         else:
             found[given.resolve()] = None
     return list(found)
@@ -152,17 +153,28 @@ class _Pending:
 class DocumentLoader:
     """Loads files into one agent's archival memory."""
 
-    def __init__(self, store: MemoryStore, agent_id: int, *, chunker: Chunker | None = None,
-                 batch_passages: int = BATCH_PASSAGES, announce: bool = True):
+    def __init__(
+        self,
+        store: MemoryStore,
+        agent_id: int,
+        *,
+        chunker: Chunker | None = None,
+        batch_passages: int = BATCH_PASSAGES,
+        announce: bool = True,
+    ):
         self.store = store
         self.agent_id = agent_id
         self.chunker = chunker or Chunker(tokens_for(store.embedder))
         self.batch_passages = batch_passages
         self.announce = announce
 
-    def load(self, files: Sequence[Path], *,
-             progress: Callable[[LoadProgress], None] | None = None,
-             warn: Callable[[FileOutcome], None] | None = None) -> LoadReport:
+    def load(
+        self,
+        files: Sequence[Path],
+        *,
+        progress: Callable[[LoadProgress], None] | None = None,
+        warn: Callable[[FileOutcome], None] | None = None,
+    ) -> LoadReport:
         """Load ``files`` (from ``collect_files``); report each file's outcome."""
         report = LoadReport()
         started = time.perf_counter()
@@ -172,8 +184,7 @@ class DocumentLoader:
         def tick(files_done: int) -> None:
             if progress is not None:
                 stored = sum(o.passages for o in report.outcomes if o.status != "unchanged")
-                progress(LoadProgress(files_done, len(files), chunks, stored,
-                                      time.perf_counter() - started))
+                progress(LoadProgress(files_done, len(files), chunks, stored, time.perf_counter() - started))
 
         for done, path in enumerate(files, start=1):
             outcome, item = self._prepare(path)
@@ -208,8 +219,7 @@ class DocumentLoader:
             document = extract(path, data)
         except UnreadableFileError as exc:
             return FileOutcome(path, "skipped", reason=str(exc).removeprefix(f"{path}: ")), None
-        chunks = self.chunker.chunk(document.text,
-                                    markdown=document.kind in ("markdown", "html"))
+        chunks = self.chunker.chunk(document.text, markdown=document.kind in ("markdown", "html"))
         return None, _Pending(document, chunks, None if stored is None else stored.id)
 
     def _write(self, pending: list[_Pending]) -> list[FileOutcome]:
@@ -220,15 +230,17 @@ class DocumentLoader:
             for item in pending:
                 if item.replaces is not None:
                     self.store.sources.delete(self.agent_id, item.replaces)
-                source = self.store.sources.add(self.agent_id, str(item.document.path),
-                                                item.document.content_hash)
-                passages.extend(NewPassage(text=c.text, source_id=source.id, chunk_index=c.index,
-                                           char_start=c.start, char_end=c.end)
-                                for c in item.chunks)
-            self.store.archival.insert_many(self.agent_id, passages,
-                                            vectors=np.ascontiguousarray(vectors))
-        return [FileOutcome(p.document.path, "new" if p.replaces is None else "replaced",
-                            len(p.chunks)) for p in pending]
+                source = self.store.sources.add(self.agent_id, str(item.document.path), item.document.content_hash)
+                passages.extend(
+                    NewPassage(
+                        text=c.text, source_id=source.id, chunk_index=c.index, char_start=c.start, char_end=c.end
+                    )
+                    for c in item.chunks
+                )
+            self.store.archival.insert_many(self.agent_id, passages, vectors=np.ascontiguousarray(vectors))
+        return [
+            FileOutcome(p.document.path, "new" if p.replaces is None else "replaced", len(p.chunks)) for p in pending
+        ]
 
     def _announce(self, loaded: list[FileOutcome]) -> int:
         """Append document-upload events (in context) so the agent sees the new material."""
@@ -241,10 +253,10 @@ class DocumentLoader:
             named = [(f"{len(loaded)} documents ({names}, …)", sum(o.passages for o in loaded))]
         with self.store.transaction():
             for name, passages in named:
-                counts = events.MemoryCounts(self.store.recall.count(self.agent_id),
-                                             self.store.archival.count(self.agent_id))
-                self.store.recall.append(self.agent_id,
-                                         [events.document_upload(name, passages, counts)])
+                counts = events.MemoryCounts(
+                    self.store.recall.count(self.agent_id), self.store.archival.count(self.agent_id)
+                )
+                self.store.recall.append(self.agent_id, [events.document_upload(name, passages, counts)])
         return len(named)
 
 
@@ -259,6 +271,7 @@ def find_source(store: MemoryStore, agent_id: int, ref: str) -> Source:
     if len(named) == 1:
         return named[0]
     if named:
-        raise InvalidInputError(f"{len(named)} sources are named {ref!r}",
-                                "give its full path or its id (see `sources list`)")
+        raise InvalidInputError(
+            f"{len(named)} sources are named {ref!r}", "give its full path or its id (see `sources list`)"
+        )
     raise NotFoundError(f"no source {ref!r}", "see `memgpt-local sources list --agent NAME`")

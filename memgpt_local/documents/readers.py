@@ -1,9 +1,9 @@
 """Text extraction from files: plain text, markdown, PDF (pypdf), HTML (text only) and source code.
 
 ``read_document(path)`` (``read_bytes`` then ``extract``) returns a ``Document`` (the text,
-its kind and the hash of the raw bytes) or raises ``UnreadableFileError`` saying why the file was skipped: binary content,
-invalid UTF-8, no text at all, a PDF pypdf cannot open, an unsupported file type. Nothing
-here touches the store.
+its kind and the hash of the raw bytes) or raises ``UnreadableFileError`` saying why the file
+was skipped: binary content, invalid UTF-8, no text at all, a PDF pypdf cannot open, an
+unsupported file type. Nothing here touches the store.
 """
 
 from __future__ import annotations
@@ -29,10 +29,26 @@ CODE_EXTENSIONS = frozenset(
     ".cs .go .rs .rb .php .pl .pm .lua .r .jl .swift .m .mm .dart .ex .exs .erl .hs .ml .mli "
     ".clj .el .lisp .scm .sh .bash .zsh .fish .ps1 .bat .sql .css .scss .less .vue .svelte "
     ".json .jsonl .yaml .yml .toml .ini .cfg .conf .xml .proto .graphql .tf .nix .cmake .mk "
-    ".gradle .ipynb .tex .bib".split())
+    ".gradle .ipynb .tex .bib".split()
+)
 # Files without a suffix that are commonly text.
-CODE_NAMES = frozenset({"makefile", "dockerfile", "license", "readme", "changelog", "authors",
-                        "notice", "copying", "install", "todo", "gemfile", "rakefile", "procfile"})
+CODE_NAMES = frozenset(
+    {
+        "makefile",
+        "dockerfile",
+        "license",
+        "readme",
+        "changelog",
+        "authors",
+        "notice",
+        "copying",
+        "install",
+        "todo",
+        "gemfile",
+        "rakefile",
+        "procfile",
+    }
+)
 SNIFF_BYTES = 8192
 MAX_BYTES = 256 * 2**20
 
@@ -78,19 +94,22 @@ def content_hash(data: bytes) -> str:
 def read_bytes(path: Path) -> bytes:
     """The raw bytes of a supported file; ``UnreadableFileError`` if it is skipped."""
     if kind_of(path) is None:
-        raise UnreadableFileError(path, f"unsupported file type {path.suffix!r}",
-                                  "load .txt, .md, .pdf, .html or source files")
+        raise UnreadableFileError(
+            path, f"unsupported file type {path.suffix!r}", "load .txt, .md, .pdf, .html or source files"
+        )
     try:
         info = path.stat()
         if not stat.S_ISREG(info.st_mode):
             raise UnreadableFileError(path, "not a regular file")
         if info.st_size > MAX_BYTES:
-            raise UnreadableFileError(path, f"too large ({info.st_size // 2**20} MiB)",
-                                      f"split it into files under {MAX_BYTES // 2**20} MiB")
+            raise UnreadableFileError(
+                path, f"too large ({info.st_size // 2**20} MiB)", f"split it into files under {MAX_BYTES // 2**20} MiB"
+            )
         data = path.read_bytes()
     except OSError as exc:
-        raise UnreadableFileError(path, f"cannot read the file ({exc.strerror or exc})",
-                                  "check its permissions") from exc
+        raise UnreadableFileError(
+            path, f"cannot read the file ({exc.strerror or exc})", "check its permissions"
+        ) from exc
     if not data.strip():
         raise UnreadableFileError(path, "empty file")
     return data
@@ -107,8 +126,7 @@ def extract(path: Path, data: bytes) -> Document:
             text = html_text(text)
     text = normalize(text)
     if not text.strip():
-        raise UnreadableFileError(path, "no text to load",
-                                  "a scanned PDF needs OCR first" if kind == "pdf" else None)
+        raise UnreadableFileError(path, "no text to load", "a scanned PDF needs OCR first" if kind == "pdf" else None)
     return Document(path=path, kind=kind, text=text, content_hash=content_hash(data))
 
 
@@ -130,8 +148,10 @@ def decode_text(path: Path, data: bytes) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise UnreadableFileError(
-            path, f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})",
-            "convert it to UTF-8, e.g. iconv -f latin1 -t utf-8") from exc
+            path,
+            f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})",
+            "convert it to UTF-8, e.g. iconv -f latin1 -t utf-8",
+        ) from exc
 
 
 def normalize(text: str) -> str:
@@ -142,6 +162,7 @@ def normalize(text: str) -> str:
 
 
 # ---------------------------------------------------------------------------- PDF
+
 
 def pdf_text(path: Path, data: bytes) -> str:
     """The text of every page (pypdf's layout-free extraction), pages as paragraphs."""
@@ -162,12 +183,15 @@ def pdf_text(path: Path, data: bytes) -> str:
 
 # --------------------------------------------------------------------------- HTML
 
+
 class _HTMLText(HTMLParser):
     """Collects visible text; block elements become paragraph breaks, headings '#' lines."""
 
-    BLOCKS = frozenset("p div section article main header footer nav aside ul ol li table tr "
-                       "blockquote pre figure figcaption dl dt dd form fieldset hr br "
-                       "address details summary".split())
+    BLOCKS = frozenset(
+        "p div section article main header footer nav aside ul ol li table tr "
+        "blockquote pre figure figcaption dl dt dd form fieldset hr br "
+        "address details summary".split()
+    )
     LINES = frozenset({"br", "li", "tr", "dt", "dd"})  # a line break, not a paragraph
     HIDDEN = frozenset({"script", "style", "noscript", "template", "head", "svg"})
     HEADINGS = {f"h{n}": n for n in range(1, 7)}

@@ -9,9 +9,10 @@ ask the same question with the memory laid out in one fixed prompt (``Task.fixed
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Callable, Literal, Protocol, Sequence
+from typing import Any, Literal, Protocol
 
 import numpy as np
 

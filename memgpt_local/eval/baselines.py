@@ -11,9 +11,9 @@ The answer is free text under a text grammar; it is scored like the agent's repl
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Sequence
 
 from memgpt_local.agent.summarizer import Summarizer
 from memgpt_local.eval.base import Case, FixedContext
@@ -35,12 +35,16 @@ class BaselineAnswer:
     prompt_tokens: int
 
 
-def build_messages(ctx: FixedContext, kept: Sequence[str], question: str, asked_at: datetime | None) -> list[ChatMessage]:
+def build_messages(
+    ctx: FixedContext, kept: Sequence[str], question: str, asked_at: datetime | None
+) -> list[ChatMessage]:
     system = ctx.instructions
     if kept:
         system = f"{system}\n\n{ctx.heading}\n" + "\n".join(kept)
-    return [ChatMessage(role="system", content=system),
-            ChatMessage(role="user", content=render_user(question, asked_at or utcnow()))]
+    return [
+        ChatMessage(role="system", content=system),
+        ChatMessage(role="user", content=render_user(question, asked_at or utcnow())),
+    ]
 
 
 def _slice(ctx: FixedContext, k: int) -> tuple[int, ...]:
@@ -79,14 +83,22 @@ def answer_fixed(backend, ctx: FixedContext, case: Case) -> BaselineAnswer:
     messages = build_messages(ctx, [ctx.items[i] for i in indices], case.question, case.asked_at)
     completion = backend.complete(messages, grammar=build_text_grammar(ANSWER_MAX_CHARS), max_tokens=ANSWER_MAX_TOKENS)
     gold_kept = bool(ctx.gold & set(indices)) if ctx.gold else None
-    return BaselineAnswer(text=completion.text.strip(), kept=k, total=len(ctx.items), gold_kept=gold_kept,
-                          completion=completion, prompt_tokens=completion.prompt_tokens)
+    return BaselineAnswer(
+        text=completion.text.strip(),
+        kept=k,
+        total=len(ctx.items),
+        gold_kept=gold_kept,
+        completion=completion,
+        prompt_tokens=completion.prompt_tokens,
+    )
 
 
 def summarize_history(backend, messages: Sequence[NewMessage]) -> str:
     """One summary of ``messages`` by the product's recursive summarizer (chunked to the window)."""
-    stored = [Message(id=i, agent_id=0, seq=i, role=m.role, content=m.content, created_at=m.created_at)
-              for i, m in enumerate(messages, start=1)]
+    stored = [
+        Message(id=i, agent_id=0, seq=i, role=m.role, content=m.content, created_at=m.created_at)
+        for i, m in enumerate(messages, start=1)
+    ]
     return Summarizer(backend).summarize("", stored)
 
 
@@ -94,4 +106,5 @@ def summary_context(ctx: FixedContext, summary: str) -> FixedContext:
     """``ctx``'s instructions with the summary in place of the history."""
     return FixedContext(
         instructions=f"{ctx.instructions}\n\nSummary of your past conversations with them:\n"
-                     f"{summary.strip() or '(empty)'}")
+        f"{summary.strip() or '(empty)'}"
+    )

@@ -14,9 +14,9 @@ the long split 60 (tens of thousands of tokens: more than any context window her
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Callable
 
 from memgpt_local.eval.base import Case, Embed, FixedContext, Options
 from memgpt_local.eval.fiction import Namer
@@ -29,10 +29,32 @@ STANDARD_SESSIONS = 5
 LONG_SESSIONS = 60
 START = datetime(2025, 3, 3, 18, 0, tzinfo=timezone.utc)
 
-JOBS = ("nurse", "carpenter", "school teacher", "bus driver", "pharmacist", "baker", "architect",
-        "librarian", "electrician", "accountant", "veterinarian", "florist")
-HOBBIES = ("pottery", "rock climbing", "chess", "birdwatching", "bread baking", "kayaking",
-           "knitting", "trail running", "watercolour painting", "the cello")
+JOBS = (
+    "nurse",
+    "carpenter",
+    "school teacher",
+    "bus driver",
+    "pharmacist",
+    "baker",
+    "architect",
+    "librarian",
+    "electrician",
+    "accountant",
+    "veterinarian",
+    "florist",
+)
+HOBBIES = (
+    "pottery",
+    "rock climbing",
+    "chess",
+    "birdwatching",
+    "bread baking",
+    "kayaking",
+    "knitting",
+    "trail running",
+    "watercolour painting",
+    "the cello",
+)
 ANIMALS = ("ferret", "rabbit", "parrot", "tortoise", "kitten", "beagle puppy", "hamster")
 WEATHER = ("rainy", "windy", "freezing", "sunny", "foggy", "humid")
 SIBLINGS = ("sister", "brother", "cousin")
@@ -82,88 +104,139 @@ class Dialogue:
 
 # ---------------------------------------------------------------- episodic facts
 
+
 def _pet(rng: random.Random, namer: Namer, p: Persona) -> Episode:
     animal = rng.choice(ANIMALS)
     name, other = namer.name((2, 2)), namer.name((2, 2))
     return Episode(
-        fact=(f"Big news: we adopted a {animal} from the shelter on Saturday! We named her {name}.",
-              f"{name} is a lovely name! I hope she settles in quickly."),
-        distractor=(f"My neighbour has a {animal} too, called {other}. It keeps escaping into our garden.",
-                    f"Ha, {other} sounds like a handful."),
+        fact=(
+            f"Big news: we adopted a {animal} from the shelter on Saturday! We named her {name}.",
+            f"{name} is a lovely name! I hope she settles in quickly.",
+        ),
+        distractor=(
+            f"My neighbour has a {animal} too, called {other}. It keeps escaping into our garden.",
+            f"Ha, {other} sounds like a handful.",
+        ),
         question=f"What was the name we gave the {animal} we adopted from the shelter?",
-        answer=name, gold_text=f"You named the {animal} {name}.")
+        answer=name,
+        gold_text=f"You named the {animal} {name}.",
+    )
 
 
 def _hotel(rng: random.Random, namer: Namer, p: Persona) -> Episode:
     city, hotel, other = namer.name(), namer.name(), namer.name()
     return Episode(
-        fact=(f"We just got back from our trip to {city}. We stayed at the {hotel} Hotel, right by the harbour.",
-              f"The harbour in {city} must have been beautiful. Was the hotel good?"),
-        distractor=(f"My {p.sibling} {p.sibling_name} went to {city} last year and stayed at the {other} Hotel.",
-                    f"Did {p.sibling_name} like {city}?"),
+        fact=(
+            f"We just got back from our trip to {city}. We stayed at the {hotel} Hotel, right by the harbour.",
+            f"The harbour in {city} must have been beautiful. Was the hotel good?",
+        ),
+        distractor=(
+            f"My {p.sibling} {p.sibling_name} went to {city} last year and stayed at the {other} Hotel.",
+            f"Did {p.sibling_name} like {city}?",
+        ),
         question=f"What was the name of the hotel we stayed at on our trip to {city}?",
-        answer=hotel, gold_text=f"You stayed at the {hotel} Hotel in {city}.")
+        answer=hotel,
+        gold_text=f"You stayed at the {hotel} Hotel in {city}.",
+    )
 
 
 def _book(rng: random.Random, namer: Namer, p: Persona) -> Episode:
     author = " ".join(namer.person())
     title, other = f"The {namer.name()} Letters", f"Winter in {namer.name()}"
     return Episode(
-        fact=(f"I finally finished reading {title} by {author}. I could not put it down.",
-              f"I have heard good things about {author}. What did you like about it?"),
-        distractor=(f"My book club picked {other}, also by {author}, but I have not started it yet.",
-                    "Let me know how it compares."),
+        fact=(
+            f"I finally finished reading {title} by {author}. I could not put it down.",
+            f"I have heard good things about {author}. What did you like about it?",
+        ),
+        distractor=(
+            f"My book club picked {other}, also by {author}, but I have not started it yet.",
+            "Let me know how it compares.",
+        ),
         question=f"Which book by {author} did I say I had finished reading?",
-        answer=title, gold_text=f"You finished reading {title} by {author}.")
+        answer=title,
+        gold_text=f"You finished reading {title} by {author}.",
+    )
 
 
 def _dish(rng: random.Random, namer: Namer, p: Persona) -> Episode:
     place, dish, other = namer.name(), f"{namer.word()} stew", f"{namer.word()} tart"
     return Episode(
-        fact=(f"We had dinner at {place} on Friday. I ordered the {dish} and it was amazing.",
-              f"That sounds delicious. Is {place} expensive?"),
-        distractor=(f"A colleague told me the {other} at {place} is their best dish.",
-                    "Maybe you should try it one day."),
+        fact=(
+            f"We had dinner at {place} on Friday. I ordered the {dish} and it was amazing.",
+            f"That sounds delicious. Is {place} expensive?",
+        ),
+        distractor=(
+            f"A colleague told me the {other} at {place} is their best dish.",
+            "Maybe you should try it one day.",
+        ),
         question=f"What dish did I order when we had dinner at {place}?",
-        answer=dish, gold_text=f"You ordered the {dish} at {place}.")
+        answer=dish,
+        gold_text=f"You ordered the {dish} at {place}.",
+    )
 
 
 def _manager(rng: random.Random, namer: Namer, p: Persona) -> Episode:
     new, old = " ".join(namer.person()), " ".join(namer.person())
     return Episode(
-        fact=(f"There were changes at {p.employer}: my new manager is {new}. So far she seems fair.",
-              "A fair manager makes all the difference."),
-        distractor=(f"My old manager, {old}, retired in the spring. We had a small party for him.",
-                    "That is a nice way to say goodbye."),
+        fact=(
+            f"There were changes at {p.employer}: my new manager is {new}. So far she seems fair.",
+            "A fair manager makes all the difference.",
+        ),
+        distractor=(
+            f"My old manager, {old}, retired in the spring. We had a small party for him.",
+            "That is a nice way to say goodbye.",
+        ),
         question=f"What is the name of my new manager at {p.employer}?",
-        answer=new, gold_text=f"Your new manager is {new}.", aliases=(new.split()[-1],))
+        answer=new,
+        gold_text=f"Your new manager is {new}.",
+        aliases=(new.split()[-1],),
+    )
 
 
 def _gift(rng: random.Random, namer: Namer, p: Persona) -> Episode:
     artist, other = " ".join(namer.person()), " ".join(namer.person())
     return Episode(
-        fact=(f"For my mother's birthday I gave her a painting by {artist}. She cried a little.",
-              "What a thoughtful gift. She must have loved it."),
-        distractor=(f"Last year I almost bought her a print by {other}, but it sold out.",
-                    "Sometimes the second choice turns out better."),
+        fact=(
+            f"For my mother's birthday I gave her a painting by {artist}. She cried a little.",
+            "What a thoughtful gift. She must have loved it.",
+        ),
+        distractor=(
+            f"Last year I almost bought her a print by {other}, but it sold out.",
+            "Sometimes the second choice turns out better.",
+        ),
         question="Whose painting did I give my mother for her birthday?",
-        answer=artist, gold_text=f"You gave your mother a painting by {artist}.",
-        aliases=(artist.split()[-1],))
+        answer=artist,
+        gold_text=f"You gave your mother a painting by {artist}.",
+        aliases=(artist.split()[-1],),
+    )
 
 
 def _band(rng: random.Random, namer: Namer, p: Persona) -> Episode:
     band, other, venue = f"The {namer.name()}s", f"The {namer.name()}s", f"{namer.name()} Hall"
     return Episode(
-        fact=(f"Last night we saw {band} live at {venue}. Best concert of my life.",
-              f"I am jealous! How was the sound at {venue}?"),
-        distractor=(f"{other} are playing at {venue} next month. My {p.sibling} loves them.",
-                    f"Maybe you could go with your {p.sibling}."),
+        fact=(
+            f"Last night we saw {band} live at {venue}. Best concert of my life.",
+            f"I am jealous! How was the sound at {venue}?",
+        ),
+        distractor=(
+            f"{other} are playing at {venue} next month. My {p.sibling} loves them.",
+            f"Maybe you could go with your {p.sibling}.",
+        ),
         question=f"Which band did we see live at {venue}?",
-        answer=band, gold_text=f"You saw {band} live at {venue}.")
+        answer=band,
+        gold_text=f"You saw {band} live at {venue}.",
+    )
 
 
 EPISODES: tuple[Callable[[random.Random, Namer, Persona], Episode], ...] = (
-    _pet, _hotel, _book, _dish, _manager, _gift, _band)
+    _pet,
+    _hotel,
+    _book,
+    _dish,
+    _manager,
+    _gift,
+    _band,
+)
 
 # ---------------------------------------------------------------- small talk
 
@@ -172,51 +245,70 @@ def _small_talk(rng: random.Random, namer: Namer, u: Persona, a: Persona, k: int
     """``k`` different small-talk exchanges."""
     weather = rng.choice(WEATHER)
     options = (
-        (f"Work at {u.employer} was busy today. Being a {u.job} is never boring.",
-         f"I can imagine. Did anything funny happen at {u.employer}?"),
-        (f"I spent the whole weekend on {u.hobby}. I think I am getting better at it.",
-         f"That is great! How long have you been into {u.hobby} now?"),
-        (f"It has been {weather} in {u.town} all week.",
-         f"Here too. I stayed in and spent the day on {a.hobby}."),
-        (f"My {u.sibling} {u.sibling_name} called me last night, we talked for two hours.",
-         f"How is {u.sibling_name} doing?"),
-        (f"I am thinking of taking a class about {rng.choice(HOBBIES)}.",
-         "You should, it sounds like fun."),
-        (f"Have you had time for {a.hobby} lately?",
-         f"A little. Work as a {a.job} keeps me busy, but I try every weekend."),
-        (f"There is a new bakery in {u.town} called {namer.name()}. The bread is good.",
-         "I love a good bakery. What did you buy?"),
-        ("I am so tired, I did not sleep well.",
-         "Try to get to bed early tonight."),
-        (f"We are planning a picnic by the {namer.name()} river next month.",
-         "Bring a blanket, it gets cold by the water."),
-        (f"I watched a documentary about {namer.name()} island yesterday.",
-         "Was it interesting?"),
+        (
+            f"Work at {u.employer} was busy today. Being a {u.job} is never boring.",
+            f"I can imagine. Did anything funny happen at {u.employer}?",
+        ),
+        (
+            f"I spent the whole weekend on {u.hobby}. I think I am getting better at it.",
+            f"That is great! How long have you been into {u.hobby} now?",
+        ),
+        (f"It has been {weather} in {u.town} all week.", f"Here too. I stayed in and spent the day on {a.hobby}."),
+        (
+            f"My {u.sibling} {u.sibling_name} called me last night, we talked for two hours.",
+            f"How is {u.sibling_name} doing?",
+        ),
+        (f"I am thinking of taking a class about {rng.choice(HOBBIES)}.", "You should, it sounds like fun."),
+        (
+            f"Have you had time for {a.hobby} lately?",
+            f"A little. Work as a {a.job} keeps me busy, but I try every weekend.",
+        ),
+        (
+            f"There is a new bakery in {u.town} called {namer.name()}. The bread is good.",
+            "I love a good bakery. What did you buy?",
+        ),
+        ("I am so tired, I did not sleep well.", "Try to get to bed early tonight."),
+        (
+            f"We are planning a picnic by the {namer.name()} river next month.",
+            "Bring a blanket, it gets cold by the water.",
+        ),
+        (f"I watched a documentary about {namer.name()} island yesterday.", "Was it interesting?"),
     )
     return rng.sample(options, k)
 
 
 def _greeting(rng: random.Random, u: Persona, a: Persona) -> tuple[str, str]:
-    return rng.choice((
-        (f"Hi {a.first}! How are you?", f"Hi {u.first}! I am good, thanks. How was your week?"),
-        (f"Hey {a.first}, long time no talk.", f"Hey {u.first}! Good to hear from you."),
-        (f"Good evening {a.first}.", f"Evening {u.first}! What is new?"),
-    ))
+    return rng.choice(
+        (
+            (f"Hi {a.first}! How are you?", f"Hi {u.first}! I am good, thanks. How was your week?"),
+            (f"Hey {a.first}, long time no talk.", f"Hey {u.first}! Good to hear from you."),
+            (f"Good evening {a.first}.", f"Evening {u.first}! What is new?"),
+        )
+    )
 
 
 def _goodbye(rng: random.Random, u: Persona, a: Persona) -> tuple[str, str]:
-    return rng.choice((
-        ("I have to go now, talk soon!", f"Bye {u.first}, take care!"),
-        ("Time for dinner. Talk to you later.", "Enjoy your dinner!"),
-        ("Okay, I am off to bed. Good night!", "Good night!"),
-    ))
+    return rng.choice(
+        (
+            ("I have to go now, talk soon!", f"Bye {u.first}, take care!"),
+            ("Time for dinner. Talk to you later.", "Enjoy your dinner!"),
+            ("Okay, I am off to bed. Good night!", "Good night!"),
+        )
+    )
 
 
 def _persona(rng: random.Random, namer: Namer) -> Persona:
     first, last = namer.person()
-    return Persona(first=first, last=last, job=rng.choice(JOBS), employer=f"{namer.name()} {rng.choice(('Clinic', 'Works', 'Library', 'Studio', 'Depot'))}",
-                   town=namer.name(), hobby=rng.choice(HOBBIES), sibling=rng.choice(SIBLINGS),
-                   sibling_name=namer.name((2, 2)))
+    return Persona(
+        first=first,
+        last=last,
+        job=rng.choice(JOBS),
+        employer=f"{namer.name()} {rng.choice(('Clinic', 'Works', 'Library', 'Studio', 'Depot'))}",
+        town=namer.name(),
+        hobby=rng.choice(HOBBIES),
+        sibling=rng.choice(SIBLINGS),
+        sibling_name=namer.name((2, 2)),
+    )
 
 
 def make_dialogue(seed: int, index: int, sessions: int = STANDARD_SESSIONS) -> Dialogue:
@@ -242,14 +334,23 @@ def make_dialogue(seed: int, index: int, sessions: int = STANDARD_SESSIONS) -> D
                 when += timedelta(minutes=rng.randint(1, 4))
         out.append(tuple(lines))
         when += timedelta(days=rng.randint(3, 9), hours=rng.randint(-3, 3))
-    return Dialogue(user=user, agent=agent, sessions=tuple(out), episode=episode,
-                    fact_session=fact_session, distractor_session=distractor_session, asked_at=when)
+    return Dialogue(
+        user=user,
+        agent=agent,
+        sessions=tuple(out),
+        episode=episode,
+        fact_session=fact_session,
+        distractor_session=distractor_session,
+        asked_at=when,
+    )
 
 
 def persona_text(d: Dialogue) -> str:
     a = d.agent
-    return (f"My name is {a.first} {a.last}. I am a {a.job} from {a.town} and I love {a.hobby}. "
-            f"I chat regularly with my friend {d.user.first}; we have talked many times before.")
+    return (
+        f"My name is {a.first} {a.last}. I am a {a.job} from {a.town} and I love {a.hobby}. "
+        f"I chat regularly with my friend {d.user.first}; we have talked many times before."
+    )
 
 
 def human_text(d: Dialogue) -> str:
@@ -288,14 +389,26 @@ class DMRTask:
             for sessions in points:
                 d = self.dialogue(options.seed, index, sessions)
                 e = d.episode
-                out.append(Case(
-                    task=NAME, split=options.split, point=sessions, index=index, seed=options.seed,
-                    question=f"Hi {d.agent.first}, quick question. {e.question}",
-                    answers=(e.answer, *e.aliases), gold_text=e.gold_text, asked_at=d.asked_at,
-                    persona=persona_text(d), human=human_text(d),
-                    payload={"sessions": sessions, "fact_session": d.fact_session + 1,
-                             "distractor_session": d.distractor_session + 1},
-                ))
+                out.append(
+                    Case(
+                        task=NAME,
+                        split=options.split,
+                        point=sessions,
+                        index=index,
+                        seed=options.seed,
+                        question=f"Hi {d.agent.first}, quick question. {e.question}",
+                        answers=(e.answer, *e.aliases),
+                        gold_text=e.gold_text,
+                        asked_at=d.asked_at,
+                        persona=persona_text(d),
+                        human=human_text(d),
+                        payload={
+                            "sessions": sessions,
+                            "fact_session": d.fact_session + 1,
+                            "distractor_session": d.distractor_session + 1,
+                        },
+                    )
+                )
         return out
 
     def _dialogue_of(self, case: Case) -> Dialogue:
@@ -304,9 +417,16 @@ class DMRTask:
     def past_messages(self, case: Case) -> list[NewMessage]:
         """The past sessions as recall messages, out of the context window."""
         d = self._dialogue_of(case)
-        return [NewMessage(role="user" if line.speaker == "user" else "assistant", content=line.text,
-                           created_at=line.at, in_context=False)
-                for session in d.sessions for line in session]
+        return [
+            NewMessage(
+                role="user" if line.speaker == "user" else "assistant",
+                content=line.text,
+                created_at=line.at,
+                in_context=False,
+            )
+            for session in d.sessions
+            for line in session
+        ]
 
     def build_memory(self, store, agent_id: int, case: Case, embed: Embed) -> None:
         store.recall.append(agent_id, self.past_messages(case))
@@ -316,7 +436,12 @@ class DMRTask:
         lines = [line for session in d.sessions for line in session]
         gold = frozenset(i for i, line in enumerate(lines) if line.text == d.episode.fact[0])
         return FixedContext(
-            instructions=(f"{persona_text(d)}\nYou are {d.agent.first}, chatting with {d.user.first}. "
-                          "Reply to their message in one or two sentences."),
-            items=tuple(transcript_line(line, d) for line in lines), keep="last", gold=gold,
-            heading="Your past conversations with them, oldest first:")
+            instructions=(
+                f"{persona_text(d)}\nYou are {d.agent.first}, chatting with {d.user.first}. "
+                "Reply to their message in one or two sentences."
+            ),
+            items=tuple(transcript_line(line, d) for line in lines),
+            keep="last",
+            gold=gold,
+            heading="Your past conversations with them, oldest first:",
+        )

@@ -38,17 +38,41 @@ KINDS = ("year", "founder", "region")
 QUESTION_HINT = "(The encyclopedia is in your archival memory.)"
 
 LANDMARKS = (
-    ("Observatory", "an astronomical observatory"), ("Abbey", "a former abbey"),
-    ("Bridge", "a stone bridge"), ("Library", "a public library"),
-    ("Lighthouse", "a lighthouse"), ("Museum", "a museum of local history"),
-    ("Academy", "a music academy"), ("Mill", "a water mill"), ("Theatre", "a theatre"),
-    ("Canal", "a shipping canal"), ("Botanical Garden", "a botanical garden"),
+    ("Observatory", "an astronomical observatory"),
+    ("Abbey", "a former abbey"),
+    ("Bridge", "a stone bridge"),
+    ("Library", "a public library"),
+    ("Lighthouse", "a lighthouse"),
+    ("Museum", "a museum of local history"),
+    ("Academy", "a music academy"),
+    ("Mill", "a water mill"),
+    ("Theatre", "a theatre"),
+    ("Canal", "a shipping canal"),
+    ("Botanical Garden", "a botanical garden"),
     ("Market Hall", "a covered market"),
 )
-PROFESSIONS = ("engineer", "merchant", "astronomer", "priest", "architect", "physician",
-               "composer", "botanist", "shipbuilder", "teacher")
-KNOWN_FOR = ("its salt marshes", "sheep farming", "glass making", "its hot springs",
-             "apple orchards", "its granite quarries", "river trade", "lace weaving")
+PROFESSIONS = (
+    "engineer",
+    "merchant",
+    "astronomer",
+    "priest",
+    "architect",
+    "physician",
+    "composer",
+    "botanist",
+    "shipbuilder",
+    "teacher",
+)
+KNOWN_FOR = (
+    "its salt marshes",
+    "sheep farming",
+    "glass making",
+    "its hot springs",
+    "apple orchards",
+    "its granite quarries",
+    "river trade",
+    "lace weaving",
+)
 
 
 @dataclass(frozen=True)
@@ -91,7 +115,7 @@ class Encyclopedia:
         r, n = self.rng, self.namer
         root = n.name()
         landmark, what = self._landmark(root)
-        kind = landmark[len(root) + 1:]
+        kind = landmark[len(root) + 1 :]
         sibling, sibling_what = self._landmark(root, exclude=kind)
         founder = " ".join(n.person())
         region, other_region = n.name(), n.name()
@@ -100,18 +124,31 @@ class Encyclopedia:
         other_landmark, _ = self._landmark(n.name())
         neighbour, _ = self._landmark(n.name())
         profession, sibling_profession = r.choice(PROFESSIONS), r.choice(PROFESSIONS)
-        gold = (f"{landmark}. The {landmark} is {what} in the {region} region of {country}. "
-                f"It was founded in {year} by {founder}, {_a(profession)}, and it is still in use.")
-        sibling_text = (f"{sibling}. The {sibling} is {sibling_what} in the {other_region} region of "
-                        f"{country}. It was founded in {sibling_year} by {' '.join(n.person())}, "
-                        f"{_a(sibling_profession)}. It is named after the {landmark}.")
-        bio = (f"{founder}. {founder} was {_a(profession)} born in {other_region}. Late in life "
-               f"{founder.split()[0]} also founded the {other_landmark}, in {other_year}.")
-        region_text = (f"{other_region}. {other_region} is a region of {country} known for "
-                       f"{r.choice(KNOWN_FOR)}. Its landmarks include the {sibling}, named after the "
-                       f"{landmark}, and the {neighbour}, which was founded in {neighbour_year}.")
-        return Cluster(landmark=landmark, year=year, founder=founder, region=region,
-                       passages=(gold, sibling_text, bio, region_text))
+        gold = (
+            f"{landmark}. The {landmark} is {what} in the {region} region of {country}. "
+            f"It was founded in {year} by {founder}, {_a(profession)}, and it is still in use."
+        )
+        sibling_text = (
+            f"{sibling}. The {sibling} is {sibling_what} in the {other_region} region of "
+            f"{country}. It was founded in {sibling_year} by {' '.join(n.person())}, "
+            f"{_a(sibling_profession)}. It is named after the {landmark}."
+        )
+        bio = (
+            f"{founder}. {founder} was {_a(profession)} born in {other_region}. Late in life "
+            f"{founder.split()[0]} also founded the {other_landmark}, in {other_year}."
+        )
+        region_text = (
+            f"{other_region}. {other_region} is a region of {country} known for "
+            f"{r.choice(KNOWN_FOR)}. Its landmarks include the {sibling}, named after the "
+            f"{landmark}, and the {neighbour}, which was founded in {neighbour_year}."
+        )
+        return Cluster(
+            landmark=landmark,
+            year=year,
+            founder=founder,
+            region=region,
+            passages=(gold, sibling_text, bio, region_text),
+        )
 
     def cluster(self, i: int) -> Cluster:
         while len(self.clusters) <= i:
@@ -163,15 +200,26 @@ class DocQATask:
             cluster_index, kind = plan[index % len(plan)]
             cluster = book.cluster(cluster_index)
             for size in sizes:
-                out.append(Case(
-                    task=NAME, split=options.split, point=size, index=index, seed=options.seed,
-                    question=f"{cluster.question(kind)} {QUESTION_HINT}",
-                    answers=cluster.answer(kind), gold_text=cluster.answer(kind)[0],
-                    corpus=f"{NAME}-v{VERSION}-s{options.seed}-n{size}",
-                    gold_marker=cluster.passages[0][:60],
-                    payload={"size": size, "cluster": cluster_index, "kind": kind,
-                             "gold_passage": cluster.passages[0]},
-                ))
+                out.append(
+                    Case(
+                        task=NAME,
+                        split=options.split,
+                        point=size,
+                        index=index,
+                        seed=options.seed,
+                        question=f"{cluster.question(kind)} {QUESTION_HINT}",
+                        answers=cluster.answer(kind),
+                        gold_text=cluster.answer(kind)[0],
+                        corpus=f"{NAME}-v{VERSION}-s{options.seed}-n{size}",
+                        gold_marker=cluster.passages[0][:60],
+                        payload={
+                            "size": size,
+                            "cluster": cluster_index,
+                            "kind": kind,
+                            "gold_passage": cluster.passages[0],
+                        },
+                    )
+                )
         return out
 
     def build_memory(self, store, agent_id: int, case: Case, embed: Embed) -> None:
@@ -185,4 +233,8 @@ class DocQATask:
         gold = frozenset(i for i, text in enumerate(items) if text == case.payload["gold_passage"])
         return FixedContext(
             instructions="Answer the question using the documents below. Answer briefly.",
-            items=items, keep="first", gold=gold, heading="Documents, most relevant first:")
+            items=items,
+            keep="first",
+            gold=gold,
+            heading="Documents, most relevant first:",
+        )

@@ -10,8 +10,34 @@ from __future__ import annotations
 import random
 import uuid
 
-_ONSETS = ("b", "br", "d", "dr", "f", "g", "gr", "h", "k", "kl", "l", "m", "n", "p", "pr",
-           "qu", "r", "s", "st", "t", "tr", "v", "w", "z", "th", "sh")
+_ONSETS = (
+    "b",
+    "br",
+    "d",
+    "dr",
+    "f",
+    "g",
+    "gr",
+    "h",
+    "k",
+    "kl",
+    "l",
+    "m",
+    "n",
+    "p",
+    "pr",
+    "qu",
+    "r",
+    "s",
+    "st",
+    "t",
+    "tr",
+    "v",
+    "w",
+    "z",
+    "th",
+    "sh",
+)
 _VOWELS = ("a", "e", "i", "o", "u", "a", "e", "o", "ai", "ou")
 _CODAS = ("", "", "", "n", "r", "l", "s", "m", "th", "x", "nd", "rk", "ll")
 _ENDINGS = ("", "a", "o", "is", "an", "el", "en", "ick", "ora", "ette", "ard", "ton")
@@ -32,8 +58,9 @@ class Namer:
     def word(self, syllables: tuple[int, int] = (2, 3)) -> str:
         for _ in range(1000):
             count = self.rng.randint(*syllables)
-            parts = [self.rng.choice(_ONSETS) + self.rng.choice(_VOWELS) + self.rng.choice(_CODAS)
-                     for _ in range(count - 1)]
+            parts = [
+                self.rng.choice(_ONSETS) + self.rng.choice(_VOWELS) + self.rng.choice(_CODAS) for _ in range(count - 1)
+            ]
             parts.append(self.rng.choice(_ONSETS) + self.rng.choice(_VOWELS) + self.rng.choice(_ENDINGS))
             word = "".join(parts)
             if 4 <= len(word) <= 12 and word not in self.used:

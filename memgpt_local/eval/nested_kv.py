@@ -129,13 +129,25 @@ class NestedKVTask:
                 chain = kv.groups[group][level]
                 key = kv.pairs[chain[0]][0]
                 answer = kv.pairs[chain[-1]][1]
-                out.append(Case(
-                    task=NAME, split=options.split, point=level, index=index, seed=options.seed,
-                    question=QUESTION.format(key=key), answers=(answer,), gold_text=answer,
-                    corpus=f"{NAME}-v{VERSION}-p{self.pairs}-s{options.seed}-set{set_index}",
-                    payload={"set": set_index, "group": group, "start_key": key,
-                             "hops": [kv.pairs[i][1] for i in chain]},
-                ))
+                out.append(
+                    Case(
+                        task=NAME,
+                        split=options.split,
+                        point=level,
+                        index=index,
+                        seed=options.seed,
+                        question=QUESTION.format(key=key),
+                        answers=(answer,),
+                        gold_text=answer,
+                        corpus=f"{NAME}-v{VERSION}-p{self.pairs}-s{options.seed}-set{set_index}",
+                        payload={
+                            "set": set_index,
+                            "group": group,
+                            "start_key": key,
+                            "hops": [kv.pairs[i][1] for i in chain],
+                        },
+                    )
+                )
         return out
 
     def _set_of(self, case: Case) -> KVSet:
@@ -149,5 +161,10 @@ class NestedKVTask:
         kv = self._set_of(case)
         hops = set(case.payload["hops"])
         gold = frozenset(i for i, (_, v) in enumerate(kv.pairs) if v in hops)
-        return FixedContext(instructions=BASELINE_INSTRUCTIONS, items=tuple(kv.texts()), keep="first",
-                            gold=gold, heading="Key-value pairs:")
+        return FixedContext(
+            instructions=BASELINE_INSTRUCTIONS,
+            items=tuple(kv.texts()),
+            keep="first",
+            gold=gold,
+            heading="Key-value pairs:",
+        )

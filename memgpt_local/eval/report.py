@@ -12,24 +12,27 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from memgpt_local.eval.runner import AGENT_METHOD, EPISODES_FILE, EpisodeLog
 
 PAPER_DMR = (  # MemGPT paper, Table 2: deep memory retrieval accuracy
-    ("GPT-4", "baseline (lossy summaries)", 32.1), ("GPT-4", "MemGPT", 92.5),
-    ("GPT-4 Turbo", "baseline (lossy summaries)", 35.3), ("GPT-4 Turbo", "MemGPT", 93.4),
+    ("GPT-4", "baseline (lossy summaries)", 32.1),
+    ("GPT-4", "MemGPT", 92.5),
+    ("GPT-4 Turbo", "baseline (lossy summaries)", 35.3),
+    ("GPT-4 Turbo", "MemGPT", 93.4),
 )
 PAPER_NOTES = {
     "nested-kv": "Paper (Figure 7): MemGPT with GPT-4 stays flat across nesting levels; the GPT-4 "
-                 "baseline (all pairs in context) falls to 0% by level 3. GPT-3.5 MemGPT returned the "
-                 "first value it found and stopped.",
+    "baseline (all pairs in context) falls to 0% by level 3. GPT-3.5 MemGPT returned the "
+    "first value it found and stopped.",
     "dmr": "Paper (Table 2): GPT-4 baseline 32.1% vs MemGPT 92.5%; GPT-4 Turbo baseline 35.3% vs "
-           "MemGPT 93.4% (baselines saw lossy summaries of the past sessions).",
+    "MemGPT 93.4% (baselines saw lossy summaries of the past sessions).",
     "doc-qa": "Paper (Figure 5): MemGPT with GPT-4 stays flat as the number of documents grows; "
-              "fixed-context baselines are capped by how many retrieved documents fit the window.",
+    "fixed-context baselines are capped by how many retrieved documents fit the window.",
 }
 
 
@@ -95,28 +98,39 @@ def aggregate(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     for r in records:
         groups[GroupKey(r["task"], r["split"], r["model"], r["method"], r["variant"], r["point"])].append(r)
     rows = []
-    for key in sorted(groups, key=lambda k: (k.task, k.split, k.model, k.method != AGENT_METHOD, k.method, k.variant, k.point)):
+    for key in sorted(
+        groups, key=lambda k: (k.task, k.split, k.model, k.method != AGENT_METHOD, k.method, k.variant, k.point)
+    ):
         items = groups[key]
         n, correct = len(items), sum(1 for r in items if r["correct"])
         retrieved = [bool(r["retrieved"]) for r in items if r.get("retrieved") is not None]
         lo, hi = wilson(correct, n)
-        rows.append({
-            "task": key.task, "split": key.split, "model": key.model, "method": key.method,
-            "variant": key.variant, "system": system_label(key.method, key.variant),
-            "point": key.point, "point_name": items[0].get("point_name", "point"),
-            "n": n, "correct": correct, "accuracy": round(correct / n, 4),
-            "ci95": [round(lo, 4), round(hi, 4)],
-            "rouge": _mean(r["rouge"] for r in items),
-            "retrieved": round(sum(retrieved) / len(retrieved), 4) if retrieved else None,
-            "searches": _mean(r["searches"] for r in items),
-            "steps": _mean(r["steps"] for r in items),
-            "seconds": _mean(r["seconds"] for r in items),
-            "errors": sum(1 for r in items if r.get("error")),
-            "outcomes": dict(sorted(Counter(outcome(r) for r in items).items())),
-            "repeated_search": sum(1 for r in items if repeated_search(r)),
-            "seeds": sorted({r["seed"] for r in items}),
-            "overrides": items[0].get("overrides", {}),
-        })
+        rows.append(
+            {
+                "task": key.task,
+                "split": key.split,
+                "model": key.model,
+                "method": key.method,
+                "variant": key.variant,
+                "system": system_label(key.method, key.variant),
+                "point": key.point,
+                "point_name": items[0].get("point_name", "point"),
+                "n": n,
+                "correct": correct,
+                "accuracy": round(correct / n, 4),
+                "ci95": [round(lo, 4), round(hi, 4)],
+                "rouge": _mean(r["rouge"] for r in items),
+                "retrieved": round(sum(retrieved) / len(retrieved), 4) if retrieved else None,
+                "searches": _mean(r["searches"] for r in items),
+                "steps": _mean(r["steps"] for r in items),
+                "seconds": _mean(r["seconds"] for r in items),
+                "errors": sum(1 for r in items if r.get("error")),
+                "outcomes": dict(sorted(Counter(outcome(r) for r in items).items())),
+                "repeated_search": sum(1 for r in items if repeated_search(r)),
+                "seeds": sorted({r["seed"] for r in items}),
+                "overrides": items[0].get("overrides", {}),
+            }
+        )
     return rows
 
 
@@ -142,7 +156,7 @@ def markdown(rows: list[dict[str, Any]]) -> str:
         cell = {(r["system"], r["point"]): r for r in section}
         out.append(f"Accuracy by {point_name}:")
         out.append("")
-        out.append(f"| system | " + " | ".join(f"{point_name} {p}" for p in points) + " |")
+        out.append("| system | " + " | ".join(f"{point_name} {p}" for p in points) + " |")
         out.append("|---|" + "---|" * len(points))
         for system in systems:
             cells = []
@@ -151,14 +165,18 @@ def markdown(rows: list[dict[str, Any]]) -> str:
                 cells.append("-" if r is None else f"{r['correct']}/{r['n']} ({_pct(r['accuracy'])})")
             out.append(f"| {system} | " + " | ".join(cells) + " |")
         out += ["", "Details:", ""]
-        out.append(f"| system | {point_name} | n | accuracy | 95% CI | ROUGE-L | gold retrieved | "
-                   "searches/ep | steps/ep | s/ep | errors |")
+        out.append(
+            f"| system | {point_name} | n | accuracy | 95% CI | ROUGE-L | gold retrieved | "
+            "searches/ep | steps/ep | s/ep | errors |"
+        )
         out.append("|---|---|---|---|---|---|---|---|---|---|---|")
         for r in section:
-            out.append(f"| {r['system']} | {r['point']} | {r['n']} | {_pct(r['accuracy'])} | "
-                       f"{_pct(r['ci95'][0])}-{_pct(r['ci95'][1])} | {_num(r['rouge'], 2)} | {_pct(r['retrieved'])} | "
-                       f"{_num(r['searches'])} | {_num(r['steps'])} | {_num(r['seconds'], 0)} | {r['errors']} |")
-        out += ["", "What happened (per episode; \"repeated search\": one query searched 3+ times):", ""]
+            out.append(
+                f"| {r['system']} | {r['point']} | {r['n']} | {_pct(r['accuracy'])} | "
+                f"{_pct(r['ci95'][0])}-{_pct(r['ci95'][1])} | {_num(r['rouge'], 2)} | {_pct(r['retrieved'])} | "
+                f"{_num(r['searches'])} | {_num(r['steps'])} | {_num(r['seconds'], 0)} | {r['errors']} |"
+            )
+        out += ["", 'What happened (per episode; "repeated search": one query searched 3+ times):', ""]
         out.append(f"| system | {point_name} | outcomes | repeated search |")
         out.append("|---|---|---|---|")
         for r in section:
@@ -210,7 +228,10 @@ def chart(rows: list[dict[str, Any]], task: str, split: str, path: Path) -> Path
             items = sorted(items, key=lambda r: r["point"])
             xs = [r["point"] for r in items]
             ys = [100 * r["accuracy"] for r in items]
-            errs = [[100 * (r["accuracy"] - r["ci95"][0]) for r in items], [100 * (r["ci95"][1] - r["accuracy"]) for r in items]]
+            errs = [
+                [100 * (r["accuracy"] - r["ci95"][0]) for r in items],
+                [100 * (r["ci95"][1] - r["accuracy"]) for r in items],
+            ]
             ax.errorbar(xs, ys, yerr=errs, marker="o", capsize=3, label=f"{label} (n={items[0]['n']})")
         if task == "doc-qa":
             ax.set_xscale("log")
@@ -243,8 +264,9 @@ def write_report(out: Path) -> ReportFiles:
     records = EpisodeLog(out / EPISODES_FILE).records()
     rows = aggregate(records)
     results = out / "results.json"
-    results.write_text(json.dumps({"groups": rows, "paper": {"dmr": PAPER_DMR, "notes": PAPER_NOTES}},
-                                  indent=2), encoding="utf-8")
+    results.write_text(
+        json.dumps({"groups": rows, "paper": {"dmr": PAPER_DMR, "notes": PAPER_NOTES}}, indent=2), encoding="utf-8"
+    )
     md = out / "results.md"
     md.write_text(markdown(rows), encoding="utf-8")
     charts = []

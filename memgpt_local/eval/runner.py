@@ -20,10 +20,11 @@ import os
 import shutil
 import sys
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -54,8 +55,13 @@ def code_version() -> dict[str, Any]:
     root = Path(__file__).resolve().parents[2]
     try:
         commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10)
-        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
-                                capture_output=True, text=True, timeout=10)
+        status = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
     except (OSError, subprocess.SubprocessError):
         return {"commit": None, "dirty": None}
     if commit.returncode != 0:
@@ -79,6 +85,7 @@ def episode_key(task: str, split: str, method: str, variant: str, model: str, se
 
 
 # ---------------------------------------------------------------- results file
+
 
 class EpisodeLog:
     """``episodes.jsonl``: one complete JSON object per line, appended and fsynced."""
@@ -120,6 +127,7 @@ class EpisodeLog:
 
 # ---------------------------------------------------------------- embeddings and stores
 
+
 class VectorCache:
     """Embeddings of texts by content hash, kept in ``DIR/vectors.npy`` + ``vectors.json``."""
 
@@ -142,7 +150,10 @@ class VectorCache:
         if names.exists() and data.exists():
             meta = json.loads(names.read_text(encoding="utf-8"))
             vectors = np.load(data)
-            if meta.get("embedder") == self.embedder.name and vectors.shape == (len(meta["digests"]), self.embedder.dim):
+            if meta.get("embedder") == self.embedder.name and vectors.shape == (
+                len(meta["digests"]),
+                self.embedder.dim,
+            ):
                 self._index = {d: i for i, d in enumerate(meta["digests"])}
                 self._vectors = vectors
 
@@ -166,7 +177,7 @@ class VectorCache:
             todo = [by_digest[d] for d in missing]
             parts, batch, started = [], 256, time.perf_counter()
             for start in range(0, len(todo), batch):
-                parts.append(self.embedder.embed(todo[start:start + batch]))
+                parts.append(self.embedder.embed(todo[start : start + batch]))
                 if self.log and len(todo) > batch:
                     done = min(start + batch, len(todo))
                     self.log(f"embedding: {done}/{len(todo)} texts ({time.perf_counter() - started:.0f} s)")
@@ -200,8 +211,10 @@ class StoreFactory:
         _remove_db(path)
         store = open_store(path, self.embedder)
         try:
-            store.agents.create(AGENT_NAME, blocks=default_blocks(self.settings.agent.core_memory_limit,
-                                                                  persona=case.persona, human=case.human))
+            store.agents.create(
+                AGENT_NAME,
+                blocks=default_blocks(self.settings.agent.core_memory_limit, persona=case.persona, human=case.human),
+            )
         except BaseException:
             store.close()
             raise
@@ -261,6 +274,7 @@ class StoreFactory:
 
 # ---------------------------------------------------------------- episodes
 
+
 class _Recorder(StepObserver):
     def __init__(self) -> None:
         self.steps: list[StepRecord] = []
@@ -279,16 +293,18 @@ def found_gold(case: Case, results: Sequence[str]) -> bool:
 def _trace(steps: Iterable[StepRecord]) -> list[dict[str, Any]]:
     out = []
     for s in steps:
-        out.append({
-            "function": s.call.function if s.call else None,
-            "thought": s.call.thought if s.call else None,
-            "arguments": s.call.arguments if s.call else None,
-            "heartbeat": s.call.request_heartbeat if s.call else None,
-            "ok": s.outcome.ok,
-            "held": s.hold.reason if s.hold else None,
-            "result": s.outcome.text[:TRACE_RESULT_CHARS],
-            "raw": None if s.call else s.raw[:TRACE_RESULT_CHARS],
-        })
+        out.append(
+            {
+                "function": s.call.function if s.call else None,
+                "thought": s.call.thought if s.call else None,
+                "arguments": s.call.arguments if s.call else None,
+                "heartbeat": s.call.request_heartbeat if s.call else None,
+                "ok": s.outcome.ok,
+                "held": s.hold.reason if s.hold else None,
+                "result": s.outcome.text[:TRACE_RESULT_CHARS],
+                "raw": None if s.call else s.raw[:TRACE_RESULT_CHARS],
+            }
+        )
     return out
 
 
@@ -307,8 +323,16 @@ class EvalConfig:
 class Evaluation:
     """Runs the pending episodes of one task with one model; see the module docstring."""
 
-    def __init__(self, config: EvalConfig, *, backend, embedder, settings: Settings,
-                 log: Log | None = None, progress: bool = False):
+    def __init__(
+        self,
+        config: EvalConfig,
+        *,
+        backend,
+        embedder,
+        settings: Settings,
+        log: Log | None = None,
+        progress: bool = False,
+    ):
         from memgpt_local.eval.variants import get_variant
 
         self.config = config
@@ -323,26 +347,39 @@ class Evaluation:
         self.stores = StoreFactory(config.out, embedder, settings, log)
         beyond = [i for i in config.cases or () if not 0 <= i < config.options.n]
         if beyond:
-            raise InvalidInputError(f"case indices {beyond} are outside the {config.options.n} cases per point",
-                                    f"use indices from 0 to {config.options.n - 1}, or a larger --n")
+            raise InvalidInputError(
+                f"case indices {beyond} are outside the {config.options.n} cases per point",
+                f"use indices from 0 to {config.options.n - 1}, or a larger --n",
+            )
         unknown = [m for m in config.methods if m != AGENT_METHOD and m not in self.task.baselines]
         if unknown:
-            raise InvalidInputError(f"{config.task} has no baseline {', '.join(unknown)}",
-                                    f"its baselines: {', '.join(self.task.baselines)}")
+            raise InvalidInputError(
+                f"{config.task} has no baseline {', '.join(unknown)}",
+                f"its baselines: {', '.join(self.task.baselines)}",
+            )
 
     def variant_name(self, method: str) -> str:
         return self.variant.name if method == AGENT_METHOD else "-"
 
     def key(self, method: str, case: Case) -> str:
-        return episode_key(case.task, case.split, method, self.variant_name(method), self.config.model,
-                           case.seed, case.point, case.index)
+        return episode_key(
+            case.task,
+            case.split,
+            method,
+            self.variant_name(method),
+            self.config.model,
+            case.seed,
+            case.point,
+            case.index,
+        )
 
     def pending(self) -> list[tuple[str, Case]]:
         """(method, case) not yet done: method by method (so a model's cache serves a method's
         shared prompt prefix), cases index by index with every point at each index."""
         done = self.results.done_keys()
-        cases = [c for c in self.task.cases(self.config.options)
-                 if self.config.cases is None or c.index in self.config.cases]
+        cases = [
+            c for c in self.task.cases(self.config.options) if self.config.cases is None or c.index in self.config.cases
+        ]
         return [(m, c) for m in self.config.methods for c in cases if self.key(m, c) not in done]
 
     def _write_run_info(self, pending: int) -> None:
@@ -358,12 +395,21 @@ class Evaluation:
     def _run_info(self, pending: int) -> dict[str, Any]:
         return {
             "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "task": self.config.task, "model": self.config.model, "n_ctx": self.backend.n_ctx,
-            "options": {"seed": self.config.options.seed, "n": self.config.options.n,
-                        "split": self.config.options.split, "points": self.config.options.points},
-            "methods": list(self.config.methods), "variant": self.variant.describe(),
-            "agent_settings": self.agent_settings.model_dump(), "pending": pending,
-            "argv": sys.argv, "code": code_version(),
+            "task": self.config.task,
+            "model": self.config.model,
+            "n_ctx": self.backend.n_ctx,
+            "options": {
+                "seed": self.config.options.seed,
+                "n": self.config.options.n,
+                "split": self.config.options.split,
+                "points": self.config.options.points,
+            },
+            "methods": list(self.config.methods),
+            "variant": self.variant.describe(),
+            "agent_settings": self.agent_settings.model_dump(),
+            "pending": pending,
+            "argv": sys.argv,
+            "code": code_version(),
         }
 
     def run(self) -> list[dict[str, Any]]:
@@ -374,8 +420,14 @@ class Evaluation:
         todo = self.pending()
         self._write_run_info(len(todo))
         new: list[dict[str, Any]] = []
-        bar = tqdm(total=len(todo), desc=self.config.task, unit="episode", disable=not self.progress,
-                   file=sys.stderr, dynamic_ncols=True)
+        bar = tqdm(
+            total=len(todo),
+            desc=self.config.task,
+            unit="episode",
+            disable=not self.progress,
+            file=sys.stderr,
+            dynamic_ncols=True,
+        )
         try:
             for method, case in todo:
                 bar.set_postfix_str(f"{method} {self.task.point_name}={case.point} #{case.index}")
@@ -386,23 +438,35 @@ class Evaluation:
                 correct = sum(r["correct"] for r in new)
                 bar.set_postfix_str(f"{correct}/{len(new)} correct")
                 if self.log and not self.progress:
-                    self.log(f"[{len(new)}/{len(todo)}] {method} {self.task.point_name}={case.point} "
-                             f"#{case.index}: {'correct' if record['correct'] else 'wrong'} "
-                             f"({record['steps']} steps, {record['searches']} searches, {record['seconds']:.0f} s)"
-                             + (f" error: {record['error']}" if record["error"] else ""))
+                    self.log(
+                        f"[{len(new)}/{len(todo)}] {method} {self.task.point_name}={case.point} "
+                        f"#{case.index}: {'correct' if record['correct'] else 'wrong'} "
+                        f"({record['steps']} steps, {record['searches']} searches, {record['seconds']:.0f} s)"
+                        + (f" error: {record['error']}" if record["error"] else "")
+                    )
         finally:
             bar.close()
         return new
 
     def _base_record(self, method: str, case: Case) -> dict[str, Any]:
         return {
-            "key": self.key(method, case), "task": case.task, "split": case.split, "method": method,
+            "key": self.key(method, case),
+            "task": case.task,
+            "split": case.split,
+            "method": method,
             "variant": self.variant_name(method),
             "overrides": self.variant.overrides() if method == AGENT_METHOD else {},
-            "model": self.config.model, "n_ctx": self.backend.n_ctx, "seed": case.seed,
-            "point": case.point, "point_name": self.task.point_name, "index": case.index,
-            "question": case.question, "gold": case.answer, "answers": list(case.answers),
-            "finished": None, "error": None,
+            "model": self.config.model,
+            "n_ctx": self.backend.n_ctx,
+            "seed": case.seed,
+            "point": case.point,
+            "point_name": self.task.point_name,
+            "index": case.index,
+            "question": case.question,
+            "gold": case.answer,
+            "answers": list(case.answers),
+            "finished": None,
+            "error": None,
         }
 
     def run_episode(self, method: str, case: Case) -> dict[str, Any]:
@@ -421,8 +485,11 @@ class Evaluation:
                 keep = record["key"].replace("|", "_").replace("/", "-") if self.config.keep_stores else None
                 self.stores.discard(store, keep)
         score = score_answer(case, record["answer"])
-        record.update(correct=score.correct, rouge=round(score.rouge, 4),
-                      finished=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+        record.update(
+            correct=score.correct,
+            rouge=round(score.rouge, 4),
+            finished=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        )
         return record
 
     def _agent_episode(self, store, case: Case, record: dict[str, Any]) -> None:
@@ -471,9 +538,14 @@ class Evaluation:
             record["seconds"] = round(time.perf_counter() - started, 2)
             return
         record["seconds"] = round(time.perf_counter() - started, 2)
-        record.update(answer=answer.text, context={"kept": answer.kept, "total": answer.total},
-                      tokens={"prompt": answer.completion.prompt_tokens,
-                              "evaluated": answer.completion.evaluated_tokens,
-                              "generated": answer.completion.generated_tokens})
+        record.update(
+            answer=answer.text,
+            context={"kept": answer.kept, "total": answer.total},
+            tokens={
+                "prompt": answer.completion.prompt_tokens,
+                "evaluated": answer.completion.evaluated_tokens,
+                "generated": answer.completion.generated_tokens,
+            },
+        )
         if method == "fixed-context":
             record["retrieved"] = answer.gold_kept

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 ARTICLES = frozenset({"a", "an", "the"})
 _NON_WORD = re.compile(r"[^0-9a-z]+")

@@ -10,8 +10,9 @@ product should be a policy, so the variant is only its name and the policies it 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -32,13 +33,17 @@ class Variant:
     def settings(self, base: AgentSettings) -> AgentSettings:
         data = base.model_dump()
         for key, value in self.agent.items():
-            data[key] = {**data[key], **value} if isinstance(value, Mapping) and isinstance(data.get(key), dict) else value
+            data[key] = (
+                {**data[key], **value} if isinstance(value, Mapping) and isinstance(data.get(key), dict) else value
+            )
         policies = [p for p in data["policies"] if p not in self.disable]
         data["policies"] = policies + [p for p in self.enable if p not in policies]
         try:
             return AgentSettings.model_validate(data)
         except ValidationError as exc:
-            raise InvalidInputError(f"variant {self.name!r} has invalid agent settings: {exc.errors()[0]['msg']}") from exc
+            raise InvalidInputError(
+                f"variant {self.name!r} has invalid agent settings: {exc.errors()[0]['msg']}"
+            ) from exc
 
     def overrides(self) -> dict[str, Any]:
         """What the variant changes, as recorded with each episode."""
@@ -50,9 +55,13 @@ class Variant:
         return out
 
     def describe(self) -> dict[str, Any]:
-        return {"name": self.name, "description": self.description, **self.overrides(),
-                "system_prompt": self.system_prompt is not None,
-                "runner": getattr(self.runner_factory, "__name__", None)}
+        return {
+            "name": self.name,
+            "description": self.description,
+            **self.overrides(),
+            "system_prompt": self.system_prompt is not None,
+            "runner": getattr(self.runner_factory, "__name__", None),
+        }
 
 
 VARIANTS: dict[str, Variant] = {}
@@ -74,8 +83,9 @@ def get_variant(name: str) -> Variant:
     parts = [p.strip() for p in name.split("+")]
     for part in parts:
         if part not in VARIANTS:
-            raise InvalidInputError(f"unknown variant {part!r}",
-                                    f"use one of: {', '.join(sorted(VARIANTS))} (or several joined by '+')")
+            raise InvalidInputError(
+                f"unknown variant {part!r}", f"use one of: {', '.join(sorted(VARIANTS))} (or several joined by '+')"
+            )
     if len(parts) == 1:
         return VARIANTS[parts[0]]
     chosen = [VARIANTS[p] for p in parts]
@@ -92,42 +102,95 @@ def get_variant(name: str) -> Variant:
             merged[key] = {**old, **value} if isinstance(old, Mapping) and isinstance(value, Mapping) else value
         enable = [p for p in enable if p not in v.disable] + list(v.enable)
         disable = [p for p in disable if p not in v.enable] + list(v.disable)
-    combined = Variant("+".join(parts), "; ".join(v.description for v in chosen), merged, tuple(enable),
-                       tuple(disable), next(iter(prompts), None), next(iter(runners), None))
+    combined = Variant(
+        "+".join(parts),
+        "; ".join(v.description for v in chosen),
+        merged,
+        tuple(enable),
+        tuple(disable),
+        next(iter(prompts), None),
+        next(iter(runners), None),
+    )
     combined.settings(AgentSettings())
     return combined
 
 
 register(Variant("default", "the product's defaults: the packaged prompt, hybrid search"))
-register(Variant("text-search", "archival and conversation search by words only (FTS5 BM25), "
-                 "as the paper searched nested key-value pairs",
-                 agent={"archival_search_mode": "text", "recall_search_mode": "text"}))
-register(Variant("vector-search", "archival and conversation search by meaning only (embeddings)",
-                 agent={"archival_search_mode": "vector", "recall_search_mode": "vector"}))
+register(
+    Variant(
+        "text-search",
+        "archival and conversation search by words only (FTS5 BM25), as the paper searched nested key-value pairs",
+        agent={"archival_search_mode": "text", "recall_search_mode": "text"},
+    )
+)
+register(
+    Variant(
+        "vector-search",
+        "archival and conversation search by meaning only (embeddings)",
+        agent={"archival_search_mode": "vector", "recall_search_mode": "vector"},
+    )
+)
 
 # Memory policies (agent/policy/): each switched on alone, then together; "plain" switches off
 # every one, to show what the bare agent policy does.
-register(Variant("plain", "the bare policy: no memory policy at all (no forced reply, no forced read of search "
-                 "results, no search budget, no recap, no repeat, echo or copy guard, no reply check, no question "
-                 "focus)", disable=POLICY_NAMES))
+register(
+    Variant(
+        "plain",
+        "the bare policy: no memory policy at all (no forced reply, no forced read of search "
+        "results, no search budget, no recap, no repeat, echo or copy guard, no reply check, no question "
+        "focus)",
+        disable=POLICY_NAMES,
+    )
+)
 register(Variant("no-reply-check", "the defaults without the reply check", disable=("reply_check",)))
 register(Variant("no-search-budget", "the defaults without the search budget", disable=("search_budget",)))
-register(Variant("prefetch", "read-ahead: top recall/archival hits shown with each user message",
-                 enable=("prefetch",)))
-register(Variant("search-first", "the first step after a user message must search memory",
-                 enable=("search_first",)))
-register(Variant("linked", "search hits come with the entries their rare identifiers link to (3 hops)",
-                 agent={"link_depth": 3}))
-register(Variant("all-mechanisms", "prefetch + search-first + linked memory",
-                 agent={"link_depth": 3}, enable=("prefetch", "search_first")))
-register(Variant("budget-check", "search budget 3 + reply check, no recap (the first reporting run's defaults)",
-                 agent={"search_budget": {"searches": 3}}, enable=("search_budget", "reply_check"),
-                 disable=("recap",)))
-register(Variant("no-recap", "the defaults without the recap of the best hits before a budget-forced reply",
-                 disable=("recap",)))
-register(Variant("no-question-focus", "the defaults without ranking search hits by the user's question",
-                 disable=("question_focus",)))
-register(Variant("no-echo-guard", "the defaults without holding back a reply that asks the user's question back",
-                 disable=("echo_guard",)))
-register(Variant("no-copy-guard", "the defaults without holding back a reply that copies a search hit other hits "
-                 "answer better", disable=("copy_guard",)))
+register(Variant("prefetch", "read-ahead: top recall/archival hits shown with each user message", enable=("prefetch",)))
+register(Variant("search-first", "the first step after a user message must search memory", enable=("search_first",)))
+register(
+    Variant(
+        "linked", "search hits come with the entries their rare identifiers link to (3 hops)", agent={"link_depth": 3}
+    )
+)
+register(
+    Variant(
+        "all-mechanisms",
+        "prefetch + search-first + linked memory",
+        agent={"link_depth": 3},
+        enable=("prefetch", "search_first"),
+    )
+)
+register(
+    Variant(
+        "budget-check",
+        "search budget 3 + reply check, no recap (the first reporting run's defaults)",
+        agent={"search_budget": {"searches": 3}},
+        enable=("search_budget", "reply_check"),
+        disable=("recap",),
+    )
+)
+register(
+    Variant(
+        "no-recap", "the defaults without the recap of the best hits before a budget-forced reply", disable=("recap",)
+    )
+)
+register(
+    Variant(
+        "no-question-focus",
+        "the defaults without ranking search hits by the user's question",
+        disable=("question_focus",),
+    )
+)
+register(
+    Variant(
+        "no-echo-guard",
+        "the defaults without holding back a reply that asks the user's question back",
+        disable=("echo_guard",),
+    )
+)
+register(
+    Variant(
+        "no-copy-guard",
+        "the defaults without holding back a reply that copies a search hit other hits answer better",
+        disable=("copy_guard",),
+    )
+)

@@ -7,7 +7,8 @@ to do; only store failures propagate.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
@@ -25,8 +26,13 @@ if TYPE_CHECKING:
 class FunctionExecutor:
     """Runs the agent's functions for one agent."""
 
-    def __init__(self, store: MemoryStore, agent_id: int, settings: AgentSettings,
-                 functions: Sequence[FunctionSpec] = DEFAULT_FUNCTIONS):
+    def __init__(
+        self,
+        store: MemoryStore,
+        agent_id: int,
+        settings: AgentSettings,
+        functions: Sequence[FunctionSpec] = DEFAULT_FUNCTIONS,
+    ):
         self.store = store
         self.agent_id = agent_id
         self.settings = settings

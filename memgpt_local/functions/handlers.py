@@ -8,9 +8,10 @@ raised by the store are turned into such outcomes by the executor.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import TYPE_CHECKING, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from memgpt_local.config import AgentSettings
 from memgpt_local.functions import args as a
@@ -81,8 +82,9 @@ def core_memory_replace(ctx: FunctionContext, args: a.CoreMemoryReplaceArgs) -> 
     return FunctionOutcome(True, f"{action} text in {args.label} ({len(value)}/{block.limit} characters used).")
 
 
-def _links(ctx: FunctionContext, page: SearchPage,
-           containing: Callable[[str, int], list[SearchHit]]) -> dict[int, list[Link]] | None:
+def _links(
+    ctx: FunctionContext, page: SearchPage, containing: Callable[[str, int], list[SearchHit]]
+) -> dict[int, list[Link]] | None:
     """Linked memory for a page of hits, when ``agent.link_depth`` is on."""
     if not ctx.settings.link_depth or not page.items:
         return None
@@ -99,8 +101,15 @@ def _focus(ctx: FunctionContext, kind: str) -> tuple[str | None, list[int]]:
 def conversation_search(ctx: FunctionContext, args: a.ConversationSearchArgs) -> FunctionOutcome:
     question, shown = _focus(ctx, "message")
     page = ctx.store.recall.search(
-        ctx.agent_id, args.query, page=args.page, page_size=ctx.settings.page_size,
-        mode=ctx.settings.recall_search_mode, outside_context=True, focus=question, focus_skips=shown)
+        ctx.agent_id,
+        args.query,
+        page=args.page,
+        page_size=ctx.settings.page_size,
+        mode=ctx.settings.recall_search_mode,
+        outside_context=True,
+        focus=question,
+        focus_skips=shown,
+    )
     hint = f"{ctx.function}(query={args.query!r})"
     links = _links(ctx, page, lambda text, limit: ctx.store.recall.containing(ctx.agent_id, text, limit))
     return search_outcome(page, format_page(page, max_chars=ctx.settings.result_max_chars, next_hint=hint, links=links))
@@ -108,7 +117,8 @@ def conversation_search(ctx: FunctionContext, args: a.ConversationSearchArgs) ->
 
 def conversation_search_date(ctx: FunctionContext, args: a.ConversationSearchDateArgs) -> FunctionOutcome:
     page = ctx.store.recall.search_date(
-        ctx.agent_id, args.start_date, args.end_date, page=args.page, page_size=ctx.settings.page_size)
+        ctx.agent_id, args.start_date, args.end_date, page=args.page, page_size=ctx.settings.page_size
+    )
     hint = f"{ctx.function}({args.start_date}, {args.end_date})"
     return search_outcome(page, format_page(page, max_chars=ctx.settings.result_max_chars, next_hint=hint))
 
@@ -122,8 +132,14 @@ def archival_memory_insert(ctx: FunctionContext, args: a.ArchivalMemoryInsertArg
 def archival_memory_search(ctx: FunctionContext, args: a.ArchivalMemorySearchArgs) -> FunctionOutcome:
     question, shown = _focus(ctx, "passage")
     page = ctx.store.archival.search(
-        ctx.agent_id, args.query, page=args.page, page_size=ctx.settings.page_size,
-        mode=ctx.settings.archival_search_mode, focus=question, focus_skips=shown)
+        ctx.agent_id,
+        args.query,
+        page=args.page,
+        page_size=ctx.settings.page_size,
+        mode=ctx.settings.archival_search_mode,
+        focus=question,
+        focus_skips=shown,
+    )
     hint = f"{ctx.function}(query={args.query!r})"
     links = _links(ctx, page, lambda text, limit: ctx.store.archival.containing(ctx.agent_id, text, limit))
     return search_outcome(page, format_page(page, max_chars=ctx.settings.result_max_chars, next_hint=hint, links=links))

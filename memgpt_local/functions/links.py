@@ -11,8 +11,8 @@ Rare identifiers are what make a link meaningful: a word shared by many entries 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from memgpt_local.schemas import SearchHit
 
@@ -40,8 +40,9 @@ def identifiers(text: str) -> list[str]:
 class LinkExpander:
     """Follows rare identifiers from hits to the other entries that contain them."""
 
-    def __init__(self, containing: Callable[[str, int], list[SearchHit]], *, depth: int = 3,
-                 max_df: int = 3, max_links: int = 6):
+    def __init__(
+        self, containing: Callable[[str, int], list[SearchHit]], *, depth: int = 3, max_df: int = 3, max_links: int = 6
+    ):
         self.containing = containing
         self.depth = depth
         self.max_df = max_df

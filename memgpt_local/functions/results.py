@@ -6,8 +6,8 @@ totals, bounded in length; an entry stored many times is shown once with its cou
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from memgpt_local.functions.links import Link
 from memgpt_local.schemas import SearchHit, SearchPage
@@ -35,8 +35,9 @@ def _shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
 
 
-def format_hits(hits: Sequence[SearchHit], *, first: int, per_item: int,
-                links: dict[int, list[Link]] | None = None) -> list[str]:
+def format_hits(
+    hits: Sequence[SearchHit], *, first: int, per_item: int, links: dict[int, list[Link]] | None = None
+) -> list[str]:
     """Numbered result lines with real timestamps (and the entries each one links to)."""
     lines = []
     for n, hit in enumerate(hits, start=first):
@@ -46,7 +47,9 @@ def format_hits(hits: Sequence[SearchHit], *, first: int, per_item: int,
         again = f" ({hit.copies} times in all)" if hit.copies > 1 else ""
         lines.append(f"{n}. [{stamp(hit.created_at)}{cite}]{who} {_shorten(hit.text, per_item)}{again}")
         for link in (links or {}).get(hit.id, []):
-            lines.append(f"   linked via {link.via}: [{stamp(link.hit.created_at)}] {_shorten(link.hit.text, per_item)}")
+            lines.append(
+                f"   linked via {link.via}: [{stamp(link.hit.created_at)}] {_shorten(link.hit.text, per_item)}"
+            )
     return lines
 
 

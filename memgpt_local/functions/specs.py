@@ -9,8 +9,9 @@ that must reply may only call a ``reply`` function). Nothing else lists function
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Literal, Sequence
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -35,42 +36,58 @@ class FunctionSpec:
 SEND_MESSAGE = FunctionSpec(
     "send_message",
     "Send a message to the user. This is the only way the user sees anything you say.",
-    a.SendMessageArgs, "reply", handlers.send_message,
+    a.SendMessageArgs,
+    "reply",
+    handlers.send_message,
 )
 CORE_MEMORY_APPEND = FunctionSpec(
     "core_memory_append",
     "Append a line to a core memory block (persona = who you are, human = facts about the user).",
-    a.CoreMemoryAppendArgs, "memory_edit", handlers.core_memory_append,
+    a.CoreMemoryAppendArgs,
+    "memory_edit",
+    handlers.core_memory_append,
 )
 CORE_MEMORY_REPLACE = FunctionSpec(
     "core_memory_replace",
     "Replace exact text in a core memory block; an empty new_content deletes the old text.",
-    a.CoreMemoryReplaceArgs, "memory_edit", handlers.core_memory_replace,
+    a.CoreMemoryReplaceArgs,
+    "memory_edit",
+    handlers.core_memory_replace,
 )
 CONVERSATION_SEARCH = FunctionSpec(
     "conversation_search",
     "Search all past messages (recall memory) by words and meaning. Results are paged.",
-    a.ConversationSearchArgs, "search", handlers.conversation_search,
+    a.ConversationSearchArgs,
+    "search",
+    handlers.conversation_search,
 )
 CONVERSATION_SEARCH_DATE = FunctionSpec(
     "conversation_search_date",
     "List past messages between two dates (inclusive). Results are paged.",
-    a.ConversationSearchDateArgs, "search", handlers.conversation_search_date,
+    a.ConversationSearchDateArgs,
+    "search",
+    handlers.conversation_search_date,
 )
 ARCHIVAL_MEMORY_INSERT = FunctionSpec(
     "archival_memory_insert",
     "Store text in archival memory, long-term storage that is searchable later.",
-    a.ArchivalMemoryInsertArgs, "memory_edit", handlers.archival_memory_insert,
+    a.ArchivalMemoryInsertArgs,
+    "memory_edit",
+    handlers.archival_memory_insert,
 )
 ARCHIVAL_MEMORY_SEARCH = FunctionSpec(
     "archival_memory_search",
     "Search archival memory (stored notes and documents) by words and meaning. Results are paged.",
-    a.ArchivalMemorySearchArgs, "search", handlers.archival_memory_search,
+    a.ArchivalMemorySearchArgs,
+    "search",
+    handlers.archival_memory_search,
 )
 PAUSE_HEARTBEATS = FunctionSpec(
     "pause_heartbeats",
     "Stop timed heartbeat events for some minutes (they resume afterwards).",
-    a.PauseHeartbeatsArgs, "control", handlers.pause_heartbeats,
+    a.PauseHeartbeatsArgs,
+    "control",
+    handlers.pause_heartbeats,
     allows_heartbeat=False,
 )
 
@@ -100,5 +117,6 @@ def with_message_limit(functions: tuple[FunctionSpec, ...], max_chars: int) -> t
     class LimitedSendMessageArgs(a.SendMessageArgs):
         message: str = Field(min_length=1, max_length=max_chars, description="Message text shown to the user.")
 
-    return tuple(replace(f, args_model=LimitedSendMessageArgs) if f.args_model is a.SendMessageArgs else f
-                 for f in functions)
+    return tuple(
+        replace(f, args_model=LimitedSendMessageArgs) if f.args_model is a.SendMessageArgs else f for f in functions
+    )

@@ -8,8 +8,8 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Iterator
 
 from memgpt_local.errors import EmbedderMismatchError
 from memgpt_local.memory import migrations
@@ -49,7 +49,7 @@ class MemoryStore:
         return self.db.transaction()
 
     def integrity_check(self) -> str:
-        """"ok", or what is wrong: SQLite's check, both FTS5 indexes and the vector index."""
+        """ "ok", or what is wrong: SQLite's check, both FTS5 indexes and the vector index."""
         problems = [] if (res := self.db.integrity_check()) == "ok" else [res]
         for target in (MESSAGES, PASSAGES):
             try:
@@ -58,11 +58,12 @@ class MemoryStore:
                 problems.append(f"{target.fts}: {exc}")
             vectors = self.db.scalar(f"SELECT count(*) FROM {target.embeddings}")
             bits = self.db.scalar(f"SELECT count(*) FROM {target.bits}")
-            orphans = self.db.scalar(f"SELECT count(*) FROM {target.embeddings} e LEFT JOIN "
-                                     f"{target.base} b ON b.id = e.{target.key} WHERE b.id IS NULL")
+            orphans = self.db.scalar(
+                f"SELECT count(*) FROM {target.embeddings} e LEFT JOIN "
+                f"{target.base} b ON b.id = e.{target.key} WHERE b.id IS NULL"
+            )
             if vectors != bits or orphans:
-                problems.append(f"{target.bits}: {bits} bit vectors for {vectors} vectors, "
-                                f"{orphans} without a row")
+                problems.append(f"{target.bits}: {bits} bit vectors for {vectors} vectors, {orphans} without a row")
         return "; ".join(problems) or "ok"
 
     def scrub(self) -> bool:
@@ -80,27 +81,32 @@ class MemoryStore:
                 self.db.execute(f"INSERT INTO {target.fts}({target.fts}) VALUES ('rebuild')")
                 self.db.execute(f"INSERT INTO {target.fts}({target.fts}) VALUES ('optimize')")
                 self.db.execute(f"DROP TABLE {target.bits}")
-                self.db.execute(f"CREATE VIRTUAL TABLE {target.bits} USING vec0("
-                                f"agent_id integer partition key, embedding bit[{dim}])")
-                self.db.execute(f"INSERT INTO {target.bits}(rowid, agent_id, embedding) "
-                                f"SELECT e.{target.key}, b.agent_id, vec_quantize_binary(e.embedding) "
-                                f"FROM {target.embeddings} e JOIN {target.base} b ON b.id = e.{target.key}")
+                self.db.execute(
+                    f"CREATE VIRTUAL TABLE {target.bits} USING vec0("
+                    f"agent_id integer partition key, embedding bit[{dim}])"
+                )
+                self.db.execute(
+                    f"INSERT INTO {target.bits}(rowid, agent_id, embedding) "
+                    f"SELECT e.{target.key}, b.agent_id, vec_quantize_binary(e.embedding) "
+                    f"FROM {target.embeddings} e JOIN {target.base} b ON b.id = e.{target.key}"
+                )
         emptied = self.db.checkpoint_truncate()
         self.db.vacuum()
         return self.db.checkpoint_truncate() and emptied
 
     def stored_embedder(self) -> tuple[str, int]:
         """(name, dimension) of the embedder the stored vectors were made with."""
-        return (migrations.get_meta(self.db, "embedder_name") or "",
-                int(migrations.get_meta(self.db, "embedder_dim") or 0))
+        return (
+            migrations.get_meta(self.db, "embedder_name") or "",
+            int(migrations.get_meta(self.db, "embedder_dim") or 0),
+        )
 
     def reembed(self, progress: Progress | None = None) -> int:
         """Rebuild every vector with the current embedder in one transaction; return the count."""
         with self.db.transaction():
             work: list[tuple[Target, list[int], list[str]]] = []
             for target, column in ((PASSAGES, "text"), (MESSAGES, "search_text")):
-                rows = self.db.rows(f"SELECT id, {column} AS text FROM {target.base} "
-                                    f"WHERE {column} != '' ORDER BY id")
+                rows = self.db.rows(f"SELECT id, {column} AS text FROM {target.base} WHERE {column} != '' ORDER BY id")
                 work.append((target, [r["id"] for r in rows], [r["text"] for r in rows]))
             total = sum(len(ids) for _, ids, _ in work)
             done = 0
@@ -109,9 +115,11 @@ class MemoryStore:
                 self.db.execute(f"DELETE FROM {target.embeddings}")
                 if stored_dim != self.embedder.dim:
                     self.db.execute(f"DROP TABLE {target.bits}")
-                    self.db.execute(f"CREATE VIRTUAL TABLE {target.bits} USING vec0("
-                                    f"agent_id integer partition key, "
-                                    f"embedding bit[{self.embedder.dim}])")
+                    self.db.execute(
+                        f"CREATE VIRTUAL TABLE {target.bits} USING vec0("
+                        f"agent_id integer partition key, "
+                        f"embedding bit[{self.embedder.dim}])"
+                    )
                 for start in range(0, len(ids), 256):
                     chunk = slice(start, start + 256)
                     write_vectors(self.db, target, ids[chunk], self.embedder.embed(texts[chunk]))
@@ -125,15 +133,21 @@ class MemoryStore:
     def close(self) -> None:
         self.db.close()
 
-    def __enter__(self) -> "MemoryStore":
+    def __enter__(self) -> MemoryStore:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
 
-def open_store(path: Path, embedder: Embedder, *, check_embedder: bool = True,
-               tuning: SearchTuning | None = None, key: str | None = None) -> MemoryStore:
+def open_store(
+    path: Path,
+    embedder: Embedder,
+    *,
+    check_embedder: bool = True,
+    tuning: SearchTuning | None = None,
+    key: str | None = None,
+) -> MemoryStore:
     """Open the memory file, creating or migrating it.
 
     Raises ``StoreError`` for a file that is not a usable database, ``SchemaTooNewError``

@@ -18,8 +18,8 @@ NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 def check_name(name: str) -> str:
     if not isinstance(name, str) or not NAME_RE.fullmatch(name):
         raise InvalidInputError(
-            f"invalid agent name {name!r}",
-            "use 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit")
+            f"invalid agent name {name!r}", "use 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit"
+        )
     return name
 
 
@@ -30,22 +30,36 @@ class AgentStore:
 
     @staticmethod
     def _agent(row: dict[str, Any]) -> Agent:
-        return Agent(id=row["id"], name=row["name"], created_at=from_db_time(row["created_at"]),
-                     model=row["model"], system_prompt=row["system_prompt"],
-                     summary=row["summary"], state=json.loads(row["state"]))
+        return Agent(
+            id=row["id"],
+            name=row["name"],
+            created_at=from_db_time(row["created_at"]),
+            model=row["model"],
+            system_prompt=row["system_prompt"],
+            summary=row["summary"],
+            state=json.loads(row["state"]),
+        )
 
-    def create(self, name: str, *, system_prompt: str = "", model: str | None = None,
-               blocks: list[CoreBlock] | None = None,
-               created_at: datetime | None = None) -> Agent:
+    def create(
+        self,
+        name: str,
+        *,
+        system_prompt: str = "",
+        model: str | None = None,
+        blocks: list[CoreBlock] | None = None,
+        created_at: datetime | None = None,
+    ) -> Agent:
         """A new agent with its core blocks (default: persona and human from package data)."""
         check_name(name)
         with self.db.transaction():
             if self.db.scalar("SELECT 1 FROM agents WHERE name = ?", (name,)):
-                raise InvalidInputError(f"an agent named {name!r} already exists",
-                                        "pick another name or delete the old agent")
+                raise InvalidInputError(
+                    f"an agent named {name!r} already exists", "pick another name or delete the old agent"
+                )
             self.db.execute(
                 "INSERT INTO agents(name, created_at, model, system_prompt) VALUES (?, ?, ?, ?)",
-                (name, to_db_time(created_at or utcnow()), model, system_prompt))
+                (name, to_db_time(created_at or utcnow()), model, system_prompt),
+            )
             agent_id = self.db.last_rowid()
             for block in default_blocks() if blocks is None else blocks:
                 self.core.add_block(agent_id, block)

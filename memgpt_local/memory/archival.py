@@ -9,9 +9,10 @@ passages that contain an exact string (linked memory).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import PurePath
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -20,9 +21,19 @@ from memgpt_local.errors import InvalidInputError, NotFoundError
 from memgpt_local.memory.db import Database, from_db_time, to_db_time
 from memgpt_local.memory.embed import Embedder
 from memgpt_local.memory.recall import embed_in_batches
-from memgpt_local.memory.search import (PASSAGES, SearchMode, SearchTuning, check_mode,
-                                        check_paging, check_query, hybrid_search, nearest, phrase_match,
-                                        query_vectors, write_vectors)
+from memgpt_local.memory.search import (
+    PASSAGES,
+    SearchMode,
+    SearchTuning,
+    check_mode,
+    check_paging,
+    check_query,
+    hybrid_search,
+    nearest,
+    phrase_match,
+    query_vectors,
+    write_vectors,
+)
 from memgpt_local.schemas import Passage, SearchHit, SearchPage, utcnow
 
 Progress = Callable[[int, int], None]
@@ -61,22 +72,47 @@ class ArchivalStore:
 
     @staticmethod
     def _passage(row: dict[str, Any]) -> Passage:
-        return Passage(id=row["id"], agent_id=row["agent_id"], text=row["text"],
-                       source_id=row["source_id"], chunk_index=row["chunk_index"],
-                       char_start=row["char_start"], char_end=row["char_end"],
-                       created_at=from_db_time(row["created_at"]),
-                       citation=citation(row["source_path"], row["chunk_index"]))
+        return Passage(
+            id=row["id"],
+            agent_id=row["agent_id"],
+            text=row["text"],
+            source_id=row["source_id"],
+            chunk_index=row["chunk_index"],
+            char_start=row["char_start"],
+            char_end=row["char_end"],
+            created_at=from_db_time(row["created_at"]),
+            citation=citation(row["source_path"], row["chunk_index"]),
+        )
 
-    def insert(self, agent_id: int, text: str, *, source_id: int | None = None,
-               chunk_index: int | None = None, char_start: int | None = None,
-               char_end: int | None = None, created_at: datetime | None = None) -> Passage:
-        item = dict(text=text, source_id=source_id, chunk_index=chunk_index,
-                    char_start=char_start, char_end=char_end, created_at=created_at)
+    def insert(
+        self,
+        agent_id: int,
+        text: str,
+        *,
+        source_id: int | None = None,
+        chunk_index: int | None = None,
+        char_start: int | None = None,
+        char_end: int | None = None,
+        created_at: datetime | None = None,
+    ) -> Passage:
+        item = dict(
+            text=text,
+            source_id=source_id,
+            chunk_index=chunk_index,
+            char_start=char_start,
+            char_end=char_end,
+            created_at=created_at,
+        )
         return self.insert_many(agent_id, [item])[0]
 
-    def insert_many(self, agent_id: int, items: Sequence[NewPassage | Mapping[str, Any]], *,
-                    vectors: np.ndarray | None = None,
-                    progress: Progress | None = None) -> list[Passage]:
+    def insert_many(
+        self,
+        agent_id: int,
+        items: Sequence[NewPassage | Mapping[str, Any]],
+        *,
+        vectors: np.ndarray | None = None,
+        progress: Progress | None = None,
+    ) -> list[Passage]:
         """Insert passages in one transaction with one batched embedding pass.
 
         ``vectors`` (``(len(items), dim)``, normalized) skips embedding, e.g. for benchmarks.
@@ -87,8 +123,9 @@ class ArchivalStore:
         if vectors is None:
             vectors = embed_in_batches(self.embedder, [p.text for p in passages], progress)
         elif vectors.shape != (len(passages), self.embedder.dim):
-            raise InvalidInputError(f"vectors of shape {vectors.shape} for {len(passages)} "
-                                    f"passages of dimension {self.embedder.dim}")
+            raise InvalidInputError(
+                f"vectors of shape {vectors.shape} for {len(passages)} passages of dimension {self.embedder.dim}"
+            )
         now = to_db_time(utcnow())
         with self.db.transaction():
             if not self.db.scalar("SELECT 1 FROM agents WHERE id = ?", (agent_id,)):
@@ -98,9 +135,20 @@ class ArchivalStore:
             self.db.executemany(
                 "INSERT INTO passages(id, agent_id, text, source_id, chunk_index, char_start, "
                 "char_end, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(i, agent_id, p.text, p.source_id, p.chunk_index, p.char_start, p.char_end,
-                  to_db_time(p.created_at) if p.created_at else now)
-                 for i, p in zip(ids, passages)])
+                [
+                    (
+                        i,
+                        agent_id,
+                        p.text,
+                        p.source_id,
+                        p.chunk_index,
+                        p.char_start,
+                        p.char_end,
+                        to_db_time(p.created_at) if p.created_at else now,
+                    )
+                    for i, p in zip(ids, passages)
+                ],
+            )
             write_vectors(self.db, PASSAGES, ids, vectors)
             return self._by_ids(agent_id, ids)
 
@@ -119,8 +167,9 @@ class ArchivalStore:
 
     def _by_ids(self, agent_id: int, ids: Sequence[int]) -> list[Passage]:
         rows = self.db.rows(
-            PASSAGE_SELECT + "WHERE p.agent_id = ? AND p.id IN (SELECT value FROM json_each(?)) "
-            "ORDER BY p.id", (agent_id, json.dumps(list(ids))))
+            PASSAGE_SELECT + "WHERE p.agent_id = ? AND p.id IN (SELECT value FROM json_each(?)) ORDER BY p.id",
+            (agent_id, json.dumps(list(ids))),
+        )
         return [self._passage(r) for r in rows]
 
     def get(self, agent_id: int, passage_id: int) -> Passage:
@@ -141,26 +190,55 @@ class ArchivalStore:
         """Delete passages with their FTS rows and vectors; return how many went."""
         with self.db.transaction():
             before = self.count(agent_id)
-            self.db.execute("DELETE FROM passages WHERE agent_id = ? "
-                            "AND id IN (SELECT value FROM json_each(?))",
-                            (agent_id, json.dumps(list(passage_ids))))
+            self.db.execute(
+                "DELETE FROM passages WHERE agent_id = ? AND id IN (SELECT value FROM json_each(?))",
+                (agent_id, json.dumps(list(passage_ids))),
+            )
             return before - self.count(agent_id)
 
-    def search(self, agent_id: int, query: str, *, page: int = 0, page_size: int = 5,
-               mode: SearchMode = "hybrid", focus: str | None = None, focus_skips: Sequence[int] = ()) -> SearchPage:
+    def search(
+        self,
+        agent_id: int,
+        query: str,
+        *,
+        page: int = 0,
+        page_size: int = 5,
+        mode: SearchMode = "hybrid",
+        focus: str | None = None,
+        focus_skips: Sequence[int] = (),
+    ) -> SearchPage:
         """Hybrid search over passages; ``focus`` as for ``RecallStore.search``."""
         check_query(query)
         check_paging(page, page_size)
         check_mode(mode)
         vector, focus_vector = query_vectors(self.embedder, query, focus, mode)
-        found, total = hybrid_search(self.db, PASSAGES, agent_id, query=query, vector=vector,
-                                     mode=mode, offset=page * page_size, limit=page_size,
-                                     tuning=self.tuning, focus=focus_vector, focus_skips=focus_skips)
+        found, total = hybrid_search(
+            self.db,
+            PASSAGES,
+            agent_id,
+            query=query,
+            vector=vector,
+            mode=mode,
+            offset=page * page_size,
+            limit=page_size,
+            tuning=self.tuning,
+            focus=focus_vector,
+            focus_skips=focus_skips,
+        )
         by_id = {p.id: p for p in self._by_ids(agent_id, [i for i, _, _ in found])}
-        hits = [SearchHit(kind="passage", id=i, text=by_id[i].text,
-                          created_at=by_id[i].created_at, score=score,
-                          citation=by_id[i].citation, copies=copies)
-                for i, score, copies in found if i in by_id]
+        hits = [
+            SearchHit(
+                kind="passage",
+                id=i,
+                text=by_id[i].text,
+                created_at=by_id[i].created_at,
+                score=score,
+                citation=by_id[i].citation,
+                copies=copies,
+            )
+            for i, score, copies in found
+            if i in by_id
+        ]
         return SearchPage(items=hits, total=total, page=page, page_size=page_size)
 
     def containing(self, agent_id: int, text: str, limit: int = 10) -> list[SearchHit]:
@@ -177,13 +255,17 @@ class ArchivalStore:
             "SELECT p.*, s.path AS source_path FROM passages_fts f JOIN passages p ON p.id = f.rowid "
             "LEFT JOIN sources s ON s.id = p.source_id "
             "WHERE passages_fts MATCH ? AND p.agent_id = ? ORDER BY f.rowid LIMIT ?",
-            (match, agent_id, limit * 2))
+            (match, agent_id, limit * 2),
+        )
         passages = [self._passage(r) for r in rows]
-        return [SearchHit(kind="passage", id=p.id, text=p.text, created_at=p.created_at, citation=p.citation)
-                for p in passages if text in p.text][:limit]
+        return [
+            SearchHit(kind="passage", id=p.id, text=p.text, created_at=p.created_at, citation=p.citation)
+            for p in passages
+            if text in p.text
+        ][:limit]
 
-    def nearest(self, agent_id: int, vector: np.ndarray, k: int = 10, *,
-                oversample: int | None = None) -> list[tuple[int, float]]:
+    def nearest(
+        self, agent_id: int, vector: np.ndarray, k: int = 10, *, oversample: int | None = None
+    ) -> list[tuple[int, float]]:
         """(passage id, cosine distance) of the ``k`` nearest passages to a vector."""
-        return nearest(self.db, PASSAGES, agent_id, vector, k,
-                       oversample or self.tuning.oversample)
+        return nearest(self.db, PASSAGES, agent_id, vector, k, oversample or self.tuning.oversample)

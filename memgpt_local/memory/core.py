@@ -17,12 +17,12 @@ def default_text(label: str) -> str:
     return path.read_text(encoding="utf-8").strip()
 
 
-def default_blocks(limit: int = DEFAULT_LIMIT, *, persona: str | None = None,
-                   human: str | None = None) -> list[CoreBlock]:
+def default_blocks(
+    limit: int = DEFAULT_LIMIT, *, persona: str | None = None, human: str | None = None
+) -> list[CoreBlock]:
     persona = default_text("persona") if persona is None else persona
     human = default_text("human") if human is None else human
-    return [CoreBlock(label="persona", value=persona, limit=limit),
-            CoreBlock(label="human", value=human, limit=limit)]
+    return [CoreBlock(label="persona", value=persona, limit=limit), CoreBlock(label="human", value=human, limit=limit)]
 
 
 def _check(block: CoreBlock) -> None:
@@ -30,8 +30,9 @@ def _check(block: CoreBlock) -> None:
         raise InvalidInputError("a core memory block needs a label")
     if len(block.value) > block.limit:
         raise InvalidInputError(
-            f"core memory block {block.label!r} holds {len(block.value)} characters, over its "
-            f"limit of {block.limit}", "shorten the text")
+            f"core memory block {block.label!r} holds {len(block.value)} characters, over its limit of {block.limit}",
+            "shorten the text",
+        )
 
 
 class CoreMemoryStore:
@@ -40,16 +41,16 @@ class CoreMemoryStore:
 
     @staticmethod
     def _block(row: dict) -> CoreBlock:
-        return CoreBlock(label=row["label"], value=row["value"], limit=row["char_limit"],
-                         read_only=bool(row["read_only"]))
+        return CoreBlock(
+            label=row["label"], value=row["value"], limit=row["char_limit"], read_only=bool(row["read_only"])
+        )
 
     def blocks(self, agent_id: int) -> list[CoreBlock]:
         rows = self.db.rows("SELECT * FROM core_blocks WHERE agent_id = ? ORDER BY id", (agent_id,))
         return [self._block(r) for r in rows]
 
     def get(self, agent_id: int, label: str) -> CoreBlock:
-        row = self.db.one("SELECT * FROM core_blocks WHERE agent_id = ? AND label = ?",
-                          (agent_id, label))
+        row = self.db.one("SELECT * FROM core_blocks WHERE agent_id = ? AND label = ?", (agent_id, label))
         if row is None:
             labels = ", ".join(b.label for b in self.blocks(agent_id)) or "none"
             raise NotFoundError(f"no core memory block {label!r}", f"known blocks: {labels}")
@@ -58,13 +59,12 @@ class CoreMemoryStore:
     def add_block(self, agent_id: int, block: CoreBlock) -> CoreBlock:
         _check(block)
         with self.db.transaction():
-            if self.db.scalar("SELECT 1 FROM core_blocks WHERE agent_id = ? AND label = ?",
-                              (agent_id, block.label)):
+            if self.db.scalar("SELECT 1 FROM core_blocks WHERE agent_id = ? AND label = ?", (agent_id, block.label)):
                 raise InvalidInputError(f"core memory block {block.label!r} already exists")
             self.db.execute(
-                "INSERT INTO core_blocks(agent_id, label, value, char_limit, read_only) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (agent_id, block.label, block.value, block.limit, int(block.read_only)))
+                "INSERT INTO core_blocks(agent_id, label, value, char_limit, read_only) VALUES (?, ?, ?, ?, ?)",
+                (agent_id, block.label, block.value, block.limit, int(block.read_only)),
+            )
         return block
 
     def set_value(self, agent_id: int, label: str, value: str) -> CoreBlock:
@@ -78,8 +78,9 @@ class CoreMemoryStore:
                 raise InvalidInputError(f"core memory block {label!r} is read-only")
             updated = block.model_copy(update={"value": value})
             _check(updated)
-            self.db.execute("UPDATE core_blocks SET value = ? WHERE agent_id = ? AND label = ?",
-                            (value, agent_id, label))
+            self.db.execute(
+                "UPDATE core_blocks SET value = ? WHERE agent_id = ? AND label = ?", (value, agent_id, label)
+            )
         return updated
 
     def replace_value(self, agent_id: int, label: str, value: str) -> None:
@@ -87,5 +88,6 @@ class CoreMemoryStore:
         with self.db.transaction():
             block = self.get(agent_id, label)
             _check(block.model_copy(update={"value": value}))
-            self.db.execute("UPDATE core_blocks SET value = ? WHERE agent_id = ? AND label = ?",
-                            (value, agent_id, label))
+            self.db.execute(
+                "UPDATE core_blocks SET value = ? WHERE agent_id = ? AND label = ?", (value, agent_id, label)
+            )

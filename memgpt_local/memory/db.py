@@ -18,9 +18,10 @@ import contextlib
 import os
 import threading
 import time
+from collections.abc import Iterator, Sequence
 from datetime import date, datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 import apsw
 import sqlite_vec
@@ -59,8 +60,7 @@ def is_encrypted(path: Path) -> bool:
     except (FileNotFoundError, IsADirectoryError):
         return False
     except OSError as exc:
-        raise StoreError(f"cannot read the memory file {path}: {exc.strerror or exc}",
-                         "check its permissions") from exc
+        raise StoreError(f"cannot read the memory file {path}: {exc.strerror or exc}", "check its permissions") from exc
     return bool(head) and head != SQLITE_MAGIC
 
 
@@ -92,8 +92,9 @@ class Database:
         try:
             self.conn = apsw.Connection(str(self.path))
         except apsw.Error as exc:
-            raise StoreError(f"cannot open the memory file {self.path}: {exc}",
-                             "check the path and its permissions") from exc
+            raise StoreError(
+                f"cannot open the memory file {self.path}: {exc}", "check the path and its permissions"
+            ) from exc
         if key is not None:
             self._unlock(key)
         try:
@@ -114,8 +115,9 @@ class Database:
             ) from exc
         if str(mode).lower() != "wal" and str(self.path) != ":memory:":
             self.conn.close()
-            raise StoreError(f"cannot switch {self.path} to WAL mode (got {mode})",
-                             "put the data dir on a local file system")
+            raise StoreError(
+                f"cannot switch {self.path} to WAL mode (got {mode})", "put the data dir on a local file system"
+            )
 
     def _unlock(self, key: str) -> None:
         """Give the key, then read the schema: a wrong key fails here, before any write."""
@@ -128,8 +130,10 @@ class Database:
         except apsw.Error as exc:
             self.conn.close()
             if self.path.exists() and not is_encrypted(self.path):
-                raise StoreError(f"{self.path} is not encrypted but a key was given",
-                                 "open it without a key, or run `memgpt-local encrypt`") from exc
+                raise StoreError(
+                    f"{self.path} is not encrypted but a key was given",
+                    "open it without a key, or run `memgpt-local encrypt`",
+                ) from exc
             raise WrongKeyError(str(self.path)) from exc
 
     # ------------------------------------------------------------------ queries
@@ -170,11 +174,14 @@ class Database:
         try:
             yield
         except (apsw.CorruptError, apsw.NotADBError) as exc:
-            raise StoreError(f"the memory file {self.path} is corrupt: {exc}",
-                             "restore it from a backup or move it away") from exc
+            raise StoreError(
+                f"the memory file {self.path} is corrupt: {exc}", "restore it from a backup or move it away"
+            ) from exc
         except apsw.BusyError as exc:
-            raise StoreError(f"the memory file {self.path} is locked by another process",
-                             "close the other memgpt-local process and retry") from exc
+            raise StoreError(
+                f"the memory file {self.path} is locked by another process",
+                "close the other memgpt-local process and retry",
+            ) from exc
 
     # ------------------------------------------------------------ transactions
 
@@ -247,9 +254,13 @@ class Database:
 
     def table_counts(self) -> dict[str, int]:
         """Row counts of every real table (FTS5 and vec0 shadow tables included)."""
-        names = [r["name"] for r in self.rows(
-            "SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE "
-            "'CREATE VIRTUAL TABLE%' ORDER BY name")]
+        names = [
+            r["name"]
+            for r in self.rows(
+                "SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE "
+                "'CREATE VIRTUAL TABLE%' ORDER BY name"
+            )
+        ]
         return {n: self.scalar(f'SELECT count(*) FROM "{n}"') for n in names}
 
     def copy_to(self, dest: Path, key: str | None) -> None:
@@ -274,8 +285,9 @@ class Database:
             target.execute(f"PRAGMA hexrekey='{_sql_key(key) if key else ''}'").fetchall()
             target.execute("PRAGMA journal_mode=WAL").fetchall()
         except apsw.Error as exc:
-            raise StoreError(f"cannot write a copy of {self.path} to {dest}: {exc}",
-                             "check free disk space and retry") from exc
+            raise StoreError(
+                f"cannot write a copy of {self.path} to {dest}: {exc}", "check free disk space and retry"
+            ) from exc
         finally:
             target.close()
         fsync_path(dest)

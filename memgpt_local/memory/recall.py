@@ -10,17 +10,27 @@ Besides hybrid and date search, ``containing`` finds the messages that contain a
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Sequence
 from datetime import date, datetime, timedelta
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
 from memgpt_local.errors import InvalidInputError, NotFoundError
 from memgpt_local.memory.db import Database, day_start, from_db_time, to_db_time
 from memgpt_local.memory.embed import Embedder
-from memgpt_local.memory.search import (MESSAGES, SearchMode, SearchTuning, check_mode,
-                                        check_paging, check_query, hybrid_search, phrase_match, query_vectors,
-                                        write_vectors)
+from memgpt_local.memory.search import (
+    MESSAGES,
+    SearchMode,
+    SearchTuning,
+    check_mode,
+    check_paging,
+    check_query,
+    hybrid_search,
+    phrase_match,
+    query_vectors,
+    write_vectors,
+)
 from memgpt_local.schemas import Message, NewMessage, SearchHit, SearchPage
 
 ROLES = ("system", "user", "assistant", "function")
@@ -45,8 +55,7 @@ def parse_day(value: str | date, what: str) -> date:
         raise InvalidInputError(f"{what} {value!r} is not a date", "use YYYY-MM-DD") from None
 
 
-def embed_in_batches(embedder: Embedder, texts: list[str], progress: Progress | None,
-                     batch: int = 256) -> np.ndarray:
+def embed_in_batches(embedder: Embedder, texts: list[str], progress: Progress | None, batch: int = 256) -> np.ndarray:
     """Embed ``texts`` in slices so a progress callback can follow along."""
     if progress is None or len(texts) <= batch:
         vectors = embedder.embed(texts) if texts else np.zeros((0, embedder.dim), np.float32)
@@ -55,7 +64,7 @@ def embed_in_batches(embedder: Embedder, texts: list[str], progress: Progress | 
         return vectors
     parts = []
     for start in range(0, len(texts), batch):
-        parts.append(embedder.embed(texts[start:start + batch]))
+        parts.append(embedder.embed(texts[start : start + batch]))
         progress(min(start + batch, len(texts)), len(texts))
     return np.concatenate(parts)
 
@@ -69,20 +78,27 @@ class RecallStore:
     @staticmethod
     def _message(row: dict[str, Any]) -> Message:
         args = row["function_args"]
-        return Message(id=row["id"], agent_id=row["agent_id"], seq=row["seq"], role=row["role"],
-                       content=row["content"], function_name=row["function_name"],
-                       function_args=json.loads(args) if args is not None else None,
-                       request_heartbeat=bool(row["request_heartbeat"]),
-                       created_at=from_db_time(row["created_at"]),
-                       in_context=bool(row["in_context"]),
-                       summarized=bool(row.get("summarized", 0)))
+        return Message(
+            id=row["id"],
+            agent_id=row["agent_id"],
+            seq=row["seq"],
+            role=row["role"],
+            content=row["content"],
+            function_name=row["function_name"],
+            function_args=json.loads(args) if args is not None else None,
+            request_heartbeat=bool(row["request_heartbeat"]),
+            created_at=from_db_time(row["created_at"]),
+            in_context=bool(row["in_context"]),
+            summarized=bool(row.get("summarized", 0)),
+        )
 
     def _require_agent(self, agent_id: int) -> None:
         if not self.db.scalar("SELECT 1 FROM agents WHERE id = ?", (agent_id,)):
             raise NotFoundError(f"no agent with id {agent_id}", "see `memgpt-local agents list`")
 
-    def append(self, agent_id: int, messages: Sequence[NewMessage], *,
-               progress: Progress | None = None) -> list[Message]:
+    def append(
+        self, agent_id: int, messages: Sequence[NewMessage], *, progress: Progress | None = None
+    ) -> list[Message]:
         """Store messages after the agent's last one, in one transaction, with their vectors."""
         if not messages:
             return []
@@ -91,18 +107,26 @@ class RecallStore:
         vectors = embed_in_batches(self.embedder, [texts[i] for i in to_embed], progress)
         with self.db.transaction():
             self._require_agent(agent_id)
-            seq = self.db.scalar("SELECT coalesce(max(seq), 0) FROM messages WHERE agent_id = ?",
-                                 (agent_id,))
+            seq = self.db.scalar("SELECT coalesce(max(seq), 0) FROM messages WHERE agent_id = ?", (agent_id,))
             ids = []
             for offset, (m, text) in enumerate(zip(messages, texts), start=1):
                 self.db.execute(
                     "INSERT INTO messages(agent_id, seq, role, content, function_name, "
                     "function_args, request_heartbeat, search_text, created_at, in_context) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (agent_id, seq + offset, m.role, m.content, m.function_name,
-                     json.dumps(m.function_args) if m.function_args is not None else None,
-                     int(m.request_heartbeat), text, to_db_time(m.created_at),
-                     int(m.in_context)))
+                    (
+                        agent_id,
+                        seq + offset,
+                        m.role,
+                        m.content,
+                        m.function_name,
+                        json.dumps(m.function_args) if m.function_args is not None else None,
+                        int(m.request_heartbeat),
+                        text,
+                        to_db_time(m.created_at),
+                        int(m.in_context),
+                    ),
+                )
                 ids.append(self.db.last_rowid())
             write_vectors(self.db, MESSAGES, [ids[i] for i in to_embed], vectors)
             return self._by_ids(agent_id, ids)
@@ -112,28 +136,27 @@ class RecallStore:
         if not ids:
             return []
         rows = self.db.rows(
-            "SELECT * FROM messages WHERE agent_id = ? AND id IN (SELECT value FROM json_each(?)) "
-            "ORDER BY seq", (agent_id, json.dumps(ids)))
+            "SELECT * FROM messages WHERE agent_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY seq",
+            (agent_id, json.dumps(ids)),
+        )
         return [self._message(r) for r in rows]
 
     def get(self, agent_id: int, message_id: int) -> Message:
-        row = self.db.one("SELECT * FROM messages WHERE agent_id = ? AND id = ?",
-                          (agent_id, message_id))
+        row = self.db.one("SELECT * FROM messages WHERE agent_id = ? AND id = ?", (agent_id, message_id))
         if row is None:
             raise NotFoundError(f"no message {message_id} for agent {agent_id}")
         return self._message(row)
 
     def in_context(self, agent_id: int) -> list[Message]:
-        rows = self.db.rows("SELECT * FROM messages WHERE agent_id = ? AND in_context = 1 "
-                            "ORDER BY seq", (agent_id,))
+        rows = self.db.rows("SELECT * FROM messages WHERE agent_id = ? AND in_context = 1 ORDER BY seq", (agent_id,))
         return [self._message(r) for r in rows]
 
     def set_in_context(self, agent_id: int, message_ids: Sequence[int], in_context: bool) -> None:
         with self.db.transaction():
             self.db.execute(
-                "UPDATE messages SET in_context = ? WHERE agent_id = ? "
-                "AND id IN (SELECT value FROM json_each(?))",
-                (int(in_context), agent_id, json.dumps(list(message_ids))))
+                "UPDATE messages SET in_context = ? WHERE agent_id = ? AND id IN (SELECT value FROM json_each(?))",
+                (int(in_context), agent_id, json.dumps(list(message_ids))),
+            )
 
     def hold_back(self, agent_id: int, message_id: int) -> None:
         """A reply draft the user never saw: it leaves the main context and search (its words
@@ -147,14 +170,13 @@ class RecallStore:
         """Mark messages as folded into (or left out of) the recursive summary."""
         with self.db.transaction():
             self.db.execute(
-                "UPDATE messages SET summarized = ? WHERE agent_id = ? "
-                "AND id IN (SELECT value FROM json_each(?))",
-                (int(summarized), agent_id, json.dumps(list(message_ids))))
+                "UPDATE messages SET summarized = ? WHERE agent_id = ? AND id IN (SELECT value FROM json_each(?))",
+                (int(summarized), agent_id, json.dumps(list(message_ids))),
+            )
 
     def summarized(self, agent_id: int) -> list[Message]:
         """The messages the recursive summary was written from, oldest first."""
-        rows = self.db.rows("SELECT * FROM messages WHERE agent_id = ? AND summarized = 1 "
-                            "ORDER BY seq", (agent_id,))
+        rows = self.db.rows("SELECT * FROM messages WHERE agent_id = ? AND summarized = 1 ORDER BY seq", (agent_id,))
         return [self._message(r) for r in rows]
 
     def all(self, agent_id: int) -> list[Message]:
@@ -162,15 +184,18 @@ class RecallStore:
         return [self._message(r) for r in rows]
 
     def last(self, agent_id: int, n: int) -> list[Message]:
-        rows = self.db.rows("SELECT * FROM (SELECT * FROM messages WHERE agent_id = ? "
-                            "ORDER BY seq DESC LIMIT ?) ORDER BY seq", (agent_id, max(0, n)))
+        rows = self.db.rows(
+            "SELECT * FROM (SELECT * FROM messages WHERE agent_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq",
+            (agent_id, max(0, n)),
+        )
         return [self._message(r) for r in rows]
 
     def count(self, agent_id: int) -> int:
         return self.db.scalar("SELECT count(*) FROM messages WHERE agent_id = ?", (agent_id,))
 
-    def update(self, agent_id: int, message_id: int, *, content: str | None = None,
-               function_args: dict[str, Any] | None = None) -> Message:
+    def update(
+        self, agent_id: int, message_id: int, *, content: str | None = None, function_args: dict[str, Any] | None = None
+    ) -> Message:
         """Change a message's content and/or arguments; FTS and vector follow."""
         old = self.get(agent_id, message_id)
         content = old.content if content is None else content
@@ -181,7 +206,8 @@ class RecallStore:
             self.get(agent_id, message_id)
             self.db.execute(
                 "UPDATE messages SET content = ?, function_args = ?, search_text = ? WHERE id = ?",
-                (content, json.dumps(args) if args is not None else None, text, message_id))
+                (content, json.dumps(args) if args is not None else None, text, message_id),
+            )
             if vectors is None:
                 self.db.execute("DELETE FROM message_embeddings WHERE message_id = ?", (message_id,))
             else:
@@ -192,15 +218,25 @@ class RecallStore:
         """Delete messages (their FTS rows and vectors go by trigger/cascade); return count."""
         with self.db.transaction():
             before = self.count(agent_id)
-            self.db.execute("DELETE FROM messages WHERE agent_id = ? "
-                            "AND id IN (SELECT value FROM json_each(?))",
-                            (agent_id, json.dumps(list(message_ids))))
+            self.db.execute(
+                "DELETE FROM messages WHERE agent_id = ? AND id IN (SELECT value FROM json_each(?))",
+                (agent_id, json.dumps(list(message_ids))),
+            )
             return before - self.count(agent_id)
 
-    def search(self, agent_id: int, query: str, *, page: int = 0, page_size: int = 5,
-               roles: Sequence[str] = ("user", "assistant"),
-               mode: SearchMode = "hybrid", outside_context: bool = False,
-               focus: str | None = None, focus_skips: Sequence[int] = ()) -> SearchPage:
+    def search(
+        self,
+        agent_id: int,
+        query: str,
+        *,
+        page: int = 0,
+        page_size: int = 5,
+        roles: Sequence[str] = ("user", "assistant"),
+        mode: SearchMode = "hybrid",
+        outside_context: bool = False,
+        focus: str | None = None,
+        focus_skips: Sequence[int] = (),
+    ) -> SearchPage:
         """Hybrid search over messages; ``outside_context`` leaves out the messages the main
         context shows (what the agent searches for is what it cannot see); ``focus`` (the
         question being answered) reorders the hits in hybrid and vector mode (see ``hybrid_search``)."""
@@ -216,9 +252,20 @@ class RecallStore:
         if outside_context:
             where += " AND b.in_context = 0"
         found, total = hybrid_search(
-            self.db, MESSAGES, agent_id, query=query, vector=vector, mode=mode,
-            offset=page * page_size, limit=page_size, tuning=self.tuning,
-            where=where, where_params=role_params, focus=focus_vector, focus_skips=focus_skips)
+            self.db,
+            MESSAGES,
+            agent_id,
+            query=query,
+            vector=vector,
+            mode=mode,
+            offset=page * page_size,
+            limit=page_size,
+            tuning=self.tuning,
+            where=where,
+            where_params=role_params,
+            focus=focus_vector,
+            focus_skips=focus_skips,
+        )
         by_id = {m.id: m for m in self._by_ids(agent_id, [i for i, _, _ in found])}
         hits = [self._hit(by_id[i], score, copies) for i, score, copies in found if i in by_id]
         return SearchPage(items=hits, total=total, page=page, page_size=page_size)
@@ -237,41 +284,64 @@ class RecallStore:
         rows = self.db.rows(
             "SELECT b.* FROM messages_fts f JOIN messages b ON b.id = f.rowid "
             "WHERE messages_fts MATCH ? AND b.agent_id = ? ORDER BY f.rowid LIMIT ?",
-            (match, agent_id, limit * 2))
+            (match, agent_id, limit * 2),
+        )
         hits = []
         for message in map(self._message, rows):
             said = message.content
             if message.role == "assistant" and message.function_args:
                 said = str(message.function_args.get("message", "")) or said
             if message.role in ("user", "assistant") and text in said:
-                hits.append(SearchHit(kind="message", id=message.id, text=said,
-                                      created_at=message.created_at, role=message.role))
+                hits.append(
+                    SearchHit(
+                        kind="message", id=message.id, text=said, created_at=message.created_at, role=message.role
+                    )
+                )
         return hits[:limit]
 
     @staticmethod
     def _hit(message: Message, score: float, copies: int = 1) -> SearchHit:
         text = searchable_text(message.role, message.content, message.function_args)
-        return SearchHit(kind="message", id=message.id, text=text or message.content,
-                         created_at=message.created_at, score=score, role=message.role, copies=copies)
+        return SearchHit(
+            kind="message",
+            id=message.id,
+            text=text or message.content,
+            created_at=message.created_at,
+            score=score,
+            role=message.role,
+            copies=copies,
+        )
 
-    def search_date(self, agent_id: int, start: str | date, end: str | date, *, page: int = 0,
-                    page_size: int = 5,
-                    roles: Sequence[str] = ("user", "assistant")) -> SearchPage:
+    def search_date(
+        self,
+        agent_id: int,
+        start: str | date,
+        end: str | date,
+        *,
+        page: int = 0,
+        page_size: int = 5,
+        roles: Sequence[str] = ("user", "assistant"),
+    ) -> SearchPage:
         """Messages from ``start`` to ``end`` (inclusive UTC days), oldest first."""
         first, last = parse_day(start, "start date"), parse_day(end, "end date")
         if first > last:
-            raise InvalidInputError(f"start date {first} is after end date {last}",
-                                    "swap them")
+            raise InvalidInputError(f"start date {first} is after end date {last}", "swap them")
         check_paging(page, page_size)
         role_params = {f"role{i}": r for i, r in enumerate(roles)}
-        where = (f"agent_id = :agent AND created_at >= :lo AND created_at < :hi "
-                 f"AND role IN ({', '.join(':' + k for k in role_params) or 'NULL'})")
-        params = {"agent": agent_id, "lo": day_start(first),
-                  "hi": day_start(last + timedelta(days=1)) if last < date.max else "9999-99",
-                  **role_params}
+        where = (
+            f"agent_id = :agent AND created_at >= :lo AND created_at < :hi "
+            f"AND role IN ({', '.join(':' + k for k in role_params) or 'NULL'})"
+        )
+        params = {
+            "agent": agent_id,
+            "lo": day_start(first),
+            "hi": day_start(last + timedelta(days=1)) if last < date.max else "9999-99",
+            **role_params,
+        }
         total = self.db.scalar(f"SELECT count(*) FROM messages WHERE {where}", params)
-        rows = self.db.rows(f"SELECT * FROM messages WHERE {where} ORDER BY created_at, seq "
-                            f"LIMIT :limit OFFSET :offset",
-                            {**params, "limit": page_size, "offset": page * page_size})
+        rows = self.db.rows(
+            f"SELECT * FROM messages WHERE {where} ORDER BY created_at, seq LIMIT :limit OFFSET :offset",
+            {**params, "limit": page_size, "offset": page * page_size},
+        )
         hits = [self._hit(self._message(r), 0.0) for r in rows]
         return SearchPage(items=hits, total=total, page=page, page_size=page_size)

@@ -6,7 +6,8 @@ the partition key), rescores them with the exact float vectors (cosine distance)
 those at least ``min_similarity`` close. The text leg quotes every word of the user's text,
 so FTS5 syntax in it (``-``, ``:``, ``"``, ``AND``, ``NEAR``…) is only ever matched as words.
 
-``total`` is the number of distinct entries (rows, copies of one text counted once) found by either leg, where each leg contributes at
+``total`` is the number of distinct entries (rows, copies of one text counted once) found by either leg,
+where each leg contributes at
 most ``SearchTuning.candidates`` rows: the text leg every FTS match (best BM25 first), the
 vector leg every candidate at least ``min_similarity`` close and within ``similarity_window``
 of the best one, among the ``vector_candidates`` nearest by hamming distance (rescored exactly). The candidate sets do
@@ -22,8 +23,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Sequence
+from typing import Any, Literal
 
 import numpy as np
 
@@ -63,8 +65,9 @@ class Target:
     same: str  # SQL over the base row ``b``: rows with equal values are copies of one entry
 
 
-MESSAGES = Target("messages", "messages_fts", "message_embeddings", "message_id", "message_bits",
-                  "b.role || ':' || b.content")
+MESSAGES = Target(
+    "messages", "messages_fts", "message_embeddings", "message_id", "message_bits", "b.role || ':' || b.content"
+)
 PASSAGES = Target("passages", "passages_fts", "passage_embeddings", "passage_id", "passage_bits", "b.text")
 
 
@@ -134,12 +137,12 @@ def vector_leg_sql(target: Target, where: str) -> str:
     )"""
 
 
-def nearest(db: Database, target: Target, agent_id: int, vector: np.ndarray, k: int,
-            oversample: int = SearchTuning.oversample) -> list[tuple[int, float]]:
+def nearest(
+    db: Database, target: Target, agent_id: int, vector: np.ndarray, k: int, oversample: int = SearchTuning.oversample
+) -> list[tuple[int, float]]:
     """The ``k`` rows nearest to ``vector`` as (id, cosine distance), via the bit index."""
     sql = f"WITH {vector_leg_sql(target, '')} SELECT id, dist FROM vec_scored ORDER BY dist, id LIMIT :k"
-    params = {"qvec": _blob(vector), "kbits": min(MAX_VEC_K, k * oversample),
-              "agent": agent_id, "k": k}
+    params = {"qvec": _blob(vector), "kbits": min(MAX_VEC_K, k * oversample), "agent": agent_id, "k": k}
     return [(r["id"], r["dist"]) for r in db.rows(sql, params)]
 
 
@@ -178,8 +181,19 @@ def hybrid_search(
     if mode == "hybrid" and is_code_query(query):
         # a code is found by its characters or not at all: when the text leg finds it, the
         # vector leg's "similar-looking" codes are noise (50 of them, for a UUID among UUIDs)
-        exact = hybrid_search(db, target, agent_id, query=query, vector=None, mode="text", offset=offset,
-                              limit=limit, tuning=tuning, where=where, where_params=where_params)
+        exact = hybrid_search(
+            db,
+            target,
+            agent_id,
+            query=query,
+            vector=None,
+            mode="text",
+            offset=offset,
+            limit=limit,
+            tuning=tuning,
+            where=where,
+            where_params=where_params,
+        )
         if exact[1]:
             return exact
     if mode in ("hybrid", "text"):
@@ -187,8 +201,14 @@ def hybrid_search(
     else:
         match = None
     use_vector = mode in ("hybrid", "vector") and vector is not None
-    params: dict[str, Any] = {"agent": agent_id, "cap": tuning.candidates, "rrf_k": tuning.rrf_k,
-                              "lo": offset, "hi": offset + limit, **(where_params or {})}
+    params: dict[str, Any] = {
+        "agent": agent_id,
+        "cap": tuning.candidates,
+        "rrf_k": tuning.rrf_k,
+        "lo": offset,
+        "hi": offset + limit,
+        **(where_params or {}),
+    }
     ctes: list[str] = []
     legs: list[str] = []
     if match is not None:
@@ -203,8 +223,12 @@ def hybrid_search(
         legs.append("SELECT id, r, 1.0 AS w FROM text_leg")
     if use_vector:
         assert vector is not None
-        params.update(qvec=_blob(vector), maxdist=1.0 - tuning.min_similarity, window=tuning.similarity_window,
-                      kbits=min(MAX_VEC_K, max(tuning.candidates, tuning.vector_candidates)))
+        params.update(
+            qvec=_blob(vector),
+            maxdist=1.0 - tuning.min_similarity,
+            window=tuning.similarity_window,
+            kbits=min(MAX_VEC_K, max(tuning.candidates, tuning.vector_candidates)),
+        )
         ctes.append(vector_leg_sql(target, where))
         ctes.append("""
         vec_leg AS (
@@ -228,9 +252,12 @@ def hybrid_search(
             WHERE c.id NOT IN (SELECT value FROM json_each(:fskip))
         )""")
         legs.append("SELECT id, r, :fw AS w FROM focus_leg")
-    sql = "WITH " + ",".join(ctes) + f""",
+    sql = (
+        "WITH "
+        + ",".join(ctes)
+        + f""",
     fused AS (
-        SELECT id, sum(w / (:rrf_k + r)) AS score FROM ({' UNION ALL '.join(legs)}) GROUP BY id
+        SELECT id, sum(w / (:rrf_k + r)) AS score FROM ({" UNION ALL ".join(legs)}) GROUP BY id
     ),
     copies AS (
         SELECT f.id, f.score,
@@ -245,13 +272,16 @@ def hybrid_search(
     )
     SELECT id, score, copies, pos, total FROM ranked
     WHERE (pos > :lo AND pos <= :hi) OR pos = 1 ORDER BY pos"""
+    )
     rows = db.rows(sql, params)
     total = rows[0]["total"] if rows else 0
     page = [(r["id"], r["score"], r["copies"]) for r in rows if offset < r["pos"] <= offset + limit]
     return page, total
 
 
-def query_vectors(embedder, query: str, focus: str | None, mode: SearchMode) -> tuple[np.ndarray | None, np.ndarray | None]:
+def query_vectors(
+    embedder, query: str, focus: str | None, mode: SearchMode
+) -> tuple[np.ndarray | None, np.ndarray | None]:
     """The vectors a search needs: the query's (none in text mode) and the focus question's
     (only beside a vector leg, and only when it says more than the query itself)."""
     if mode == "text":
@@ -273,7 +303,11 @@ def write_vectors(db: Database, target: Target, ids: list[int], vectors: np.ndar
     """
     if len(ids) != len(vectors):
         raise ValueError(f"{len(ids)} ids but {len(vectors)} vectors")
-    db.execute(f"DELETE FROM {target.embeddings} WHERE {target.key} IN "
-               f"(SELECT value FROM json_each(?))", (json.dumps([int(i) for i in ids]),))
-    db.executemany(f"INSERT INTO {target.embeddings}({target.key}, embedding) VALUES (?, ?)",
-                   [(i, _blob(v)) for i, v in zip(ids, vectors)])
+    db.execute(
+        f"DELETE FROM {target.embeddings} WHERE {target.key} IN (SELECT value FROM json_each(?))",
+        (json.dumps([int(i) for i in ids]),),
+    )
+    db.executemany(
+        f"INSERT INTO {target.embeddings}({target.key}, embedding) VALUES (?, ?)",
+        [(i, _blob(v)) for i, v in zip(ids, vectors)],
+    )

@@ -24,20 +24,24 @@ class SourceStore:
 
     @staticmethod
     def _source(row: dict[str, Any]) -> Source:
-        return Source(id=row["id"], agent_id=row["agent_id"], path=row["path"],
-                      content_hash=row["content_hash"], passages=row["passages"],
-                      created_at=from_db_time(row["created_at"]))
+        return Source(
+            id=row["id"],
+            agent_id=row["agent_id"],
+            path=row["path"],
+            content_hash=row["content_hash"],
+            passages=row["passages"],
+            created_at=from_db_time(row["created_at"]),
+        )
 
-    def add(self, agent_id: int, path: str, content_hash: str, *,
-            created_at: datetime | None = None) -> Source:
+    def add(self, agent_id: int, path: str, content_hash: str, *, created_at: datetime | None = None) -> Source:
         """Record a document; InvalidInputError if the agent already has one at ``path``."""
         with self.db.transaction():
             if self.find(agent_id, path) is not None:
-                raise InvalidInputError(f"the agent already has a source {path!r}",
-                                        "delete it first to load it again")
-            self.db.execute("INSERT INTO sources(agent_id, path, content_hash, created_at) "
-                            "VALUES (?, ?, ?, ?)",
-                            (agent_id, path, content_hash, to_db_time(created_at or utcnow())))
+                raise InvalidInputError(f"the agent already has a source {path!r}", "delete it first to load it again")
+            self.db.execute(
+                "INSERT INTO sources(agent_id, path, content_hash, created_at) VALUES (?, ?, ?, ?)",
+                (agent_id, path, content_hash, to_db_time(created_at or utcnow())),
+            )
             return self.get(agent_id, self.db.last_rowid())
 
     def find(self, agent_id: int, path: str) -> Source | None:
@@ -47,14 +51,14 @@ class SourceStore:
     def get(self, agent_id: int, source: int | str) -> Source:
         """A source by id or by path."""
         if isinstance(source, int):
-            row = self.db.one(SOURCE_SELECT + "WHERE s.agent_id = ? AND s.id = ?",
-                              (agent_id, source))
+            row = self.db.one(SOURCE_SELECT + "WHERE s.agent_id = ? AND s.id = ?", (agent_id, source))
             found = None if row is None else self._source(row)
         else:
             found = self.find(agent_id, source)
         if found is None:
-            raise NotFoundError(f"no source {source!r} for agent {agent_id}",
-                                "list the agent's sources to see what is loaded")
+            raise NotFoundError(
+                f"no source {source!r} for agent {agent_id}", "list the agent's sources to see what is loaded"
+            )
         return found
 
     def list(self, agent_id: int) -> list[Source]:

@@ -119,25 +119,51 @@ def export_agent(store: MemoryStore, name: str) -> AgentDocument:
     by_id = {s.id: s.path for s in sources}
     embedder_name, dim = store.stored_embedder()
     return AgentDocument(
-        format=FORMAT, version=VERSION, generator=f"memgpt-local {__version__}",
-        exported_at=to_db_time(utcnow()), embedder={"name": embedder_name, "dim": dim},
-        agent=AgentPart(name=agent.name, created_at=to_db_time(agent.created_at),
-                        model=agent.model, system_prompt=agent.system_prompt,
-                        summary=agent.summary, state=agent.state),
+        format=FORMAT,
+        version=VERSION,
+        generator=f"memgpt-local {__version__}",
+        exported_at=to_db_time(utcnow()),
+        embedder={"name": embedder_name, "dim": dim},
+        agent=AgentPart(
+            name=agent.name,
+            created_at=to_db_time(agent.created_at),
+            model=agent.model,
+            system_prompt=agent.system_prompt,
+            summary=agent.summary,
+            state=agent.state,
+        ),
         core_memory=[BlockPart(**b.model_dump()) for b in store.core.blocks(agent.id)],
-        messages=[MessagePart(role=m.role, content=m.content, function_name=m.function_name,
-                              function_args=m.function_args,
-                              request_heartbeat=m.request_heartbeat,
-                              created_at=to_db_time(m.created_at), in_context=m.in_context,
-                              summarized=m.summarized)
-                  for m in store.recall.all(agent.id)],
-        sources=sorted((SourcePart(path=s.path, content_hash=s.content_hash,
-                                   created_at=to_db_time(s.created_at)) for s in sources),
-                       key=lambda s: s.path),
-        passages=[PassagePart(text=p.text, source=by_id.get(p.source_id) if p.source_id else None,
-                              chunk_index=p.chunk_index, char_start=p.char_start,
-                              char_end=p.char_end, created_at=to_db_time(p.created_at))
-                  for p in store.archival.all(agent.id)],
+        messages=[
+            MessagePart(
+                role=m.role,
+                content=m.content,
+                function_name=m.function_name,
+                function_args=m.function_args,
+                request_heartbeat=m.request_heartbeat,
+                created_at=to_db_time(m.created_at),
+                in_context=m.in_context,
+                summarized=m.summarized,
+            )
+            for m in store.recall.all(agent.id)
+        ],
+        sources=sorted(
+            (
+                SourcePart(path=s.path, content_hash=s.content_hash, created_at=to_db_time(s.created_at))
+                for s in sources
+            ),
+            key=lambda s: s.path,
+        ),
+        passages=[
+            PassagePart(
+                text=p.text,
+                source=by_id.get(p.source_id) if p.source_id else None,
+                chunk_index=p.chunk_index,
+                char_start=p.char_start,
+                char_end=p.char_end,
+                created_at=to_db_time(p.created_at),
+            )
+            for p in store.archival.all(agent.id)
+        ],
     )
 
 
@@ -155,14 +181,18 @@ def read_document(path: Path) -> AgentDocument:
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         if isinstance(exc, InvalidInputError):
             raise
-        raise InvalidInputError(f"cannot read {path} as JSON: {exc}",
-                                "give a file written by `memgpt-local export`") from exc
+        raise InvalidInputError(
+            f"cannot read {path} as JSON: {exc}", "give a file written by `memgpt-local export`"
+        ) from exc
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise InvalidInputError(f"{path} is not a memgpt-local agent file",
-                                "give a file written by `memgpt-local export`")
+        raise InvalidInputError(
+            f"{path} is not a memgpt-local agent file", "give a file written by `memgpt-local export`"
+        )
     if isinstance(data.get("version"), int) and data["version"] > VERSION:
-        raise InvalidInputError(f"{path} has format version {data['version']}, newer than "
-                                f"this memgpt-local reads ({VERSION})", "upgrade memgpt-local")
+        raise InvalidInputError(
+            f"{path} has format version {data['version']}, newer than this memgpt-local reads ({VERSION})",
+            "upgrade memgpt-local",
+        )
     try:
         document = AgentDocument.model_validate(data)
     except ValidationError as exc:
@@ -181,24 +211,46 @@ def import_agent(store: MemoryStore, document: AgentDocument, name: str | None =
     part = document.agent
     name = check_name(name or part.name)
     blocks = [CoreBlock(**b.model_dump()) for b in document.core_memory]
-    messages = [NewMessage(role=m.role, content=m.content, function_name=m.function_name,
-                           function_args=m.function_args, request_heartbeat=m.request_heartbeat,
-                           created_at=from_db_time(m.created_at), in_context=m.in_context)
-                for m in document.messages]
+    messages = [
+        NewMessage(
+            role=m.role,
+            content=m.content,
+            function_name=m.function_name,
+            function_args=m.function_args,
+            request_heartbeat=m.request_heartbeat,
+            created_at=from_db_time(m.created_at),
+            in_context=m.in_context,
+        )
+        for m in document.messages
+    ]
     with store.transaction():
-        agent = store.agents.create(name, system_prompt=part.system_prompt, model=part.model,
-                                    blocks=blocks, created_at=from_db_time(part.created_at))
+        agent = store.agents.create(
+            name,
+            system_prompt=part.system_prompt,
+            model=part.model,
+            blocks=blocks,
+            created_at=from_db_time(part.created_at),
+        )
         store.agents.set_summary(agent.id, part.summary)
         store.agents.set_state(agent.id, part.state)
         stored = store.recall.append(agent.id, messages)
-        store.recall.set_summarized(
-            agent.id, [s.id for s, m in zip(stored, document.messages) if m.summarized])
-        source_ids = {s.path: store.sources.add(agent.id, s.path, s.content_hash,
-                                                created_at=from_db_time(s.created_at)).id
-                      for s in document.sources}
-        store.archival.insert_many(agent.id, [
-            NewPassage(text=p.text, source_id=source_ids[p.source] if p.source else None,
-                       chunk_index=p.chunk_index, char_start=p.char_start, char_end=p.char_end,
-                       created_at=from_db_time(p.created_at))
-            for p in document.passages])
+        store.recall.set_summarized(agent.id, [s.id for s, m in zip(stored, document.messages) if m.summarized])
+        source_ids = {
+            s.path: store.sources.add(agent.id, s.path, s.content_hash, created_at=from_db_time(s.created_at)).id
+            for s in document.sources
+        }
+        store.archival.insert_many(
+            agent.id,
+            [
+                NewPassage(
+                    text=p.text,
+                    source_id=source_ids[p.source] if p.source else None,
+                    chunk_index=p.chunk_index,
+                    char_start=p.char_start,
+                    char_end=p.char_end,
+                    created_at=from_db_time(p.created_at),
+                )
+                for p in document.passages
+            ],
+        )
     return name

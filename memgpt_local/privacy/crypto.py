@@ -32,8 +32,10 @@ class Conversion:
 
     def describe(self) -> str:
         state = {True: "encrypted", False: "plain"}
-        return (f"{self.path}: {state[self.was_encrypted]} -> {state[self.now_encrypted]}, "
-                f"{len(self.counts)} tables, {self.rows} rows verified")
+        return (
+            f"{self.path}: {state[self.was_encrypted]} -> {state[self.now_encrypted]}, "
+            f"{len(self.counts)} tables, {self.rows} rows verified"
+        )
 
 
 def temp_path(path: Path) -> Path:
@@ -54,11 +56,14 @@ def verify_copy(path: Path, key: str | None, expected: dict[str, int]) -> None:
     finally:
         copy.close()
     if problem != "ok":
-        raise StoreError(f"the converted copy failed its integrity check: {problem}",
-                         "the original was kept; check free disk space and retry")
+        raise StoreError(
+            f"the converted copy failed its integrity check: {problem}",
+            "the original was kept; check free disk space and retry",
+        )
     if counts != expected:
-        diff = {k: (expected.get(k), counts.get(k)) for k in set(expected) | set(counts)
-                if expected.get(k) != counts.get(k)}
+        diff = {
+            k: (expected.get(k), counts.get(k)) for k in set(expected) | set(counts) if expected.get(k) != counts.get(k)
+        }
         raise StoreError(f"the converted copy lost rows: {diff}", "the original was kept")
 
 
@@ -73,14 +78,16 @@ def convert(path: Path, *, old_key: str | None, new_key: str | None) -> Conversi
     try:
         problem = source.integrity_check()
         if problem != "ok":
-            raise StoreError(f"{path} failed its integrity check ({problem}); not converting",
-                             "restore it from a backup first")
+            raise StoreError(
+                f"{path} failed its integrity check ({problem}); not converting", "restore it from a backup first"
+            )
         counts = source.table_counts()
         source.copy_to(tmp, new_key)
         verify_copy(tmp, new_key, counts)
         if source.table_counts() != counts:
-            raise StoreError(f"{path} changed while it was being converted",
-                             "close other memgpt-local processes and retry")
+            raise StoreError(
+                f"{path} changed while it was being converted", "close other memgpt-local processes and retry"
+            )
     except BaseException:
         source.close()
         _remove(tmp)

@@ -17,9 +17,9 @@ with a result whose call is gone.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Callable, Sequence
 
 from memgpt_local.errors import InvalidInputError, MemGPTLocalError
 from memgpt_local.memory import MemoryStore
@@ -29,8 +29,10 @@ from memgpt_local.schemas import Agent, Message, Passage, Source, utcnow
 Summarize = Callable[[str, Sequence[Message]], str]
 SENTENCE = re.compile(r"[^.!?\n]+[.!?]*\s*")
 WORD = re.compile(r"\w{3,}", re.UNICODE)
-COMMON = frozenset("the and for are but not you your with this that have has was were from they "
-                   "them what when where which who will would about into than then there".split())
+COMMON = frozenset(
+    "the and for are but not you your with this that have has was were from they "
+    "them what when where which who will would about into than then there".split()
+)
 
 
 @dataclass(frozen=True)
@@ -45,12 +47,16 @@ class Selection:
     everything: bool = False
 
     def __post_init__(self) -> None:
-        chosen = [self.search is not None, self.message_id is not None,
-                  self.passage_id is not None, self.before is not None,
-                  self.source is not None, self.everything]
+        chosen = [
+            self.search is not None,
+            self.message_id is not None,
+            self.passage_id is not None,
+            self.before is not None,
+            self.source is not None,
+            self.everything,
+        ]
         if sum(chosen) != 1:
-            raise InvalidInputError("choose exactly one of --search, --message, --passage, "
-                                    "--before, --source, --all")
+            raise InvalidInputError("choose exactly one of --search, --message, --passage, --before, --source, --all")
         if self.search is not None and len(self.search.strip()) < 2:
             raise InvalidInputError("the text to forget is too short", "give at least 2 characters")
 
@@ -72,8 +78,7 @@ class ForgetPlan:
 
     @property
     def empty(self) -> bool:
-        return not (self.messages or self.passages or self.sources or self.core_lines
-                    or self.summary_mentions)
+        return not (self.messages or self.passages or self.sources or self.core_lines or self.summary_mentions)
 
     @property
     def terms(self) -> list[str]:
@@ -89,23 +94,32 @@ class ForgetPlan:
 
     @property
     def summary_affected(self) -> bool:
-        return bool(self.agent.summary) and (bool(self.summarized) or self.summary_mentions
-                                             or self.selection.everything)
+        return bool(self.agent.summary) and (
+            bool(self.summarized) or self.summary_mentions or self.selection.everything
+        )
 
     def describe(self) -> list[str]:
-        lines = [f"agent {self.agent.name}: {len(self.messages)} message(s), "
-                 f"{len(self.passages)} passage(s), {len(self.sources)} source(s) to forget"]
+        lines = [
+            f"agent {self.agent.name}: {len(self.messages)} message(s), "
+            f"{len(self.passages)} passage(s), {len(self.sources)} source(s) to forget"
+        ]
         for m in self.messages:
-            lines.append(f"  message {m.id} [{m.role}] {m.created_at:%Y-%m-%d %H:%M} "
-                         f"{shorten(m.content or str(m.function_args or ''))}")
+            lines.append(
+                f"  message {m.id} [{m.role}] {m.created_at:%Y-%m-%d %H:%M} "
+                f"{shorten(m.content or str(m.function_args or ''))}"
+            )
         for p in self.passages:
-            lines.append(f"  passage {p.id} {p.created_at:%Y-%m-%d %H:%M} "
-                         f"{'[' + p.citation + '] ' if p.citation else ''}{shorten(p.text)}")
+            lines.append(
+                f"  passage {p.id} {p.created_at:%Y-%m-%d %H:%M} "
+                f"{'[' + p.citation + '] ' if p.citation else ''}{shorten(p.text)}"
+            )
         for s in self.sources:
             lines.append(f"  source {s.id} {s.path}")
         if self.summary_affected:
-            lines.append(f"  the recursive summary was written from {len(self.summarized)} of "
-                         f"these messages and will be rewritten without them")
+            lines.append(
+                f"  the recursive summary was written from {len(self.summarized)} of "
+                f"these messages and will be rewritten without them"
+            )
         return lines
 
 
@@ -164,11 +178,9 @@ def _with_partners(chosen: set[int], history: Sequence[Message]) -> set[int]:
     for i, m in enumerate(history):
         if m.id not in chosen:
             continue
-        if m.role == "assistant" and m.function_name and i + 1 < len(history) \
-                and history[i + 1].role == "function":
+        if m.role == "assistant" and m.function_name and i + 1 < len(history) and history[i + 1].role == "function":
             out.add(history[i + 1].id)
-        if m.role == "function" and i > 0 and history[i - 1].role == "assistant" \
-                and history[i - 1].function_name:
+        if m.role == "function" and i > 0 and history[i - 1].role == "assistant" and history[i - 1].function_name:
             out.add(history[i - 1].id)
     return out
 
@@ -241,8 +253,7 @@ class Forgetter:
             result.summary, result.summary_rebuilt = self.new_summary(plan, summarize)
             result.summary_flagged = not result.summary_rebuilt
             if result.summary_flagged:
-                state["summary_stale"] = {"since": utcnow().isoformat(),
-                                          "forgotten_messages": len(plan.summarized)}
+                state["summary_stale"] = {"since": utcnow().isoformat(), "forgotten_messages": len(plan.summarized)}
             else:
                 state.pop("summary_stale", None)
         store.db.set_secure_delete(True)
@@ -251,8 +262,7 @@ class Forgetter:
             for source in plan.sources:
                 store.sources.delete(agent_id, source.id)
             left = [p.id for p in plan.passages if p.source_id not in {s.id for s in plan.sources}]
-            result.passages = store.archival.delete(agent_id, left) + sum(
-                s.passages for s in plan.sources)
+            result.passages = store.archival.delete(agent_id, left) + sum(s.passages for s in plan.sources)
             result.sources = len(plan.sources)
             if result.summary is not None:
                 store.agents.set_summary(agent_id, result.summary)

@@ -105,12 +105,10 @@ def new_passphrase(what: str, env: str = PASSPHRASE_ENV) -> str:
     value = os.environ.get(env)
     if not value:
         if not interactive():
-            raise InvalidInputError(f"no passphrase for {what}",
-                                    f"set {env} or run in a terminal to type it")
+            raise InvalidInputError(f"no passphrase for {what}", f"set {env} or run in a terminal to type it")
         value = getpass.getpass(f"new passphrase for {what}: ")
         if getpass.getpass("repeat it: ") != value:
             raise InvalidInputError("the two passphrases differ", "run the command again")
     if len(value) < MIN_PASSPHRASE:
-        raise InvalidInputError(f"the passphrase has {len(value)} characters",
-                                f"use at least {MIN_PASSPHRASE}")
+        raise InvalidInputError(f"the passphrase has {len(value)} characters", f"use at least {MIN_PASSPHRASE}")
     return value

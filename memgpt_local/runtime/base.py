@@ -8,8 +8,9 @@ from); the backend that compiles it validates it.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Literal, Protocol, Sequence, runtime_checkable
+from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
@@ -94,8 +95,7 @@ class Backend(Protocol):
         """Forget the KV cache: the next call evaluates its whole prompt."""
         ...
 
-    def close(self) -> None:
-        ...
+    def close(self) -> None: ...
 
 
 def common_prefix_len(cached: Sequence[int], tokens: Sequence[int]) -> int:

@@ -86,8 +86,7 @@ class CatalogEntry(_Strict):
 def _parse_catalog(raw: dict[str, Any], origin: str) -> dict[str, CatalogEntry]:
     try:
         return {
-            name: CatalogEntry.model_validate({"name": name, **entry})
-            for name, entry in raw.get("models", {}).items()
+            name: CatalogEntry.model_validate({"name": name, **entry}) for name, entry in raw.get("models", {}).items()
         }
     except ValidationError as exc:
         raise ConfigError(f"invalid model catalog {origin}: {exc}", "fix the catalog file") from exc
@@ -118,6 +117,7 @@ def catalog_entry(name: str) -> CatalogEntry:
 
 
 # ---------------------------------------------------------------- local registry
+
 
 def models_dir(data_dir: Path) -> Path:
     path = data_dir / MODELS_DIR

@@ -24,7 +24,8 @@ import enum
 import json
 import types
 import typing
-from typing import Any, Literal, Sequence
+from collections.abc import Sequence
+from typing import Any, Literal
 
 import annotated_types
 from pydantic import ValidationError
@@ -42,8 +43,7 @@ _BASE_RULES = {
     "hex": "[0-9a-fA-F]",
     # one JSON string character: no raw control characters, no lone surrogate escapes
     "jchar": (
-        '[^"\\\\\\x00-\\x1f] | "\\\\" (["\\\\/bfnrt] | "u" ([0-9a-cA-Ce-fE-F] hex hex hex'
-        ' | [dD] [0-7] hex hex))'
+        '[^"\\\\\\x00-\\x1f] | "\\\\" (["\\\\/bfnrt] | "u" ([0-9a-cA-Ce-fE-F] hex hex hex | [dD] [0-7] hex hex))'
     ),
     "bool": '"true" | "false"',
     "date": '"\\"" [0-9] [0-9] [0-9] [0-9] "-" ("0" [1-9] | "1" [0-2]) "-" ("0" [1-9] | [12] [0-9] | "3" [01]) "\\""',
@@ -51,6 +51,7 @@ _BASE_RULES = {
 
 
 # ---------------------------------------------------------------- GBNF text helpers
+
 
 def gbnf_literal(text: str) -> str:
     """``text`` as a GBNF string literal."""
@@ -141,6 +142,7 @@ def _nonneg_range(lo: int, hi: int) -> str:
 
 
 # ---------------------------------------------------------------- field -> GBNF
+
 
 class _Rules:
     """Collects named rules; value rules are shared by name."""
@@ -248,9 +250,8 @@ def _args_body(rules: _Rules, spec: CallSpec) -> str:
 
 # ---------------------------------------------------------------- public API
 
-def call_grammar_text(
-    functions: Sequence[CallSpec], *, thought_max_chars: int = 400, heartbeat: bool = True
-) -> str:
+
+def call_grammar_text(functions: Sequence[CallSpec], *, thought_max_chars: int = 400, heartbeat: bool = True) -> str:
     """The GBNF text of a call grammar (pure; not checked by llama.cpp)."""
     if not functions:
         raise GrammarError("a call grammar needs at least one function")
@@ -270,9 +271,7 @@ def call_grammar_text(
         if heartbeat and spec.allows_heartbeat:
             body += ' ", \\"request_heartbeat\\": " bool'
         call_alts.append(rules.add(f"call-{fn}", body))
-    rules.rules["root"] = (
-        f'"{{\\"thought\\": " {thought} ", \\"function\\": " ({" | ".join(call_alts)}) "}}"'
-    )
+    rules.rules["root"] = f'"{{\\"thought\\": " {thought} ", \\"function\\": " ({" | ".join(call_alts)}) "}}"'
     return rules.text()
 
 
@@ -326,8 +325,11 @@ def parse_call(text: str, functions: Sequence[CallSpec]) -> FunctionCall:
     except json.JSONDecodeError as exc:
         stripped = text.strip()
         truncated = stripped.startswith("{") and not json_depth_closed(stripped)
-        reason = "it ended before the JSON object was complete" if truncated \
+        reason = (
+            "it ended before the JSON object was complete"
+            if truncated
             else f"it is not valid JSON ({exc.msg} at character {exc.pos})"
+        )
         raise CallParseError(text, f"your last output could not be read: {reason}") from exc
     except RecursionError as exc:
         raise CallParseError(text, "your last output nests JSON too deeply") from exc
@@ -362,6 +364,7 @@ def parse_call(text: str, functions: Sequence[CallSpec]) -> FunctionCall:
 
 
 # ---------------------------------------------------------------- documentation
+
 
 def _describe_type(annotation: Any, field: FieldInfo) -> str:
     origin = typing.get_origin(annotation)

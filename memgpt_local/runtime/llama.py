@@ -22,8 +22,9 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator, Literal
+from typing import TYPE_CHECKING, Literal
 
 import llama_cpp
 import numpy as np
@@ -95,12 +96,12 @@ def check_gbnf(text: str) -> None:
         sampler = llama_cpp.llama_sampler_init_grammar(None, text.encode("utf-8"), b"root")
     if not sampler:
         details = " / ".join(line.strip() for line in "".join(captured).splitlines() if line.strip())
-        raise GrammarError(f"llama.cpp refused the grammar: {details or _log_tail() or 'no details'}",
-                           GRAMMAR_BUG_HINT)
+        raise GrammarError(f"llama.cpp refused the grammar: {details or _log_tail() or 'no details'}", GRAMMAR_BUG_HINT)
     llama_cpp.llama_sampler_free(sampler)
 
 
 # ---------------------------------------------------------------- grammar sampling
+
 
 class _GrammarSampler:
     """Owns one llama.cpp grammar sampler; checks single tokens, masks logits, finds forced text."""
@@ -147,7 +148,9 @@ class _GrammarSampler:
         probe = llama_cpp.llama_sampler_clone(self._ptr)
         out: list[str] = []
         try:
-            arr = llama_cpp.llama_token_data_array(data=self._char_buf, size=len(self._chars), selected=-1, sorted=False)
+            arr = llama_cpp.llama_token_data_array(
+                data=self._char_buf, size=len(self._chars), selected=-1, sorted=False
+            )
             while len(out) < limit:
                 for i in range(len(self._chars)):
                     self._char_buf[i].logit = 0.0
@@ -210,6 +213,7 @@ class _StopTracker:
 
 
 # ---------------------------------------------------------------- the backend
+
 
 class LlamaCppBackend:
     """A GGUF chat model in-process. See the module docstring."""
@@ -286,7 +290,7 @@ class LlamaCppBackend:
         if not template:
             raise ModelError(
                 f"the model {self.name} has no chat template in its metadata",
-                "pass a chat format (model.chat_format in config.toml: \"chatml\" or a template file)",
+                'pass a chat format (model.chat_format in config.toml: "chatml" or a template file)',
             )
         try:
             return Jinja2ChatFormatter(template=template, eos_token=self._eos_text, bos_token=self._bos_text)
@@ -303,9 +307,7 @@ class LlamaCppBackend:
 
     def tokenize_prompt(self, prompt: str) -> list[int]:
         """The exact token list evaluated for ``prompt`` (BOS added once when the model wants it)."""
-        add_bos = bool(self._llm._model.add_bos_token()) and not (
-            self._bos_text and prompt.startswith(self._bos_text)
-        )
+        add_bos = bool(self._llm._model.add_bos_token()) and not (self._bos_text and prompt.startswith(self._bos_text))
         return self._llm.tokenize(prompt.encode("utf-8"), add_bos=add_bos, special=True)
 
     def count_tokens(self, messages: list[ChatMessage]) -> int:

@@ -24,17 +24,30 @@ def list_models(data_dir: Path, *, default: str) -> list[dict[str, Any]]:
     for name, entry in load_catalog().items():
         path = installed_path(data_dir, name)
         installed = path is not None and path.is_file()
-        rows.append({
-            "name": name, "kind": "catalog", "installed": installed, "default": name == default,
-            "size": path.stat().st_size if installed else entry.size,
-            "quantization": entry.quantization, "n_ctx_train": entry.n_ctx_train,
-            "path": str(path) if installed else None,
-        })
+        rows.append(
+            {
+                "name": name,
+                "kind": "catalog",
+                "installed": installed,
+                "default": name == default,
+                "size": path.stat().st_size if installed else entry.size,
+                "quantization": entry.quantization,
+                "n_ctx_train": entry.n_ctx_train,
+                "path": str(path) if installed else None,
+            }
+        )
     for name, reg in read_registry(data_dir).items():
         path = Path(reg.path)
-        row: dict[str, Any] = {"name": name, "kind": "registered", "installed": path.is_file(),
-                               "default": name == default, "size": None, "quantization": None,
-                               "n_ctx_train": None, "path": reg.path}
+        row: dict[str, Any] = {
+            "name": name,
+            "kind": "registered",
+            "installed": path.is_file(),
+            "default": name == default,
+            "size": None,
+            "quantization": None,
+            "n_ctx_train": None,
+            "path": reg.path,
+        }
         if path.is_file():
             info = read_gguf_info(path)
             row.update(size=info.size_bytes, quantization=info.quantization, n_ctx_train=info.n_ctx_train)

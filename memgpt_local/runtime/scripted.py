@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from memgpt_local.errors import ContextOverflowError, ScriptExhaustedError
 from memgpt_local.runtime.base import CallSpec, Grammar, TextCallback, reusable_prefix

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, StepPlan
 from memgpt_local.agent.policy.copy_guard import CopyGuard

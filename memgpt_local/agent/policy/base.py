@@ -16,8 +16,9 @@ fake view: no embedder, SQLite or model needed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import ClassVar, Literal, Protocol, Sequence
+from typing import ClassVar, Literal, Protocol
 
 import numpy as np
 

@@ -12,8 +12,8 @@ like the question than its first step does.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from difflib import SequenceMatcher
-from typing import Sequence
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.policy.echo_guard import restates_question
@@ -30,8 +30,7 @@ def _longest_common_run(a: Sequence[str], b: Sequence[str]) -> int:
     return SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b)).size
 
 
-def copied_hit(draft: str, hits: Sequence[SearchHit], *, min_words: int = 6,
-               share: float = 0.8) -> SearchHit | None:
+def copied_hit(draft: str, hits: Sequence[SearchHit], *, min_words: int = 6, share: float = 0.8) -> SearchHit | None:
     """The hit whose text ``draft`` copies word for word: a run of at least ``min_words``
     words of the hit makes up ``share`` of the draft ("You said: the Verquuels are playing
     at Nathsirksuel Hall next month" copies the stored line it quotes)."""
@@ -70,9 +69,15 @@ class CopyGuard(Policy):
             return None
         # The turn itself (the question, the model's own steps: a date search finds them) and any
         # memory that asks the question again read like the question without answering it: no rivals.
-        rivals = [h for h in hits if h is copied or not (
-            (h.kind == "message" and turn.event_id is not None and h.id >= turn.event_id)
-            or restates_question(h.text, asked))]
+        rivals = [
+            h
+            for h in hits
+            if h is copied
+            or not (
+                (h.kind == "message" and turn.event_id is not None and h.id >= turn.event_id)
+                or restates_question(h.text, asked)
+            )
+        ]
         ranked = by_similarity(rivals, asked, memory.embed)
         closer = ranked[: next(i for i, h in enumerate(ranked) if h is copied)]
         if not closer or continues_chain(copied, closer, asked):
@@ -80,8 +85,11 @@ class CopyGuard(Policy):
         # only the closer results, the closest last: shown the copied line again, or shown it
         # last, the model sent the same copy again (it answers from the last thing it read)
         closest_last = list(reversed(closer[: self.hits]))
-        notice = ("Not sent: your reply copies a search result word for word, and other results are closer to the "
-                  "user's question. Answer the question itself, in your own words, from the results that match it "
-                  "better (the closest last):\n" + "\n".join(format_hits(closest_last, first=1, per_item=300)))
-        return Hold(self.name, notice, "it copied a memory that other results match your question better",
-                    hide_draft=True)
+        notice = (
+            "Not sent: your reply copies a search result word for word, and other results are closer to the "
+            "user's question. Answer the question itself, in your own words, from the results that match it "
+            "better (the closest last):\n" + "\n".join(format_hits(closest_last, first=1, per_item=300))
+        )
+        return Hold(
+            self.name, notice, "it copied a memory that other results match your question better", hide_draft=True
+        )

@@ -39,8 +39,13 @@ class EchoGuard(Policy):
         if not restates_question(draft.message, turn.question):
             return None
         hits = best_hits(turn, memory.embed, self.hits)
-        found = ("What your searches found (best first):\n" + "\n".join(format_hits(hits, first=1, per_item=300))
-                 if hits else "Your searches found nothing; if you do not know, say so.")
-        notice = ("Not sent: your reply asks the user the question they asked you. Answer it instead, "
-                  "from what you found. " + found)
+        found = (
+            "What your searches found (best first):\n" + "\n".join(format_hits(hits, first=1, per_item=300))
+            if hits
+            else "Your searches found nothing; if you do not know, say so."
+        )
+        notice = (
+            "Not sent: your reply asks the user the question they asked you. Answer it instead, "
+            "from what you found. " + found
+        )
         return Hold(self.name, notice, "it asked your question back", hide_draft=True)

@@ -33,6 +33,8 @@ class Prefetch(Policy):
                 sections.append(title + ":\n" + "\n".join(lines))
         if not sections:
             return []
-        body = ("Stored memories that may be relevant to the user's message (found automatically; they may not "
-                "answer it):\n")
+        body = (
+            "Stored memories that may be relevant to the user's message (found automatically; they may not "
+            "answer it):\n"
+        )
         return [events.system_event("memory read-ahead", body + "\n".join(sections))]

@@ -31,6 +31,8 @@ class Recap(Policy):
         top = best_hits(turn, memory.embed, self.hits)
         if not top:
             return []
-        body = ("Searching is over for this turn; reply to the user now. The best results of your searches "
-                "(best first):\n" + "\n".join(format_hits(top, first=1, per_item=300)))
+        body = (
+            "Searching is over for this turn; reply to the user now. The best results of your searches "
+            "(best first):\n" + "\n".join(format_hits(top, first=1, per_item=300))
+        )
         return [events.system_event("search recap", body)]

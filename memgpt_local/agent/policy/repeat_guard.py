@@ -21,9 +21,17 @@ class RepeatGuard(Policy):
             return None
         answered = bool(turn.messages)
         if any(normalize_space(sent) == message for sent in turn.messages):
-            return Hold(self.name, "Not sent: you already sent this exact message in this turn.",
-                        "the same message was already sent in this turn.", end_turn=answered)
+            return Hold(
+                self.name,
+                "Not sent: you already sent this exact message in this turn.",
+                "the same message was already sent in this turn.",
+                end_turn=answered,
+            )
         if any(normalize_space(step.outcome.text) == message for step in turn.steps):
-            return Hold(self.name, "Not sent: that is a function's result, not a message for the user.",
-                        "that is a function's result, not a message for the user.", end_turn=answered)
+            return Hold(
+                self.name,
+                "Not sent: that is a function's result, not a message for the user.",
+                "that is a function's result, not a message for the user.",
+                end_turn=answered,
+            )
         return None

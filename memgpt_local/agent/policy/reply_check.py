@@ -13,8 +13,8 @@ the check ends by itself once the model has seen what memory holds about its ans
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, SearchKind
 from memgpt_local.agent.policy.hits import Embed, unit
@@ -51,8 +51,9 @@ class UnreadEntries:
         )
 
 
-def unread_entries(draft: str, *, asked: str, context_text: str, sources: Sequence[Containing],
-                   max_df: int) -> UnreadEntries:
+def unread_entries(
+    draft: str, *, asked: str, context_text: str, sources: Sequence[Containing], max_df: int
+) -> UnreadEntries:
     """What memory holds about the draft's own identifiers that the context does not show.
 
     ``asked`` is the user's message: identifiers it contains are what the model searched
@@ -81,8 +82,9 @@ def unread_entries(draft: str, *, asked: str, context_text: str, sources: Sequen
     return UnreadEntries(tuple(used), tuple(found[:MAX_ENTRIES]))
 
 
-def relevant_to_question(entries: Sequence[SearchHit], *, asked: str, grounds: Sequence[str], embed: Embed,
-                         window: float) -> list[SearchHit]:
+def relevant_to_question(
+    entries: Sequence[SearchHit], *, asked: str, grounds: Sequence[str], embed: Embed, window: float
+) -> list[SearchHit]:
     """The entries about as relevant to the user's question as what the answer was based on.
 
     ``grounds`` are the texts the model read this turn (its search hits) or, when it read
@@ -97,7 +99,7 @@ def relevant_to_question(entries: Sequence[SearchHit], *, asked: str, grounds: S
     vectors = unit(embed(texts))
     sims = vectors[1:] @ vectors[0]
     reference = float(sims[: len(grounds)].max()) if grounds else 0.0
-    entry_sims = sims[len(grounds):]
+    entry_sims = sims[len(grounds) :]
     return [e for e, sim in zip(entries, entry_sims) if float(sim) >= reference - window]
 
 
@@ -115,12 +117,18 @@ class ReplyCheck(Policy):
         def source(kind: SearchKind) -> Containing:
             return lambda text, limit: memory.containing(kind, text, limit)
 
-        check = unread_entries(draft.message, asked=asked, context_text="\n".join(m.content for m in draft.prompt),
-                               sources=[source(kind) for kind in SOURCES], max_df=self.settings.max_df)
+        check = unread_entries(
+            draft.message,
+            asked=asked,
+            context_text="\n".join(m.content for m in draft.prompt),
+            sources=[source(kind) for kind in SOURCES],
+            max_df=self.settings.max_df,
+        )
         if check.entries and self.settings.window < 1.0:
             grounds = [ranked.hit.text for _, ranked in turn.search_hits()] or [draft.message]
-            kept = relevant_to_question(check.entries, asked=asked, grounds=grounds, embed=memory.embed,
-                                        window=self.settings.window)
+            kept = relevant_to_question(
+                check.entries, asked=asked, grounds=grounds, embed=memory.embed, window=self.settings.window
+            )
             check = UnreadEntries(tuple(i for i in check.identifiers if any(i in e.text for e in kept)), tuple(kept))
         if not check.entries:
             return None
