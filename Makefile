@@ -1,11 +1,11 @@
-# One-command set-up: `make run` (chat with the default model) and `make test` (the test suite).
+# One-command set-up: `make run` (chat with the default model) and `make test` (lint, types, the test suite).
 # Both create .venv, install torch 2.13.0 (CPU) first, then the package with its test extras.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test bench clean
+.PHONY: install run test lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,9 +19,14 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/memgpt-local chat
 
-test: $(STAMP)
+test: $(STAMP) lint
 	$(BIN)/python scripts/fetch_test_assets.py
 	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check memgpt_local tests scripts
+	$(BIN)/ruff format --check memgpt_local tests scripts
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) .pytest_cache
