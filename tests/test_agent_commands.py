@@ -68,3 +68,23 @@ def test_parse_slash():
     assert commands.parse_slash("/dump 3") == ("dump", "3")
     assert commands.parse_slash("hello") is None
     assert "/rethink" in commands.help_text()
+
+
+def test_context_works_with_a_template_that_cannot_render_an_empty_conversation(store, vocab_dir):
+    """qwen2's chat template reads messages[0]: /context once failed with "list object has no
+    element 0" because it measured an empty conversation."""
+    from memgpt_local.agent.loop import AgentRunner
+    from memgpt_local.runtime.llama import LlamaCppBackend
+
+    backend = LlamaCppBackend(vocab_dir / "ggml-vocab-qwen2.gguf")
+    try:
+        scripted = make_runner(store, [say("hello")])
+        ask(scripted, "hi, I'm Dana")
+        runner = AgentRunner(store, backend, "sam", scripted.settings)
+        usage = dict(commands.context_usage(runner))
+        sections = sum(v for k, v in usage.items() if k != "reply reserve")
+        assert sections == backend.count_tokens(runner.render())
+        assert usage["core memory"] > 0 and usage["messages"] > 0
+        assert "tokens" in commands.show_context(runner, "")
+    finally:
+        backend.close()

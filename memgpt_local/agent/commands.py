@@ -54,16 +54,17 @@ def show_memory(runner: AgentRunner, _: str) -> str:
 
 
 def context_usage(runner: AgentRunner) -> list[tuple[str, int]]:
-    """Tokens per section of the main context (each measured by the model's tokenizer)."""
+    """Tokens per section of the main context (each measured by the model's tokenizer). The
+    chat template's own tokens count with the instructions: many templates cannot render an
+    empty conversation, so nothing is measured without a system message."""
     parts = runner.parts()
     count = runner.backend.count_tokens
-    base = count([])
     system_only = count([ChatMessage(role="system", content=parts.instructions)])
     system = count([ChatMessage(role="system", content=f"{parts.instructions}\n\n{parts.core_memory}")])
     with_summary = count(parts.messages()[: 2 if parts.summary is not None else 1])
     total = count(parts.messages())
     return [
-        ("system instructions", system_only - base),
+        ("system instructions", system_only),
         ("core memory", system - system_only),
         ("summary", with_summary - system),
         ("messages", total - with_summary),
