@@ -71,12 +71,16 @@ def test_parse_slash():
 
 
 def test_context_works_with_a_template_that_cannot_render_an_empty_conversation(store, vocab_dir):
-    """qwen2's chat template reads messages[0]: /context once failed with "list object has no
-    element 0" because it measured an empty conversation."""
+    """qwen2.5-coder's chat template (copied from the model file's metadata into tests/fixtures)
+    reads messages[0]: /context once failed with "list object has no element 0" because it
+    measured an empty conversation."""
+    from pathlib import Path
+
     from memgpt_local.agent.loop import AgentRunner
     from memgpt_local.runtime.llama import LlamaCppBackend
 
-    backend = LlamaCppBackend(vocab_dir / "ggml-vocab-qwen2.gguf")
+    template = Path(__file__).parent / "fixtures" / "qwen2.5-coder-chat-template.jinja"
+    backend = LlamaCppBackend(vocab_dir / "ggml-vocab-qwen2.gguf", chat_format=str(template))
     try:
         scripted = make_runner(store, [say("hello")])
         ask(scripted, "hi, I'm Dana")
