@@ -19,6 +19,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic_core import ErrorDetails
 
 from memgpt_local.errors import ConfigError, DataDirError
 
@@ -54,6 +55,7 @@ POLICY_NAMES = (  # the order they act in, whatever the order of ``agent.policie
     "read_results",
     "search_budget",
     "recap",
+    "one_reply",
     "reply_required",
     "repeat_guard",
     "echo_guard",
@@ -67,6 +69,7 @@ PolicyName = Literal[
     "read_results",
     "search_budget",
     "recap",
+    "one_reply",
     "reply_required",
     "repeat_guard",
     "echo_guard",
@@ -78,6 +81,7 @@ DEFAULT_POLICIES: tuple[PolicyName, ...] = (
     "read_results",
     "search_budget",
     "recap",
+    "one_reply",
     "reply_required",
     "repeat_guard",
     "echo_guard",
@@ -265,7 +269,7 @@ def resolve_data_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
     return path
 
 
-def _describe_error(err: dict[str, Any]) -> str:
+def _describe_error(err: ErrorDetails) -> str:
     key = ".".join(str(p) for p in err.get("loc", ()))
     kind = err.get("type", "")
     if kind == "extra_forbidden":

@@ -232,3 +232,12 @@ def test_a_user_turn_always_ends_with_a_reply(store):
 def test_events_other_than_user_messages_may_end_silently(store):
     runner = make_runner(store, [call("pause_heartbeats", minutes=10)])
     assert runner.run_turn(events.timed_heartbeat()).messages == []
+
+
+def test_a_users_turn_ends_with_its_reply_even_when_the_model_asks_for_more(store):
+    script = [say("Nice to meet you, Dana!", heartbeat=True), say("Message sent. How can I help?")]
+    runner = make_runner(store, script)
+    turn = ask(runner, "Hi! I'm Dana.")
+    assert turn.messages == ["Nice to meet you, Dana!"] and len(turn.steps) == 1
+    chained = make_runner(store, list(script), name="chained", policies=["reply_required"])
+    assert len(ask(chained, "Hi! I'm Dana.").messages) == 2  # without the policy the chain goes on

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from agent_helpers import ask, call, make_runner, say
 
+from memgpt_local.config import DEFAULT_POLICIES
 from memgpt_local.functions.links import LinkExpander, identifiers
 from memgpt_local.schemas import NewMessage, SearchHit, utcnow
 
@@ -325,6 +326,11 @@ def test_reply_check_does_not_show_detail_that_is_not_about_the_question(store):
     assert turn.steps[1].held and "painter born in Brisk" in turn.steps[1].outcome.text
 
 
+# the repeat guard matters where a turn may send several messages: with one_reply off, and in
+# turns no user message started (heartbeats, login)
+CHAINING = [p for p in DEFAULT_POLICIES if p != "one_reply"]
+
+
 def test_a_reply_already_sent_in_the_turn_is_not_sent_again_and_ends_the_turn(store):
     runner = make_runner(
         store,
@@ -333,13 +339,14 @@ def test_a_reply_already_sent_in_the_turn_is_not_sent_again_and_ends_the_turn(st
             say("You ordered  the stew.", heartbeat=True),
             say("never reached"),
         ],
+        policies=CHAINING,
     )
     turn = ask(runner, "What did I order?")
     assert turn.messages == ["You ordered the stew."]
     assert len(turn.steps) == 2 and turn.steps[1].hold.reason == "repeat_guard"
     assert "already sent" in store.recall.in_context(runner.agent_id)[-1].content
     # a different message in the same turn still goes out
-    runner = make_runner(store, [say("First.", heartbeat=True), say("Second.")], name="two")
+    runner = make_runner(store, [say("First.", heartbeat=True), say("Second.")], name="two", policies=CHAINING)
     assert ask(runner, "hi").messages == ["First.", "Second."]
 
 
@@ -347,11 +354,23 @@ def test_a_message_that_parrots_a_function_result_is_not_sent(store):
     runner = make_runner(
         store,
         [say("The Wamkoora Lighthouse is in Naillpouick.", heartbeat=True), say("Message sent."), say("never reached")],
+        policies=CHAINING,
     )
     turn = ask(runner, "Where is the Wamkoora Lighthouse?")
     assert turn.messages == ["The Wamkoora Lighthouse is in Naillpouick."]
     assert turn.steps[1].hold.reason == "repeat_guard" and len(turn.steps) == 2
     assert "function's result" in store.recall.in_context(runner.agent_id)[-1].content
+
+
+def test_a_parroted_result_before_any_answer_does_not_leave_the_user_without_one(store):
+    """A draft that only repeats a function's result, sent before anything reached the user,
+    is held and the next step must answer (it once ended the turn with no message at all)."""
+    saved = call("core_memory_append", label="human", content="Name: Dana", heartbeat=True)
+    runner = make_runner(store, [saved, say("Appended to human (47/2000 characters used)."), say("Hi Dana!")])
+    turn = ask(runner, "I'm Dana")
+    assert turn.messages == ["Hi Dana!"]
+    assert turn.steps[1].hold.reason == "repeat_guard" and not turn.steps[1].hold.end_turn
+    assert runner.backend.requests[2].grammar.function_names == ("send_message",)
 
 
 def test_question_focus_ranks_a_turns_searches_by_the_users_question(store):

@@ -261,3 +261,24 @@ def test_every_policy_is_a_no_op_where_it_has_nothing_to_do(name):
     assert policy.after_step(turn, step(0, "pause_heartbeats", minutes=5), memory) == []
     assert policy.before_end(turn) is None
     assert turn.reply_reason is None and turn.step_reason is None
+
+
+def test_one_reply_ends_a_users_turn_once_the_answer_went_out():
+    from memgpt_local.agent.policy.one_reply import OneReply
+
+    policy, memory = OneReply(), FakeMemory()
+    turn = Turn(question="hi")
+    policy.after_step(turn, search_step(0, [hit(1, "x")]), memory)
+    assert turn.end_reason is None
+    sent = step(
+        1,
+        "send_message",
+        FunctionOutcome(True, "Message sent.", user_message="Hello!"),
+        heartbeat=True,
+        message="Hello!",
+    )
+    policy.after_step(turn, sent, memory)
+    assert turn.end_reason
+    heartbeat = Turn(question=None)  # a heartbeat or login may send several messages
+    policy.after_step(heartbeat, sent, memory)
+    assert heartbeat.end_reason is None

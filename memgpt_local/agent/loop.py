@@ -149,6 +149,8 @@ class AgentRunner:
             if notices:
                 with self.store.transaction():
                     self.store.recall.append(self.agent_id, notices)
+            if turn.end_reason:
+                return
             if record.asks_for_more or turn.step_reason or turn.reply_reason:
                 continue
             reason = next((r for policy in self.policies if (r := policy.before_end(turn))), None)

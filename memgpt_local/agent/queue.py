@@ -18,12 +18,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from memgpt_local import events
 from memgpt_local.agent.summarizer import Summarizer
 from memgpt_local.config import AgentSettings
 from memgpt_local.errors import ContextOverflowError
 from memgpt_local.schemas import ChatMessage, Message
+
+if TYPE_CHECKING:
+    from memgpt_local.memory import MemoryStore
+    from memgpt_local.runtime.base import Backend
 
 
 @dataclass
@@ -65,7 +70,9 @@ def choose_cut(queue: Sequence[Message], fraction: float) -> int:
 class QueueManager:
     """Keeps one agent's main context inside the model's window."""
 
-    def __init__(self, store, backend, settings: AgentSettings, render: Callable[[], list[ChatMessage]]):
+    def __init__(
+        self, store: MemoryStore, backend: Backend, settings: AgentSettings, render: Callable[[], list[ChatMessage]]
+    ):
         self.store = store
         self.backend = backend
         self.settings = settings

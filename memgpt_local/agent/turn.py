@@ -118,6 +118,7 @@ class Turn(_Steps):
     marks: set[str] = field(default_factory=set)  # once-a-turn things policies have done
     reply_reason: str | None = None  # why the next step may only reply (None: it may call anything)
     step_reason: str | None = None  # why another step must run
+    end_reason: str | None = None  # why the turn ends after this step, whatever the model asked
 
     def require_reply(self, reason: str) -> None:
         """The next step must answer the user (its grammar allows only the reply function)."""
@@ -126,6 +127,10 @@ class Turn(_Steps):
     def require_step(self, reason: str) -> None:
         """Another step must run (its functions are not narrowed by this)."""
         self.step_reason = self.step_reason or reason
+
+    def end(self, reason: str) -> None:
+        """End the turn after the current step (requests for more steps are dropped)."""
+        self.end_reason = self.end_reason or reason
 
     def add(self, step: StepRecord) -> None:
         """Record a finished step; the requests made for it are used up."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 import click
@@ -25,6 +26,10 @@ def _runner(
     record = ensure_agent(store, agent, app.settings)
     backend = open_backend(model or record.model or app.settings.model.default, app, interactive=interactive)
     return AgentRunner(store, backend, agent, app.settings.agent, observer=observer)
+
+
+def _user_turn(runner: AgentRunner, text: str) -> TurnResult:
+    return runner.run_turn(events.user_message(text))
 
 
 @click.command("chat")
@@ -56,7 +61,7 @@ def chat(app: App, agent_name: str, model: str | None, verbose: bool, no_login: 
             continue
         slash = commands.parse_slash(line)
         if slash is None:
-            session.run_turn(lambda line=line: runner.run_turn(events.user_message(line)))
+            session.run_turn(functools.partial(_user_turn, runner, line))
             continue
         name, arg = slash
         if name in ("exit", "quit"):
@@ -69,7 +74,7 @@ def chat(app: App, agent_name: str, model: str | None, verbose: bool, no_login: 
             click.echo(f"unknown command /{name}; /help lists them", err=True)
             continue
         try:
-            result = session.run_turn(lambda command=command, arg=arg: command.run(runner, arg))
+            result = session.run_turn(functools.partial(command.run, runner, arg))
         except MemGPTLocalError as exc:
             click.echo(f"error: {exc}", err=True)
             continue

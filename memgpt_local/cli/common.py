@@ -12,12 +12,16 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from memgpt_local.config import DB_NAME, Settings, load_settings, resolve_data_dir
 from memgpt_local.errors import MemGPTLocalError
+
+if TYPE_CHECKING:  # memory/ loads numpy and SQLite: imported when first used
+    from memgpt_local.memory import MemoryStore
+    from memgpt_local.memory.embed import Embedder
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -25,12 +29,12 @@ F = TypeVar("F", bound=Callable[..., Any])
 class App:
     """What one CLI invocation works with; heavy parts (db, embedder) open lazily."""
 
-    def __init__(self, data_dir: str | Path | None = None):
+    def __init__(self, data_dir: str | Path | None = None) -> None:
         self._explicit_dir = data_dir
         self._data_dir: Path | None = None
         self._settings: Settings | None = None
-        self._embedder = None
-        self._store = None
+        self._embedder: Embedder | None = None
+        self._store: MemoryStore | None = None
         self._key: str | None = None
         self._key_known = False
 
@@ -50,7 +54,7 @@ class App:
     def db_path(self) -> Path:
         return self.data_dir / DB_NAME
 
-    def embedder(self):
+    def embedder(self) -> Embedder:
         if self._embedder is None:
             from memgpt_local.memory.embed import make_embedder
 
@@ -67,7 +71,7 @@ class App:
             self._key_known = True
         return self._key
 
-    def store(self):
+    def store(self) -> MemoryStore:
         if self._store is None:
             from memgpt_local.memory import open_store
 

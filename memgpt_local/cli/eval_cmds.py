@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from memgpt_local.cli.common import App, print_json, progress_enabled, with_app
 from memgpt_local.errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from memgpt_local.runtime.base import Backend
 
 TASKS = ("nested-kv", "dmr", "doc-qa")
 DEFAULT_OUT = Path("eval-out")
@@ -28,7 +31,7 @@ def _points(
         ) from None
 
 
-def _backend(app: App, model: str, n_ctx: int | None):
+def _backend(app: App, model: str, n_ctx: int | None) -> Backend:
     from memgpt_local.cli.session import SCRIPTED_PREFIX, open_backend
 
     if model.startswith(SCRIPTED_PREFIX) or n_ctx is None:

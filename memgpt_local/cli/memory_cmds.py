@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -12,8 +13,11 @@ from memgpt_local.cli.common import App, print_json, progress_enabled, with_app
 from memgpt_local.errors import InvalidInputError
 from memgpt_local.schemas import SearchPage
 
+if TYPE_CHECKING:
+    from memgpt_local.memory.search import SearchMode
+
 ReadableFile = click.Path(exists=True, dir_okay=False, path_type=Path)
-MODES = click.Choice(["hybrid", "text", "vector"])
+MODES = click.Choice(["hybrid", "text", "vector"])  # the values of memory.search.SearchMode
 
 
 @contextlib.contextmanager
@@ -180,11 +184,11 @@ def archival_insert(app: App, agent_name: str, text: str | None, file: Path | No
 @click.option("--mode", type=MODES, default="hybrid", show_default=True, help="Ranking used.")
 @json_option
 @with_app
-def archival_search(app: App, agent_name: str, query: str, page: int, mode: str, as_json: bool) -> None:
+def archival_search(app: App, agent_name: str, query: str, page: int, mode: SearchMode, as_json: bool) -> None:
     """Search archival memory by words and meaning."""
     store = app.store()
     agent = store.agents.get(agent_name)
-    result = store.archival.search(agent.id, query, page=page_index(page), mode=mode)  # type: ignore[arg-type]
+    result = store.archival.search(agent.id, query, page=page_index(page), mode=mode)
     check_page(result)
     echo_page(result, as_json)
 
@@ -204,11 +208,11 @@ def recall_group() -> None:
 @click.option("--mode", type=MODES, default="hybrid", show_default=True, help="Ranking used.")
 @json_option
 @with_app
-def recall_search(app: App, agent_name: str, query: str, page: int, mode: str, as_json: bool) -> None:
+def recall_search(app: App, agent_name: str, query: str, page: int, mode: SearchMode, as_json: bool) -> None:
     """Search user and assistant messages by words and meaning."""
     store = app.store()
     agent = store.agents.get(agent_name)
-    result = store.recall.search(agent.id, query, page=page_index(page), mode=mode)  # type: ignore[arg-type]
+    result = store.recall.search(agent.id, query, page=page_index(page), mode=mode)
     check_page(result)
     echo_page(result, as_json)
 

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from memgpt_local.cli.common import App, with_app
 from memgpt_local.errors import InvalidInputError, MemGPTLocalError, StoreError
+
+if TYPE_CHECKING:
+    from memgpt_local.privacy.forget import Summarize
 
 keyring_option = click.option(
     "--keyring/--no-keyring",
@@ -142,7 +147,7 @@ def key_forget(app: App) -> None:
 # ------------------------------------------------------------------------- forget
 
 
-def _summarizer(app: App, model: str | None, agent_model: str | None):
+def _summarizer(app: App, model: str | None, agent_model: str | None) -> Summarize | None:
     """A summarize(previous, messages) function on ``model`` (or the agent's/default model
     when it is installed), or None when no model can be loaded. Never downloads."""
     from memgpt_local.agent.summarizer import Summarizer

@@ -95,8 +95,10 @@ class ChatSession:
         return self.runner.run_turn(newest[0])
 
     def heartbeats_paused(self) -> bool:
-        until = self.runner.agent.state.get("heartbeats_paused_until")
-        return bool(until) and datetime.fromisoformat(until) > utcnow()
+        until = self.runner.agent.state.get("heartbeats_paused_until")  # an ISO time, or absent
+        if not isinstance(until, str) or not until:
+            return False
+        return datetime.fromisoformat(until) > utcnow()
 
     def due_event(self) -> str | None:
         """What should run now without user input: 'pending' or 'heartbeat', else None."""

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from memgpt_local.errors import InvalidInputError
 from memgpt_local.memory.embed import Embedder, SentenceTransformerEmbedder
@@ -46,14 +47,15 @@ class WordpieceTokens:
 
     def __init__(self, embedder: SentenceTransformerEmbedder):
         self._embedder = embedder
-        self._tokenizer = None
+        self._tokenizer: Callable[..., Any] | None = None  # a transformers tokenizer
         self._max_tokens: int | None = None
 
-    def _load(self) -> None:
+    def _load(self) -> Callable[..., Any]:
         if self._tokenizer is None:
             model = self._embedder._load()  # the embedder owns the (lazily loaded) model
             self._tokenizer = model.tokenizer
             self._max_tokens = int(model.max_seq_length) - SPECIAL_TOKENS
+        return self._tokenizer
 
     @property
     def max_tokens(self) -> int:
@@ -62,8 +64,8 @@ class WordpieceTokens:
         return self._max_tokens
 
     def starts(self, text: str) -> list[int]:
-        self._load()
-        encoded = self._tokenizer(
+        tokenizer = self._load()
+        encoded = tokenizer(
             text,
             add_special_tokens=False,
             return_offsets_mapping=True,

@@ -12,11 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 
 from memgpt_local.eval.scoring import contains_any, rouge_l
+from memgpt_local.schemas import NewMessage
+
+if TYPE_CHECKING:  # tasks make cases without loading SQLite; the runner passes them a store
+    from memgpt_local.memory import MemoryStore
 
 Embed = Callable[[Sequence[str]], np.ndarray]
 """Vectors for texts (the runner's cache of corpus embeddings); rows match the texts."""
@@ -100,11 +104,20 @@ class Task(Protocol):
         """Every case for these options, in a fixed order (index outer, point inner)."""
         ...
 
-    def build_memory(self, store, agent_id: int, case: Case, embed: Embed) -> None:
+    def build_memory(self, store: MemoryStore, agent_id: int, case: Case, embed: Embed) -> None:
         """Put what the agent must remember into ``store`` (for a corpus: the shared part)."""
         ...
 
-    def fixed_context(self, case: Case, store=None, agent_id: int | None = None) -> FixedContext:
+    def fixed_context(self, case: Case, store: MemoryStore | None = None, agent_id: int | None = None) -> FixedContext:
         """The truncation baseline's prompt material (``store`` holds ``build_memory``'s data
         when ``baseline_store`` is true)."""
+        ...
+
+
+@runtime_checkable
+class HistoryTask(Task, Protocol):
+    """A task whose memory is a past conversation (the ``summary-only`` baseline summarizes it)."""
+
+    def past_messages(self, case: Case) -> list[NewMessage]:
+        """The past conversation of ``case``, oldest first."""
         ...

@@ -18,6 +18,7 @@ from datetime import datetime
 from memgpt_local.agent.summarizer import Summarizer
 from memgpt_local.eval.base import Case, FixedContext
 from memgpt_local.events import render_user
+from memgpt_local.runtime.base import Backend
 from memgpt_local.runtime.grammar import build_text_grammar
 from memgpt_local.schemas import ChatMessage, Completion, Message, NewMessage, utcnow
 
@@ -52,7 +53,7 @@ def _slice(ctx: FixedContext, k: int) -> tuple[int, ...]:
     return tuple(range(k)) if ctx.keep == "first" else tuple(range(n - k, n))
 
 
-def fit_count(backend, ctx: FixedContext, question: str, asked_at: datetime | None, reserve: int) -> int:
+def fit_count(backend: Backend, ctx: FixedContext, question: str, asked_at: datetime | None, reserve: int) -> int:
     """The most items whose prompt leaves ``reserve`` tokens of the window free (binary search)."""
 
     def fits(k: int) -> bool:
@@ -71,7 +72,7 @@ def fit_count(backend, ctx: FixedContext, question: str, asked_at: datetime | No
     return lo
 
 
-def answer_fixed(backend, ctx: FixedContext, case: Case) -> BaselineAnswer:
+def answer_fixed(backend: Backend, ctx: FixedContext, case: Case) -> BaselineAnswer:
     """Truncate ``ctx`` to the window and let the model answer ``case.question``."""
     k = fit_count(backend, ctx, case.question, case.asked_at, ANSWER_MAX_TOKENS)
     if k < 0:
@@ -93,7 +94,7 @@ def answer_fixed(backend, ctx: FixedContext, case: Case) -> BaselineAnswer:
     )
 
 
-def summarize_history(backend, messages: Sequence[NewMessage]) -> str:
+def summarize_history(backend: Backend, messages: Sequence[NewMessage]) -> str:
     """One summary of ``messages`` by the product's recursive summarizer (chunked to the window)."""
     stored = [
         Message(id=i, agent_id=0, seq=i, role=m.role, content=m.content, created_at=m.created_at)

@@ -17,10 +17,14 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING
 
 from memgpt_local.eval.base import Case, Embed, FixedContext, Options
 from memgpt_local.eval.fiction import Namer
 from memgpt_local.schemas import NewMessage, human_time
+
+if TYPE_CHECKING:
+    from memgpt_local.memory import MemoryStore
 
 NAME = "dmr"
 VERSION = 1
@@ -428,10 +432,10 @@ class DMRTask:
             for line in session
         ]
 
-    def build_memory(self, store, agent_id: int, case: Case, embed: Embed) -> None:
+    def build_memory(self, store: MemoryStore, agent_id: int, case: Case, embed: Embed) -> None:
         store.recall.append(agent_id, self.past_messages(case))
 
-    def fixed_context(self, case: Case, store=None, agent_id: int | None = None) -> FixedContext:
+    def fixed_context(self, case: Case, store: MemoryStore | None = None, agent_id: int | None = None) -> FixedContext:
         d = self._dialogue_of(case)
         lines = [line for session in d.sessions for line in session]
         gold = frozenset(i for i, line in enumerate(lines) if line.text == d.episode.fact[0])

@@ -23,9 +23,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from memgpt_local.eval.base import Case, Embed, FixedContext, Options
 from memgpt_local.eval.fiction import Namer
+
+if TYPE_CHECKING:
+    from memgpt_local.memory import MemoryStore
 
 NAME = "doc-qa"
 VERSION = 1
@@ -222,11 +226,11 @@ class DocQATask:
                 )
         return out
 
-    def build_memory(self, store, agent_id: int, case: Case, embed: Embed) -> None:
+    def build_memory(self, store: MemoryStore, agent_id: int, case: Case, embed: Embed) -> None:
         texts = self.encyclopedia(case.seed).passages(case.payload["size"])
         store.archival.insert_many(agent_id, [{"text": t} for t in texts], vectors=embed(texts))
 
-    def fixed_context(self, case: Case, store, agent_id: int) -> FixedContext:
+    def fixed_context(self, case: Case, store: MemoryStore, agent_id: int) -> FixedContext:
         question = case.question.replace(QUESTION_HINT, "").strip()
         page = store.archival.search(agent_id, question, page_size=BASELINE_CANDIDATES)
         items = tuple(hit.text for hit in page.items)

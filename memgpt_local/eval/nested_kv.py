@@ -17,9 +17,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from memgpt_local.eval.base import Case, Embed, FixedContext, Options
 from memgpt_local.eval.fiction import fake_uuid
+
+if TYPE_CHECKING:
+    from memgpt_local.memory import MemoryStore
 
 NAME = "nested-kv"
 VERSION = 2  # bump when generated data change: cached sets are keyed by it
@@ -153,11 +157,11 @@ class NestedKVTask:
     def _set_of(self, case: Case) -> KVSet:
         return self.kv_set(case.seed, case.payload["set"])
 
-    def build_memory(self, store, agent_id: int, case: Case, embed: Embed) -> None:
+    def build_memory(self, store: MemoryStore, agent_id: int, case: Case, embed: Embed) -> None:
         texts = self._set_of(case).texts()
         store.archival.insert_many(agent_id, [{"text": t} for t in texts], vectors=embed(texts))
 
-    def fixed_context(self, case: Case, store=None, agent_id: int | None = None) -> FixedContext:
+    def fixed_context(self, case: Case, store: MemoryStore | None = None, agent_id: int | None = None) -> FixedContext:
         kv = self._set_of(case)
         hops = set(case.payload["hops"])
         gold = frozenset(i for i, (_, v) in enumerate(kv.pairs) if v in hops)

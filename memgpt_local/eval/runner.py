@@ -34,10 +34,13 @@ from memgpt_local.agent.turn import StepRecord
 from memgpt_local.config import Settings
 from memgpt_local.errors import InvalidInputError, MemGPTLocalError
 from memgpt_local.eval import baselines
-from memgpt_local.eval.base import Case, Options, Task, score_answer
+from memgpt_local.eval.base import Case, HistoryTask, Options, Task, score_answer
 from memgpt_local.eval.scoring import contains_any
 from memgpt_local.eval.variants import Variant
+from memgpt_local.memory import MemoryStore
 from memgpt_local.memory.core import default_blocks
+from memgpt_local.memory.embed import Embedder
+from memgpt_local.runtime.base import Backend
 
 AGENT_NAME = "eval"
 AGENT_METHOD = "agent"
@@ -131,7 +134,7 @@ class EpisodeLog:
 class VectorCache:
     """Embeddings of texts by content hash, kept in ``DIR/vectors.npy`` + ``vectors.json``."""
 
-    def __init__(self, directory: Path, embedder, log: Log | None = None):
+    def __init__(self, directory: Path, embedder: Embedder, log: Log | None = None) -> None:
         self.directory = directory
         self.embedder = embedder
         self.log = log
@@ -197,7 +200,7 @@ def _remove_db(path: Path) -> None:
 class StoreFactory:
     """A fresh store with the evaluation agent and the case's memory, for one episode."""
 
-    def __init__(self, out: Path, embedder, settings: Settings, log: Log | None = None):
+    def __init__(self, out: Path, embedder: Embedder, settings: Settings, log: Log | None = None) -> None:
         self.cache = out / "cache"
         self.work = out / "work"
         self.embedder = embedder
@@ -205,7 +208,7 @@ class StoreFactory:
         self.vectors = VectorCache(self.cache, embedder, log)
         self.log = log
 
-    def _new_store(self, path: Path, case: Case):
+    def _new_store(self, path: Path, case: Case) -> MemoryStore:
         from memgpt_local.memory import open_store
 
         _remove_db(path)
@@ -220,7 +223,7 @@ class StoreFactory:
             raise
         return store
 
-    def _populate(self, store, case: Case, task: Task) -> None:
+    def _populate(self, store: MemoryStore, case: Case, task: Task) -> None:
         agent_id = store.agents.get(AGENT_NAME).id
         task.build_memory(store, agent_id, case, self.vectors.embed)
 
@@ -244,7 +247,7 @@ class StoreFactory:
         os.replace(partial, path)
         return path
 
-    def open(self, case: Case, task: Task):
+    def open(self, case: Case, task: Task) -> MemoryStore:
         """An open store for one episode at ``work/episode.db``."""
         from memgpt_local.memory import open_store
 
@@ -262,7 +265,7 @@ class StoreFactory:
             raise
         return store
 
-    def discard(self, store, keep_as: str | None = None) -> None:
+    def discard(self, store: MemoryStore, keep_as: str | None = None) -> None:
         path = Path(store.path)
         store.close()
         if keep_as:
@@ -327,12 +330,12 @@ class Evaluation:
         self,
         config: EvalConfig,
         *,
-        backend,
-        embedder,
+        backend: Backend,
+        embedder: Embedder,
         settings: Settings,
         log: Log | None = None,
         progress: bool = False,
-    ):
+    ) -> None:
         from memgpt_local.eval.variants import get_variant
 
         self.config = config
@@ -477,6 +480,7 @@ class Evaluation:
         record["setup_seconds"] = round(time.perf_counter() - started, 2)
         try:
             if method == AGENT_METHOD:
+                assert store is not None  # the agent method always needs one
                 self._agent_episode(store, case, record)
             else:
                 self._baseline_episode(method, store, case, record)
@@ -492,7 +496,7 @@ class Evaluation:
         )
         return record
 
-    def _agent_episode(self, store, case: Case, record: dict[str, Any]) -> None:
+    def _agent_episode(self, store: MemoryStore, case: Case, record: dict[str, Any]) -> None:
         agent = store.agents.get(AGENT_NAME)
         if self.variant.system_prompt is not None:
             store.agents.set_system_prompt(agent.id, self.variant.system_prompt)
@@ -519,13 +523,15 @@ class Evaluation:
         }
         record["trace"] = _trace(steps)
 
-    def _baseline_episode(self, method: str, store, case: Case, record: dict[str, Any]) -> None:
+    def _baseline_episode(self, method: str, store: MemoryStore | None, case: Case, record: dict[str, Any]) -> None:
         agent_id = store.agents.get(AGENT_NAME).id if store is not None else None
         started = time.perf_counter()
         record.update(answer="", steps=1, searches=0, retrieved=None, trace=[])
         try:
             ctx = self.task.fixed_context(case, store, agent_id)
             if method == "summary-only":
+                if not isinstance(self.task, HistoryTask):
+                    raise TypeError(f"the {self.task.name} task has no past conversation to summarize")
                 summary = baselines.summarize_history(self.backend, self.task.past_messages(case))
                 record["summary"] = summary
                 record["retrieved"] = contains_any(summary, case.answers)

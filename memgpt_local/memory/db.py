@@ -242,7 +242,7 @@ class Database:
         """Copy the WAL into the file and truncate it to zero bytes; False if a reader
         in another process kept part of it alive."""
         with self._wrap_errors():
-            busy, _log, _done = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            busy, _log, _done = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()[0]
         return not busy
 
     def vacuum(self) -> None:

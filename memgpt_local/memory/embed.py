@@ -26,7 +26,11 @@ KNOWN_DIMS = {DEFAULT_MODEL: 384}
 @runtime_checkable
 class Embedder(Protocol):
     name: str
-    dim: int
+
+    @property
+    def dim(self) -> int:
+        """Length of each vector."""
+        ...
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """``(len(texts), dim)`` float32 rows, each L2-normalized."""
@@ -140,9 +144,14 @@ def _default_model_path() -> Path:
 def make_embedder(settings: EmbedderSettings) -> Embedder:
     """The configured embedder: a known name, or a local sentence-transformers folder."""
     set_offline()
-    kw = {"batch_size": settings.batch_size, "device": settings.device}
     if settings.model in KNOWN_DIMS:
-        return SentenceTransformerEmbedder(settings.model, _default_model_path(), dim=KNOWN_DIMS[settings.model], **kw)
+        return SentenceTransformerEmbedder(
+            settings.model,
+            _default_model_path(),
+            dim=KNOWN_DIMS[settings.model],
+            batch_size=settings.batch_size,
+            device=settings.device,
+        )
     folder = Path(settings.model).expanduser()
     if not folder.is_dir():
         known = ", ".join(KNOWN_DIMS)
@@ -150,4 +159,6 @@ def make_embedder(settings: EmbedderSettings) -> Embedder:
             f"embedder {settings.model!r} is neither a known model ({known}) nor a local folder",
             "set embedder.model in config.toml to a known name or a sentence-transformers folder",
         )
-    return SentenceTransformerEmbedder(folder.resolve().name, folder, **kw)
+    return SentenceTransformerEmbedder(
+        folder.resolve().name, folder, batch_size=settings.batch_size, device=settings.device
+    )

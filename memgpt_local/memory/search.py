@@ -31,6 +31,7 @@ import numpy as np
 
 from memgpt_local.errors import InvalidInputError
 from memgpt_local.memory.db import Database
+from memgpt_local.memory.embed import Embedder
 from memgpt_local.text import STOPWORDS, normalize_space
 
 SearchMode = Literal["hybrid", "text", "vector"]
@@ -280,7 +281,7 @@ def hybrid_search(
 
 
 def query_vectors(
-    embedder, query: str, focus: str | None, mode: SearchMode
+    embedder: Embedder, query: str, focus: str | None, mode: SearchMode
 ) -> tuple[np.ndarray | None, np.ndarray | None]:
     """The vectors a search needs: the query's (none in text mode) and the focus question's
     (only beside a vector leg, and only when it says more than the query itself)."""

@@ -8,9 +8,9 @@ from); the backend that compiles it validates it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol, runtime_checkable
+from typing import Literal, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
 
@@ -18,6 +18,7 @@ from memgpt_local.errors import GrammarError
 from memgpt_local.schemas import ChatMessage, Completion
 
 TextCallback = Callable[[str], None]
+TokenT = TypeVar("TokenT", bound=Hashable)  # token ids, or the scripted backend's token strings
 
 
 class CallSpec(Protocol):
@@ -98,7 +99,7 @@ class Backend(Protocol):
     def close(self) -> None: ...
 
 
-def common_prefix_len(cached: Sequence[int], tokens: Sequence[int]) -> int:
+def common_prefix_len(cached: Sequence[TokenT], tokens: Sequence[TokenT]) -> int:
     """Length of the longest common prefix of two token lists."""
     n = 0
     for a, b in zip(cached, tokens):
@@ -108,7 +109,7 @@ def common_prefix_len(cached: Sequence[int], tokens: Sequence[int]) -> int:
     return n
 
 
-def reusable_prefix(cached: Sequence[int], tokens: Sequence[int]) -> int:
+def reusable_prefix(cached: Sequence[TokenT], tokens: Sequence[TokenT]) -> int:
     """Tokens of ``tokens`` served from a cache holding ``cached``.
 
     At least one prompt token is always evaluated, to have fresh logits to sample from

@@ -215,7 +215,8 @@ def read_gguf_info(path: str | Path) -> GGUFInfo:
         for _ in range(n_kv):
             key = reader.string()
             metadata[key] = reader.value(reader.scalar("<I"))
-        needed, type_counts = 0, {}
+        needed = 0
+        type_counts: dict[int, int] = {}  # tensor type -> elements
         tensors: list[tuple[int, int, int]] = []
         for _ in range(n_tensors):
             reader.string()

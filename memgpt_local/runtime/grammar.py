@@ -175,17 +175,24 @@ def _string_rule(rules: _Rules, low: int, high: int) -> str:
     return rules.add(f"str-{low}-{high}", f'"\\"" {_repeat("jchar", low, high)} "\\""')
 
 
+def _bound(value: object) -> int:
+    """An ``annotated_types`` bound (typed only as comparable) as an int."""
+    if not isinstance(value, typing.SupportsInt):
+        raise TypeError(f"the bound {value!r} of an integer field is not a number")
+    return int(value)
+
+
 def _int_bounds(field: FieldInfo) -> tuple[int, int]:
     lo, hi = -(10**INT_MAX_DIGITS - 1), 10**INT_MAX_DIGITS - 1
     for item in field.metadata:
         if isinstance(item, annotated_types.Ge):
-            lo = max(lo, int(item.ge))
+            lo = max(lo, _bound(item.ge))
         elif isinstance(item, annotated_types.Gt):
-            lo = max(lo, int(item.gt) + 1)
+            lo = max(lo, _bound(item.gt) + 1)
         elif isinstance(item, annotated_types.Le):
-            hi = min(hi, int(item.le))
+            hi = min(hi, _bound(item.le))
         elif isinstance(item, annotated_types.Lt):
-            hi = min(hi, int(item.lt) - 1)
+            hi = min(hi, _bound(item.lt) - 1)
     return lo, hi
 
 

@@ -36,6 +36,8 @@ from memgpt_local.runtime.gguf import read_gguf_info
 from memgpt_local.schemas import ChatMessage, Completion
 
 if TYPE_CHECKING:
+    from llama_cpp.llama_types import ChatCompletionRequestMessage
+
     from memgpt_local.config import ModelSettings
 
 LOG_ENV = "MEMGPT_LOCAL_LLAMA_LOG"
@@ -121,11 +123,12 @@ class _GrammarSampler:
         self._chars = list(char_tokens.items())
         self._char_buf = (llama_cpp.llama_token_data * max(1, len(self._chars)))()
         for i, (_, token) in enumerate(self._chars):
-            self._char_buf[i].id = token
+            # llama_cpp annotates the field as c_int32, but ctypes reads and writes it as an int
+            self._char_buf[i].id = token  # type: ignore[assignment]
         self.masks = 0
 
     def allows(self, token: int, ptr: llama_cpp.llama_sampler_p | None = None) -> bool:
-        self._one[0].id, self._one[0].logit = token, 0.0
+        self._one[0].id, self._one[0].logit = token, 0.0  # type: ignore[assignment]  # as in __init__: an int field
         self._one_arr.size, self._one_arr.selected = 1, -1
         llama_cpp.llama_sampler_apply(ptr or self._ptr, ctypes.byref(self._one_arr))
         return self._one[0].logit != -np.inf
@@ -300,7 +303,7 @@ class LlamaCppBackend:
     def render(self, messages: list[ChatMessage]) -> str:
         """The prompt text: messages in the chat template, generation prompt appended."""
         try:
-            result = self._formatter(messages=[{"role": m.role, "content": m.content} for m in messages])
+            result = self._formatter(messages=[_template_message(m) for m in messages])
         except Exception as exc:  # the template's raise_exception, jinja errors
             raise ModelError(f"the chat template of {self.name} cannot render these messages: {exc}") from exc
         return result.prompt
@@ -525,7 +528,16 @@ class LlamaCppBackend:
         llm = getattr(self, "_llm", None)
         if llm is not None:
             llm.close()
-            self._llm = None
+            del self._llm
+
+
+def _template_message(message: ChatMessage) -> ChatCompletionRequestMessage:
+    """``message`` as the chat formatter takes it: ``{"role": ..., "content": ...}``."""
+    if message.role == "system":
+        return {"role": "system", "content": message.content}
+    if message.role == "user":
+        return {"role": "user", "content": message.content}
+    return {"role": "assistant", "content": message.content}
 
 
 def load_backend(model: str, settings: ModelSettings, data_dir: Path, *, n_ctx: int | None = None) -> LlamaCppBackend:

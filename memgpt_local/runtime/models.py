@@ -30,7 +30,7 @@ def list_models(data_dir: Path, *, default: str) -> list[dict[str, Any]]:
                 "kind": "catalog",
                 "installed": installed,
                 "default": name == default,
-                "size": path.stat().st_size if installed else entry.size,
+                "size": path.stat().st_size if installed and path is not None else entry.size,
                 "quantization": entry.quantization,
                 "n_ctx_train": entry.n_ctx_train,
                 "path": str(path) if installed else None,

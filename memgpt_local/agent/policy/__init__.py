@@ -8,6 +8,7 @@ from collections.abc import Callable
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, StepPlan
 from memgpt_local.agent.policy.copy_guard import CopyGuard
 from memgpt_local.agent.policy.echo_guard import EchoGuard
+from memgpt_local.agent.policy.one_reply import OneReply
 from memgpt_local.agent.policy.prefetch import Prefetch
 from memgpt_local.agent.policy.question_focus import QuestionFocus
 from memgpt_local.agent.policy.read_results import ReadResults
@@ -26,6 +27,7 @@ FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
     "read_results": lambda s: ReadResults(),
     "search_budget": lambda s: SearchBudget(s.search_budget),
     "recap": lambda s: Recap(s.recap),
+    "one_reply": lambda s: OneReply(),
     "reply_required": lambda s: ReplyRequired(),
     "repeat_guard": lambda s: RepeatGuard(),
     "echo_guard": lambda s: EchoGuard(s.echo_guard),

@@ -6,7 +6,7 @@
 - ``review(turn, draft, memory)``: a draft reply, before the user sees it; may hold it back
   with a typed ``Hold`` (its notice becomes the step's result).
 - ``after_step(turn, step, memory)``: after each step that was not held back; may ask for
-  another step or a reply, and may return notices to append (recap).
+  another step or a reply, or end the turn, and may return notices to append (recap).
 - ``before_end(turn)``: when the turn would end; may return a reason to run one more step
   that must reply.
 
