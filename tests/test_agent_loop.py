@@ -241,3 +241,21 @@ def test_a_users_turn_ends_with_its_reply_even_when_the_model_asks_for_more(stor
     assert turn.messages == ["Nice to meet you, Dana!"] and len(turn.steps) == 1
     chained = make_runner(store, list(script), name="chained", policies=["reply_required"])
     assert len(ask(chained, "Hi! I'm Dana.").messages) == 2  # without the policy the chain goes on
+
+
+def test_an_empty_search_points_to_the_context_and_the_matching_core_memory_lines(store):
+    """Everything said so far is in the context and recall search skips it: a model told only
+    "No results" answered "I don't know anything about that" with the user's name in core memory."""
+    runner = make_runner(store, [call("conversation_search", query="my name", heartbeat=True), say("You are Dana.")])
+    store.core.set_value(runner.agent_id, "human", "Name: Dana\nHome: Leeds, three beehives on the roof")
+    turn = ask(runner, "What's my name?")
+    result = turn.steps[0].outcome.text
+    assert result.startswith("No results")
+    assert "Recent messages are not searched" in result and "[human] Name: Dana" in result
+    assert "Leeds" not in result  # only lines that share a word with the query
+    archival = make_runner(
+        store, [call("archival_memory_search", query="beehives", heartbeat=True), say("ok")], name="b"
+    )
+    store.core.set_value(archival.agent_id, "human", "Home: Leeds, three beehives on the roof")
+    text = ask(archival, "how many hives?").steps[0].outcome.text
+    assert "[human] Home: Leeds" in text and "Recent messages" not in text

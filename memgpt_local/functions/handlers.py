@@ -19,6 +19,7 @@ from memgpt_local.functions.links import Link, LinkExpander
 from memgpt_local.functions.results import FunctionOutcome, format_page, search_outcome
 from memgpt_local.schemas import SearchHit, SearchPage, utcnow
 from memgpt_local.schemas import human_time as stamp
+from memgpt_local.text import content_words
 
 if TYPE_CHECKING:
     from memgpt_local.memory import MemoryStore
@@ -98,6 +99,26 @@ def _focus(ctx: FunctionContext, kind: str) -> tuple[str | None, list[int]]:
     return ctx.focus.question, list(ctx.focus.shown.get(kind, ()))
 
 
+def _nothing_found(ctx: FunctionContext, query: str, page: SearchPage, text: str, *, recall: bool) -> str:
+    """An empty first page says where else the answer can be: a small model told only "No
+    results" answered "I don't know anything about that" while the user's name stood in its
+    core memory and the message that said it was in its context."""
+    if page.total or page.page:
+        return text
+    asked = set(content_words(query))
+    lines = [
+        f"[{block.label}] {line}"
+        for block in ctx.store.core.blocks(ctx.agent_id)
+        for line in block.value.splitlines()
+        if asked & set(content_words(line))
+    ]
+    where = " Recent messages are not searched: they are in your context, read them there." if recall else ""
+    text += where + " Core memory (always in your context) also holds facts about the user."
+    if lines:
+        text += " Its lines that share words with the query:\n" + "\n".join(lines)
+    return text
+
+
 def conversation_search(ctx: FunctionContext, args: a.ConversationSearchArgs) -> FunctionOutcome:
     question, shown = _focus(ctx, "message")
     page = ctx.store.recall.search(
@@ -112,7 +133,8 @@ def conversation_search(ctx: FunctionContext, args: a.ConversationSearchArgs) ->
     )
     hint = f"{ctx.function}(query={args.query!r})"
     links = _links(ctx, page, lambda text, limit: ctx.store.recall.containing(ctx.agent_id, text, limit))
-    return search_outcome(page, format_page(page, max_chars=ctx.settings.result_max_chars, next_hint=hint, links=links))
+    text = format_page(page, max_chars=ctx.settings.result_max_chars, next_hint=hint, links=links)
+    return search_outcome(page, _nothing_found(ctx, args.query, page, text, recall=True))
 
 
 def conversation_search_date(ctx: FunctionContext, args: a.ConversationSearchDateArgs) -> FunctionOutcome:
@@ -142,7 +164,8 @@ def archival_memory_search(ctx: FunctionContext, args: a.ArchivalMemorySearchArg
     )
     hint = f"{ctx.function}(query={args.query!r})"
     links = _links(ctx, page, lambda text, limit: ctx.store.archival.containing(ctx.agent_id, text, limit))
-    return search_outcome(page, format_page(page, max_chars=ctx.settings.result_max_chars, next_hint=hint, links=links))
+    text = format_page(page, max_chars=ctx.settings.result_max_chars, next_hint=hint, links=links)
+    return search_outcome(page, _nothing_found(ctx, args.query, page, text, recall=False))
 
 
 def pause_heartbeats(ctx: FunctionContext, args: a.PauseHeartbeatsArgs) -> FunctionOutcome:
