@@ -17,6 +17,7 @@ from memgpt_local.config import AgentSettings
 from memgpt_local.functions import args as a
 from memgpt_local.functions.links import Link, LinkExpander
 from memgpt_local.functions.results import FunctionOutcome, format_page, search_outcome
+from memgpt_local.memory.core import default_text
 from memgpt_local.schemas import SearchHit, SearchPage, utcnow
 from memgpt_local.schemas import human_time as stamp
 from memgpt_local.text import content_words
@@ -58,7 +59,10 @@ def _too_long(label: str, new_value: str, limit: int) -> FunctionOutcome:
 
 def core_memory_append(ctx: FunctionContext, args: a.CoreMemoryAppendArgs) -> FunctionOutcome:
     block = ctx.store.core.get(ctx.agent_id, args.label)
-    value = f"{block.value}\n{args.content}" if block.value else args.content
+    # the packaged "Nothing is known about the user yet." goes once something is known: kept
+    # above the facts, it had the model answer "I don't know anything about you"
+    placeholder = args.label == "human" and block.value.strip() == default_text("human").strip()
+    value = f"{block.value}\n{args.content}" if block.value and not placeholder else args.content
     if len(value) > block.limit:
         return _too_long(args.label, value, block.limit)
     ctx.store.core.set_value(ctx.agent_id, args.label, value)
