@@ -60,6 +60,7 @@ POLICY_NAMES = (  # the order they act in, whatever the order of ``agent.policie
     "repeat_guard",
     "echo_guard",
     "copy_guard",
+    "denial_guard",
     "reply_check",
 )
 PolicyName = Literal[
@@ -74,6 +75,7 @@ PolicyName = Literal[
     "repeat_guard",
     "echo_guard",
     "copy_guard",
+    "denial_guard",
     "reply_check",
 ]
 DEFAULT_POLICIES: tuple[PolicyName, ...] = (
@@ -86,6 +88,7 @@ DEFAULT_POLICIES: tuple[PolicyName, ...] = (
     "repeat_guard",
     "echo_guard",
     "copy_guard",
+    "denial_guard",
     "reply_check",
 )
 
@@ -223,6 +226,7 @@ class AgentSettings(Section):
     recap: RecapSettings = Field(default_factory=RecapSettings)
     echo_guard: GuardSettings = Field(default_factory=GuardSettings)
     copy_guard: GuardSettings = Field(default_factory=GuardSettings)
+    denial_guard: GuardSettings = Field(default_factory=GuardSettings)
     reply_check: ReplyCheckSettings = Field(default_factory=ReplyCheckSettings)
 
     @model_validator(mode="before")

@@ -42,6 +42,7 @@ class FakeMemory:
     beyond: bool = False
     link_map: dict[int, list] | None = None
     embedded: list[str] = field(default_factory=list)
+    core: list[tuple[str, str]] = field(default_factory=list)  # (label, line)
 
     def in_context(self) -> Sequence[Message]:
         return self.context
@@ -59,6 +60,9 @@ class FakeMemory:
 
     def containing(self, kind: str, text: str, limit: int) -> list[SearchHit]:
         return [e for e in self.entries if e.kind == kind and text in e.text][:limit]
+
+    def core_lines(self) -> list[tuple[str, str]]:
+        return list(self.core)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         self.embedded.extend(texts)

@@ -262,9 +262,14 @@ def test_an_empty_search_points_to_the_context_and_the_matching_core_memory_line
 
 
 def test_the_first_fact_about_the_user_replaces_the_packaged_placeholder(store):
-    runner = make_runner(store, [call("core_memory_append", label="human", content="Name: Dana", heartbeat=True),
-                                 call("core_memory_append", label="human", content="Home: Leeds", heartbeat=True),
-                                 say("Hi Dana!")])
+    runner = make_runner(
+        store,
+        [
+            call("core_memory_append", label="human", content="Name: Dana", heartbeat=True),
+            call("core_memory_append", label="human", content="Home: Leeds", heartbeat=True),
+            say("Hi Dana!"),
+        ],
+    )
     assert store.core.get(runner.agent_id, "human").value == "Nothing is known about the user yet."
     ask(runner, "I'm Dana from Leeds")
     assert store.core.get(runner.agent_id, "human").value == "Name: Dana\nHome: Leeds"

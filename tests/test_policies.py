@@ -282,3 +282,23 @@ def test_one_reply_ends_a_users_turn_once_the_answer_went_out():
     heartbeat = Turn(question=None)  # a heartbeat or login may send several messages
     policy.after_step(heartbeat, sent, memory)
     assert heartbeat.end_reason is None
+
+
+def test_denial_guard_shows_what_memory_holds_about_the_question_once():
+    from memgpt_local.agent.policy.denial_guard import DenialGuard, denies
+
+    assert denies("I'm sorry, but I don't know your name.") and denies("I couldn’t find the ferret's name.")
+    assert not denies("Your name is Dana.") and not denies("I know you love tea.")
+    guard = DenialGuard(GuardSettings())
+    memory = FakeMemory(core=[("human", "Name: Dana"), ("human", "Tea: lapsang souchong")])
+    turn = Turn(question="What's my name?")
+    hold = guard.review(turn, draft("I'm sorry, but I don't know your name."), memory)
+    assert hold is not None and hold.hide_draft and "[human] Name: Dana" in hold.notice and "Tea" not in hold.notice
+    turn.holds[guard.name] += 1
+    assert guard.review(turn, draft("I don't know your name."), memory) is None  # the second one goes out
+    assert guard.review(Turn(question="What's the capital of Peru?"), draft("I don't know."), memory) is None
+    hits = searched_turn(
+        "What was the name we gave the ferret we adopted?", ["We adopted a ferret and named her Stoundbea."]
+    )
+    hold = guard.review(hits, draft("I couldn't find the ferret's name."), FakeMemory())
+    assert hold is not None and "Stoundbea" in hold.notice

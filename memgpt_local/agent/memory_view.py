@@ -64,5 +64,13 @@ class StoreView:
         )
         return expander.expand(hits)
 
+    def core_lines(self) -> list[tuple[str, str]]:
+        return [
+            (block.label, line)
+            for block in self.store.core.blocks(self.agent_id)
+            for line in block.value.splitlines()
+            if line.strip()
+        ]
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         return self.store.embedder.embed(list(texts))

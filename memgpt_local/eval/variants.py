@@ -194,3 +194,10 @@ register(
         disable=("copy_guard",),
     )
 )
+register(
+    Variant(
+        "no-denial-guard",
+        'the defaults without holding back an "I don\'t know" while memory holds words of the question',
+        disable=("denial_guard",),
+    )
+)

@@ -84,6 +84,10 @@ class MemoryView(Protocol):
         """One unit vector per text."""
         ...
 
+    def core_lines(self) -> list[tuple[str, str]]:
+        """(block label, line) for every non-empty line of core memory."""
+        ...
+
 
 class Policy:
     """Base class: every hook does nothing. Subclasses set ``name`` (the config key)."""
