@@ -88,7 +88,6 @@ DEFAULT_POLICIES: tuple[PolicyName, ...] = (
     "repeat_guard",
     "echo_guard",
     "copy_guard",
-    "denial_guard",
     "reply_check",
 )
 

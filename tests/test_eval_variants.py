@@ -66,7 +66,7 @@ class ProbeBackend:
             message = read[-1]
         else:
             names = [i for i in identifiers(read[0] if read else "") if i not in question] or ["nothing"]
-            message = f"I think it was {names[-1]}."
+            message = f"I do not know for sure, I think it was {names[-1]}."
         return FunctionCall(thought="answer", function="send_message", arguments={"message": message})
 
     def complete(self, messages, *, grammar, max_tokens, on_text=None) -> Completion:

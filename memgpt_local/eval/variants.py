@@ -196,8 +196,8 @@ register(
 )
 register(
     Variant(
-        "no-denial-guard",
-        'the defaults without holding back an "I don\'t know" while memory holds words of the question',
-        disable=("denial_guard",),
+        "denial-guard",
+        'hold back (once a turn) an "I don\'t know" while memory holds words of the question, and show them',
+        enable=("denial_guard",),
     )
 )

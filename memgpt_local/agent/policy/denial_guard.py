@@ -6,6 +6,10 @@ A 1.5B model answered "I'm sorry, but I don't know your name" with "Name: Dana" 
 memory, and "I couldn't find the ferret's name" with "We named her Stoundbea" among its search
 hits. It may still say it does not know: the second reply goes out (an honest "I don't know"
 is an answer), and a question that shares no words with memory is not held at all.
+
+Off by default: in a real chat (qwen2.5-coder-1.5b) it fired on "What's my name and where do I
+live?" with "Name: Dana" shown, and the model sent the same denial again; not yet measured on
+the evaluations.
 """
 
 from __future__ import annotations
