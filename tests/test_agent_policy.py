@@ -366,7 +366,7 @@ def test_a_parroted_result_before_any_answer_does_not_leave_the_user_without_one
     """A draft that only repeats a function's result, sent before anything reached the user,
     is held and the next step must answer (it once ended the turn with no message at all)."""
     saved = call("core_memory_append", label="human", content="Name: Dana", heartbeat=True)
-    runner = make_runner(store, [saved, say("Appended to human (47/2000 characters used)."), say("Hi Dana!")])
+    runner = make_runner(store, [saved, say("Appended to human (10/2000 characters used)."), say("Hi Dana!")])
     turn = ask(runner, "I'm Dana")
     assert turn.messages == ["Hi Dana!"]
     assert turn.steps[1].hold.reason == "repeat_guard" and not turn.steps[1].hold.end_turn

@@ -86,7 +86,8 @@ def test_chat_says_when_a_streamed_message_was_not_sent(cli_runner, tmp_path):
             {"thought": "again", "function": "send_message", "arguments": {"message": "Message sent."}},
         ],
     )
-    result = cli_runner.invoke(cli, ["chat", "--model", model, "--no-login"], input="Where is it?\n/exit\n")
+    # a heartbeat turn: a user's turn ends at its answer (one_reply), so no second message comes
+    result = cli_runner.invoke(cli, ["chat", "--model", model, "--no-login"], input="/heartbeat\n/exit\n")
     assert result.exit_code == 0, result.output
     assert "It is in Naillpouick." in result.output
     assert "(not sent: that is a function's result, not a message for the user.)" in result.output
