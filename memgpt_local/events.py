@@ -53,10 +53,22 @@ def describe_gap(gap: timedelta) -> str:
 def login(last_login: datetime | None, counts: MemoryCounts | None = None) -> NewMessage:
     now = utcnow()
     if last_login is None:
-        text = "The user logged in for the first time."
+        text = "The user logged in for the first time. Greet them and ask their name."
     else:
-        text = f"The user logged in. Last login was {describe_gap(now - last_login)} ago."
+        text = (
+            f"The user logged in. Last login was {describe_gap(now - last_login)} ago. Greet them by name "
+            "(it is in your core memory if you know it) and mention something you remember about them."
+        )
     return system_event("login", text, counts, now)
+
+
+def kind_of(content: str, role: str) -> str:
+    """The kind of an event as stored: "user message", or the tag of a system event ("login")."""
+    if role == "user":
+        return "user message"
+    if content.startswith("[") and " |" in content:
+        return content[1 : content.index(" |")]
+    return role
 
 
 def memory_pressure(used_tokens: int, n_ctx: int) -> NewMessage:

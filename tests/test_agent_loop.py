@@ -273,3 +273,11 @@ def test_the_first_fact_about_the_user_replaces_the_packaged_placeholder(store):
     assert store.core.get(runner.agent_id, "human").value == "Nothing is known about the user yet."
     ask(runner, "I'm Dana from Leeds")
     assert store.core.get(runner.agent_id, "human").value == "Name: Dana\nHome: Leeds"
+
+
+def test_a_login_ends_with_a_greeting(store):
+    runner = make_runner(store, [call("core_memory_append", label="persona", content="Kind."), say("Welcome back!")])
+    turn = runner.run_turn(runner.login_event())
+    assert turn.messages == ["Welcome back!"]
+    assert runner.backend.requests[1].grammar.function_names == ("send_message",)
+    assert "Greet them" in store.recall.in_context(runner.agent_id)[0].content

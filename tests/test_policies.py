@@ -302,3 +302,11 @@ def test_denial_guard_shows_what_memory_holds_about_the_question_once():
     )
     hold = guard.review(hits, draft("I couldn't find the ferret's name."), FakeMemory())
     assert hold is not None and "Stoundbea" in hold.notice
+
+
+def test_reply_required_asks_for_a_greeting_at_login():
+    policy = ReplyRequired()
+    login = Turn(question=None, kind="login")
+    login.add(step(0, "core_memory_append", label="persona", content="x"))
+    assert policy.before_end(login) == "greet the user"
+    assert policy.before_end(Turn(question=None, kind="timed heartbeat")) is None

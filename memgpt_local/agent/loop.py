@@ -111,7 +111,11 @@ class AgentRunner:
         user's turn: the policies that serve a question act on it.
         """
         question = event.content if event.role == "user" else None
-        turn = Turn(question=question, event_id=event.id if isinstance(event, Message) else None)
+        turn = Turn(
+            question=question,
+            kind=events.kind_of(event.content, event.role),
+            event_id=event.id if isinstance(event, Message) else None,
+        )
         if isinstance(event, NewMessage):
             self._check_fits(event)
         notices = [n for policy in self.policies for n in policy.start(turn, self.memory)]

@@ -111,6 +111,7 @@ class Turn(_Steps):
     """The state of the turn being run."""
 
     question: str | None  # the user's words, when a user message started the turn
+    kind: str = "user message"  # what started it: "user message", "login", "timed heartbeat", ...
     event_id: int | None = None  # the stored message that started it
     steps: list[StepRecord] = field(default_factory=list)
     holds: Counter[str] = field(default_factory=Counter)  # drafts held back, by the policy that held them
