@@ -279,9 +279,12 @@ def test_one_reply_ends_a_users_turn_once_the_answer_went_out():
     )
     policy.after_step(turn, sent, memory)
     assert turn.end_reason
-    heartbeat = Turn(question=None)  # a heartbeat or login may send several messages
+    heartbeat = Turn(question=None, kind="timed heartbeat")  # a heartbeat may send several messages
     policy.after_step(heartbeat, sent, memory)
     assert heartbeat.end_reason is None
+    login = Turn(question=None, kind="login")  # one greeting ("Hello!" twice, seen in a real chat)
+    policy.after_step(login, sent, memory)
+    assert login.end_reason
 
 
 def test_denial_guard_shows_what_memory_holds_about_the_question_once():

@@ -1,4 +1,4 @@
-"""One reply: a user's turn ends once its answer has gone out.
+"""One reply: a user's turn ends once its answer has gone out, and a login once its greeting has.
 
 A small model asks for another step after replying and then sends a second message ("Message
 sent. I'm here to help you with any questions you have."), or the same one again: a user got
@@ -18,6 +18,6 @@ class OneReply(Policy):
     name = "one_reply"
 
     def after_step(self, turn: Turn, step: StepRecord, memory: MemoryView) -> list[NewMessage]:
-        if turn.question is not None and step.outcome.user_message:
-            turn.end("the user has the answer")
+        if step.outcome.user_message and (turn.question is not None or turn.kind == "login"):
+            turn.end("the user has the answer" if turn.question is not None else "the user was greeted")
         return []
