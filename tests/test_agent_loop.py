@@ -281,3 +281,18 @@ def test_a_login_ends_with_a_greeting(store):
     assert turn.messages == ["Welcome back!"]
     assert runner.backend.requests[1].grammar.function_names == ("send_message",)
     assert "Greet them" in store.recall.in_context(runner.agent_id)[0].content
+
+
+def test_appending_a_line_core_memory_already_holds_changes_nothing(store):
+    runner = make_runner(
+        store,
+        [
+            call("core_memory_append", label="human", content="Name: Priya", heartbeat=True),
+            call("core_memory_append", label="human", content="name: priya", heartbeat=True),
+            say("Hi Priya!"),
+        ],
+    )
+    turn = ask(runner, "I'm Priya")
+    assert store.core.get(runner.agent_id, "human").value == "Name: Priya"
+    assert turn.steps[1].outcome.ok and turn.steps[1].outcome.text.startswith("Already in human: nothing was changed")
+    assert turn.messages == ["Hi Priya!"]

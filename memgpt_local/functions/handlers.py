@@ -20,7 +20,7 @@ from memgpt_local.functions.results import FunctionOutcome, format_page, search_
 from memgpt_local.memory.core import default_text
 from memgpt_local.schemas import SearchHit, SearchPage, utcnow
 from memgpt_local.schemas import human_time as stamp
-from memgpt_local.text import content_words
+from memgpt_local.text import content_words, normalize_space
 
 if TYPE_CHECKING:
     from memgpt_local.memory import MemoryStore
@@ -62,6 +62,16 @@ def core_memory_append(ctx: FunctionContext, args: a.CoreMemoryAppendArgs) -> Fu
     # the packaged "Nothing is known about the user yet." goes once something is known: kept
     # above the facts, it had the model answer "I don't know anything about you"
     placeholder = args.label == "human" and block.value.strip() == default_text("human").strip()
+    held = {normalize_space(line).lower() for line in block.value.splitlines()}
+    new = [line for line in args.content.splitlines() if line.strip()]
+    if not placeholder and new and all(normalize_space(line).lower() in held for line in new):
+        # a small model asked to save facts before replying appended the same lines again and
+        # again until the chain cap: say plainly that there is nothing left to save
+        return FunctionOutcome(
+            True,
+            f"Already in {args.label}: nothing was changed. Every line of it is stored; if you have not "
+            "answered the user yet, reply now with send_message.",
+        )
     value = f"{block.value}\n{args.content}" if block.value and not placeholder else args.content
     if len(value) > block.limit:
         return _too_long(args.label, value, block.limit)
