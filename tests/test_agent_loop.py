@@ -296,3 +296,4 @@ def test_appending_a_line_core_memory_already_holds_changes_nothing(store):
     assert store.core.get(runner.agent_id, "human").value == "Name: Priya"
     assert turn.steps[1].outcome.ok and turn.steps[1].outcome.text.startswith("Already in human: nothing was changed")
     assert turn.messages == ["Hi Priya!"]
+    assert runner.backend.requests[2].grammar.function_names == ("send_message",)  # saved_already

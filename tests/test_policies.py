@@ -313,3 +313,15 @@ def test_reply_required_asks_for_a_greeting_at_login():
     login.add(step(0, "core_memory_append", label="persona", content="x"))
     assert policy.before_end(login) == "greet the user"
     assert policy.before_end(Turn(question=None, kind="timed heartbeat")) is None
+
+
+def test_saved_already_makes_the_next_step_reply_after_an_edit_that_changed_nothing():
+    from memgpt_local.agent.policy.saved_already import SavedAlready
+
+    policy, memory = SavedAlready(), FakeMemory()
+    turn = Turn(question="I'm Priya")
+    policy.after_step(turn, step(0, "core_memory_append", label="human", content="Name: Priya"), memory)
+    assert turn.reply_reason is None
+    same = FunctionOutcome(True, "Already in human: nothing was changed.", unchanged=True)
+    policy.after_step(turn, step(1, "core_memory_append", same, label="human", content="Name: Priya"), memory)
+    assert turn.reply_reason == "nothing new to save"

@@ -71,6 +71,7 @@ def core_memory_append(ctx: FunctionContext, args: a.CoreMemoryAppendArgs) -> Fu
             True,
             f"Already in {args.label}: nothing was changed. Every line of it is stored; if you have not "
             "answered the user yet, reply now with send_message.",
+            unchanged=True,
         )
     value = f"{block.value}\n{args.content}" if block.value and not placeholder else args.content
     if len(value) > block.limit:

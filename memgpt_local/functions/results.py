@@ -28,6 +28,7 @@ class FunctionOutcome:
     user_message: str | None = None  # set by send_message: what the user sees
     hits: list[RankedHit] = field(default_factory=list)  # what a search showed, with ranks
     searched: bool = False
+    unchanged: bool = False  # a memory edit that found nothing to change
 
 
 def _shorten(text: str, limit: int) -> str:

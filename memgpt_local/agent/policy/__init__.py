@@ -17,6 +17,7 @@ from memgpt_local.agent.policy.recap import Recap
 from memgpt_local.agent.policy.repeat_guard import RepeatGuard
 from memgpt_local.agent.policy.reply_check import ReplyCheck
 from memgpt_local.agent.policy.reply_required import ReplyRequired
+from memgpt_local.agent.policy.saved_already import SavedAlready
 from memgpt_local.agent.policy.search_budget import SearchBudget
 from memgpt_local.agent.policy.search_first import SearchFirst
 from memgpt_local.config import POLICY_NAMES, AgentSettings
@@ -28,6 +29,7 @@ FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
     "read_results": lambda s: ReadResults(),
     "search_budget": lambda s: SearchBudget(s.search_budget),
     "recap": lambda s: Recap(s.recap),
+    "saved_already": lambda s: SavedAlready(),
     "one_reply": lambda s: OneReply(),
     "reply_required": lambda s: ReplyRequired(),
     "repeat_guard": lambda s: RepeatGuard(),
