@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import platformdirs
 
@@ -48,23 +48,7 @@ class EmbedderSettings(Section):
     device: str = "cpu"
 
 
-POLICY_NAMES = (  # the order they act in, whatever the order of ``agent.policies``
-    "search_first",
-    "prefetch",
-    "question_focus",
-    "read_results",
-    "search_budget",
-    "recap",
-    "saved_already",
-    "one_reply",
-    "reply_required",
-    "repeat_guard",
-    "echo_guard",
-    "copy_guard",
-    "denial_guard",
-    "reply_check",
-)
-PolicyName = Literal[
+PolicyName = Literal[  # in the order they act, whatever the order of ``agent.policies``
     "search_first",
     "prefetch",
     "question_focus",
@@ -80,6 +64,7 @@ PolicyName = Literal[
     "denial_guard",
     "reply_check",
 ]
+POLICY_NAMES: tuple[PolicyName, ...] = get_args(PolicyName)
 DEFAULT_POLICIES: tuple[PolicyName, ...] = (
     "question_focus",
     "read_results",
