@@ -191,6 +191,9 @@ class AgentSettings(Section):
     result_max_chars: int = Field(3000, ge=200)
     thought_max_chars: int = Field(300, ge=20)
     message_max_chars: int = Field(1500, ge=20, le=2000)
+    reply_repeat_ngram: int = Field(
+        8, ge=0, le=64, description="a reply may not repeat a run of this many of its own tokens (0 = off)"
+    )
     idle_heartbeat_minutes: float = Field(0.0, ge=0.0, description="0 disables the idle timer")
     archival_search_mode: Literal["hybrid", "text", "vector"] = Field(
         "hybrid", description="archival_memory_search: words and meaning, words only, or meaning only"

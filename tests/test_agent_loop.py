@@ -211,11 +211,36 @@ def test_a_search_always_gets_another_step_to_read_its_results(store):
     assert len(ask(plain, "where are my keys?").steps) == 1
 
 
-def test_conversation_search_leaves_out_what_the_context_shows(store):
-    runner = make_runner(store, [say("ok"), call("conversation_search", query="violin"), say("found")])
+def test_conversation_search_finds_what_was_said_earlier_but_not_the_turn_itself(store):
+    # a small model asked "what instrument do I play?" searches even when the answer is a few
+    # messages up; "No results" made it answer "I don't know"
+    runner = make_runner(
+        store,
+        [say("Nice!"), call("conversation_search", query="violin instrument play"), say("The violin.")],
+    )
     ask(runner, "I play the violin")
     turn = ask(runner, "what instrument do I play?")
-    assert turn.steps[0].outcome.text.startswith("No results")
+    result = turn.steps[0].outcome.text
+    assert "the user said: I play the violin" in result
+    assert "what instrument do I play" not in result  # the question being answered is not a hit
+    assert "you said: Nice!" not in result  # shares no word with the query
+
+
+def test_conversation_search_finds_no_thoughts(store):
+    runner = make_runner(
+        store,
+        [
+            call("core_memory_append", "the user plays the violin", True, label="human", content="Plays: violin"),
+            say("Noted!"),
+            call("conversation_search", query="violin"),
+            say("The violin."),
+        ],
+    )
+    ask(runner, "I play the violin")
+    result = ask(runner, "what do I play?").steps[0].outcome.text
+    assert result.startswith("Core memory lines that match:\n[human] Plays: violin\n")
+    assert "the user plays the violin" not in result  # a private thought is not something said
+    assert "the user said: I play the violin" in result
 
 
 def test_a_user_turn_always_ends_with_a_reply(store):
@@ -243,22 +268,28 @@ def test_a_users_turn_ends_with_its_reply_even_when_the_model_asks_for_more(stor
     assert len(ask(chained, "Hi! I'm Dana.").messages) == 2  # without the policy the chain goes on
 
 
-def test_an_empty_search_points_to_the_context_and_the_matching_core_memory_lines(store):
-    """Everything said so far is in the context and recall search skips it: a model told only
-    "No results" answered "I don't know anything about that" with the user's name in core memory."""
+def test_a_first_page_starts_with_the_matching_core_memory_lines(store):
+    """A model told only "No results" answered "I don't know anything about that" with the
+    user's name in core memory: every first page lists the core lines that share its words."""
     runner = make_runner(store, [call("conversation_search", query="my name", heartbeat=True), say("You are Dana.")])
     store.core.set_value(runner.agent_id, "human", "Name: Dana\nHome: Leeds, three beehives on the roof")
     turn = ask(runner, "What's my name?")
     result = turn.steps[0].outcome.text
-    assert result.startswith("No results")
-    assert "Recent messages are not searched" in result and "[human] Name: Dana" in result
-    assert "Leeds" not in result  # only lines that share a word with the query
+    assert result == "Core memory lines that match:\n[human] Name: Dana\nNo results (showing 0 of 0, page 1/1)."
     archival = make_runner(
-        store, [call("archival_memory_search", query="beehives", heartbeat=True), say("ok")], name="b"
+        store,
+        [call("archival_memory_search", query="beehives", heartbeat=True), say("ok")],
+        name="b",
     )
     store.core.set_value(archival.agent_id, "human", "Home: Leeds, three beehives on the roof")
     text = ask(archival, "how many hives?").steps[0].outcome.text
-    assert "[human] Home: Leeds" in text and "Recent messages" not in text
+    assert text.startswith("Core memory lines that match:\n[human] Home: Leeds")
+    bare = make_runner(store, [call("archival_memory_search", query="tortoise", heartbeat=True), say("ok")], name="c")
+    assert (
+        ask(bare, "my tortoise?")
+        .steps[0]
+        .outcome.text.endswith("Core memory (always in your context) holds what you know about the user.")
+    )
 
 
 def test_the_first_fact_about_the_user_replaces_the_packaged_placeholder(store):

@@ -63,6 +63,10 @@ def test_upgrade_from_frozen_v1_file(tmp_path, embedder):
         assert [m.seq for m in store.recall.in_context(ada.id)] == [1, 2]
         assert store.recall.get(ada.id, 2).function_args == {"message": "Utrecht is lovely by bike!"}
         assert not store.recall.get(ada.id, 2).request_heartbeat
+        # m005: an agent step is found by what it sent, never by its thought; re-embedded on open
+        step = store.db.one("SELECT function_name, search_text FROM messages WHERE agent_id = ? AND seq = 2", (ada.id,))
+        assert step["function_name"] and step["search_text"] == "Utrecht is lovely by bike!"
+        assert store.embed_missing() == 0
         # new rows after the upgrade use the new vector tables
         store.archival.insert(bo.id, "Bo's favourite food is pistachio ice cream.")
         assert "pistachio" in store.archival.search(bo.id, "dessert", mode="vector").items[0].text

@@ -29,7 +29,7 @@ from memgpt_local.functions.execute import FunctionExecutor
 from memgpt_local.functions.handlers import SearchFocus
 from memgpt_local.functions.results import FunctionOutcome
 from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FunctionSpec, with_message_limit
-from memgpt_local.runtime.base import Backend, Grammar
+from memgpt_local.runtime.base import Backend, Grammar, RepeatBan
 from memgpt_local.runtime.grammar import build_call_grammar, parse_call, render_function_docs
 from memgpt_local.schemas import Agent, ChatMessage, Completion, Message, NewMessage
 
@@ -192,11 +192,17 @@ class AgentRunner:
             grammar=self._grammar(plan),
             max_tokens=self.settings.reply_reserve_tokens,
             on_text=self.observer.text,
+            avoid=self._repeat_ban(plan),
         )
         record = self._execute(turn, index, completion, plan, prompt)
         record.eviction = eviction
         self.observer.step_finished(record)
         return record
+
+    def _repeat_ban(self, plan: StepPlan) -> RepeatBan | None:
+        """A reply may not loop a run of its own words (see ``RepeatBan``)."""
+        n = self.settings.reply_repeat_ngram
+        return RepeatBan(field="message", n=n) if n and "reply" in plan.kinds else None
 
     def _execute(
         self, turn: Turn, index: int, completion: Completion, plan: StepPlan, prompt: Sequence[ChatMessage]
@@ -239,7 +245,7 @@ class AgentRunner:
             )
             if hold is None:
                 focus = SearchFocus(turn.focus, turn.shown()) if turn.focus else None
-                outcome = self.executor.run(call, focus)
+                outcome = self.executor.run(call, focus, turn.event_id)
             else:
                 outcome = FunctionOutcome(True, hold.notice)
                 if hold.hide_draft:

@@ -38,7 +38,9 @@ class FunctionExecutor:
         self.settings = settings
         self.functions = {spec.name: spec for spec in functions}
 
-    def run(self, call: FunctionCall, focus: SearchFocus | None = None) -> FunctionOutcome:
+    def run(
+        self, call: FunctionCall, focus: SearchFocus | None = None, turn_start: int | None = None
+    ) -> FunctionOutcome:
         spec = self.functions.get(call.function)
         if spec is None:
             names = ", ".join(self.functions)
@@ -49,6 +51,7 @@ class FunctionExecutor:
             problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
             return FunctionOutcome(False, f"Error: bad arguments for {call.function}: {problems}. Fix them and retry.")
         try:
-            return spec.handler(FunctionContext(self.store, self.agent_id, self.settings, spec.name, focus), args)
+            ctx = FunctionContext(self.store, self.agent_id, self.settings, spec.name, focus, turn_start)
+            return spec.handler(ctx, args)
         except (InvalidInputError, NotFoundError) as exc:
             return FunctionOutcome(False, f"Error: {exc.message}. Fix the arguments and retry.")

@@ -42,6 +42,7 @@ class FunctionContext:
     settings: AgentSettings
     function: str  # the name the model called (for "more results" hints)
     focus: SearchFocus | None = None
+    turn_start: int | None = None  # id of the event the turn answers: recall search stops before it
 
 
 def send_message(ctx: FunctionContext, args: a.SendMessageArgs) -> FunctionOutcome:
@@ -114,23 +115,28 @@ def _focus(ctx: FunctionContext, kind: str) -> tuple[str | None, list[int]]:
     return ctx.focus.question, list(ctx.focus.shown.get(kind, ()))
 
 
-def _nothing_found(ctx: FunctionContext, query: str, page: SearchPage, text: str, *, recall: bool) -> str:
-    """An empty first page says where else the answer can be: a small model told only "No
-    results" answered "I don't know anything about that" while the user's name stood in its
-    core memory and the message that said it was in its context."""
-    if page.total or page.page:
-        return text
+def core_lines_for(ctx: FunctionContext, query: str) -> list[str]:
+    """Core-memory lines that share a content word with ``query``, as ``[label] line``."""
     asked = set(content_words(query))
-    lines = [
+    return [
         f"[{block.label}] {line}"
         for block in ctx.store.core.blocks(ctx.agent_id)
         for line in block.value.splitlines()
         if asked & set(content_words(line))
     ]
-    where = " Recent messages are not searched: they are in your context, read them there." if recall else ""
-    text += where + " Core memory (always in your context) also holds facts about the user."
+
+
+def _with_core_lines(ctx: FunctionContext, query: str, page: SearchPage, text: str) -> str:
+    """A first page starts with the core-memory lines that share words with the query: a small
+    model asked "what's my name?" searched, read "No results" and answered "I don't know" with
+    "Name: Dana" in its core memory. An empty first page also says so plainly."""
+    if page.page:
+        return text
+    lines = core_lines_for(ctx, query)
     if lines:
-        text += " Its lines that share words with the query:\n" + "\n".join(lines)
+        text = "Core memory lines that match:\n" + "\n".join(lines) + "\n" + text
+    if not page.total and not lines:
+        text += " Core memory (always in your context) holds what you know about the user."
     return text
 
 
@@ -142,14 +148,15 @@ def conversation_search(ctx: FunctionContext, args: a.ConversationSearchArgs) ->
         page=args.page,
         page_size=ctx.settings.page_size,
         mode=ctx.settings.recall_search_mode,
-        outside_context=True,
+        outside_context=ctx.turn_start is None,
+        before_id=ctx.turn_start,
         focus=question,
         focus_skips=shown,
     )
     hint = f"{ctx.function}(query={args.query!r})"
     links = _links(ctx, page, lambda text, limit: ctx.store.recall.containing(ctx.agent_id, text, limit))
     text = format_page(page, max_chars=ctx.settings.result_max_chars, next_hint=hint, links=links)
-    return search_outcome(page, _nothing_found(ctx, args.query, page, text, recall=True))
+    return search_outcome(page, _with_core_lines(ctx, args.query, page, text))
 
 
 def conversation_search_date(ctx: FunctionContext, args: a.ConversationSearchDateArgs) -> FunctionOutcome:
@@ -180,7 +187,7 @@ def archival_memory_search(ctx: FunctionContext, args: a.ArchivalMemorySearchArg
     hint = f"{ctx.function}(query={args.query!r})"
     links = _links(ctx, page, lambda text, limit: ctx.store.archival.containing(ctx.agent_id, text, limit))
     text = format_page(page, max_chars=ctx.settings.result_max_chars, next_hint=hint, links=links)
-    return search_outcome(page, _nothing_found(ctx, args.query, page, text, recall=False))
+    return search_outcome(page, _with_core_lines(ctx, args.query, page, text))
 
 
 def pause_heartbeats(ctx: FunctionContext, args: a.PauseHeartbeatsArgs) -> FunctionOutcome:

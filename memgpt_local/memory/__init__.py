@@ -101,6 +101,22 @@ class MemoryStore:
             int(migrations.get_meta(self.db, "embedder_dim") or 0),
         )
 
+    def embed_missing(self) -> int:
+        """Embed the searchable messages that have no vector (a migration changed their text);
+        returns how many. Costs one indexed query when there are none."""
+        rows = self.db.rows(
+            "SELECT m.id, m.search_text AS text FROM messages m LEFT JOIN message_embeddings e "
+            "ON e.message_id = m.id WHERE m.search_text != '' AND e.message_id IS NULL ORDER BY m.id"
+        )
+        if not rows:
+            return 0
+        with self.db.transaction():
+            for start in range(0, len(rows), 256):
+                chunk = rows[start : start + 256]
+                vectors = self.embedder.embed([r["text"] for r in chunk])
+                write_vectors(self.db, MESSAGES, [r["id"] for r in chunk], vectors)
+        return len(rows)
+
     def reembed(self, progress: Progress | None = None) -> int:
         """Rebuild every vector with the current embedder in one transaction; return the count."""
         with self.db.transaction():
@@ -169,7 +185,10 @@ def open_store(
         migrations.migrate(db, stored_dim)
         if check_embedder and (stored_name, stored_dim) != (embedder.name, embedder.dim):
             raise EmbedderMismatchError(stored_name, stored_dim, embedder.name, embedder.dim)
-        return MemoryStore(db, embedder, tuning)
+        store = MemoryStore(db, embedder, tuning)
+        if check_embedder:
+            store.embed_missing()
+        return store
     except BaseException:
         db.close()
         raise

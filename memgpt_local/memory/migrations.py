@@ -175,11 +175,33 @@ def m004_message_summarized(db: Database, dim: int) -> None:
     """)
 
 
+def m005_search_said_words(db: Database, dim: int) -> None:
+    """Recall search finds what was said, not the assistant's private thoughts.
+
+    An assistant step's searchable text was its thought plus the message it sent; a search for
+    "name live" then listed five thoughts ("The user asked for their name and where they
+    live...") above the user's own "I'm Dana ... in Leeds". Now it is the sent message only
+    (steps that sent nothing are not searchable). Their old vectors are dropped; the store
+    embeds the changed rows when it opens (``MemoryStore.embed_missing``).
+    """
+    db.execute("""
+    UPDATE messages
+    SET search_text = CASE WHEN json_type(function_args, '$.message') = 'text'
+                           THEN trim(json_extract(function_args, '$.message')) ELSE '' END
+    WHERE role = 'assistant' AND function_name IS NOT NULL
+    """)
+    db.execute(
+        "DELETE FROM message_embeddings WHERE message_id IN "
+        "(SELECT id FROM messages WHERE role = 'assistant' AND function_name IS NOT NULL)"
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("m001_initial", m001_initial),
     Migration("m002_binary_quantized_vectors", m002_binary_quantized_vectors),
     Migration("m003_message_heartbeat", m003_message_heartbeat),
     Migration("m004_message_summarized", m004_message_summarized),
+    Migration("m005_search_said_words", m005_search_said_words),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -37,11 +37,16 @@ ROLES = ("system", "user", "assistant", "function")
 Progress = Callable[[int, int], None]
 
 
-def searchable_text(role: str, content: str, function_args: dict[str, Any] | None) -> str:
-    parts = [content.strip()]
-    if role == "assistant" and function_args and isinstance(function_args.get("message"), str):
-        parts.append(function_args["message"].strip())
-    return "\n".join(p for p in parts if p)
+def searchable_text(
+    role: str, content: str, function_args: dict[str, Any] | None, function_name: str | None = None
+) -> str:
+    """What search finds of a message: what was said. An agent step's thought is private and
+    names the words of every question it works on, so only the message it sent counts; an
+    imported assistant line (no function) is what was said."""
+    if role == "assistant" and function_name:
+        said = (function_args or {}).get("message")
+        return said.strip() if isinstance(said, str) else ""
+    return content.strip()
 
 
 def parse_day(value: str | date, what: str) -> date:
@@ -102,7 +107,7 @@ class RecallStore:
         """Store messages after the agent's last one, in one transaction, with their vectors."""
         if not messages:
             return []
-        texts = [searchable_text(m.role, m.content, m.function_args) for m in messages]
+        texts = [searchable_text(m.role, m.content, m.function_args, m.function_name) for m in messages]
         to_embed = [i for i, t in enumerate(texts) if t]
         vectors = embed_in_batches(self.embedder, [texts[i] for i in to_embed], progress)
         with self.db.transaction():
@@ -200,7 +205,7 @@ class RecallStore:
         old = self.get(agent_id, message_id)
         content = old.content if content is None else content
         args = old.function_args if function_args is None else function_args
-        text = searchable_text(old.role, content, args)
+        text = searchable_text(old.role, content, args, old.function_name)
         vectors = self.embedder.embed([text]) if text else None
         with self.db.transaction():
             self.get(agent_id, message_id)
@@ -234,12 +239,14 @@ class RecallStore:
         roles: Sequence[str] = ("user", "assistant"),
         mode: SearchMode = "hybrid",
         outside_context: bool = False,
+        before_id: int | None = None,
         focus: str | None = None,
         focus_skips: Sequence[int] = (),
     ) -> SearchPage:
         """Hybrid search over messages; ``outside_context`` leaves out the messages the main
-        context shows (what the agent searches for is what it cannot see); ``focus`` (the
-        question being answered) reorders the hits in hybrid and vector mode (see ``hybrid_search``)."""
+        context shows, ``before_id`` the messages from that id on (the turn being answered:
+        its question and steps); ``focus`` (the question being answered) reorders the hits in
+        hybrid and vector mode (see ``hybrid_search``)."""
         check_query(query)
         check_paging(page, page_size)
         check_mode(mode)
@@ -251,6 +258,8 @@ class RecallStore:
         where = f"AND b.role IN ({', '.join(':' + k for k in role_params)})"
         if outside_context:
             where += " AND b.in_context = 0"
+        if before_id is not None:
+            where += f" AND b.id < {int(before_id)}"
         found, total = hybrid_search(
             self.db,
             MESSAGES,
@@ -301,7 +310,7 @@ class RecallStore:
 
     @staticmethod
     def _hit(message: Message, score: float, copies: int = 1) -> SearchHit:
-        text = searchable_text(message.role, message.content, message.function_args)
+        text = searchable_text(message.role, message.content, message.function_args, message.function_name)
         return SearchHit(
             kind="message",
             id=message.id,

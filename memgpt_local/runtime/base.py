@@ -70,6 +70,21 @@ class Grammar:
         return next((spec for spec in self.specs if spec.name == name), None)
 
 
+@dataclass(frozen=True)
+class RepeatBan:
+    """The string value of one JSON key may not repeat a run of ``n`` of its own tokens.
+
+    A small model loops one sentence inside a reply ("Thank you for your patience." a dozen
+    times, 500 tokens); the sampler refuses the token that would complete an ``n``-token run
+    the value already holds. Everything outside that value (the thought, the JSON) is left
+    alone. (Tried and dropped: also refusing runs of earlier replies. Asked a question it had
+    answered before, the model then wrote broken near-copies: "How can our help you today?")
+    """
+
+    field: str  # the JSON key whose string value is watched ("message")
+    n: int = 8
+
+
 @runtime_checkable
 class Backend(Protocol):
     """A chat model that renders, counts and completes a list of messages."""
@@ -88,8 +103,11 @@ class Backend(Protocol):
         grammar: Grammar | None,
         max_tokens: int,
         on_text: TextCallback | None = None,
+        avoid: RepeatBan | None = None,
     ) -> Completion:
-        """One completion; raises ``ContextOverflowError`` if prompt + max_tokens > n_ctx."""
+        """One completion; raises ``ContextOverflowError`` if prompt + max_tokens > n_ctx.
+        ``avoid``: n-grams a field may not repeat (a backend that cannot steer its sampler
+        ignores it)."""
         ...
 
     def reset_cache(self) -> None:

@@ -31,7 +31,7 @@ import numpy as np
 from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
 from memgpt_local.errors import BadModelFileError, ContextOverflowError, GrammarError, ModelError
-from memgpt_local.runtime.base import Grammar, TextCallback, reusable_prefix
+from memgpt_local.runtime.base import Grammar, RepeatBan, TextCallback, reusable_prefix
 from memgpt_local.runtime.gguf import read_gguf_info
 from memgpt_local.schemas import ChatMessage, Completion
 
@@ -215,6 +215,67 @@ class _StopTracker:
         return False
 
 
+class _FieldWatch:
+    """Follows generated JSON text and says whether the next token falls inside the string
+    value of one key."""
+
+    def __init__(self, field: str):
+        self.field = field
+        self.in_str = self.escaped = self.in_field = False
+        self.buf: list[str] = []
+        self.last_string: str | None = None
+        self.key: str | None = None  # the key whose value comes next (after its colon)
+
+    def feed(self, piece: str) -> None:
+        for ch in piece:
+            if self.in_str:
+                if self.escaped:
+                    self.escaped = False
+                elif ch == "\\":
+                    self.escaped = True
+                elif ch == '"':
+                    self.in_str = self.in_field = False
+                    self.last_string = "".join(self.buf)
+                    continue
+                if not self.in_field:
+                    self.buf.append(ch)
+            elif ch == '"':
+                self.in_str, self.buf = True, []
+                self.in_field = self.key == self.field
+                self.key = None
+            elif ch == ":":
+                self.key = self.last_string
+            elif ch in ",{}[]":
+                self.key = None
+
+
+class _NgramBan:
+    """The tokens that would complete an ``n``-gram the watched value already holds."""
+
+    def __init__(self, ban: RepeatBan):
+        self.n = max(2, ban.n)
+        self.watch = _FieldWatch(ban.field)
+        self.seen: dict[tuple[int, ...], set[int]] = {}  # (n-1) tokens -> the tokens that followed them
+        self.value: list[int] = []
+        self.banned = 0  # steps at which a token was refused, for the counters
+
+    def refused(self) -> list[int]:
+        """Tokens the next step may not pick (empty outside the watched value)."""
+        if not self.watch.in_field or len(self.value) < self.n - 1:
+            return []
+        return list(self.seen.get(tuple(self.value[-(self.n - 1) :]), ()))
+
+    def accept(self, token: int, piece: str) -> None:
+        inside = self.watch.in_field
+        self.watch.feed(piece)
+        if not self.watch.in_field:
+            self.value, self.seen = [], {}
+        elif inside:
+            self.value.append(token)
+            if len(self.value) >= self.n:
+                self.seen.setdefault(tuple(self.value[-self.n : -1]), set()).add(token)
+
+
 # ---------------------------------------------------------------- the backend
 
 
@@ -325,6 +386,7 @@ class LlamaCppBackend:
         grammar: Grammar | None,
         max_tokens: int,
         on_text: TextCallback | None = None,
+        avoid: RepeatBan | None = None,
     ) -> Completion:
         if self.vocab_only:
             raise ModelError(f"{self.name} is a vocabulary-only file: it can count tokens but not generate")
@@ -342,14 +404,15 @@ class LlamaCppBackend:
         if grammar is not None:
             sampler = _GrammarSampler(self._vocab, grammar.text, self._n_vocab, self._chars())
             sampler.eog_token = self._eos_token
+        ban = _NgramBan(avoid) if avoid is not None else None
         try:
-            text, generated, finish, forced = self._decode(sampler, grammar, max_tokens, on_text)
+            text, generated, finish, forced = self._decode(sampler, grammar, max_tokens, on_text, ban)
         finally:
             if sampler is not None:
                 self.last_stats = {"masks": sampler.masks}
                 sampler.close()
         decode = time.perf_counter() - started - prefill
-        self.last_stats.update({"forced_tokens": forced})
+        self.last_stats.update({"forced_tokens": forced, "refused_repeats": ban.banned if ban else 0})
         return Completion(
             text=text,
             prompt_tokens=len(tokens),
@@ -389,7 +452,12 @@ class LlamaCppBackend:
         return bool(llama_cpp.llama_vocab_is_eog(self._vocab, token))
 
     def _decode(
-        self, sampler: _GrammarSampler | None, grammar: Grammar | None, max_tokens: int, on_text: TextCallback | None
+        self,
+        sampler: _GrammarSampler | None,
+        grammar: Grammar | None,
+        max_tokens: int,
+        on_text: TextCallback | None,
+        ban: _NgramBan | None = None,
     ) -> tuple[str, int, Literal["stop", "length"], int]:
         llm = self._llm
         stop = _StopTracker(grammar)
@@ -404,10 +472,16 @@ class LlamaCppBackend:
                 batch = batch[: max_tokens - generated]
                 forced_count += len(batch)
             else:
-                logits = self._logits()
+                logits = raw = self._logits()
+                if ban is not None and (refused := ban.refused()):
+                    logits = raw.copy()
+                    logits[refused] = -np.inf
+                    ban.banned += 1
                 token = self._pick(logits)
                 if sampler is not None and not sampler.allows(token):
                     masked = sampler.mask(logits)
+                    if not np.isfinite(masked).any() and logits is not raw:
+                        masked = sampler.mask(raw)  # the grammar allows only a refused token: take it
                     if not np.isfinite(masked).any():
                         raise GrammarError("the grammar admits no token here (a generator bug)")
                     token = self._pick(masked)
@@ -419,6 +493,8 @@ class LlamaCppBackend:
                 if sampler is not None:
                     sampler.accept(token)
                 generated += 1
+                if ban is not None:
+                    ban.accept(token, self._piece(token).decode("utf-8", errors="ignore"))
                 pending += self._piece(token)
                 try:
                     piece, pending = pending.decode("utf-8"), b""

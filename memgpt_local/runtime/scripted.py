@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memgpt_local.errors import ContextOverflowError, ScriptExhaustedError
-from memgpt_local.runtime.base import CallSpec, Grammar, TextCallback, reusable_prefix
+from memgpt_local.runtime.base import CallSpec, Grammar, RepeatBan, TextCallback, reusable_prefix
 from memgpt_local.runtime.grammar import InvalidScriptError, render_call
 from memgpt_local.schemas import ChatMessage, Completion, FunctionCall
 
@@ -41,6 +41,7 @@ class ScriptedRequest:
     messages: list[ChatMessage]
     grammar: Grammar | None
     max_tokens: int
+    avoid: RepeatBan | None = None
 
 
 class ScriptedBackend:
@@ -133,8 +134,9 @@ class ScriptedBackend:
         grammar: Grammar | None,
         max_tokens: int,
         on_text: TextCallback | None = None,
+        avoid: RepeatBan | None = None,
     ) -> Completion:
-        self.requests.append(ScriptedRequest(list(messages), grammar, max_tokens))
+        self.requests.append(ScriptedRequest(list(messages), grammar, max_tokens, avoid))
         prompt = simple_tokens(render_simple(messages))
         if len(prompt) + max_tokens > self.n_ctx:
             raise ContextOverflowError(len(prompt), self.n_ctx, max_tokens)

@@ -1,0 +1,40 @@
+"""The sampler's ban on a reply looping its own words (``RepeatBan``), on the decoding state
+alone: pieces of a JSON step fed one by one, tokens as small integers."""
+
+from memgpt_local.runtime.base import RepeatBan
+from memgpt_local.runtime.llama import _FieldWatch, _NgramBan
+
+
+def feed(ban: _NgramBan, pieces: list[tuple[int, str]]) -> None:
+    for token, piece in pieces:
+        ban.accept(token, piece)
+
+
+def test_the_watch_knows_when_it_is_inside_the_field_value():
+    watch = _FieldWatch("message")
+    flags = []
+    step = '{"thought": "a \\"message\\": x", "function": "send_message", "arguments": {"message": "Hi"}}'
+    for ch in step:
+        watch.feed(ch)
+        flags.append(watch.in_field)
+    inside = "".join(ch for ch, flag in zip(step, flags) if flag)
+    assert inside == '"Hi'  # from its opening quote to the last character before the closing one
+
+
+def test_a_run_of_n_tokens_the_value_already_holds_cannot_be_completed_again():
+    ban = _NgramBan(RepeatBan(field="message", n=3))
+    feed(ban, [(0, '{"thought": "x x x x", "arguments": {"message": "')])
+    assert ban.refused() == []  # the thought repeated itself: not watched
+    feed(ban, [(1, "Thank"), (2, " you"), (3, "."), (1, "Thank")])
+    assert ban.refused() == []  # "Thank" alone: no run of 2 seen before it yet
+    feed(ban, [(2, " you")])
+    assert ban.refused() == [3]  # "Thank you" was followed by "." once: not again
+    feed(ban, [(4, "!"), (5, '"}')])
+    assert ban.refused() == []  # the value closed
+
+
+def test_every_reply_starts_with_a_clean_slate():
+    ban = _NgramBan(RepeatBan(field="message", n=2))
+    feed(ban, [(0, '{"message": "'), (1, "a"), (2, "b"), (9, '"}')])
+    feed(ban, [(0, '{"message": "'), (1, "a")])
+    assert ban.refused() == []
