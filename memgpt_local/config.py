@@ -92,6 +92,11 @@ class RecapSettings(Section):
     hits: int = Field(3, ge=1, le=10, description="best search hits of the turn shown again before the reply")
 
 
+class FactNoteSettings(Section):
+    enabled: bool = Field(True, description="after a user's turn, facts they stated go into the human block")
+    max_facts: int = Field(6, ge=1, le=20, description="facts read from one message at most")
+
+
 class GuardSettings(Section):
     hits: int = Field(3, ge=1, le=10, description="search hits shown with the notice when a draft is held back")
 
@@ -218,6 +223,7 @@ class AgentSettings(Section):
     copy_guard: GuardSettings = Field(default_factory=GuardSettings)
     denial_guard: GuardSettings = Field(default_factory=GuardSettings)
     reply_check: ReplyCheckSettings = Field(default_factory=ReplyCheckSettings)
+    fact_notes: FactNoteSettings = Field(default_factory=FactNoteSettings)
 
     @model_validator(mode="before")
     @classmethod

@@ -50,8 +50,8 @@ def describe_gap(gap: timedelta) -> str:
     return "less than a minute"
 
 
-def login(last_login: datetime | None, counts: MemoryCounts | None = None) -> NewMessage:
-    now = utcnow()
+def login(last_login: datetime | None, counts: MemoryCounts | None = None, now: datetime | None = None) -> NewMessage:
+    now = now or utcnow()
     if last_login is None:
         text = "The user logged in for the first time. Greet them and ask their name."
     else:
@@ -101,6 +101,18 @@ def timed_heartbeat(counts: MemoryCounts | None = None) -> NewMessage:
 
 def manual_heartbeat() -> NewMessage:
     return system_event("heartbeat", "Heartbeat requested by the user: continue.")
+
+
+def notes_request(text: str) -> NewMessage:
+    """The question of a fact-notes pass (shown to the model once, never stored)."""
+    return system_event("memory check", text)
+
+
+def memory_update(label: str, changes: list[str]) -> NewMessage:
+    """What a fact-notes pass wrote into core memory, for the model to see from now on."""
+    return system_event(
+        "memory update", f"Core memory ({label}) was updated from the user's message:\n" + "\n".join(changes)
+    )
 
 
 def function_result(name: str, ok: bool, result: str, when: datetime | None = None) -> NewMessage:

@@ -31,3 +31,18 @@ def content_words(text: str) -> list[str]:
 def normalize_space(text: str) -> str:
     """``text`` with every run of whitespace made one space, and none at either end."""
     return " ".join(text.split())
+
+
+DENIAL = re.compile(
+    r"\b(?:(?:do|did|does)\s*n[o']t\s+(?:know|have|find|remember|recall)"
+    r"|(?:couldn't|could\s+not|can't|cannot|can\s+not)\s+(?:find|recall|remember|say|tell)"
+    r"|(?:have|has)\s*n[o']t\s+(?:told|mentioned|said|shared)"
+    r"|(?:have|has)\s+no\s+(?:information|record|memory|idea)|no\s+(?:information|record|idea)"
+    r"|not\s+sure|unable\s+to\s+(?:find|recall)|do\s+not\s+know|don't\s+know|not\s+(?:aware|mentioned))\b",
+    re.IGNORECASE,
+)
+
+
+def denies(reply: str) -> bool:
+    """Whether a reply says it does not know or found nothing."""
+    return bool(DENIAL.search(reply.replace("’", "'")))

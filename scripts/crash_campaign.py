@@ -70,13 +70,16 @@ class HashEmbedder:
 
 
 class CampaignBackend(ScriptedBackend):
-    """The scripted backend, with each turn's calls queued before the turn and a summary
-    slotted in whenever the queue manager asks for one (a text-grammar request)."""
+    """The scripted backend, with each turn's calls queued before the turn, a summary slotted in
+    whenever the queue manager asks for one (a text-grammar request) and an empty fact list
+    whenever fact notes read a user's message (a json-grammar request)."""
 
-    def complete(self, messages, *, grammar, max_tokens, on_text=None):
+    def complete(self, messages, *, grammar, max_tokens, on_text=None, avoid=None):
         if grammar is not None and grammar.kind == "text":
             self._script.insert(self._position, f"Summary after {len(self.requests)} requests.")
-        return super().complete(messages, grammar=grammar, max_tokens=max_tokens, on_text=on_text)
+        if grammar is not None and grammar.kind == "json":
+            self._script.insert(self._position, '{"facts": []}')
+        return super().complete(messages, grammar=grammar, max_tokens=max_tokens, on_text=on_text, avoid=avoid)
 
 
 def turn_calls(k: int) -> list[FunctionCall]:

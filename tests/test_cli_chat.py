@@ -35,13 +35,14 @@ def test_send_prints_the_reply_and_json_steps(cli_runner, tmp_path):
                 "arguments": {"message": "I found nothing about keys."},
                 "request_heartbeat": False,
             },
+            '{"facts": []}',  # fact notes: the question states nothing about the user
         ],
     )
     result = cli_runner.invoke(cli, ["send", "--model", model, "--json", "where are my keys?"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert [s["function"] for s in data["steps"]] == ["archival_memory_search", "send_message"]
-    assert data["messages"] == ["I found nothing about keys."]
+    assert data["messages"] == ["I found nothing about keys."] and data["core_memory"] == []
     assert data["steps"][0]["tokens"]["prompt"] > 0
 
 
@@ -61,12 +62,14 @@ def test_chat_runs_slash_commands_and_persists(cli_runner, tmp_path):
         [
             {"thought": "greet", "function": "send_message", "arguments": {"message": "Welcome back."}},
             {"thought": "reply", "function": "send_message", "arguments": {"message": "Nice to meet you, Ada."}},
+            '{"facts": ["Name: Ada", "Age: 30"]}',  # fact notes; "30" was never said
         ],
     )
     result = cli_runner.invoke(cli, ["chat", "--model", model], input="I'm Ada\n/memory\n/dump 2\n/nonsense\n/exit\n")
     assert result.exit_code == 0, result.output
     assert "Welcome back." in result.output and "Nice to meet you, Ada." in result.output
-    assert "[persona]" in result.output
+    assert "(core memory) saved: Name: Ada" in result.output and "Age" not in result.output
+    assert "[persona]" in result.output and "\nName: Ada\n" in result.output
     # a second session sees the same agent and its history
     model2 = _script(tmp_path, [{"thought": "", "function": "send_message", "arguments": {"message": "hi again"}}])
     result = cli_runner.invoke(cli, ["chat", "--model", model2, "--no-login"], input="/dump 20\n/exit\n")
@@ -103,6 +106,7 @@ def test_chat_says_when_a_draft_asked_the_question_back(cli_runner, tmp_path):
                 "arguments": {"message": "Which book by Ann Lee did you finish?"},
             },
             {"thought": "answer", "function": "send_message", "arguments": {"message": "I do not know yet."}},
+            '{"facts": []}',
         ],
     )
     result = cli_runner.invoke(
@@ -174,9 +178,9 @@ def test_a_kill_mid_turn_loses_no_committed_step(tmp_path, data_home):
         "import os, sys\n"
         "from memgpt_local.functions.execute import FunctionExecutor\n"
         "original = FunctionExecutor.run\n"
-        "def run(self, call, focus=None):\n"
+        "def run(self, call, focus=None, turn_start=None):\n"
         "    if call.function == 'send_message': os._exit(9)\n"
-        "    return original(self, call, focus)\n"
+        "    return original(self, call, focus, turn_start)\n"
         "FunctionExecutor.run = run\n"
         "from memgpt_local.cli.main import cli\n"
         f"cli(['send', '--model', {model!r}, 'remember my cat Pixel'])\n"

@@ -100,6 +100,7 @@ def test_dmr_agent_searches_recall_and_is_scored_with_rouge(tmp_path, hash_embed
         script += [
             call("conversation_search", heartbeat=True, query=case.question.split(". ", 1)[1]),
             say(f"It was {case.answer}!"),
+            '{"facts": []}',  # fact notes read the user's question after the reply: it states none
         ]
     records = evaluation(tmp_path, "dmr", script, hash_embedder, options=options).run()
     assert all(r["correct"] for r in records)

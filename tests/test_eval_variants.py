@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from memgpt_local.agent import loop as agent_loop
 from memgpt_local.agent.policy import build_policies
 from memgpt_local.config import Settings
 from memgpt_local.eval import runner as eval_runner
@@ -69,8 +70,12 @@ class ProbeBackend:
             message = f"I do not know for sure, I think it was {names[-1]}."
         return FunctionCall(thought="answer", function="send_message", arguments={"message": message})
 
-    def complete(self, messages, *, grammar, max_tokens, on_text=None) -> Completion:
+    def complete(self, messages, *, grammar, max_tokens, on_text=None, avoid=None) -> Completion:
         self.requests.append((list(messages), grammar.text))
+        if grammar.kind == "json":  # fact notes after the turn: the question states no fact
+            return Completion(
+                text='{"facts": []}', prompt_tokens=self.count_tokens(messages), evaluated_tokens=1, generated_tokens=4
+            )
         call = self._call(messages, grammar.function_names)
         text = render_call(call, FUNCTIONS_BY_NAME[call.function], heartbeat=grammar.heartbeat)
         return Completion(
@@ -91,6 +96,7 @@ def run_probe(tmp_path: Path, variant: str, monkeypatch, task: str = "dmr") -> t
             built.append(self)
 
     monkeypatch.setattr(eval_runner, "AgentRunner", Recording)
+    monkeypatch.setattr(agent_loop, "AgentRunner", Recording)  # what a variant's own runner factory builds
     kv = task == "nested-kv"
     backend = ProbeBackend("archival_memory_search" if kv else "conversation_search", copies=not kv)
     options = Options(seed=3, n=1, points=(2,) if task == "nested-kv" else None)

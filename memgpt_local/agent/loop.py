@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from memgpt_local import events
 from memgpt_local.agent.context import ContextBuilder, ContextParts
+from memgpt_local.agent.facts import FactNoter
 from memgpt_local.agent.memory_view import StoreView
 from memgpt_local.agent.policy import Draft, Policy, StepPlan, build_policies
 from memgpt_local.agent.queue import QueueManager
@@ -46,6 +47,9 @@ class StepObserver:
 
     def step_finished(self, record: StepRecord) -> None: ...
 
+    def noted(self, changes: list[str]) -> None:
+        """What fact notes wrote into core memory after the turn's reply."""
+
 
 class AgentRunner:
     """Runs one agent against one backend."""
@@ -72,6 +76,7 @@ class AgentRunner:
         self.context = ContextBuilder(self.functions, render_function_docs(self.functions))
         self.executor = FunctionExecutor(store, self.agent_id, settings, self.functions)
         self.queue = QueueManager(store, backend, settings, self.render)
+        self.facts = FactNoter(store, backend, self.agent_id, settings.fact_notes)
         self._grammars: dict[frozenset[str], Grammar] = {}
 
     # ------------------------------------------------------------ context
@@ -91,11 +96,12 @@ class AgentRunner:
     def counts(self) -> events.MemoryCounts:
         return events.MemoryCounts(self.store.recall.count(self.agent_id), self.store.archival.count(self.agent_id))
 
-    def login_event(self) -> NewMessage:
-        """A login event saying how long ago the last login was; records this login."""
+    def login_event(self, now: datetime | None = None) -> NewMessage:
+        """A login event saying how long ago the last login was; records this login (at
+        ``now``, default the clock)."""
         state = self.agent.state
         last = state.get("last_login")
-        event = events.login(datetime.fromisoformat(last) if last else None, self.counts())
+        event = events.login(datetime.fromisoformat(last) if last else None, self.counts(), now)
         with self.store.transaction():
             self.store.agents.set_state(self.agent_id, dict(state, last_login=event.created_at.isoformat()))
         return event
@@ -126,7 +132,12 @@ class AgentRunner:
             elif notices:
                 self.store.recall.append(self.agent_id, notices)
         self._run_steps(turn)
-        return turn.result()
+        result = turn.result()
+        if question is not None and self.settings.fact_notes.enabled:
+            result.notes = self.facts.note(question, self.render()).lines()
+            if result.notes:
+                self.observer.noted(result.notes)
+        return result
 
     def _check_fits(self, event: NewMessage) -> None:
         """A single event larger than the whole window is refused before anything is stored."""

@@ -158,6 +158,7 @@ class TurnResult(_Steps):
     steps: list[StepRecord]
     question: str | None = None
     focus: str | None = None  # what its searches ranked by besides their queries
+    notes: list[str] = field(default_factory=list)  # what fact notes wrote into core memory after it
 
     @property
     def holds(self) -> list[Hold]:

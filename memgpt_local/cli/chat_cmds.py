@@ -119,7 +119,9 @@ def _print_turn(turn: TurnResult, as_json: bool) -> None:
     if as_json:
         click.echo(
             json.dumps(
-                {"steps": [s.as_dict() for s in turn.steps], "messages": turn.messages}, ensure_ascii=False, indent=2
+                {"steps": [s.as_dict() for s in turn.steps], "messages": turn.messages, "core_memory": turn.notes},
+                ensure_ascii=False,
+                indent=2,
             )
         )
         return

@@ -164,12 +164,63 @@ _task_command("dmr", "Deep memory retrieval: a fact from past sessions in recall
 _task_command("doc-qa", "Questions over a fictional encyclopedia of 10^3-10^4 passages (paper Figure 5).")
 
 
+@eval_group.command("chat")
+@click.option("--model", default=None, help="Model name or GGUF path (default: config model.default).")
+@click.option("--n", "n", type=click.IntRange(1), default=3, show_default=True, help="Fictional users.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the users and their lines.")
+@click.option(
+    "--wording", type=click.Choice(["0", "1", "both"]), default="both", show_default=True, help="Which phrasing."
+)
+@click.option("--variant", default="default", show_default=True, help="Agent configuration (see `eval variants`).")
+@click.option("--n-ctx", type=click.IntRange(512), default=None, help="Context window (small values force eviction).")
+@click.option(
+    "--out", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_OUT, show_default=True, help="Run dir."
+)
+@with_app
+def chat_eval(
+    app: App, model: str | None, n: int, seed: int, wording: str, variant: str, n_ctx: int | None, out: Path
+) -> None:
+    """Fictional users talk across three sessions: facts, a change, small talk, questions."""
+    from memgpt_local.agent.loop import AgentRunner
+    from memgpt_local.eval.chat import scripts
+    from memgpt_local.eval.chat_report import write_chat_report
+    from memgpt_local.eval.chat_run import ChatEvaluation
+    from memgpt_local.eval.variants import get_variant
+
+    chosen = get_variant(variant)
+    wordings = (0, 1) if wording == "both" else (int(wording),)
+    backend = _backend(app, model or app.settings.model.default, n_ctx)
+    try:
+        evaluation = ChatEvaluation(
+            out,
+            backend=backend,
+            embedder=app.embedder(),
+            settings=chosen.settings(app.settings.agent),
+            variant=chosen.name,
+            runner_factory=chosen.runner_factory or AgentRunner,
+            log=lambda text: click.echo(text, err=True),
+        )
+        new = [r for w in wordings for r in evaluation.run(scripts(seed, n, w))]
+    finally:
+        backend.close()
+    report = write_chat_report(out)
+    click.echo(f"{len(new)} new conversations; results in {report}")
+    if report is not None:
+        click.echo(report.read_text(encoding="utf-8"))
+
+
 @eval_group.command("report")
 @click.argument("out", type=click.Path(file_okay=False, exists=True, path_type=Path), default=DEFAULT_OUT)
 def report(out: Path) -> None:
     """Rewrite OUT/results.json, results.md and the charts from OUT/episodes.jsonl."""
+    from memgpt_local.eval.chat_report import write_chat_report
     from memgpt_local.eval.report import write_report
 
+    chat = write_chat_report(out)
+    if chat is not None:
+        click.echo(chat.read_text(encoding="utf-8"))
+    if not (out / "episodes.jsonl").exists() and chat is not None:
+        return
     files = write_report(out)
     click.echo(files.markdown.read_text(encoding="utf-8"))
     for chart in files.charts:

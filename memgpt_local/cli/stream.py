@@ -82,6 +82,11 @@ class ConsoleObserver(StepObserver):
         if any(f'"{name}"' in self._reader.text for name in REPLY_FUNCTIONS) and "message" in values:
             self._emit("message", values["message"])
 
+    def noted(self, changes: list[str]) -> None:
+        if self.verbose:
+            for change in changes:
+                click.secho(f"  (core memory) {change}", dim=True)
+
     def step_finished(self, record: StepRecord) -> None:
         streamed_message = self._shown.get("message", 0) > 0
         if self._shown.get("thought") or streamed_message:

@@ -201,3 +201,31 @@ register(
         enable=("denial_guard",),
     )
 )
+
+
+def _without_core_memory_editing(*args: Any, **kwargs: Any) -> Any:
+    """An ``AgentRunner`` offered no function that edits core memory."""
+    from memgpt_local.agent.loop import AgentRunner
+    from memgpt_local.functions import handlers
+    from memgpt_local.functions.specs import DEFAULT_FUNCTIONS
+
+    core_edits = (handlers.core_memory_append, handlers.core_memory_replace)
+    kwargs.setdefault("functions", tuple(f for f in DEFAULT_FUNCTIONS if f.handler not in core_edits))
+    return AgentRunner(*args, **kwargs)
+
+
+register(
+    Variant(
+        "no-fact-notes",
+        "the defaults without fact notes: the model alone decides what to write into the human block",
+        agent={"fact_notes": {"enabled": False}},
+    )
+)
+register(
+    Variant(
+        "no-core-memory",
+        "baseline: core memory is never edited (no fact notes, no core_memory_append/replace offered)",
+        agent={"fact_notes": {"enabled": False}},
+        runner_factory=_without_core_memory_editing,
+    )
+)

@@ -51,7 +51,7 @@ class Grammar:
     function_names: tuple[str, ...] = ()
     heartbeat: bool = True
     thought_max_chars: int = 0
-    kind: Literal["call", "text"] = "call"
+    kind: Literal["call", "text", "json"] = "call"  # json: a JSON value, done when it closes
     max_chars: int = 0  # for kind == "text"
     specs: tuple[CallSpec, ...] = field(default=(), compare=False, repr=False)
 

@@ -194,7 +194,7 @@ class _StopTracker:
         if self.kind == "text":
             self.chars += len(piece)
             return self.chars >= self.max_chars
-        if self.kind != "call":
+        if self.kind not in ("call", "json"):
             return False
         for ch in piece:
             if self.in_str:

@@ -14,25 +14,11 @@ the evaluations.
 
 from __future__ import annotations
 
-import re
-
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.config import GuardSettings
 from memgpt_local.functions.results import format_hits
-from memgpt_local.text import content_words
-
-DENIAL = re.compile(
-    r"\b(?:(?:do|did|does)\s*n[o']t\s+(?:know|have|find|remember)|could\s*n[o']t\s+find|can\s*n[o']t\s+find"
-    r"|(?:have|has)\s+no\s+(?:information|record|memory)|no\s+information|not\s+sure|unable\s+to\s+find"
-    r"|could\s+not\s+find|do\s+not\s+know|don't\s+know)\b",
-    re.IGNORECASE,
-)
-
-
-def denies(draft: str) -> bool:
-    """Whether a reply says it does not know or found nothing."""
-    return bool(DENIAL.search(draft.replace("’", "'")))
+from memgpt_local.text import content_words, denies
 
 
 def key_words(text: str) -> set[str]:

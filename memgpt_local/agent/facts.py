@@ -1,0 +1,175 @@
+"""Fact notes: after a user's turn, what the user said about themself goes into the human block.
+
+MemGPT's chat results rest on the model keeping its ``human`` block current. A 1.5B model
+asked to do that between the question and the answer saved one fact of four ("Name: Dana",
+never the beehives or the tea), invented others ("Age: 30"), re-saved the same line until the
+chain cap and took two to four extra steps before the user got a reply. So the reply goes out
+first, and then the same model, continuing the same main context (its KV cache serves all of
+it), answers one narrow question under a grammar: which facts about the user does their last
+message state, as short ``Label: value`` lines. Each line is checked against the user's own
+words before it is written:
+
+- a value whose names and numbers the user did not say is dropped (an invention);
+- a label the block already holds with another value replaces that line (a changed fact:
+  "Home: Leeds" becomes "Home: York"), the same value changes nothing;
+- when the block would overflow, its oldest lines move to archival memory, and the notice
+  says so.
+
+What was written is stored as one ``memory update`` event, so the model sees it from the
+next step on, and is returned for the chat to show.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from memgpt_local import events
+from memgpt_local.config import FactNoteSettings
+from memgpt_local.memory.core import default_text
+from memgpt_local.runtime.base import Backend
+from memgpt_local.runtime.grammar import build_notes_grammar
+from memgpt_local.schemas import ChatMessage
+from memgpt_local.text import content_words, normalize_space
+
+if TYPE_CHECKING:
+    from memgpt_local.memory import MemoryStore
+
+BLOCK = "human"
+NOTES_MAX_TOKENS = 200
+
+# words that show a message talks about its writer: a message without any is not read for facts
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b", re.I)
+_NAMES_AND_NUMBERS = re.compile(r"\b(?:[A-Z][\w'-]*|\d[\d.,:/-]*)")
+
+NOTES_REQUEST = (
+    "Which facts about the user does their last message state about themself: their name, people, "
+    "pets, home, work, likes and dislikes, health, plans, dates? Write each one as a short line "
+    '"Label: value" in the user\'s own words, for example "Name: Dana", "Dog: Rex, a beagle", '
+    '"Works as: a nurse in Bristol". Use the same label as the core memory line when the fact '
+    "changed. Write only what the message says; nothing it does not say. No facts: an empty list."
+)
+
+
+@dataclass
+class Notes:
+    """What one pass wrote: lines added, (old, new) lines replaced, lines moved out, lines
+    dropped as not said by the user."""
+
+    added: list[str] = field(default_factory=list)
+    replaced: list[tuple[str, str]] = field(default_factory=list)
+    moved: list[str] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.added or self.replaced or self.moved)
+
+    def lines(self) -> list[str]:
+        """One line per change, for the notice and the chat."""
+        out = [f"saved: {line}" for line in self.added]
+        out += [f"changed: {old} -> {new}" for old, new in self.replaced]
+        out += [f"moved to archival memory: {line}" for line in self.moved]
+        return out
+
+
+def states_something_personal(message: str) -> bool:
+    """Whether ``message`` speaks about its writer at all (cheap; no model)."""
+    return bool(_FIRST_PERSON.search(message.replace("’", "'")))
+
+
+def label_of(line: str) -> str | None:
+    """The normalised label of a ``Label: value`` line, else None."""
+    label, sep, value = line.partition(":")
+    if not sep or not value.strip() or not 0 < len(label.strip()) <= 40:
+        return None
+    return normalize_space(label).lower()
+
+
+def _stem(word: str) -> str:
+    """Words compared by their first four letters: "keeps"/"keep", "teacher"/"teaches"."""
+    return word.lower()[:4]
+
+
+def grounded(line: str, said: str) -> bool:
+    """Whether the value of ``line`` comes from ``said``: every name and number it holds, and
+    most of its other content words (compared by their first four letters), occur there."""
+    _, _, value = line.partition(":")
+    heard = {_stem(w) for w in content_words(said)}
+    specific = [_stem(w.lower()) for w in _NAMES_AND_NUMBERS.findall(value)]
+    if any(w not in heard for w in specific if w not in ("i", "a")):
+        return False
+    plain = [_stem(w) for w in content_words(value) if len(w) > 2]
+    return not plain or sum(w in heard for w in plain) * 2 >= len(plain)
+
+
+def parse_notes(text: str) -> list[str]:
+    """The lines of a notes completion (``{"facts": [...]}``); [] for anything else."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return []
+    items = data.get("facts") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        return []
+    return [normalize_space(item) for item in items if isinstance(item, str) and label_of(item)]
+
+
+def merge(value: str, lines: Sequence[str], limit: int) -> tuple[str, Notes]:
+    """``value`` (a block's text) with ``lines`` written in: a line whose label the block holds
+    replaces it, one it already holds changes nothing, the rest are appended; oldest lines
+    leave when the result would exceed ``limit``."""
+    notes = Notes()
+    current = [] if value.strip() == default_text(BLOCK).strip() else [ln for ln in value.splitlines() if ln.strip()]
+    for line in lines:
+        label = label_of(line)
+        same = next((i for i, old in enumerate(current) if label_of(old) == label), None)
+        if any(normalize_space(old).lower() == line.lower() for old in current):
+            continue
+        if same is None:
+            current.append(line)
+            notes.added.append(line)
+        else:
+            notes.replaced.append((current[same], line))
+            current[same] = line
+    kept_new = set(notes.added) | {new for _, new in notes.replaced}
+    while len("\n".join(current)) > limit and any(ln not in kept_new for ln in current):
+        oldest = next(ln for ln in current if ln not in kept_new)
+        current.remove(oldest)
+        notes.moved.append(oldest)
+    return "\n".join(current), notes
+
+
+class FactNoter:
+    """Writes the facts of a user's message into the human block; see the module docstring."""
+
+    def __init__(self, store: MemoryStore, backend: Backend, agent_id: int, settings: FactNoteSettings):
+        self.store = store
+        self.backend = backend
+        self.agent_id = agent_id
+        self.settings = settings
+        self.grammar = build_notes_grammar("facts", max_items=settings.max_facts)
+
+    def note(self, message: str, context: Sequence[ChatMessage]) -> Notes:
+        """Read ``message`` (the user's, the last one in ``context``'s turn) for facts and write
+        the grounded ones; stores a ``memory update`` event when anything changed."""
+        if not states_something_personal(message):
+            return Notes()
+        request = ChatMessage(role="user", content=events.notes_request(NOTES_REQUEST).content)
+        completion = self.backend.complete([*context, request], grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS)
+        found = parse_notes(completion.text)
+        lines = [line for line in found if grounded(line, message)]
+        block = self.store.core.get(self.agent_id, BLOCK)
+        value, notes = merge(block.value, lines, block.limit)
+        notes.dropped = [line for line in found if line not in lines]
+        if not notes.changed:
+            return notes
+        with self.store.transaction():
+            self.store.core.set_value(self.agent_id, BLOCK, value)
+            for line in notes.moved:
+                self.store.archival.insert(self.agent_id, f"Moved from core memory ({BLOCK}): {line}")
+            self.store.recall.append(self.agent_id, [events.memory_update(BLOCK, notes.lines())])
+        return notes

@@ -1,0 +1,106 @@
+"""The conversation evaluation's table: one row per (variant, model, n_ctx, seed, wording).
+
+Shares are shown with their count and a 95% Wilson interval, so a row of 3 scripts is read
+as what it is.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from memgpt_local.eval.chat_run import RESULTS_FILE
+from memgpt_local.eval.report import wilson
+
+COLUMNS = (
+    "variant | model | n_ctx | seed | wording | users | facts in human | changes replaced | msgs/turn | dup | degen "
+    "| correct | invented | idk on absent | greeting name | greeting fact | retrieval | s/turn | gen tok/turn"
+)
+
+
+def _share(hits: int, n: int) -> str:
+    if not n:
+        return "-"
+    low, high = wilson(hits, n)
+    return f"{hits}/{n} ({100 * hits / n:.0f}%, {100 * low:.0f}-{100 * high:.0f})"
+
+
+def row(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The scores of a group of scripts, as counts."""
+    turns = [t for r in records for t in r["turns"]]
+    facts = [f for r in records for f in r["facts"]]
+    greetings = [g for r in records for g in r["greetings"] if g["session"] > 0]
+    questions = [t for t in turns if t["kind"] == "question"]
+    absent = [t for t in turns if t["kind"] == "absent"]
+    answered = questions + absent
+    searched = [t for t in questions if t["retrieved"] is not None]
+    return {
+        "users": len(records),
+        "facts": (
+            sum(f["in_block"] for f in facts if f["kind"] != "change"),
+            sum(f["kind"] != "change" for f in facts),
+        ),
+        "changes": (
+            sum(f["in_block"] for f in facts if f["kind"] == "change"),
+            sum(f["kind"] == "change" for f in facts),
+        ),
+        "messages_per_turn": sum(len(t["messages"]) for t in turns) / max(1, len(turns)),
+        "duplicates": sum(t["duplicates"] for t in turns),
+        "degenerate": sum(t["degenerate"] for t in turns),
+        "correct": (sum(t["verdict"] == "correct" for t in questions), len(questions)),
+        "invented": (sum(t["verdict"] == "invented" for t in answered), len(answered)),
+        "idk_absent": (sum(t["verdict"] == "correct" for t in absent), len(absent)),
+        "greeting_name": (sum(g["names_user"] for g in greetings), len(greetings)),
+        "greeting_fact": (sum(g["known_fact"] for g in greetings), len(greetings)),
+        "retrieval": (sum(bool(t["retrieved"]) for t in searched), len(searched)),
+        "seconds_per_turn": sum(t["seconds"] for t in turns) / max(1, len(turns)),
+        "generated_per_turn": sum(t["generated"] for t in turns) / max(1, len(turns)),
+    }
+
+
+def table(records: Sequence[dict[str, Any]]) -> str:
+    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
+    for r in records:
+        groups[(r["variant"], r["model"], r["n_ctx"], r["seed"], r["wording"])].append(r)
+    lines = [f"| {COLUMNS} |", "|" + "---|" * len(COLUMNS.split("|"))]
+    for key in sorted(groups, key=str):
+        s = row(groups[key])
+        cells = [
+            *map(str, key),
+            str(s["users"]),
+            _share(*s["facts"]),
+            _share(*s["changes"]),
+            f"{s['messages_per_turn']:.2f}",
+            str(s["duplicates"]),
+            str(s["degenerate"]),
+            _share(*s["correct"]),
+            _share(*s["invented"]),
+            _share(*s["idk_absent"]),
+            _share(*s["greeting_name"]),
+            _share(*s["greeting_fact"]),
+            _share(*s["retrieval"]),
+            f"{s['seconds_per_turn']:.1f}",
+            f"{s['generated_per_turn']:.0f}",
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def read_records(out: Path) -> list[dict[str, Any]]:
+    path = out / RESULTS_FILE
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def write_chat_report(out: Path) -> Path | None:
+    """``OUT/chat.md`` from ``OUT/chat.jsonl``; None when there are no chat records."""
+    records = read_records(out)
+    if not records:
+        return None
+    path = out / "chat.md"
+    path.write_text("# Conversation evaluation\n\n" + table(records) + "\n", encoding="utf-8")
+    return path

@@ -1,0 +1,72 @@
+"""Fact notes: the facts a user states reach the human block after the reply, checked against
+the user's own words; a changed fact replaces its line; an overflowing block moves its oldest
+lines to archival memory."""
+
+from agent_helpers import ask, make_runner, say
+
+from memgpt_local.agent.facts import grounded, label_of, merge, parse_notes, states_something_personal
+
+
+def test_a_value_must_come_from_the_users_words():
+    said = "Hi! I'm Dana. I keep three beehives on my roof in Leeds and I teach maths."
+    assert grounded("Name: Dana", said)
+    assert grounded("Home: Leeds", said)
+    assert grounded("Keeps: three beehives on the roof", said)
+    assert grounded("Job: teacher of maths", said)  # words compared by their first four letters
+    assert not grounded("Age: 30", said)  # a number never said
+    assert not grounded("Home: York", said)  # a name never said
+    assert not grounded("Pet: a lovely golden dog", said)  # most words never said
+
+
+def test_lines_are_parsed_and_labels_normalised():
+    assert parse_notes('{"facts": ["Name: Dana", "no label here", " Tea:  lapsang  souchong "]}') == [
+        "Name: Dana",
+        "Tea: lapsang souchong",
+    ]
+    assert parse_notes("not json") == [] and parse_notes('{"facts": "Name: Dana"}') == []
+    assert label_of("Favourite  Tea: lapsang") == "favourite tea" and label_of("Tea:") is None
+
+
+def test_a_changed_fact_replaces_its_line_and_the_same_fact_changes_nothing():
+    value, notes = merge("Name: Dana\nHome: Leeds", ["Home: York", "Name: Dana", "Tea: lapsang"], 2000)
+    assert value == "Name: Dana\nHome: York\nTea: lapsang"
+    assert notes.replaced == [("Home: Leeds", "Home: York")] and notes.added == ["Tea: lapsang"]
+    assert notes.lines() == ["saved: Tea: lapsang", "changed: Home: Leeds -> Home: York"]
+
+
+def test_the_packaged_placeholder_goes_and_a_full_block_moves_its_oldest_lines_out():
+    value, notes = merge("Nothing is known about the user yet.", ["Name: Dana"], 2000)
+    assert value == "Name: Dana" and notes.added == ["Name: Dana"]
+    value, notes = merge("Pet: a cat\nHome: Leeds", ["Tea: lapsang souchong"], 35)
+    assert value == "Home: Leeds\nTea: lapsang souchong" and notes.moved == ["Pet: a cat"]
+
+
+def test_only_a_message_about_its_writer_is_read():
+    assert states_something_personal("I'm Dana") and states_something_personal("my dog is old")
+    assert not states_something_personal("What is the capital of France?")
+
+
+def test_after_the_reply_the_facts_said_reach_the_human_block_and_the_model_sees_it(store):
+    runner = make_runner(
+        store,
+        [
+            say("Nice to meet you, Dana!"),
+            '{"facts": ["Name: Dana", "Home: Leeds", "Age: 30"]}',
+            say("Hello again."),  # a question about the weather: not read for facts
+            say("York, lovely!"),
+            '{"facts": ["Home: York"]}',
+        ],
+        fact_notes={"enabled": True},
+    )
+    turn = ask(runner, "Hi, I'm Dana and I live in Leeds.")
+    assert turn.messages == ["Nice to meet you, Dana!"]
+    assert turn.notes == ["saved: Name: Dana", "saved: Home: Leeds"]  # "Age: 30" was never said
+    assert store.core.get(runner.agent_id, "human").value == "Name: Dana\nHome: Leeds"
+    notes_request = runner.backend.requests[1]
+    assert notes_request.grammar is not None and notes_request.grammar.kind == "json"
+    assert notes_request.messages[-2].content.endswith("Message sent.")  # it continues the main context
+    assert ask(runner, "Is it raining in Paris?").notes == []
+    assert ask(runner, "We moved to York last week!").notes == ["changed: Home: Leeds -> Home: York"]
+    assert store.core.get(runner.agent_id, "human").value == "Name: Dana\nHome: York"
+    update = [m for m in store.recall.in_context(runner.agent_id) if m.content.startswith("[memory update")]
+    assert len(update) == 2 and "changed: Home: Leeds -> Home: York" in update[-1].content
