@@ -50,15 +50,28 @@ def describe_gap(gap: timedelta) -> str:
     return "less than a minute"
 
 
-def login(last_login: datetime | None, counts: MemoryCounts | None = None, now: datetime | None = None) -> NewMessage:
+def login(
+    last_login: datetime | None,
+    counts: MemoryCounts | None = None,
+    now: datetime | None = None,
+    known: list[str] | None = None,
+) -> NewMessage:
+    """A login; ``known`` are lines of the human block, quoted so a greeting can use them (a
+    small model told only "greet them by name, it is in your core memory" said "Hello! How can
+    I help you today?" with the name there)."""
     now = now or utcnow()
-    if last_login is None:
+    if last_login is None and not known:
         text = "The user logged in for the first time. Greet them and ask their name."
     else:
-        text = (
-            f"The user logged in. Last login was {describe_gap(now - last_login)} ago. Greet them by name "
-            "(it is in your core memory if you know it) and mention something you remember about them."
-        )
+        since = f" Last login was {describe_gap(now - last_login)} ago." if last_login else ""
+        text = f"The user logged in.{since}"
+        if known:
+            text += (
+                " Greet them by name and mention one thing you know about them. From your core memory:\n"
+                + "\n".join(known)
+            )
+        else:
+            text += " You do not know their name yet: greet them and ask it."
     return system_event("login", text, counts, now)
 
 

@@ -70,3 +70,14 @@ def test_after_the_reply_the_facts_said_reach_the_human_block_and_the_model_sees
     assert store.core.get(runner.agent_id, "human").value == "Name: Dana\nHome: York"
     update = [m for m in store.recall.in_context(runner.agent_id) if m.content.startswith("[memory update")]
     assert len(update) == 2 and "changed: Home: Leeds -> Home: York" in update[-1].content
+
+
+def test_a_login_quotes_what_core_memory_knows_so_the_greeting_can_use_it(store):
+    runner = make_runner(store, [say("Hello! What's your name?"), say("Hi Dana, how are the bees?")])
+    first = runner.login_event()
+    assert "first time" in first.content and "ask their name" in first.content
+    runner.run_turn(first)
+    store.core.set_value(runner.agent_id, "human", "Name: Dana\nKeeps: three beehives")
+    again = runner.login_event()
+    assert again.content.endswith("From your core memory:\nName: Dana\nKeeps: three beehives")
+    assert "Greet them by name and mention one thing you know about them." in again.content

@@ -30,6 +30,7 @@ from memgpt_local.functions.execute import FunctionExecutor
 from memgpt_local.functions.handlers import SearchFocus
 from memgpt_local.functions.results import FunctionOutcome
 from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FunctionSpec, with_message_limit
+from memgpt_local.memory.core import default_text
 from memgpt_local.runtime.base import Backend, Grammar, RepeatBan
 from memgpt_local.runtime.grammar import build_call_grammar, parse_call, render_function_docs
 from memgpt_local.schemas import Agent, ChatMessage, Completion, Message, NewMessage
@@ -101,7 +102,11 @@ class AgentRunner:
         ``now``, default the clock)."""
         state = self.agent.state
         last = state.get("last_login")
-        event = events.login(datetime.fromisoformat(last) if last else None, self.counts(), now)
+        human = self.store.core.get(self.agent_id, "human").value
+        known = (
+            [] if human.strip() == default_text("human").strip() else [ln for ln in human.splitlines() if ln.strip()]
+        )
+        event = events.login(datetime.fromisoformat(last) if last else None, self.counts(), now, known[-6:])
         with self.store.transaction():
             self.store.agents.set_state(self.agent_id, dict(state, last_login=event.created_at.isoformat()))
         return event
