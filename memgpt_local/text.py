@@ -8,6 +8,7 @@ words are the words that are not ``STOPWORDS``.
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 
 STOPWORDS = frozenset(
     "a an and are as at be but by did do does for from had has have i in is it its me my of on "
@@ -31,6 +32,15 @@ def content_words(text: str) -> list[str]:
 def normalize_space(text: str) -> str:
     """``text`` with every run of whitespace made one space, and none at either end."""
     return " ".join(text.split())
+
+
+def near_duplicate(a: str, b: str, ratio: float = 0.9) -> bool:
+    """Whether two messages are the same text or nearly (case and spacing aside); short ones
+    (under 20 characters: "ack 1", "ack 10") only when equal."""
+    x, y = normalize_space(a).lower(), normalize_space(b).lower()
+    if x == y:
+        return True
+    return min(len(x), len(y)) >= 20 and SequenceMatcher(None, x, y).ratio() >= ratio
 
 
 DENIAL = re.compile(

@@ -114,7 +114,7 @@ def test_conversation_search_date(store):
         [
             say("ok"),
             call("conversation_search_date", start_date="2000-01-01", end_date="2100-12-31", heartbeat=True),
-            say("ok"),
+            say("We talked about the concert."),
         ],
     )
     ask(runner, "the concert was great")

@@ -175,6 +175,32 @@ def test_repeat_guard_ends_the_turn_only_when_the_user_already_has_an_answer():
     assert guard.review(turn, draft("Something new."), FakeMemory()) is None
 
 
+def test_repeat_guard_holds_a_reply_of_an_earlier_turn_once_and_shows_the_message_to_answer():
+    from datetime import datetime, timezone
+
+    from memgpt_local.schemas import Message
+
+    def msg(i: int, role: str, text: str, **extra) -> Message:
+        when = datetime(2025, 1, 1, tzinfo=timezone.utc)
+        return Message(id=i, agent_id=1, seq=i, role=role, content=text, created_at=when, in_context=True, **extra)
+
+    earlier = "That's great to know! How can I assist you today?"
+    memory = FakeMemory(
+        context=[
+            msg(1, "user", "I have a rabbit."),
+            msg(2, "assistant", "ok", function_name="send_message", function_args={"message": earlier}),
+            msg(3, "user", "I moved to York."),
+            msg(4, "assistant", "ok", function_name="send_message", function_args={"message": "York!"}),
+        ]
+    )
+    guard, turn = RepeatGuard(), Turn(question="I moved to York.", event_id=3)
+    hold = guard.review(turn, draft("That's great to know!  How can I assist you today"), memory)
+    assert hold is not None and hold.hide_draft and not hold.end_turn
+    assert hold.notice.endswith("Write a new reply to the user's message: I moved to York.")
+    assert guard.review(turn, draft(earlier), memory) is None  # once a turn: the second draft goes out
+    assert RepeatGuard().review(Turn(question="q", event_id=3), draft("York!"), memory) is None  # this turn's own
+
+
 def test_echo_guard_holds_a_reply_that_asks_the_question_back_once_a_turn():
     guard, memory = EchoGuard(GuardSettings(hits=1)), FakeMemory()
     turn = searched_turn(ASKED, [HALL[1], HALL[0]])

@@ -46,11 +46,11 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|i'd|i'll|me|my|mine|myself|we|we
 _NAMES_AND_NUMBERS = re.compile(r"\b(?:[A-Z][\w'-]*|\d[\d.,:/-]*)")
 
 NOTES_REQUEST = (
-    "Which facts about the user does their last message state about themself: their name, people, "
-    "pets, home, work, likes and dislikes, health, plans, dates? Write each one as a short line "
-    '"Label: value" in the user\'s own words, for example "Name: Dana", "Dog: Rex, a beagle", '
-    '"Works as: a nurse in Bristol". Use the same label as the core memory line when the fact '
-    "changed. Write only what the message says; nothing it does not say. No facts: an empty list."
+    "Memory check. The user's last message was:\n{message}\n"
+    "Write the facts it states about the user (name, people, pets, home, work, likes and dislikes, "
+    'health, plans, dates) as "Label: value" lines for their core memory, for example '
+    '["Name: Dana", "Dog: Rex, a beagle", "Works as: nurse"]. When a fact changed, use the label of '
+    "its core memory line. Use only words from the message. If it states no fact about the user, write []."
 )
 
 
@@ -158,7 +158,8 @@ class FactNoter:
         the grounded ones; stores a ``memory update`` event when anything changed."""
         if not states_something_personal(message):
             return Notes()
-        request = ChatMessage(role="user", content=events.notes_request(NOTES_REQUEST).content)
+        quoted = json.dumps(message, ensure_ascii=False)  # quoted: the model reads it as the user's words
+        request = ChatMessage(role="user", content=events.notes_request(NOTES_REQUEST.format(message=quoted)).content)
         completion = self.backend.complete([*context, request], grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS)
         found = parse_notes(completion.text)
         lines = [line for line in found if grounded(line, message)]

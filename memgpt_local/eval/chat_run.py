@@ -28,7 +28,6 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from difflib import SequenceMatcher
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,7 +38,7 @@ from memgpt_local.config import AgentSettings
 from memgpt_local.eval.chat import ChatScript, Session, UserTurn
 from memgpt_local.eval.scoring import contains, contains_any
 from memgpt_local.memory.core import default_blocks
-from memgpt_local.text import denies, normalize_space, words
+from memgpt_local.text import denies, near_duplicate, normalize_space, words
 
 if TYPE_CHECKING:
     from memgpt_local.memory import MemoryStore
@@ -54,8 +53,7 @@ RunnerFactory = Callable[..., AgentRunner]
 
 def duplicate(message: str, earlier: Sequence[str]) -> bool:
     """The same message as an earlier one, or nearly (90% of its characters)."""
-    text = normalize_space(message).lower()
-    return any(SequenceMatcher(None, text, normalize_space(e).lower()).ratio() >= 0.9 for e in earlier)
+    return any(near_duplicate(message, e) for e in earlier)
 
 
 def degenerate(message: str) -> bool:

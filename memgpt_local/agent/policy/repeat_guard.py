@@ -1,15 +1,21 @@
 """Repeat guard: a message already sent in this turn is not sent again, nor one that only
-parrots a function's result back ("Message sent.").
+parrots a function's result back ("Message sent."), nor (once a turn) one that repeats a reply
+of an earlier turn.
 
 Small models loop on the reply function. When the user already has an answer the turn ends
-there; when they have none yet, the next step must answer for real.
+there; when they have none yet, the next step must answer for real. Across turns, a 1.5B
+model answered six different messages of one session with the same "That's great to know!
+How can I assist you today?": such a draft is held back, leaves the context, and the model is
+shown the user's message to answer instead (its second draft goes out).
 """
 
 from __future__ import annotations
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.text import normalize_space
+from memgpt_local.text import near_duplicate, normalize_space
+
+EARLIER = "repeat_guard:earlier turn"
 
 
 class RepeatGuard(Policy):
@@ -34,4 +40,24 @@ class RepeatGuard(Policy):
                 "that is a function's result, not a message for the user.",
                 end_turn=answered,
             )
+        if not answered and not draft.plan.last and EARLIER not in turn.marks and _said_before(message, turn, memory):
+            turn.marks.add(EARLIER)
+            target = f"the user's message: {turn.question}" if turn.question else "the event above"
+            return Hold(
+                self.name,
+                f"Not sent: you sent the user this same message in an earlier turn. Write a new reply to {target}",
+                "it repeated an earlier reply",
+                hide_draft=True,
+            )
         return None
+
+
+def _said_before(message: str, turn: Turn, memory: MemoryView) -> bool:
+    """Whether a reply the main context shows from an earlier turn says (nearly) the same."""
+    for m in memory.in_context():
+        if turn.event_id is not None and m.id >= turn.event_id:
+            break  # this turn's own steps (the draft itself among them)
+        said = (m.function_args or {}).get("message") if m.role == "assistant" else None
+        if isinstance(said, str) and near_duplicate(said, message):
+            return True
+    return False
