@@ -62,6 +62,7 @@ PolicyName = Literal[  # in the order they act, whatever the order of ``agent.po
     "echo_guard",
     "copy_guard",
     "denial_guard",
+    "grounded_reply",
     "reply_check",
 ]
 POLICY_NAMES: tuple[PolicyName, ...] = get_args(PolicyName)

@@ -351,3 +351,26 @@ def test_saved_already_makes_the_next_step_reply_after_an_edit_that_changed_noth
     same = FunctionOutcome(True, "Already in human: nothing was changed.", unchanged=True)
     policy.after_step(turn, step(1, "core_memory_append", same, label="human", content="Name: Priya"), memory)
     assert turn.reply_reason == "nothing new to save"
+
+
+def test_grounded_reply_holds_once_an_answer_about_the_user_that_rests_on_nothing_seen():
+    from memgpt_local.agent.policy.grounded_reply import GroundedReply, names_and_numbers
+    from memgpt_local.schemas import ChatMessage
+
+    seen = [
+        ChatMessage(role="system", content="[human]\nName: Maskeora\nAllergy: pollen"),
+        ChatMessage(role="user", content="[user message | 2025-05-16]\nWhere did I go to university?"),
+    ]
+    guard, turn = GroundedReply(), Turn(question="Where did I go to university?")
+    hold = guard.review(turn, draft("You went to the University of Auckland.", prompt=seen), FakeMemory())
+    assert hold is not None and hold.hide_draft and "Auckland" in hold.notice
+    assert guard.review(turn, draft("The University of Otago.", prompt=seen), FakeMemory()) is None  # once a turn
+    fresh = Turn(question="What am I allergic to?")
+    assert guard.review(fresh, draft("You are allergic to pollen, Maskeora.", prompt=seen), FakeMemory()) is None
+    invented = guard.review(fresh, draft("You are allergic to peanuts and eggs.", prompt=seen), FakeMemory())
+    assert invented is not None  # "peanuts", "eggs": half its words never seen
+    honest = Turn(question="What's my blood type?")
+    assert guard.review(honest, draft("I don't know your blood type.", prompt=seen), FakeMemory()) is None
+    general = Turn(question="Is Paris in France?")
+    assert guard.review(general, draft("Yes, Paris is the capital.", prompt=seen), FakeMemory()) is None
+    assert names_and_numbers("Hello Dana. You have 3 cats. I think so.") == ["Dana", "3"]

@@ -9,6 +9,7 @@ from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, StepPlan
 from memgpt_local.agent.policy.copy_guard import CopyGuard
 from memgpt_local.agent.policy.denial_guard import DenialGuard
 from memgpt_local.agent.policy.echo_guard import EchoGuard
+from memgpt_local.agent.policy.grounded_reply import GroundedReply
 from memgpt_local.agent.policy.one_reply import OneReply
 from memgpt_local.agent.policy.prefetch import Prefetch
 from memgpt_local.agent.policy.question_focus import QuestionFocus
@@ -36,6 +37,7 @@ FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
     "echo_guard": lambda s: EchoGuard(s.echo_guard),
     "copy_guard": lambda s: CopyGuard(s.copy_guard),
     "denial_guard": lambda s: DenialGuard(s.denial_guard),
+    "grounded_reply": lambda s: GroundedReply(),
     "reply_check": lambda s: ReplyCheck(s.reply_check),
 }
 assert tuple(FACTORIES) == POLICY_NAMES, "config.POLICY_NAMES and the factories must list the same policies"

@@ -1,0 +1,69 @@
+"""Grounded reply: once a turn, an answer about the user that rests on nothing the model can
+see is held back, and the model is told to search or say it does not know.
+
+In the conversation evaluation a 1.5B model answered "What's my blood type?" (never said)
+with "You are a type O blood.", "Where did I go to university?" with "the University of
+Auckland", and "What am I allergic to?" (pollen, said two sessions before) with "peanuts and
+eggs". Each reply named things that occur nowhere in its main context: not in the
+conversation, the summary, core memory or the results it read. A reply to a question about
+the user (one that says "I", "my", "we") is held when a name or number in it, or at least
+half of its longer content words, appear nowhere in the prompt it was written from. A reply
+that says it does not know is never held, and the second draft goes out whatever it says.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
+from memgpt_local.agent.turn import Hold, Turn
+from memgpt_local.text import content_words, denies, words
+
+_ABOUT_THE_USER = re.compile(r"\b(?:i|i'm|i've|me|my|mine|we|our|us)\b", re.I)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_TOKEN = re.compile(r"[A-Za-z]+|\d+")
+_MARK = "grounded_reply"
+
+
+def names_and_numbers(text: str) -> list[str]:
+    """Capitalised words that do not start a sentence, and numbers."""
+    out = []
+    for sentence in _SENTENCE.split(text.strip()):
+        tokens = _TOKEN.findall(sentence)
+        out += [t for i, t in enumerate(tokens) if t.isdigit() or (i > 0 and t[0].isupper() and t != "I")]
+    return out
+
+
+def unseen(reply: str, seen_text: str) -> list[str]:
+    """The names, numbers and content words of ``reply`` that ``seen_text`` never uses, when
+    they are enough to say the reply invents: any name or number, or half its words."""
+    seen = set(words(seen_text))
+    names = [w for w in names_and_numbers(reply) if w.lower() not in seen]
+    if names:
+        return names
+    longer = [w for w in content_words(reply) if len(w) > 3]
+    new = [w for w in longer if w not in seen]
+    return new if longer and len(new) * 2 >= len(longer) else []
+
+
+class GroundedReply(Policy):
+    name = "grounded_reply"
+
+    def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
+        if draft.plan.last or _MARK in turn.marks or not turn.question or not _ABOUT_THE_USER.search(turn.question):
+            return None
+        if denies(draft.message):
+            return None
+        shown = "\n".join(m.content for m in draft.prompt)
+        new = unseen(draft.message, shown)
+        if not new:
+            return None
+        turn.marks.add(_MARK)
+        said = ", ".join(dict.fromkeys(new))
+        return Hold(
+            self.name,
+            f"Not sent: your reply says {said}, which nothing in your memory or this conversation says. "
+            "Answer only from what you can see or find: search your memory, or tell the user you do not know.",
+            "it said things nothing in memory supports",
+            hide_draft=True,
+        )
