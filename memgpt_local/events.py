@@ -88,9 +88,10 @@ def memory_pressure(used_tokens: int, n_ctx: int) -> NewMessage:
     pct = round(100 * used_tokens / n_ctx)
     return system_event(
         "memory pressure warning",
-        f"The context window is {pct}% full ({used_tokens}/{n_ctx} tokens). Older messages will soon be "
-        "moved out of view and replaced by a summary. Save anything important now: facts about the user "
-        "with core_memory_append, other details with archival_memory_insert.",
+        f"For you, not the user: the context window is {pct}% full ({used_tokens}/{n_ctx} tokens). Older "
+        "messages will soon be moved out of view into a summary; every message stays searchable. Save "
+        "details you will need with archival_memory_insert if they are not saved yet, then go on with "
+        "the conversation: answer the user's last message as usual and do not mention this notice.",
     )
 
 

@@ -16,6 +16,8 @@ def test_a_value_must_come_from_the_users_words():
     assert not grounded("Age: 30", said)  # a number never said
     assert not grounded("Home: York", said)  # a name never said
     assert not grounded("Pet: a lovely golden dog", said)  # most words never said
+    assert not grounded("Likes: beehives, cooking", said)  # "cooking" was never said
+    assert grounded("Bees: three beehives kept on the roof", said)  # "kept": one word in four
 
 
 def test_lines_are_parsed_and_labels_normalised():

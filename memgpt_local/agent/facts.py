@@ -96,14 +96,16 @@ def _stem(word: str) -> str:
 
 def grounded(line: str, said: str) -> bool:
     """Whether the value of ``line`` comes from ``said``: every name and number it holds, and
-    most of its other content words (compared by their first four letters), occur there."""
+    all but one in three of its other content words (compared by their first four letters),
+    occur there."""
     _, _, value = line.partition(":")
     heard = {_stem(w) for w in content_words(said)}
     specific = [_stem(w.lower()) for w in _NAMES_AND_NUMBERS.findall(value)]
     if any(w not in heard for w in specific if w not in ("i", "a")):
         return False
     plain = [_stem(w) for w in content_words(value) if len(w) > 2]
-    return not plain or sum(w in heard for w in plain) * 2 >= len(plain)
+    unheard = sum(w not in heard for w in plain)
+    return unheard <= len(plain) // 3  # one word in three may be the model's ("a beagle called Rex")
 
 
 def parse_notes(text: str) -> list[str]:
