@@ -30,6 +30,16 @@ def test_pop_deletes_the_last_messages(store):
         commands.pop(runner, "zero")
 
 
+def test_pop_takes_a_call_with_its_result(store):
+    runner = make_runner(
+        store, [call("core_memory_append", heartbeat=True, label="human", content="Cat: Pixel"), say("ok")]
+    )
+    ask(runner, "I have a cat called Pixel")
+    assert commands.pop(runner, "3") == "removed the last 4 messages (one more than asked: a call goes with its result)"
+    assert [m.role for m in store.recall.in_context(runner.agent_id)] == ["user"]
+    assert commands.pop(runner, "1") == "removed the last message"
+
+
 def test_retry_regenerates_the_answer_to_the_last_user_message(store):
     runner = make_runner(store, [say("first answer"), say("second answer")])
     ask(runner, "question")
@@ -54,6 +64,19 @@ def test_rethink_and_rewrite_edit_the_last_step(store):
     assert '"Hello!"' in runner.render()[-2].content
     hits = store.recall.search(runner.agent_id, "Hello")
     assert hits.total >= 1
+
+
+def test_rewrite_edits_the_reply_that_went_out_not_a_held_draft(store):
+    """smollm2 in a real chat sent a message, then the same one again: the repeat guard held
+    the second draft (it stays in the context with a "Not sent" result) and /rewrite once
+    edited that draft, which the user never got, instead of the message they read."""
+    runner = make_runner(store, [say("Ada lives in Tartu.", heartbeat=True), say("Ada lives in Tartu.")])
+    turn = commands.heartbeat(runner, "")
+    assert turn.messages == ["Ada lives in Tartu."] and turn.holds
+    commands.rewrite(runner, "Ada lives in Tartu, Estonia.")
+    sent, held = [m for m in store.recall.in_context(runner.agent_id) if m.role == "assistant"]
+    assert sent.function_args["message"] == "Ada lives in Tartu, Estonia."
+    assert held.function_args["message"] == "Ada lives in Tartu."
 
 
 def test_heartbeat_and_memorywarning_run_steps(store):

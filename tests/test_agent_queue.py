@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from agent_helpers import ask, call, make_runner, say
 
 from memgpt_local import events
@@ -51,7 +53,9 @@ def test_pressure_warning_is_inserted_exactly_once_per_period(store):
 
 
 def _fill(runner, turns: int) -> None:
-    runner.backend.enqueue(*[say(f"reply {i} " + "ok " * 20) for i in range(turns)])
+    # replies that differ (the repeat guard holds one that repeats an earlier turn's)
+    words = [hashlib.sha1(f"{i}-{j}".encode()).hexdigest()[:6] for i in range(turns) for j in range(20)]
+    runner.backend.enqueue(*[say(f"reply {i}: " + " ".join(words[20 * i : 20 * i + 20])) for i in range(turns)])
     for i in range(turns):
         ask(runner, f"message {i}: " + "blah " * 40)
 

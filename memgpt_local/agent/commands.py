@@ -17,6 +17,8 @@ from memgpt_local.errors import InvalidInputError
 from memgpt_local.functions.specs import FunctionKind
 from memgpt_local.schemas import ChatMessage, Message
 
+SENT_RESULT = "Message sent."  # send_message's result (functions/handlers.py) when it went out
+
 
 @dataclass(frozen=True)
 class SlashCommand:
@@ -93,12 +95,25 @@ def dump(runner: AgentRunner, arg: str) -> str:
     return "\n".join(f"#{m.id} {transcript_line(m)}" for m in messages) or "(the context holds no messages)"
 
 
+def _pop_start(messages: list[Message], n: int) -> int:
+    """Where deleting the last ``n`` messages starts: one earlier when it would take a call's
+    result and leave the call (after a real model's two-step turn, five messages, /pop 3 left
+    the first step's call in the context without its result)."""
+    start = max(0, len(messages) - n)
+    if 0 < start < len(messages) and messages[start].role == "function" and messages[start - 1].role == "assistant":
+        start -= 1
+    return start
+
+
 def pop(runner: AgentRunner, arg: str) -> str:
     n = _int_arg(arg, 3)
-    messages = runner.store.recall.in_context(runner.agent_id)[-n:]
+    messages = runner.store.recall.in_context(runner.agent_id)
+    gone = messages[_pop_start(messages, n) :]
     with runner.store.transaction():
-        runner.store.recall.delete(runner.agent_id, [m.id for m in messages])
-    return f"removed the last {len(messages)} messages"
+        runner.store.recall.delete(runner.agent_id, [m.id for m in gone])
+    what = "message" if len(gone) == 1 else f"{len(gone)} messages"
+    extra = " (one more than asked: a call goes with its result)" if len(gone) > n else ""
+    return f"removed the last {what}{extra}"
 
 
 def _last_user_index(runner: AgentRunner) -> tuple[list[Message], int]:
@@ -117,12 +132,26 @@ def retry(runner: AgentRunner, _: str) -> TurnResult:
     return runner.run_turn(messages[i])
 
 
+def _went_out(messages: list[Message], i: int) -> bool:
+    """Whether the reply step ``messages[i]`` reached the user. A draft a policy held back
+    (the repeat guard's stays in the context) has the hold's notice as its result instead of
+    send_message's "Message sent."; a step whose result is gone (``/pop 1``) was shown."""
+    result = messages[i + 1] if i + 1 < len(messages) else None
+    if result is None or result.role != "function":
+        return True
+    return result.content.partition("\n")[2] == SENT_RESULT
+
+
 def _last_step(runner: AgentRunner, kind: FunctionKind | None = None) -> Message:
-    """The newest assistant step in the context (of a function of ``kind``, when given)."""
+    """The newest assistant step in the context (of a function of ``kind``, when given; a
+    reply only when it went out)."""
     names = {f.name for f in runner.functions if kind is None or f.kind == kind}
-    for message in reversed(runner.store.recall.in_context(runner.agent_id)):
+    messages = runner.store.recall.in_context(runner.agent_id)
+    for i in range(len(messages) - 1, -1, -1):
+        message = messages[i]
         if message.role == "assistant" and message.function_name in names:
-            return message
+            if kind != "reply" or _went_out(messages, i):
+                return message
     raise InvalidInputError(f"no {'assistant step' if kind is None else 'message to you'} in the context")
 
 
@@ -169,7 +198,7 @@ COMMANDS: dict[str, SlashCommand] = {
         SlashCommand("memory", "/memory", "show core memory and memory counts", show_memory),
         SlashCommand("context", "/context", "show token use per section of the context window", show_context),
         SlashCommand("dump", "/dump [n]", "show the last n messages in the context (default 10)", dump),
-        SlashCommand("pop", "/pop [n]", "delete the last n messages (default 3)", pop),
+        SlashCommand("pop", "/pop [n]", "delete the last n messages (default 3; a call goes with its result)", pop),
         SlashCommand("retry", "/retry", "drop the answer to your last message and generate it again", retry),
         SlashCommand("rethink", "/rethink TEXT", "replace the agent's last inner monologue", rethink),
         SlashCommand("rewrite", "/rewrite TEXT", "replace the agent's last message to you", rewrite),
