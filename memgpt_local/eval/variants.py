@@ -229,10 +229,3 @@ register(
         runner_factory=_without_core_memory_editing,
     )
 )
-register(
-    Variant(
-        "grounded-reply",
-        "hold back (once a turn) an answer about the user that names things nothing in its context says",
-        enable=("grounded_reply",),
-    )
-)

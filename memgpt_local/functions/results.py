@@ -1,7 +1,12 @@
 """What a function call returns: its outcome, and search results as text a model reads.
 
 Search results are numbered lines with real timestamps and who said what, paged with true
-totals, bounded in length; an entry stored many times is shown once with its count.
+totals, bounded in length; an entry stored many times is shown once with its count. The
+relative dates in what was said get their days beside its timestamp ("[2025-03-04 18:30 UTC,
+yesterday = 2025-03-03] the user said: we got back yesterday"), resolved against when it was
+said: months later a model cannot work them out. Beside the timestamp, not inside the text:
+the reply check knows an entry was read by its words in the context, and the policies that
+show hits again look for them at the end of a line.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from memgpt_local.functions.links import Link
+from memgpt_local.memory.dates import date_notes
 from memgpt_local.schemas import SearchHit, SearchPage
 from memgpt_local.schemas import human_time as stamp
 from memgpt_local.text import normalize_space
@@ -36,6 +42,16 @@ def _shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
 
 
+def _dates(hit: SearchHit, shown: str) -> str:
+    """The days of the relative dates in ``shown`` (the hit's text as shown), to follow its
+    timestamp: ", yesterday = 2025-03-03". Only for what was written when it was stored (a
+    user's or the agent's message, a note): a loaded document's passage (it has a citation)
+    was written before, at a time nobody knows, and a function's result quotes others."""
+    if hit.role in ("user", "assistant") or (hit.kind == "passage" and hit.citation is None):
+        return "".join(f", {note}" for note in date_notes(shown.removesuffix("…"), hit.created_at))
+    return ""
+
+
 def format_hits(
     hits: Sequence[SearchHit], *, first: int, per_item: int, links: dict[int, list[Link]] | None = None
 ) -> list[str]:
@@ -46,11 +62,11 @@ def format_hits(
         who = {"user": " the user said:", "assistant": " you said:"}.get(hit.role or "", "")
         cite = f", {hit.citation}" if hit.citation else ""
         again = f" ({hit.copies} times in all)" if hit.copies > 1 else ""
-        lines.append(f"{n}. [{stamp(hit.created_at)}{cite}]{who} {_shorten(hit.text, per_item)}{again}")
+        text = _shorten(hit.text, per_item)
+        lines.append(f"{n}. [{stamp(hit.created_at)}{cite}{_dates(hit, text)}]{who} {text}{again}")
         for link in (links or {}).get(hit.id, []):
-            lines.append(
-                f"   linked via {link.via}: [{stamp(link.hit.created_at)}] {_shorten(link.hit.text, per_item)}"
-            )
+            linked = _shorten(link.hit.text, per_item)
+            lines.append(f"   linked via {link.via}: [{stamp(link.hit.created_at)}{_dates(link.hit, linked)}] {linked}")
     return lines
 
 

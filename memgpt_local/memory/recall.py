@@ -26,6 +26,7 @@ from memgpt_local.memory.search import (
     check_mode,
     check_paging,
     check_query,
+    common_words,
     hybrid_search,
     phrase_match,
     query_vectors,
@@ -246,14 +247,18 @@ class RecallStore:
         """Hybrid search over messages; ``outside_context`` leaves out the messages the main
         context shows, ``before_id`` the messages from that id on (the turn being answered:
         its question and steps); ``focus`` (the question being answered) reorders the hits in
-        hybrid and vector mode (see ``hybrid_search``)."""
+        hybrid and vector mode (see ``hybrid_search``). The agent's common words (the friends'
+        names, "haha": see ``search.common_words``) are left out of what is embedded of the
+        query and the focus."""
         check_query(query)
         check_paging(page, page_size)
         check_mode(mode)
         bad = [r for r in roles if r not in ROLES]
         if bad or not roles:
             raise InvalidInputError(f"bad roles {list(roles)!r}", f"use some of {', '.join(ROLES)}")
-        vector, focus_vector = query_vectors(self.embedder, query, focus, mode)
+        embedded = [query, focus] if mode != "text" else []
+        common = common_words(self.db, MESSAGES, agent_id, embedded, self.tuning)
+        vector, focus_vector = query_vectors(self.embedder, query, focus, mode, common)
         role_params = {f"role{i}": r for i, r in enumerate(roles)}
         where = f"AND b.role IN ({', '.join(':' + k for k in role_params)})"
         if outside_context:

@@ -14,6 +14,18 @@ of the best one, among the ``vector_candidates`` nearest by hamming distance (re
 not depend on the page, so every page of one query reports the same total; pages beyond
 ``total`` are empty.
 
+Recall search embeds its query (and its focus) without the agent's *common words*
+(``common_words``): the words that more than ``SearchTuning.common_share`` of the agent's
+messages hold. In a long chat they are the two friends' names ("Hey Mira!", "Thanks
+Dorbeck") and small talk ("haha"). A question names a friend ("What did Mira name her
+puppy?"), and with the name in it the query's vector was nearest to "Night Mira!" and "Bye
+Mira!" (an invented name dominates the vector of a short text): the fusion ranked worse than
+its text leg alone (scripts/bench_recall_ranking.py). The text leg keeps every word: BM25
+already weighs a frequent word little, and one can still tell the two closest entries apart
+(the employer's name in "my new manager at ..."). Archival search keeps every word: in
+documents the frequent words are their subject ("founded", "Observatory"), and leaving them
+out cost the doc-qa benchmark its answers.
+
 sqlite-vec 0.1.9 scans brute force and its top-k selection costs O(rows x k), so the bit
 index (32x smaller than float32) with modest oversampling is what keeps large archives fast;
 scripts/bench_archival.py measures latency and recall@10 against exact search.
@@ -32,7 +44,7 @@ import numpy as np
 from memgpt_local.errors import InvalidInputError
 from memgpt_local.memory.db import Database
 from memgpt_local.memory.embed import Embedder
-from memgpt_local.text import STOPWORDS, normalize_space
+from memgpt_local.text import STOPWORDS, content_words, normalize_space
 
 SearchMode = Literal["hybrid", "text", "vector"]
 MODES = ("hybrid", "text", "vector")
@@ -52,6 +64,11 @@ class SearchTuning:
     similarity_window: float = 0.3
     rrf_k: int = 60  # reciprocal rank fusion constant: score = sum(weight / (rrf_k + rank))
     focus_weight: float = 2.0  # weight of the focus leg (the question's) against 1 for each query leg
+    # recall search: a word more than this share of the agent's messages hold (and more than
+    # ``common_floor`` of them) is common, and left out of the text embedded for the vector
+    # leg and the focus leg
+    common_share: float = 0.05
+    common_floor: int = 20
 
 
 @dataclass(frozen=True)
@@ -80,6 +97,45 @@ def fts_match(text: str) -> str | None:
         return None
     unique = list(dict.fromkeys(w.lower() for w in content))[:MAX_QUERY_TERMS]
     return " OR ".join(f'"{w}"' for w in unique)
+
+
+def common_words(
+    db: Database, target: Target, agent_id: int, texts: Sequence[str | None], tuning: SearchTuning
+) -> frozenset[str]:
+    """The content words of ``texts`` (lowercase) that more than ``tuning.common_share`` of the
+    agent's entries hold, and more than ``tuning.common_floor`` of them (a small memory has
+    none). Each word's entries are counted up to that limit only, in one query."""
+    words = list(dict.fromkeys(w for text in texts if text for w in content_words(text)))[:MAX_QUERY_TERMS]
+    if not words or tuning.common_share <= 0:
+        return frozenset()
+    entries = db.scalar(f"SELECT count(*) FROM {target.base} WHERE agent_id = ?", (agent_id,))
+    limit = max(tuning.common_floor, int(tuning.common_share * entries))
+    if entries <= limit:
+        return frozenset()
+    params: dict[str, Any] = {"agent": agent_id, "over": limit + 1}
+    counts = []
+    for i, word in enumerate(words):
+        params[f"w{i}"] = f'"{word}"'
+        counts.append(
+            f"SELECT {i} AS i, (SELECT count(*) FROM (SELECT 1 FROM {target.fts} f JOIN {target.base} b "
+            f"ON b.id = f.rowid WHERE {target.fts} MATCH :w{i} AND b.agent_id = :agent LIMIT :over)) AS n"
+        )
+    rows = db.rows(" UNION ALL ".join(counts), params)
+    return frozenset(words[r["i"]] for r in rows if r["n"] > limit)
+
+
+_WORD_AND_POSSESSIVE = re.compile(r"(\w+)(?:['’]s\b)?")
+
+
+def without_words(text: str, common: frozenset[str]) -> str:
+    """``text`` without the ``common`` words (and their possessive 's), for embedding: "What
+    did Mira's kids take up?" -> "What did kids take up?". ``text`` itself when that would
+    leave no content word."""
+    if not common:
+        return text
+    kept = _WORD_AND_POSSESSIVE.sub(lambda m: "" if m.group(1).lower() in common else m.group(0), text)
+    kept = normalize_space(re.sub(r"\s+([?.!,;:])", r"\1", kept)).lstrip(",;: ")
+    return kept if content_words(kept) else text
 
 
 def phrase_match(text: str) -> str | None:
@@ -281,12 +337,15 @@ def hybrid_search(
 
 
 def query_vectors(
-    embedder: Embedder, query: str, focus: str | None, mode: SearchMode
+    embedder: Embedder, query: str, focus: str | None, mode: SearchMode, common: frozenset[str] = frozenset()
 ) -> tuple[np.ndarray | None, np.ndarray | None]:
     """The vectors a search needs: the query's (none in text mode) and the focus question's
-    (only beside a vector leg, and only when it says more than the query itself)."""
+    (only beside a vector leg, and only when it says more than the query itself), each
+    embedded without the ``common`` words."""
     if mode == "text":
         return None, None
+    query = without_words(query, common)
+    focus = without_words(focus, common) if focus else focus
     if not focus or not focus.strip() or normalize_space(focus) == normalize_space(query):
         return embedder.embed([query])[0], None
     vectors = embedder.embed([query, focus])

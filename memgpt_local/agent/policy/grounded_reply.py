@@ -9,6 +9,8 @@ conversation, the summary, core memory or the results it read. A reply to a ques
 the user (one that says "I", "my", "we") is held when a name or number in it, or at least
 half of its longer content words, appear nowhere in the prompt it was written from. A reply
 that says it does not know is never held, and the second draft goes out whatever it says.
+
+Off by default and not yet measured: switch it on with ``grounded_reply`` in ``agent.policies``.
 """
 
 from __future__ import annotations

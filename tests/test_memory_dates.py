@@ -1,0 +1,107 @@
+"""Relative dates resolved against when they were said, and shown next to search hits."""
+
+from __future__ import annotations
+
+import random
+from datetime import date, datetime, timedelta, timezone
+
+import pytest
+
+from memgpt_local.eval.conversation_facts import relative_date
+from memgpt_local.functions.results import format_hits
+from memgpt_local.memory.dates import annotate, date_notes, mentions
+from memgpt_local.schemas import SearchHit
+
+TUESDAY = datetime(2025, 3, 4, 18, 30, tzinfo=timezone.utc)  # a Tuesday evening
+
+
+@pytest.mark.parametrize(
+    "said, shown",
+    [
+        ("We got back yesterday, so tired.", "We got back yesterday (2025-03-03), so tired."),
+        ("Last Sunday we went hiking.", "Last Sunday (2025-03-02) we went hiking."),
+        ("this past Monday", "this past Monday (2025-03-03)"),
+        ("Two weeks ago I ran a race.", "Two weeks ago (2025-02-18) I ran a race."),
+        ("a couple of weeks ago", "a couple of weeks ago (2025-02-18)"),
+        ("We saw a band on Saturday.", "We saw a band on Saturday (2025-03-01)."),
+        ("I will see her on Saturday!", "I will see her on Saturday (2025-03-08)!"),
+        ("last Tuesday", "last Tuesday (2025-02-25)"),  # a week back, not today
+        ("next Tuesday", "next Tuesday (2025-03-11)"),
+        ("this coming Friday", "this coming Friday (2025-03-07)"),
+        ("This Friday we are going to the lake.", "This Friday (2025-03-07) we are going to the lake."),
+        ("Tonight is pizza night.", "Tonight (2025-03-04) is pizza night."),
+        ("the day before yesterday", "the day before yesterday (2025-03-02)"),
+        ("tomorrow morning", "tomorrow (2025-03-05) morning"),
+        ("In 3 days we fly.", "In 3 days (2025-03-07) we fly."),
+        ("in two weeks", "in two weeks (2025-03-18)"),
+        ("last weekend was fun", "last weekend (weekend of 2025-03-01) was fun"),
+        ("See you next week", "See you next week (week of 2025-03-10)"),
+        ("last month", "last month (2025-02)"),
+        ("three months ago", "three months ago (2024-12)"),
+        ("last year", "last year (2024)"),
+    ],
+)
+def test_annotate_writes_the_day_after_each_phrase(said, shown):
+    assert annotate(said, TUESDAY) == shown
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "today's weather is awful",  # a possessive is not a date to resolve
+        "yesterday (2025-03-03) we went",  # already dated
+        "We volunteer on Saturdays.",  # a habit, not a day
+        "the yesterday-ish feeling",
+        "Nothing relative here, just 2025-03-03.",
+    ],
+)
+def test_annotate_leaves_the_rest_alone(text):
+    assert annotate(text, TUESDAY) == text
+
+
+def test_days_are_utc_days_and_naive_times_are_utc():
+    late = datetime(2025, 3, 4, 23, 30, tzinfo=timezone(timedelta(hours=-5)))  # 04:30 UTC on the 5th
+    assert annotate("yesterday", late) == "yesterday (2025-03-04)"
+    assert annotate("yesterday", datetime(2025, 3, 4, 12)) == "yesterday (2025-03-03)"
+    assert annotate("yesterday", date(2025, 1, 1)) == "yesterday (2024-12-31)"
+
+
+def test_mentions_give_positions_and_values():
+    found = mentions("Yesterday was long; tomorrow we rest.", TUESDAY)
+    assert [(m.phrase, m.value) for m in found] == [("Yesterday", "2025-03-03"), ("tomorrow", "2025-03-05")]
+    assert all("Yesterday was long; tomorrow we rest."[m.start : m.end] == m.phrase for m in found)
+
+
+def test_date_notes_list_each_phrase_once():
+    assert date_notes("Yesterday was long, yesterday!", TUESDAY) == ["yesterday = 2025-03-03"]
+    notes = date_notes("on Saturday, last week", TUESDAY)
+    assert notes == ["on saturday = 2025-03-01", "last week = week of 2025-02-24"]
+    assert date_notes("no dates here", TUESDAY) == []
+
+
+def test_the_generators_relative_dates_resolve_to_their_days():
+    rng = random.Random(7)
+    for n in range(400):
+        day = date(2025, 1, 1) + timedelta(days=n % 60)
+        for tense in ("past", "future"):
+            when = relative_date(rng, day, tense)
+            sentence = f"I {'will go' if tense == 'future' else 'went'} there {when.phrase}."
+            assert [m.value for m in mentions(sentence, day)] == [when.day.isoformat()], sentence
+
+
+def test_search_hits_show_the_day_of_each_relative_date():
+    said = datetime(2025, 3, 4, 9, 0, tzinfo=timezone.utc)
+    message = SearchHit(kind="message", id=1, text="We adopted a puppy yesterday!", created_at=said, role="user")
+    document = SearchHit(
+        kind="passage", id=2, text="Opened yesterday to the public.", created_at=said, citation="news.md#chunk-0"
+    )
+    note = SearchHit(kind="passage", id=3, text="User starts the new job tomorrow.", created_at=said)
+    lines = format_hits([message, document, note], first=1, per_item=300)
+    # beside the timestamp; the text stays as it was said (the reply check looks for it in the context)
+    assert lines[0] == "1. [2025-03-04 09:00 UTC, yesterday = 2025-03-03] the user said: We adopted a puppy yesterday!"
+    assert lines[1] == "2. [2025-03-04 09:00 UTC, news.md#chunk-0] Opened yesterday to the public."  # written before
+    assert lines[2] == "3. [2025-03-04 09:00 UTC, tomorrow = 2025-03-05] User starts the new job tomorrow."
+    short = format_hits([message.model_copy(update={"text": "x " * 40 + "yesterday"})], first=1, per_item=50)
+    assert "=" not in short[0]  # a phrase cut off is not noted
+    quoted = message.model_copy(update={"role": "function"})  # a result quoting other entries
+    assert "=" not in format_hits([quoted], first=1, per_item=300)[0]
