@@ -103,18 +103,17 @@ class MemoryStore:
 
     def embed_missing(self) -> int:
         """Embed the searchable messages that have no vector (a migration changed their text);
-        returns how many. Costs one indexed query when there are none."""
+        returns how many, and clears the ``vectors_missing`` flag that asks for it."""
         rows = self.db.rows(
             "SELECT m.id, m.search_text AS text FROM messages m LEFT JOIN message_embeddings e "
             "ON e.message_id = m.id WHERE m.search_text != '' AND e.message_id IS NULL ORDER BY m.id"
         )
-        if not rows:
-            return 0
         with self.db.transaction():
             for start in range(0, len(rows), 256):
                 chunk = rows[start : start + 256]
                 vectors = self.embedder.embed([r["text"] for r in chunk])
                 write_vectors(self.db, MESSAGES, [r["id"] for r in chunk], vectors)
+            migrations.set_meta(self.db, migrations.VECTORS_MISSING, 0)
         return len(rows)
 
     def reembed(self, progress: Progress | None = None) -> int:
@@ -186,7 +185,7 @@ def open_store(
         if check_embedder and (stored_name, stored_dim) != (embedder.name, embedder.dim):
             raise EmbedderMismatchError(stored_name, stored_dim, embedder.name, embedder.dim)
         store = MemoryStore(db, embedder, tuning)
-        if check_embedder:
+        if check_embedder and migrations.get_meta(db, migrations.VECTORS_MISSING) == "1":
             store.embed_missing()
         return store
     except BaseException:

@@ -182,7 +182,8 @@ def m005_search_said_words(db: Database, dim: int) -> None:
     "name live" then listed five thoughts ("The user asked for their name and where they
     live...") above the user's own "I'm Dana ... in Leeds". Now it is the sent message only
     (steps that sent nothing are not searchable). Their old vectors are dropped; the store
-    embeds the changed rows when it opens (``MemoryStore.embed_missing``).
+    embeds the changed rows when it next opens (``MemoryStore.embed_missing``; the
+    ``vectors_missing`` meta flag says there are some, so other opens do no extra work).
     """
     db.execute("""
     UPDATE messages
@@ -194,6 +195,10 @@ def m005_search_said_words(db: Database, dim: int) -> None:
         "DELETE FROM message_embeddings WHERE message_id IN "
         "(SELECT id FROM messages WHERE role = 'assistant' AND function_name IS NOT NULL)"
     )
+    set_meta(db, VECTORS_MISSING, 1)
+
+
+VECTORS_MISSING = "vectors_missing"  # meta: some searchable rows lack their vector (set by m005)
 
 
 MIGRATIONS: tuple[Migration, ...] = (
