@@ -40,6 +40,12 @@ class ModelSettings(Section):
     chat_format: str | None = None
     temperature: float = Field(0.0, ge=0.0, le=2.0)
     seed: int = 0
+    persist_kv: bool = Field(
+        True,
+        description="keep the KV cache of each agent's prompt in a file beside the memory file, so a new "
+        "process reads only new tokens (never for an encrypted memory file)",
+    )
+    persist_kv_max_mb: int = Field(512, ge=1, description="a state larger than this is not written")
 
 
 class EmbedderSettings(Section):
@@ -201,6 +207,11 @@ class AgentSettings(Section):
         8, ge=0, le=64, description="a reply may not repeat a run of this many of its own tokens (0 = off)"
     )
     idle_heartbeat_minutes: float = Field(0.0, ge=0.0, description="0 disables the idle timer")
+    stable_core_memory: bool = Field(
+        True,
+        description="the system message shows core memory as of the last eviction; the agent's edits arrive as "
+        "notices, so the KV cache keeps the conversation (false: re-render, and re-read, at every edit)",
+    )
     archival_search_mode: Literal["hybrid", "text", "vector"] = Field(
         "hybrid", description="archival_memory_search: words and meaning, words only, or meaning only"
     )

@@ -5,6 +5,15 @@ blocks with ``chars used/limit``), then the FIFO queue: the recursive summary fi
 any message was evicted), then the in-context messages oldest first. Nothing in it depends
 on the current time, so between evictions the rendered prompt only grows at its end and the
 model runtime can reuse its KV cache.
+
+The working context is shown as it stood at the last eviction (``agent.state["core_shown"]``,
+kept by ``CoreView``): an edit the agent makes itself (a ``core_memory_*`` call, a fact note)
+is already in the queue as the call or the ``memory update`` notice that made it, so the
+system message does not change and the whole conversation after it stays in the KV cache.
+Re-rendering it at every edit had the next step re-read every message of the conversation
+(fact notes edit the ``human`` block in most turns that state something). The view catches up
+at every eviction (the notices leave the queue then) and whenever the blocks changed outside
+the agent (``memgpt-local memory``, a forget request).
 """
 
 from __future__ import annotations
@@ -76,12 +85,63 @@ class ContextParts:
         return [system, *head, *self.queue]
 
 
+class CoreView:
+    """Which core memory the system message shows; see the module docstring.
+
+    State keys: ``core_shown`` (label -> value in the system message) and ``core_known``
+    (label -> value after the agent's last turn: anything else changed them in between).
+    """
+
+    SHOWN, KNOWN = "core_shown", "core_known"
+
+    def __init__(self, enabled: bool = True):
+        self.enabled = enabled
+
+    def shown(self, state: dict, blocks: Sequence[CoreBlock]) -> list[CoreBlock]:
+        """``blocks`` as the system message shows them."""
+        values = state.get(self.SHOWN) if self.enabled else None
+        if not isinstance(values, dict):
+            return list(blocks)
+        return [b.model_copy(update={"value": values[b.label]}) if b.label in values else b for b in blocks]
+
+    @staticmethod
+    def values(blocks: Sequence[CoreBlock]) -> dict[str, str]:
+        return {b.label: b.value for b in blocks}
+
+    def at_turn_start(self, state: dict, blocks: Sequence[CoreBlock]) -> dict | None:
+        """The new state when the view must catch up before a turn (first turn, an edit made
+        outside the agent, the setting switched off), else None."""
+        current = self.values(blocks)
+        if not self.enabled:
+            if self.SHOWN not in state:
+                return None
+            return {k: v for k, v in state.items() if k not in (self.SHOWN, self.KNOWN)}
+        if state.get(self.SHOWN) is not None and state.get(self.KNOWN) == current:
+            return None
+        return dict(state, **{self.SHOWN: current, self.KNOWN: current})
+
+    def after_turn(self, state: dict, blocks: Sequence[CoreBlock]) -> dict | None:
+        """The agent's own edits of this turn are in the queue: remember the blocks as known."""
+        current = self.values(blocks)
+        if not self.enabled or state.get(self.KNOWN) == current:
+            return None
+        return dict(state, **{self.KNOWN: current})
+
+    def caught_up(self, state: dict, blocks: Sequence[CoreBlock]) -> dict:
+        """The state after an eviction: the system message shows the blocks as they are."""
+        if not self.enabled:
+            return state
+        current = self.values(blocks)
+        return dict(state, **{self.SHOWN: current, self.KNOWN: current})
+
+
 class ContextBuilder:
     """Builds the main context for one agent from what the store holds."""
 
-    def __init__(self, functions: Sequence[FunctionSpec], function_docs: str):
+    def __init__(self, functions: Sequence[FunctionSpec], function_docs: str, core_view: CoreView | None = None):
         self.functions = tuple(functions)
         self.function_docs = function_docs
+        self.core_view = core_view or CoreView()
         self._specs = {f.name: f for f in functions}
 
     def instructions(self, agent: Agent) -> str:
@@ -93,7 +153,7 @@ class ContextBuilder:
         summary = render_summary(agent.summary, hidden) if (agent.summary or hidden) else None
         return ContextParts(
             instructions=self.instructions(agent),
-            core_memory=render_core_memory(blocks),
+            core_memory=render_core_memory(self.core_view.shown(agent.state, blocks)),
             summary=summary,
             queue=[render_message(m, self._specs) for m in queue],
         )

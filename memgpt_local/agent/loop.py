@@ -13,12 +13,12 @@ run turns through here; which policies act follows from the event and the settin
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from memgpt_local import events
-from memgpt_local.agent.context import ContextBuilder, ContextParts
+from memgpt_local.agent.context import ContextBuilder, ContextParts, CoreView
 from memgpt_local.agent.facts import FactNoter
 from memgpt_local.agent.memory_view import StoreView
 from memgpt_local.agent.policy import Draft, Policy, StepPlan, build_policies
@@ -33,7 +33,7 @@ from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FunctionSpec, with_m
 from memgpt_local.memory.core import default_text
 from memgpt_local.runtime.base import Backend, Grammar, RepeatBan
 from memgpt_local.runtime.grammar import build_call_grammar, parse_call, render_function_docs
-from memgpt_local.schemas import Agent, ChatMessage, Completion, Message, NewMessage
+from memgpt_local.schemas import Agent, ChatMessage, Completion, CoreBlock, Message, NewMessage
 
 if TYPE_CHECKING:
     from memgpt_local.memory import MemoryStore
@@ -74,9 +74,10 @@ class AgentRunner:
         self.observer = observer or StepObserver()
         self.policies = list(policies) if policies is not None else build_policies(settings)
         self.memory = StoreView(store, self.agent_id, settings)
-        self.context = ContextBuilder(self.functions, render_function_docs(self.functions))
+        self.core_view = CoreView(settings.stable_core_memory)
+        self.context = ContextBuilder(self.functions, render_function_docs(self.functions), self.core_view)
         self.executor = FunctionExecutor(store, self.agent_id, settings, self.functions)
-        self.queue = QueueManager(store, backend, settings, self.render)
+        self.queue = QueueManager(store, backend, settings, self.render, self.core_view)
         self.facts = FactNoter(store, backend, self.agent_id, settings.fact_notes)
         self._grammars: dict[frozenset[str], Grammar] = {}
 
@@ -131,6 +132,7 @@ class AgentRunner:
             self._check_fits(event)
         notices = [n for policy in self.policies for n in policy.start(turn, self.memory)]
         with self.store.transaction():
+            self._update_state(self.core_view.at_turn_start)
             if isinstance(event, NewMessage):
                 (stored, *_) = self.store.recall.append(self.agent_id, [event, *notices])
                 turn.event_id = stored.id
@@ -142,7 +144,14 @@ class AgentRunner:
             result.notes = self.facts.note(question, self.render()).lines()
             if result.notes:
                 self.observer.noted(result.notes)
+        with self.store.transaction():
+            self._update_state(self.core_view.after_turn)
         return result
+
+    def _update_state(self, change: Callable[[dict, list[CoreBlock]], dict | None]) -> None:
+        state = change(self.agent.state, self.store.core.blocks(self.agent_id))
+        if state is not None:
+            self.store.agents.set_state(self.agent_id, state)
 
     def _check_fits(self, event: NewMessage) -> None:
         """A single event larger than the whole window is refused before anything is stored."""

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from memgpt_local import events
+from memgpt_local.agent.context import CoreView
 from memgpt_local.agent.summarizer import Summarizer
 from memgpt_local.config import AgentSettings
 from memgpt_local.errors import ContextOverflowError
@@ -71,8 +72,14 @@ class QueueManager:
     """Keeps one agent's main context inside the model's window."""
 
     def __init__(
-        self, store: MemoryStore, backend: Backend, settings: AgentSettings, render: Callable[[], list[ChatMessage]]
+        self,
+        store: MemoryStore,
+        backend: Backend,
+        settings: AgentSettings,
+        render: Callable[[], list[ChatMessage]],
+        core_view: CoreView | None = None,
     ):
+        self.core_view = core_view or CoreView(settings.stable_core_memory)
         self.store = store
         self.backend = backend
         self.settings = settings
@@ -133,7 +140,9 @@ class QueueManager:
     def _evict_messages(self, agent_id: int, gone: Sequence[Message]) -> None:
         agent = self.store.agents.get_by_id(agent_id)
         summary = self.summarizer.summarize(agent.summary, gone)
-        state = dict(agent.state, pressure_warned=False)
+        # the notices of the agent's own core-memory edits leave the queue: the system message
+        # shows the blocks as they are now
+        state = self.core_view.caught_up(dict(agent.state, pressure_warned=False), self.store.core.blocks(agent_id))
         state["evicted_messages"] = int(state.get("evicted_messages", 0)) + len(gone)
         with self.store.transaction():
             self.store.recall.set_in_context(agent_id, [m.id for m in gone], False)

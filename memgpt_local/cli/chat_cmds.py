@@ -9,23 +9,14 @@ import click
 
 from memgpt_local import events
 from memgpt_local.agent import commands
-from memgpt_local.agent.loop import AgentRunner, StepObserver
+from memgpt_local.agent.loop import AgentRunner
 from memgpt_local.agent.turn import TurnResult
 from memgpt_local.cli.common import App, with_app
-from memgpt_local.cli.session import ChatSession, ensure_agent, open_backend
+from memgpt_local.cli.session import ChatSession, open_runner, save_state
 from memgpt_local.cli.stream import ConsoleObserver
 from memgpt_local.errors import MemGPTLocalError
 
 DEFAULT_AGENT = "default"
-
-
-def _runner(
-    app: App, agent: str, model: str | None, observer: StepObserver | None, *, interactive: bool
-) -> AgentRunner:
-    store = app.store()
-    record = ensure_agent(store, agent, app.settings)
-    backend = open_backend(model or record.model or app.settings.model.default, app, interactive=interactive)
-    return AgentRunner(store, backend, agent, app.settings.agent, observer=observer)
 
 
 def _user_turn(runner: AgentRunner, text: str) -> TurnResult:
@@ -44,7 +35,7 @@ def _user_turn(runner: AgentRunner, text: str) -> TurnResult:
 @with_app
 def chat(app: App, agent_name: str, model: str | None, verbose: bool, no_login: bool) -> None:
     """Chat with an agent. Type /help for commands, /exit to leave."""
-    runner = _runner(app, agent_name, model, ConsoleObserver(verbose=verbose), interactive=True)
+    runner = open_runner(app, agent_name, model, ConsoleObserver(verbose=verbose), interactive=True)
     click.secho(
         f"memgpt-local: agent {agent_name!r}, model {runner.backend.name} ({runner.backend.n_ctx} tokens). "
         "/help for commands.",
@@ -105,13 +96,14 @@ def send(app: App, agent_name: str, model: str | None, as_json: bool, event: str
     """Run one turn (all its heartbeat steps) non-interactively and print the replies."""
     if event == "user" and not message.strip():
         raise click.UsageError("give the MESSAGE to send")
-    runner = _runner(app, agent_name, model, None, interactive=False)
+    runner = open_runner(app, agent_name, model, None, interactive=False)
     if event == "user":
         turn = runner.run_turn(events.user_message(message))
     elif event == "login":
         turn = runner.run_turn(runner.login_event())
     else:
         turn = runner.run_turn(events.manual_heartbeat())
+    save_state(runner)
     _print_turn(turn, as_json)
 
 

@@ -59,6 +59,17 @@ def _convert(app: App, new_key: str | None) -> None:
 
     done = convert(app.db_path, old_key=app.db_key(), new_key=new_key)
     click.echo(done.describe())
+    if new_key is not None:
+        _remove_model_states(app)
+
+
+def _remove_model_states(app: App) -> None:
+    """Delete the saved KV states (runtime/kv_state.py): derived from the conversation's text,
+    they must not outlive an encryption or a forget."""
+    from memgpt_local.runtime.kv_state import remove_states
+
+    if removed := remove_states(app.db_path):
+        click.echo(f"deleted {removed} saved model state file(s)")
 
 
 @click.command("encrypt")
@@ -212,6 +223,7 @@ def forget(
         if yes or click.confirm(f"remove core memory line [{c.label}] {c.line!r}?", default=True, err=True)
     ]
     forgetter.remove_core_lines(plan.agent.id, chosen)
+    _remove_model_states(app)
     emptied = forgetter.scrub()
     click.echo(
         f"removed {len(chosen)} core memory line(s); file rewritten"

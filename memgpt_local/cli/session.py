@@ -17,11 +17,13 @@ from typing import TYPE_CHECKING, TypeVar
 import click
 
 from memgpt_local import events
-from memgpt_local.agent.loop import AgentRunner
+from memgpt_local.agent.loop import AgentRunner, StepObserver
 from memgpt_local.agent.turn import TurnResult
 from memgpt_local.config import Settings
 from memgpt_local.errors import AgentNotFoundError, InvalidInputError
 from memgpt_local.memory.core import default_blocks
+from memgpt_local.runtime.base import StatePersisting
+from memgpt_local.runtime.kv_state import state_path
 from memgpt_local.schemas import Agent, FunctionCall, utcnow
 
 if TYPE_CHECKING:
@@ -66,6 +68,36 @@ def open_backend(model: str, app: App, *, interactive: bool) -> Backend:
     return load_backend(model, app.settings.model, app.data_dir)
 
 
+def open_runner(
+    app: App, agent: str, model: str | None, observer: StepObserver | None, *, interactive: bool
+) -> AgentRunner:
+    """The runner for ``agent`` as chat and send use it: its model loaded, and its saved KV
+    state attached (``model.persist_kv``; never for an encrypted memory file, whose text the
+    state is derived from)."""
+    store = app.store()
+    record = ensure_agent(store, agent, app.settings)
+    backend = open_backend(model or record.model or app.settings.model.default, app, interactive=interactive)
+    runner = AgentRunner(store, backend, agent, app.settings.agent, observer=observer)
+    if isinstance(backend, StatePersisting) and app.settings.model.persist_kv and app.db_key() is None:
+        backend.attach_state_file(
+            state_path(app.db_path, runner.agent_id),
+            max_bytes=app.settings.model.persist_kv_max_mb << 20,
+            warn=lambda text: click.secho(f"warning: {text}", err=True, dim=True),
+        )
+    return runner
+
+
+def save_state(runner: AgentRunner) -> None:
+    """Write the backend's KV state after a turn, when it keeps one (see ``open_runner``)."""
+    backend = runner.backend
+    if isinstance(backend, StatePersisting):
+        try:
+            backend.save_state_file()
+        except OSError as exc:
+            note = f"warning: the model state could not be saved ({exc}); the next start reads the prompt again"
+            click.secho(note, err=True, dim=True)
+
+
 class ChatSession:
     """The interactive loop's timing: idle heartbeats and events from other processes."""
 
@@ -86,6 +118,7 @@ class ChatSession:
         try:
             return action()
         finally:
+            save_state(self.runner)
             self.seen_id = self._newest_id()
             self.last_activity = self.clock()
 

@@ -87,7 +87,7 @@ def core_memory_replace(ctx: FunctionContext, args: a.CoreMemoryReplaceArgs) -> 
         return FunctionOutcome(
             False,
             f"Error: the text {args.old_content!r} is not in core memory block {args.label!r}. "
-            "old_content must match exactly; read the block in your core memory and retry.",
+            f"old_content must match exactly; the block now reads:\n{block.value}",
         )
     value = block.value.replace(args.old_content, args.new_content)
     if not args.new_content:

@@ -135,6 +135,9 @@ class ForgetResult:
     wal_emptied: bool = True
 
 
+CORE_VIEW_KEYS = ("core_shown", "core_known")  # agent state holding copies of core memory
+
+
 def contains(text: str, term: str) -> bool:
     return bool(term) and term.casefold() in text.casefold()
 
@@ -256,8 +259,13 @@ class Forgetter:
                 state["summary_stale"] = {"since": utcnow().isoformat(), "forgotten_messages": len(plan.summarized)}
             else:
                 state.pop("summary_stale", None)
+        # the system message's copy of core memory (agent/context.CoreView) is rebuilt from the
+        # blocks as they are after this, never from a copy that may hold what is forgotten
+        for key in CORE_VIEW_KEYS:
+            state.pop(key, None)
         store.db.set_secure_delete(True)
         with store.transaction():
+            store.agents.set_state(agent_id, state)
             result.messages = store.recall.delete(agent_id, [m.id for m in plan.messages])
             for source in plan.sources:
                 store.sources.delete(agent_id, source.id)
@@ -281,6 +289,9 @@ class Forgetter:
                 kept = [ln for ln in block.value.splitlines() if ln not in drop]
                 removed += len(block.value.splitlines()) - len(kept)
                 self.store.core.replace_value(agent_id, block.label, "\n".join(kept))
+            if removed:
+                state = self.store.agents.get_by_id(agent_id).state
+                self.store.agents.set_state(agent_id, {k: v for k, v in state.items() if k not in CORE_VIEW_KEYS})
         return removed
 
     def scrub(self) -> bool:

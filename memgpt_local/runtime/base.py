@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
@@ -115,6 +116,17 @@ class Backend(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class StatePersisting(Protocol):
+    """A backend that can keep its KV cache in a file between processes (``runtime/kv_state``)."""
+
+    def attach_state_file(
+        self, path: Path | None, *, max_bytes: int = ..., warn: Callable[[str], None] | None = None
+    ) -> None: ...
+
+    def save_state_file(self) -> int | None: ...
 
 
 def common_prefix_len(cached: Sequence[TokenT], tokens: Sequence[TokenT]) -> int:

@@ -22,7 +22,7 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -33,6 +33,7 @@ from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 from memgpt_local.errors import BadModelFileError, ContextOverflowError, GrammarError, ModelError
 from memgpt_local.runtime.base import Grammar, RepeatBan, TextCallback, reusable_prefix
 from memgpt_local.runtime.gguf import read_gguf_info
+from memgpt_local.runtime.kv_state import SavedState, StateFileError, StateKey, read_state, write_state
 from memgpt_local.schemas import ChatMessage, Completion
 
 if TYPE_CHECKING:
@@ -300,6 +301,7 @@ class LlamaCppBackend:
         path = Path(model_path)
         info = read_gguf_info(path)
         self.info = info
+        self.model_path = path
         self.name = name or path.stem
         self.n_ctx_train = info.n_ctx_train or n_ctx_cap
         self.n_ctx = n_ctx or min(self.n_ctx_train, n_ctx_cap)
@@ -337,6 +339,12 @@ class LlamaCppBackend:
         self._pieces: dict[int, bytes] = {}
         self._checked_grammars: set[str] = set()  # texts llama.cpp accepted (library sampling)
         self.last_stats: dict[str, float] = {}
+        self._state_file: Path | None = None
+        self._state_max_bytes = 0
+        self._state_warn: Callable[[str], None] | None = None
+        self._state_tried = False
+        self._saved_tokens: list[int] | None = None
+        self.state_stats: dict[str, float] = {}  # what the last restore and save did
 
     # ------------------------------------------------------------ rendering and counting
 
@@ -423,9 +431,74 @@ class LlamaCppBackend:
             finish_reason=finish,
         )
 
+    # ------------------------------------------------------------ saved state (runtime/kv_state.py)
+
+    def attach_state_file(
+        self, path: Path | None, *, max_bytes: int = 512 << 20, warn: Callable[[str], None] | None = None
+    ) -> None:
+        """Restore the KV cache from ``path`` at the first call whose prompt shares a prefix
+        with it, and write it there at ``save_state_file`` (None: no state file)."""
+        self._state_file, self._state_max_bytes, self._state_warn = path, max_bytes, warn
+        self._state_tried, self._saved_tokens = False, None
+
+    def _state_key(self) -> StateKey:
+        return StateKey.for_model(self.model_path, self.n_ctx, llama_cpp.__version__)
+
+    def save_state_file(self) -> int | None:
+        """Write the cache's state when it changed since it was restored or saved; returns the
+        bytes written (None: nothing to write, or over the size bound)."""
+        llm = self._llm
+        if self._state_file is None or self.vocab_only or llm.n_tokens == 0:
+            return None
+        tokens = llm._input_ids[: llm.n_tokens].tolist()
+        if tokens == self._saved_tokens:
+            return None
+        started = time.perf_counter()
+        size = llama_cpp.llama_state_seq_get_size(llm._ctx.ctx, 0)
+        if size > self._state_max_bytes:
+            self.state_stats = {"skipped_bytes": size}
+            return None
+        buf = (ctypes.c_uint8 * size)()
+        n = llama_cpp.llama_state_seq_get_data(llm._ctx.ctx, buf, size, 0)
+        written = write_state(self._state_file, self._state_key(), SavedState(tokens, ctypes.string_at(buf, n)))
+        self._saved_tokens = tokens
+        seconds = time.perf_counter() - started
+        self.state_stats = {"saved_tokens": len(tokens), "saved_bytes": written, "save_seconds": seconds}
+        return written
+
+    def _restore_state(self, tokens: list[int]) -> None:
+        """Load the saved state when it serves a prefix of ``tokens`` (first call only)."""
+        self._state_tried = True
+        path = self._state_file
+        if path is None or not path.exists():
+            return
+        started = time.perf_counter()
+        try:
+            saved = read_state(path, self._state_key())
+        except StateFileError as exc:
+            if self._state_warn is not None:
+                self._state_warn(f"the saved model state {path} is not used: {exc}; it will be rewritten")
+            return
+        if len(saved.tokens) > self.n_ctx or reusable_prefix(saved.tokens, tokens) == 0:
+            return
+        llm = self._llm
+        llm._ctx.kv_cache_seq_rm(-1, 0, -1)
+        buf = (ctypes.c_uint8 * len(saved.data)).from_buffer_copy(saved.data)
+        if llama_cpp.llama_state_seq_set_data(llm._ctx.ctx, buf, len(saved.data), 0) != len(saved.data):
+            llm._ctx.kv_cache_seq_rm(-1, 0, -1)
+            if self._state_warn is not None:
+                self._state_warn(f"llama.cpp refused the saved model state {path}; it will be rewritten")
+            return
+        llm.input_ids[: len(saved.tokens)] = saved.tokens
+        llm.n_tokens = len(saved.tokens)
+        self._saved_tokens = saved.tokens
+        self.state_stats = {"restored_tokens": len(saved.tokens), "restore_seconds": time.perf_counter() - started}
+
     def _prefill(self, tokens: list[int]) -> int:
         """Evaluate what the cache lacks of ``tokens``; returns the number of tokens evaluated."""
         llm = self._llm
+        if llm.n_tokens == 0 and not self._state_tried:
+            self._restore_state(tokens)
         cached = llm._input_ids[: llm.n_tokens].tolist()
         keep = reusable_prefix(cached, tokens)
         if keep < llm.n_tokens and not llm._ctx.kv_cache_seq_rm(-1, keep, -1):

@@ -1,0 +1,92 @@
+"""The system message shows core memory as of the last eviction (``CoreView``): the agent's own
+edits arrive as notices in the queue, so the prompt only grows at its end and the KV cache
+keeps the conversation; edits made outside the agent, and evictions, catch the view up."""
+
+from __future__ import annotations
+
+from agent_helpers import ask, call, make_runner, say
+
+from memgpt_local.agent.context import CoreView
+from memgpt_local.schemas import CoreBlock
+
+
+def _system(request) -> str:
+    return request.messages[0].content
+
+
+def test_an_edit_by_the_agent_leaves_the_system_message_as_it_was(store):
+    runner = make_runner(
+        store,
+        [
+            call("core_memory_append", label="human", content="Name: Ada", heartbeat=True),
+            say("Nice to meet you, Ada."),
+            say("You are welcome."),
+        ],
+    )
+    ask(runner, "I'm Ada")
+    ask(runner, "thanks")
+    first, second, third = runner.backend.requests
+    assert "Name: Ada" not in _system(first)
+    assert _system(second) == _system(first) == _system(third)
+    assert "Name: Ada" in store.core.get(runner.agent_id, "human").value
+    # the edit is in view as the call that made it
+    assert any("Name: Ada" in m.content for m in third.messages[1:])
+    # every step's prompt starts with the previous one's: the cache can serve it
+    assert third.messages[: len(second.messages)] == second.messages
+
+
+def test_an_edit_made_outside_the_agent_shows_at_the_next_turn(store):
+    runner = make_runner(store, [say("hello"), say("hello again")])
+    ask(runner, "hi")
+    store.core.set_value(runner.agent_id, "human", "Name: Bo (set by hand)")
+    ask(runner, "hi again")
+    assert "Name: Bo (set by hand)" in _system(runner.backend.requests[1])
+
+
+def test_an_eviction_catches_the_view_up(store):
+    runner = make_runner(
+        store,
+        [
+            call("core_memory_append", label="human", content="Pet: a cat called Miso", heartbeat=True),
+            say("Noted."),
+            say("ok"),
+        ],
+    )
+    ask(runner, "my cat is Miso")
+    assert "Miso" not in _system(runner.backend.requests[-1])
+    runner.queue.summarizer.summarize = lambda old, gone: "The user has a cat."  # type: ignore[method-assign]
+    runner.queue.evict(runner.agent_id, force=True)
+    ask(runner, "hello")
+    assert "Pet: a cat called Miso" in _system(runner.backend.requests[-1])
+
+
+def test_switched_off_every_edit_is_rendered_at_once(store):
+    runner = make_runner(
+        store,
+        [call("core_memory_append", label="human", content="Name: Ada", heartbeat=True), say("Hi Ada.")],
+        stable_core_memory=False,
+    )
+    ask(runner, "I'm Ada")
+    assert "Name: Ada" in _system(runner.backend.requests[1])
+    assert "core_shown" not in runner.agent.state
+
+
+def test_the_view_keeps_blocks_it_has_no_value_for():
+    view = CoreView()
+    blocks = [CoreBlock(label="persona", value="p", limit=50), CoreBlock(label="human", value="now", limit=50)]
+    shown = view.shown({"core_shown": {"human": "then"}}, blocks)
+    assert [b.value for b in shown] == ["p", "then"]
+    assert view.shown({}, blocks) == blocks
+    state = view.at_turn_start({}, blocks)
+    assert state == {"core_shown": {"persona": "p", "human": "now"}, "core_known": {"persona": "p", "human": "now"}}
+    assert view.at_turn_start(state, blocks) is None
+
+
+def test_replace_of_text_the_block_no_longer_holds_quotes_the_block(store):
+    runner = make_runner(
+        store,
+        [call("core_memory_replace", label="human", old_content="Home: Leeds", new_content="Home: York"), say("ok")],
+    )
+    store.core.set_value(runner.agent_id, "human", "Home: Hull")
+    turn = ask(runner, "I moved to York")
+    assert "the block now reads:\nHome: Hull" in turn.steps[0].outcome.text
