@@ -51,7 +51,13 @@ class ModelSettings(Section):
 class EmbedderSettings(Section):
     model: str = Field("all-MiniLM-L6-v2", description="a known name or a local sentence-transformers folder")
     batch_size: int = Field(32, ge=1, le=1024)
-    device: str = "cpu"
+    device: str = Field("cpu", description="for runtime sentence-transformers")
+    runtime: Literal["numpy", "sentence-transformers"] = Field(
+        "numpy",
+        description="numpy: BERT folders run without torch (fast start, same vectors); "
+        "sentence-transformers: the library (also used for any folder numpy cannot run)",
+    )
+    threads: int = Field(1, ge=1, le=64, description="BLAS threads of the numpy runtime")
 
 
 PolicyName = Literal[  # in the order they act, whatever the order of ``agent.policies``

@@ -100,8 +100,10 @@ class TurnMeter:
 
             def text(self, piece: str) -> None:
                 values = self.reader.feed(piece)
-                if meter.first is None and values.get("message") and any(
-                    f'"{n}"' in self.reader.text for n in REPLY_FUNCTIONS
+                if (
+                    meter.first is None
+                    and values.get("message")
+                    and any(f'"{n}"' in self.reader.text for n in REPLY_FUNCTIONS)
                 ):
                     meter.first = time.perf_counter() - meter.t0
 
@@ -191,7 +193,9 @@ def median(rows: list[dict], key: str) -> float | None:
 
 def print_rows(name: str, rows: list[dict]) -> None:
     print(f"\n## {name}\n")
-    print("| turn | first token s | turn s | process s | steps | calls | prompt | evaluated | generated | restored | reply |")
+    columns = ["turn", "first token s", "turn s", "process s", "steps", "calls", "prompt", "evaluated"]
+    columns += ["generated", "restored", "reply"]
+    print("| " + " | ".join(columns) + " |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for i, r in enumerate(rows, 1):
         print(

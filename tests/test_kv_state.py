@@ -54,7 +54,10 @@ def test_a_damaged_file_is_refused_with_the_reason(tmp_path, damage, says):
 def test_a_state_for_another_model_or_window_is_refused(tmp_path):
     path = tmp_path / "a.kvstate"
     write_state(path, KEY, SavedState([1], b"s"))
-    for other in (StateKey("/models/m.gguf", 10, 21, 2048, "0.3.36"), StateKey("/models/m.gguf", 10, 20, 4096, "0.3.36")):
+    for other in (
+        StateKey("/models/m.gguf", 10, 21, 2048, "0.3.36"),
+        StateKey("/models/m.gguf", 10, 20, 4096, "0.3.36"),
+    ):
         with pytest.raises(StateFileError, match="another model file"):
             read_state(path, other)
 
@@ -74,7 +77,11 @@ PROMPT = [
     ChatMessage(role="system", content="You are a terse assistant. " * 20),
     ChatMessage(role="user", content="Name three colours."),
 ]
-MORE = [*PROMPT, ChatMessage(role="assistant", content="Red, green, blue."), ChatMessage(role="user", content="And two fruits?")]
+MORE = [
+    *PROMPT,
+    ChatMessage(role="assistant", content="Red, green, blue."),
+    ChatMessage(role="user", content="And two fruits?"),
+]
 
 
 def _backend(path: Path):
