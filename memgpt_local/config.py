@@ -46,6 +46,12 @@ class ModelSettings(Section):
         "process reads only new tokens (never for an encrypted memory file)",
     )
     persist_kv_max_mb: int = Field(512, ge=1, description="a state larger than this is not written")
+    draft: Literal["none", "prompt-lookup"] = Field(
+        "prompt-lookup",
+        description="speculative decoding: draft tokens copied from the context, verified greedily in one batch "
+        "(output unchanged; off when temperature > 0)",
+    )
+    draft_max_tokens: int = Field(6, ge=1, le=32, description="tokens drafted per verification batch")
 
 
 class EmbedderSettings(Section):

@@ -169,3 +169,5 @@ class Completion(Frozen):
     prefill_seconds: float = 0.0
     decode_seconds: float = 0.0
     finish_reason: Literal["stop", "length"] = "stop"
+    draft_tokens: int = 0  # tokens proposed by prompt-lookup drafting and verified in batches
+    accepted_draft_tokens: int = 0  # of those, the ones greedy decoding picked anyway

@@ -9,8 +9,9 @@ Every configuration starts from a fresh data directory and sends the same user m
 - warm: one process for all turns, as `memgpt-local chat` runs.
 
 Speed-ups switched per configuration: ``model.persist_kv`` (the KV state kept in a file
-between processes) and ``agent.stable_core_memory`` (core memory shown as of the last
-eviction, so an edit does not invalidate the cache of the conversation after it).
+between processes), ``agent.stable_core_memory`` (core memory shown as of the last
+eviction, so an edit does not invalidate the cache of the conversation after it) and
+``model.draft`` (prompt-lookup speculative decoding, verified greedily).
 
 Per turn it prints: seconds to the first visible reply character (cold: counted from the
 process start, which is what a `send` user waits), seconds to the end of the turn, steps,
@@ -18,8 +19,8 @@ model calls (steps plus the fact-notes pass), prompt / evaluated / generated tok
 over the turn's calls, and a summary table per configuration (medians). Timings on a shared
 2-core machine are noisy: compare the rows of one run, never numbers across runs.
 
-Usage: python scripts/bench_chat.py [--model qwen2.5-coder-1.5b] [--turns 10] [--n-ctx 4096]
-       [--configs cold-before,cold-after,warm-before,warm-after] [--out bench-out/chat.json]
+Usage: python scripts/bench_chat.py [--model qwen2.5-coder-1.5b] [--turns 10] [--n-ctx 8192]
+       [--configs cold-before,cold-after,warm-before,warm-after,warm-no-draft] [--out bench-out/chat.json]
 """
 
 from __future__ import annotations
@@ -58,22 +59,25 @@ class Config:
     cold: bool
     persist_kv: bool
     stable_core: bool
+    draft: bool
 
 
 CONFIGS = {
-    "cold-before": Config("cold-before", True, False, False),
-    "cold-after": Config("cold-after", True, True, True),
-    "warm-before": Config("warm-before", False, False, False),
-    "warm-after": Config("warm-after", False, True, True),
-    "cold-kv-only": Config("cold-kv-only", True, True, False),
-    "warm-core-only": Config("warm-core-only", False, False, True),
+    "cold-before": Config("cold-before", True, False, False, False),
+    "cold-after": Config("cold-after", True, True, True, True),
+    "warm-before": Config("warm-before", False, False, False, False),
+    "warm-after": Config("warm-after", False, True, True, True),
+    "cold-kv-only": Config("cold-kv-only", True, True, False, False),
+    "warm-core-only": Config("warm-core-only", False, False, True, False),
+    "warm-no-draft": Config("warm-no-draft", False, True, True, False),
 }
 
 
 def write_config(home: Path, config: Config, n_ctx: int, model: str) -> None:
     home.mkdir(parents=True, exist_ok=True)
     (home / "config.toml").write_text(
-        f'[model]\ndefault = "{model}"\nn_ctx_cap = {n_ctx}\npersist_kv = {str(config.persist_kv).lower()}\n\n'
+        f'[model]\ndefault = "{model}"\nn_ctx_cap = {n_ctx}\npersist_kv = {str(config.persist_kv).lower()}\n'
+        f'draft = "{"prompt-lookup" if config.draft else "none"}"\n\n'
         f"[agent]\nstable_core_memory = {str(config.stable_core).lower()}\n",
         encoding="utf-8",
     )
@@ -114,7 +118,14 @@ class TurnMeter:
         def counted(messages, **kwargs):
             done = original(messages, **kwargs)
             self.calls.append(
-                {"prompt": done.prompt_tokens, "evaluated": done.evaluated_tokens, "generated": done.generated_tokens}
+                {
+                    "prompt": done.prompt_tokens,
+                    "evaluated": done.evaluated_tokens,
+                    "generated": done.generated_tokens,
+                    "drafted": done.draft_tokens,
+                    "accepted": done.accepted_draft_tokens,
+                    "decode_s": done.decode_seconds,
+                }
             )
             return done
 
@@ -129,6 +140,9 @@ class TurnMeter:
             "prompt": sum(c["prompt"] for c in self.calls),
             "evaluated": sum(c["evaluated"] for c in self.calls),
             "generated": sum(c["generated"] for c in self.calls),
+            "drafted": sum(c["drafted"] for c in self.calls),
+            "accepted": sum(c["accepted"] for c in self.calls),
+            "decode_s": round(sum(c["decode_s"] for c in self.calls), 2),
             "messages": len(turn.messages),
             "reply": " | ".join(turn.messages)[:100],
         }
@@ -194,27 +208,35 @@ def median(rows: list[dict], key: str) -> float | None:
 def print_rows(name: str, rows: list[dict]) -> None:
     print(f"\n## {name}\n")
     columns = ["turn", "first token s", "turn s", "process s", "steps", "calls", "prompt", "evaluated"]
-    columns += ["generated", "restored", "reply"]
+    columns += ["generated", "decode s", "drafted", "accepted", "restored", "reply"]
     print("| " + " | ".join(columns) + " |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|" + "---|" * len(columns))
     for i, r in enumerate(rows, 1):
         print(
             f"| {i} | {r['first_token_s']} | {r['turn_s']} | {r.get('process_s', '')} | {r['steps']} | {r['calls']} | "
-            f"{r['prompt']} | {r['evaluated']} | {r['generated']} | {r.get('restored_tokens', 0)} | "
+            f"{r['prompt']} | {r['evaluated']} | {r['generated']} | {r['decode_s']} | {r['drafted']} | "
+            f"{r['accepted']} | {r.get('restored_tokens', 0)} | "
             f"{r['reply'].replace('|', '/')} |"
         )
 
 
 def print_summary(results: dict[str, list[dict]]) -> None:
     print("\n## Summary (medians over turns; turns 2+ for evaluated tokens)\n")
-    print("| config | first token s | turn s | process s | steps | evaluated (turns 2+) | generated | messages/turn |")
-    print("|---|---|---|---|---|---|---|---|")
+    print(
+        "| config | first token s | turn s | process s | steps | evaluated (turns 2+) | generated | "
+        "generated tok/s | draft accepted | messages/turn |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name, rows in results.items():
         later = rows[1:] or rows
         msgs = sum(r["messages"] for r in rows) / len(rows)
+        rate = sum(r["generated"] for r in rows) / max(sum(r["decode_s"] for r in rows), 1e-9)
+        drafted = sum(r["drafted"] for r in rows)
+        share = f"{sum(r['accepted'] for r in rows)}/{drafted}" if drafted else "-"
         print(
             f"| {name} | {median(rows, 'first_token_s')} | {median(rows, 'turn_s')} | {median(rows, 'process_s')} | "
-            f"{median(rows, 'steps')} | {median(later, 'evaluated')} | {median(rows, 'generated')} | {msgs:.2f} |"
+            f"{median(rows, 'steps')} | {median(later, 'evaluated')} | {median(rows, 'generated')} | {rate:.1f} | "
+            f"{share} | {msgs:.2f} |"
         )
 
 
@@ -223,8 +245,8 @@ def main() -> None:
     parser.add_argument("--one-turn", nargs=2, metavar=("HOME", "MESSAGE"), help=argparse.SUPPRESS)
     parser.add_argument("--model", default="qwen2.5-coder-1.5b")
     parser.add_argument("--turns", type=int, default=len(MESSAGES))
-    parser.add_argument("--n-ctx", type=int, default=4096)
-    parser.add_argument("--configs", default="cold-before,cold-after,warm-before,warm-after")
+    parser.add_argument("--n-ctx", type=int, default=8192)
+    parser.add_argument("--configs", default="cold-before,cold-after,warm-before,warm-after,warm-no-draft")
     parser.add_argument("--out", type=Path, default=Path("bench-out/chat.json"))
     args = parser.parse_args()
     if args.one_turn:

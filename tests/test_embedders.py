@@ -36,9 +36,7 @@ def reference():
 
 def test_the_default_runs_in_numpy():
     assert isinstance(make_embedder(EmbedderSettings()), NumpyBertEmbedder)
-    assert isinstance(
-        make_embedder(EmbedderSettings(runtime="sentence-transformers")), SentenceTransformerEmbedder
-    )
+    assert isinstance(make_embedder(EmbedderSettings(runtime="sentence-transformers")), SentenceTransformerEmbedder)
 
 
 @pytest.mark.parametrize("batch_size", [1, 4, 32])

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 
 LOG_ENV = "MEMGPT_LOCAL_LLAMA_LOG"
 ConstrainedMode = Literal["fast", "llama-cpp-python"]
+DraftMode = Literal["none", "prompt-lookup"]
 
 # A plain ChatML template (used when chat_format="chatml").
 CHATML_TEMPLATE = (
@@ -277,6 +278,33 @@ class _NgramBan:
                 self.seen.setdefault(tuple(self.value[-self.n : -1]), set()).add(token)
 
 
+class _PromptLookup:
+    """Draft tokens for speculative decoding by prompt lookup: when the last ``n`` tokens
+    occurred before (in the prompt or the output so far), propose the tokens that followed
+    their latest occurrence. Replies copy names, dates and phrases from search results, core
+    memory and the user's message, so such runs are common; a draft costs one batched
+    evaluation, and greedy verification keeps the output the model would have written."""
+
+    def __init__(self, context: list[int], n: int, max_draft: int):
+        self.n, self.max_draft = n, max_draft
+        self.tokens = list(context)
+        self.follows: dict[tuple[int, ...], int] = {}  # n-gram -> position after its latest occurrence
+        for end in range(n, len(self.tokens)):
+            self.follows[tuple(self.tokens[end - n : end])] = end
+
+    def add(self, token: int) -> None:
+        self.tokens.append(token)
+        end = len(self.tokens) - 1
+        if end >= self.n:
+            self.follows[tuple(self.tokens[end - self.n : end])] = end
+
+    def propose(self) -> list[int]:
+        if len(self.tokens) < self.n:
+            return []
+        start = self.follows.get(tuple(self.tokens[-self.n :]))
+        return [] if start is None else self.tokens[start : start + self.max_draft]
+
+
 # ---------------------------------------------------------------- the backend
 
 
@@ -297,6 +325,9 @@ class LlamaCppBackend:
         constrained: ConstrainedMode = "fast",
         fast_forward: bool = True,
         name: str | None = None,
+        draft: DraftMode = "none",
+        draft_max_tokens: int = 6,
+        draft_ngram: int = 3,
     ):
         path = Path(model_path)
         info = read_gguf_info(path)
@@ -308,6 +339,11 @@ class LlamaCppBackend:
         self.temperature = temperature
         self.constrained = constrained
         self.fast_forward = fast_forward
+        # prompt-lookup drafting verifies greedily: with sampling it would change the output
+        self.draft: DraftMode = draft if temperature <= 0.0 else "none"
+        self.draft_max_tokens = draft_max_tokens
+        self.draft_ngram = draft_ngram
+        self._drafted = self._accepted = 0
         self.vocab_only = info.vocab_only
         _recent_log.clear()
         try:
@@ -413,8 +449,12 @@ class LlamaCppBackend:
             sampler = _GrammarSampler(self._vocab, grammar.text, self._n_vocab, self._chars())
             sampler.eog_token = self._eos_token
         ban = _NgramBan(avoid) if avoid is not None else None
+        lookup = (
+            _PromptLookup(tokens, self.draft_ngram, self.draft_max_tokens) if self.draft == "prompt-lookup" else None
+        )
+        self._drafted = self._accepted = 0
         try:
-            text, generated, finish, forced = self._decode(sampler, grammar, max_tokens, on_text, ban)
+            text, generated, finish, forced = self._decode(sampler, grammar, max_tokens, on_text, ban, lookup)
         finally:
             if sampler is not None:
                 self.last_stats = {"masks": sampler.masks}
@@ -429,6 +469,8 @@ class LlamaCppBackend:
             prefill_seconds=prefill,
             decode_seconds=decode,
             finish_reason=finish,
+            draft_tokens=self._drafted,
+            accepted_draft_tokens=self._accepted,
         )
 
     # ------------------------------------------------------------ saved state (runtime/kv_state.py)
@@ -524,6 +566,37 @@ class LlamaCppBackend:
     def _is_eog(self, token: int) -> bool:
         return bool(llama_cpp.llama_vocab_is_eog(self._vocab, token))
 
+    def _choose(self, logits: np.ndarray, sampler: _GrammarSampler | None, ban: _NgramBan | None) -> int:
+        """The next token from ``logits``: the pick, unless the n-gram ban or the grammar refuse it."""
+        raw = logits
+        if ban is not None and (refused := ban.refused()):
+            logits = raw.copy()
+            logits[refused] = -np.inf
+            ban.banned += 1
+        token = self._pick(logits)
+        if sampler is not None and not sampler.allows(token):
+            masked = sampler.mask(logits)
+            if not np.isfinite(masked).any() and logits is not raw:
+                masked = sampler.mask(raw)  # the grammar allows only a refused token: take it
+            if not np.isfinite(masked).any():
+                raise GrammarError("the grammar admits no token here (a generator bug)")
+            token = self._pick(masked)
+        return token
+
+    def _eval_rows(self, tokens: list[int]) -> None:
+        """Evaluate ``tokens`` keeping the logits of every position (for draft verification)."""
+        llm = self._llm
+        n_past = llm.n_tokens
+        llm._ctx.kv_cache_seq_rm(-1, n_past, -1)
+        llm._batch.set_batch(batch=tokens, n_past=n_past, logits_all=True)
+        llm._ctx.decode(llm._batch)
+        llm.input_ids[n_past : n_past + len(tokens)] = tokens
+        llm.n_tokens += len(tokens)
+
+    def _row_logits(self, i: int) -> np.ndarray:
+        ptr = llama_cpp.llama_get_logits_ith(self._llm._ctx.ctx, i)
+        return np.ctypeslib.as_array(ptr, shape=(self._n_vocab,))
+
     def _decode(
         self,
         sampler: _GrammarSampler | None,
@@ -531,56 +604,100 @@ class LlamaCppBackend:
         max_tokens: int,
         on_text: TextCallback | None,
         ban: _NgramBan | None = None,
+        lookup: _PromptLookup | None = None,
     ) -> tuple[str, int, Literal["stop", "length"], int]:
         llm = self._llm
         stop = _StopTracker(grammar)
         pieces: list[str] = []
         pending = b""
         generated = forced_count = 0
+        chosen: int | None = None  # picked from logits already held (a draft's verification)
+
+        def accept(token: int) -> bool:
+            """Take ``token`` as output; True when the output is complete."""
+            nonlocal generated, pending
+            if sampler is not None:
+                sampler.accept(token)
+            if lookup is not None:
+                lookup.add(token)
+            generated += 1
+            piece_bytes = self._piece(token)
+            if ban is not None:
+                ban.accept(token, piece_bytes.decode("utf-8", errors="ignore"))
+            pending += piece_bytes
+            try:
+                piece, pending = pending.decode("utf-8"), b""
+            except UnicodeDecodeError:
+                return False
+            pieces.append(piece)
+            if on_text is not None:
+                on_text(piece)
+            return stop.feed(piece)
+
         while generated < max_tokens:
-            batch: list[int] = []
             forced = sampler.forced_text(256) if (sampler is not None and self.fast_forward) else ""
             if forced:
-                batch = self._tokenize_exact(forced)
-                batch = batch[: max_tokens - generated]
+                chosen = None
+                batch = self._tokenize_exact(forced)[: max_tokens - generated]
                 forced_count += len(batch)
             else:
-                logits = raw = self._logits()
-                if ban is not None and (refused := ban.refused()):
-                    logits = raw.copy()
-                    logits[refused] = -np.inf
-                    ban.banned += 1
-                token = self._pick(logits)
-                if sampler is not None and not sampler.allows(token):
-                    masked = sampler.mask(logits)
-                    if not np.isfinite(masked).any() and logits is not raw:
-                        masked = sampler.mask(raw)  # the grammar allows only a refused token: take it
-                    if not np.isfinite(masked).any():
-                        raise GrammarError("the grammar admits no token here (a generator bug)")
-                    token = self._pick(masked)
+                token = chosen if chosen is not None else self._choose(self._logits(), sampler, ban)
+                chosen = None
                 if self._is_eog(token):
                     return self._text(pieces, pending), generated, "stop", forced_count
-                batch = [token]
+                if accept(token):
+                    return self._text(pieces, pending), generated, "stop", forced_count
+                drafts = lookup.propose()[: max_tokens - generated] if lookup is not None else []
+                if not drafts:
+                    llm.eval([token])
+                    continue
+                chosen, done = self._verify(token, drafts, sampler, ban, accept)
+                if done:
+                    return self._text(pieces, pending), generated, "stop", forced_count
+                continue
             done = False
             for token in batch:
-                if sampler is not None:
-                    sampler.accept(token)
-                generated += 1
-                if ban is not None:
-                    ban.accept(token, self._piece(token).decode("utf-8", errors="ignore"))
-                pending += self._piece(token)
-                try:
-                    piece, pending = pending.decode("utf-8"), b""
-                except UnicodeDecodeError:
-                    continue
-                pieces.append(piece)
-                if on_text is not None:
-                    on_text(piece)
-                done = done or stop.feed(piece)
+                done = accept(token) or done
             if done:
                 return self._text(pieces, pending), generated, "stop", forced_count
             llm.eval(batch)
         return self._text(pieces, pending), generated, "length", forced_count
+
+    def _verify(
+        self,
+        token: int,
+        drafts: list[int],
+        sampler: _GrammarSampler | None,
+        ban: _NgramBan | None,
+        accept: Callable[[int], bool],
+    ) -> tuple[int | None, bool]:
+        """Evaluate ``token`` (already accepted) with ``drafts`` in one batch and keep the
+        drafts greedy decoding picks anyway. Returns the next token (picked from the logits of
+        the last kept position) and whether the output is complete."""
+        llm = self._llm
+        start = llm.n_tokens
+        self._eval_rows([token, *drafts])
+        self._drafted += len(drafts)
+        kept, next_token, done = 0, None, False
+        for i, draft in enumerate(drafts):
+            if sampler is not None and self.fast_forward and sampler.forced_text(1):
+                break  # forced text is written as plain decoding writes it (its own tokens)
+            choice = self._choose(self._row_logits(i), sampler, ban)
+            if choice != draft:
+                next_token = choice
+                break
+            kept += 1
+            self._accepted += 1
+            if self._is_eog(draft) or accept(draft):
+                done = True
+                break
+        else:
+            if not (sampler is not None and self.fast_forward and sampler.forced_text(1)):
+                next_token = self._choose(self._row_logits(len(drafts)), sampler, ban)
+        keep = start + 1 + kept
+        llm._ctx.kv_cache_seq_rm(-1, keep, -1)
+        llm.n_tokens = keep
+        return next_token, done
 
     def _piece(self, token: int) -> bytes:
         """The bytes of one token (llama-cpp-python's own helper pads them to 32 bytes)."""
@@ -704,4 +821,6 @@ def load_backend(model: str, settings: ModelSettings, data_dir: Path, *, n_ctx: 
         seed=settings.seed,
         temperature=settings.temperature,
         name=model if not Path(model).is_file() else Path(model).stem,
+        draft=settings.draft,
+        draft_max_tokens=settings.draft_max_tokens,
     )
