@@ -160,9 +160,11 @@ def run_turns(home: Path, messages: list[str], t0: float) -> list[dict]:
         start = t0 if i == 0 else time.perf_counter()
         meter = TurnMeter(runner, start)
         turn = runner.run_turn(events.user_message(text))
-        save_state(runner)
-        row = meter.row(turn, time.perf_counter())
-        row["restored_tokens"] = getattr(runner.backend, "state_stats", {}).get("restored_tokens", 0) if i == 0 else 0
+        ended = time.perf_counter()
+        restored = getattr(runner.backend, "state_stats", {}).get("restored_tokens", 0) if i == 0 else 0
+        save_state(runner)  # (replaces the backend's state_stats)
+        row = meter.row(turn, ended)
+        row["restored_tokens"] = restored
         rows.append(row)
         runner.backend.complete = type(runner.backend).complete.__get__(runner.backend)
     app.close()
