@@ -71,3 +71,13 @@ def test_the_default_embedder_never_imports_torch():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]", done.stderr
+
+
+def test_both_runtimes_cut_documents_at_the_same_wordpieces(reference):
+    from memgpt_local.documents.chunking import tokens_for
+
+    mine = NumpyBertEmbedder("all-MiniLM-L6-v2", _default_model_path(), dim=384)
+    text = " ".join(TEXTS) + "\n\n# Heading\n\nThe hives' frames (Langstroth) weigh 2.5 kg each."
+    ours, theirs = tokens_for(mine), tokens_for(reference)
+    assert ours.max_tokens == theirs.max_tokens == 254
+    assert ours.starts(text) == theirs.starts(text)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from memgpt_local.errors import InvalidInputError
-from memgpt_local.memory.embed import Embedder, SentenceTransformerEmbedder
+from memgpt_local.memory.embed import Embedder, NumpyBertEmbedder, SentenceTransformerEmbedder
 
 DEFAULT_SIZE = 300
 DEFAULT_OVERLAP = 40
@@ -76,6 +76,20 @@ class WordpieceTokens:
         return [start for start, end in encoded["offset_mapping"] if end > start]
 
 
+class EncoderTokens:
+    """The numpy runtime's wordpiece tokenizer (the same ``tokenizer.json``), loaded with the model."""
+
+    def __init__(self, embedder: NumpyBertEmbedder):
+        self._embedder = embedder
+
+    @property
+    def max_tokens(self) -> int:
+        return self._embedder._load().max_len - SPECIAL_TOKENS
+
+    def starts(self, text: str) -> list[int]:
+        return self._embedder._load().token_starts(text)
+
+
 class RegexTokens:
     """Words and punctuation marks: an approximation for embedders without a tokenizer."""
 
@@ -93,6 +107,8 @@ class RegexTokens:
 def tokens_for(embedder: Embedder) -> TokenSpans:
     if isinstance(embedder, SentenceTransformerEmbedder):
         return WordpieceTokens(embedder)
+    if isinstance(embedder, NumpyBertEmbedder):
+        return EncoderTokens(embedder)
     return RegexTokens()
 
 

@@ -97,9 +97,17 @@ class BertEncoder:
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(max_length=self.max_len)
+        self._spans = Tokenizer.from_file(str(folder / "tokenizer.json"))  # whole texts, for chunking
+        self._spans.no_padding()
+        self._spans.no_truncation()
         # the linear layers' weights transposed once (x @ W.T as x @ Wt)
         for key in [k for k in self.w if k.endswith(".weight") and self.w[k].ndim == 2 and "embeddings" not in k]:
             self.w[key] = np.ascontiguousarray(self.w[key].T)
+
+    def token_starts(self, text: str) -> list[int]:
+        """Where each wordpiece of ``text`` starts (no special tokens, no truncation)."""
+        encoding = self._spans.encode(text, add_special_tokens=False)
+        return [start for start, end in encoding.offsets if end > start]
 
     def token_ids(self, texts: list[str]) -> list[list[int]]:
         return [enc.ids for enc in self.tokenizer.encode_batch(texts)]
