@@ -21,6 +21,7 @@ over the turn's calls, and a summary table per configuration (medians). Timings 
 
 Usage: python scripts/bench_chat.py [--model qwen2.5-coder-1.5b] [--turns 10] [--n-ctx 8192]
        [--configs cold-before,cold-after,warm-before,warm-after,warm-no-draft] [--out bench-out/chat.json]
+       [--keep DIR]
 """
 
 from __future__ import annotations
@@ -250,6 +251,7 @@ def main() -> None:
     parser.add_argument("--n-ctx", type=int, default=8192)
     parser.add_argument("--configs", default="cold-before,cold-after,warm-before,warm-after,warm-no-draft")
     parser.add_argument("--out", type=Path, default=Path("bench-out/chat.json"))
+    parser.add_argument("--keep", type=Path, default=None, help="copy each config's data dir here (for traces)")
     args = parser.parse_args()
     if args.one_turn:
         home, text = args.one_turn
@@ -266,6 +268,10 @@ def main() -> None:
             print(f"running {name} ...", file=sys.stderr, flush=True)
             results[name] = run_config(CONFIGS[name], args.turns, args.n_ctx, args.model, Path(root))
             print_rows(name, results[name])
+            if args.keep is not None:  # the memory file holds every step: `memgpt-local dump` reads it
+                kept = args.keep / name
+                shutil.rmtree(kept, ignore_errors=True)
+                shutil.copytree(Path(root) / name, kept, symlinks=True, ignore=shutil.ignore_patterns("*.kvstate"))
     print_summary(results)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2), encoding="utf-8")
