@@ -268,7 +268,8 @@ def main() -> None:
             print(f"running {name} ...", file=sys.stderr, flush=True)
             results[name] = run_config(CONFIGS[name], args.turns, args.n_ctx, args.model, Path(root))
             print_rows(name, results[name])
-            if args.keep is not None:  # the memory file holds every step: `memgpt-local dump` reads it
+            # the memory file holds every step: `memgpt-local export` or `/dump` in a chat reads it
+            if args.keep is not None:
                 kept = args.keep / name
                 shutil.rmtree(kept, ignore_errors=True)
                 shutil.copytree(Path(root) / name, kept, symlinks=True, ignore=shutil.ignore_patterns("*.kvstate"))
