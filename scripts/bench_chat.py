@@ -88,16 +88,15 @@ def write_config(home: Path, config: Config, n_ctx: int, model: str) -> None:
 
 
 class TurnMeter:
-    """Counts every model call of a turn and the time of the first visible reply character."""
+    """Counts every model call of a turn and the time of the first visible reply character
+    (installed once on a runner; ``start`` begins the next turn)."""
 
-    def __init__(self, runner, t0: float):
+    def __init__(self, runner):
         from memgpt_local.agent.loop import StepObserver
         from memgpt_local.cli.stream import REPLY_FUNCTIONS, PartialFieldReader
 
         meter = self
-        self.t0 = t0
-        self.first: float | None = None
-        self.calls: list[dict] = []
+        self.start(time.perf_counter())
 
         class Observer(StepObserver):
             def step_started(self, index: int) -> None:
@@ -132,6 +131,11 @@ class TurnMeter:
 
         backend.complete = counted
 
+    def start(self, t0: float) -> None:
+        self.t0 = t0
+        self.first: float | None = None
+        self.calls: list[dict] = []
+
     def row(self, turn, ended: float) -> dict:
         return {
             "first_token_s": round(self.first, 2) if self.first is not None else None,
@@ -156,10 +160,10 @@ def run_turns(home: Path, messages: list[str], t0: float) -> list[dict]:
 
     app = App(home)
     runner = open_runner(app, "bench", None, None, interactive=False)
+    meter = TurnMeter(runner)
     rows = []
     for i, text in enumerate(messages):
-        start = t0 if i == 0 else time.perf_counter()
-        meter = TurnMeter(runner, start)
+        meter.start(t0 if i == 0 else time.perf_counter())
         turn = runner.run_turn(events.user_message(text))
         ended = time.perf_counter()
         restored = getattr(runner.backend, "state_stats", {}).get("restored_tokens", 0) if i == 0 else 0
@@ -167,7 +171,6 @@ def run_turns(home: Path, messages: list[str], t0: float) -> list[dict]:
         row = meter.row(turn, ended)
         row["restored_tokens"] = restored
         rows.append(row)
-        runner.backend.complete = type(runner.backend).complete.__get__(runner.backend)
     app.close()
     return rows
 

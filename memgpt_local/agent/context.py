@@ -25,6 +25,7 @@ from importlib import resources
 
 from memgpt_local.events import render_user
 from memgpt_local.functions.specs import FUNCTIONS_BY_NAME, FunctionSpec
+from memgpt_local.memory.core import CORE_KNOWN, CORE_SHOWN
 from memgpt_local.runtime.grammar import render_call
 from memgpt_local.schemas import Agent, ChatMessage, CoreBlock, FunctionCall, Message, human_time
 
@@ -92,7 +93,7 @@ class CoreView:
     (label -> value after the agent's last turn: anything else changed them in between).
     """
 
-    SHOWN, KNOWN = "core_shown", "core_known"
+    SHOWN, KNOWN = CORE_SHOWN, CORE_KNOWN
 
     def __init__(self, enabled: bool = True):
         self.enabled = enabled

@@ -9,6 +9,9 @@ from memgpt_local.memory.db import Database
 from memgpt_local.schemas import CoreBlock
 
 DEFAULT_LIMIT = 2000
+# agent-state keys holding copies of core memory: what the system message shows, and the blocks
+# as the agent last saw them (agent/context.CoreView); forgetting must clear them too
+CORE_SHOWN, CORE_KNOWN = CORE_VIEW_KEYS = ("core_shown", "core_known")
 
 
 def default_text(label: str) -> str:

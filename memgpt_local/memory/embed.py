@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import threading
+from abc import ABC, abstractmethod
 from collections import OrderedDict
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
@@ -59,7 +60,7 @@ _LOADED: dict[tuple[Path, str], object] = {}
 CACHE_TEXTS = 2048  # recent texts whose vectors are kept (about 3 MB at 384 dimensions)
 
 
-class CachingEmbedder:
+class CachingEmbedder(ABC):
     """What both runtimes share: the model loaded on first use, recent texts' vectors kept."""
 
     def __init__(self, name: str, path: Path, *, dim: int | None = None, batch_size: int = 32):
@@ -78,11 +79,13 @@ class CachingEmbedder:
             self._dim = self._model_dim()
         return self._dim
 
+    @abstractmethod
     def _model_dim(self) -> int:
-        raise NotImplementedError
+        """The vector length, read from the loaded model."""
 
+    @abstractmethod
     def _encode(self, texts: list[str]) -> np.ndarray:
-        raise NotImplementedError
+        """``(len(texts), dim)`` normalized vectors, computed by the runtime."""
 
     def embed(self, texts: list[str]) -> np.ndarray:
         if not texts:

@@ -23,6 +23,7 @@ from datetime import date
 
 from memgpt_local.errors import InvalidInputError, MemGPTLocalError
 from memgpt_local.memory import MemoryStore
+from memgpt_local.memory.core import CORE_VIEW_KEYS
 from memgpt_local.memory.recall import parse_day
 from memgpt_local.schemas import Agent, Message, Passage, Source, utcnow
 
@@ -133,9 +134,6 @@ class ForgetResult:
     summary_flagged: bool = False
     core_lines: int = 0
     wal_emptied: bool = True
-
-
-CORE_VIEW_KEYS = ("core_shown", "core_known")  # agent state holding copies of core memory
 
 
 def contains(text: str, term: str) -> bool:
