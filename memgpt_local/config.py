@@ -214,7 +214,13 @@ class AgentSettings(Section):
     page_size: int = Field(5, ge=1, le=50)
     result_max_chars: int = Field(3000, ge=200)
     thought_max_chars: int = Field(300, ge=20)
-    message_max_chars: int = Field(1500, ge=20, le=2000)
+    message_max_chars: int = Field(
+        800,
+        ge=20,
+        le=2000,
+        description="longest reply in characters: a few chat sentences fit with room; a list the model "
+        "loops stops here (at 1500, a 14-item list of cat tips took 30 s)",
+    )
     reply_repeat_ngram: int = Field(
         8, ge=0, le=64, description="a reply may not repeat a run of this many of its own tokens (0 = off)"
     )

@@ -2,9 +2,22 @@
 the user's own words; a changed fact replaces its line; an overflowing block moves its oldest
 lines to archival memory."""
 
+import pytest
 from agent_helpers import ask, make_runner, say
 
-from memgpt_local.agent.facts import grounded, label_of, merge, parse_notes, states_something_personal
+from memgpt_local.agent.facts import (
+    NOTES_EXAMPLES,
+    FactNoter,
+    grounded,
+    label_of,
+    merge,
+    notes_prompt,
+    parse_notes,
+    states_something_personal,
+)
+from memgpt_local.cli.session import ensure_agent
+from memgpt_local.config import FactNoteSettings, Settings
+from memgpt_local.schemas import ChatMessage
 
 
 def test_a_value_must_come_from_the_users_words():
@@ -34,6 +47,22 @@ def test_a_changed_fact_replaces_its_line_and_the_same_fact_changes_nothing():
     assert value == "Name: Dana\nHome: York\nTea: lapsang"
     assert notes.replaced == [("Home: Leeds", "Home: York")] and notes.added == ["Tea: lapsang"]
     assert notes.lines() == ["saved: Tea: lapsang", "changed: Home: Leeds -> Home: York"]
+
+
+def test_a_part_of_a_saved_line_said_again_changes_nothing_and_more_detail_replaces_it():
+    value, notes = merge("Pet: Pixel (grey cat)\nHome: Poznan", ["Pet: Pixel", "Home: Poznan, near the park"], 2000)
+    assert value == "Pet: Pixel (grey cat)\nHome: Poznan, near the park"
+    assert notes.replaced == [("Home: Poznan", "Home: Poznan, near the park")] and not notes.added
+
+
+def test_the_notes_prompt_shows_examples_then_the_message_and_the_newest_saved_lines():
+    prompt = notes_prompt(["Name: Dana", "Home: Leeds"], "My sister Ola is getting married in June.")
+    assert [m.role for m in prompt[:3]] == ["system", "user", "assistant"] and prompt[-1].role == "user"
+    assert len(prompt) == 2 + 2 * len(NOTES_EXAMPLES)
+    assert prompt[-1].content.startswith('Message: "My sister Ola is getting married in June."')
+    assert prompt[-1].content.endswith("Name: Dana\nHome: Leeds")
+    for message in prompt[2::2]:  # every example answer is a valid notes completion
+        assert parse_notes(message.content) or message.content == '{"facts": []}'
 
 
 def test_the_packaged_placeholder_goes_and_a_full_block_moves_its_oldest_lines_out():
@@ -66,9 +95,12 @@ def test_after_the_reply_the_facts_said_reach_the_human_block_and_the_model_sees
     assert store.core.get(runner.agent_id, "human").value == "Name: Dana\nHome: Leeds"
     notes_request = runner.backend.requests[1]
     assert notes_request.grammar is not None and notes_request.grammar.kind == "json"
-    assert notes_request.messages[-2].content.endswith("Message sent.")  # it continues the main context
+    asked = notes_request.messages[-1].content  # its own prompt: the message, then the lines saved so far
+    assert asked == 'Message: "Hi, I\'m Dana and I live in Leeds."\nAlready saved, do not repeat:\n(nothing yet)'
+    assert notes_request.messages[0].role == "system" and "notes" in notes_request.messages[0].content
     assert ask(runner, "Is it raining in Paris?").notes == []
     assert ask(runner, "We moved to York last week!").notes == ["changed: Home: Leeds -> Home: York"]
+    assert runner.backend.requests[-1].messages[-1].content.endswith("do not repeat:\nName: Dana\nHome: Leeds")
     assert store.core.get(runner.agent_id, "human").value == "Name: Dana\nHome: York"
     update = [m for m in store.recall.in_context(runner.agent_id) if m.content.startswith("[memory update")]
     assert len(update) == 2 and "changed: Home: Leeds -> Home: York" in update[-1].content
@@ -83,3 +115,23 @@ def test_a_login_quotes_what_core_memory_knows_so_the_greeting_can_use_it(store)
     again = runner.login_event()
     assert again.content.endswith("From your core memory:\nName: Dana\nKeeps: three beehives")
     assert "Greet them by name and mention one thing you know about them." in again.content
+
+
+@pytest.mark.real_model
+def test_the_notes_pass_runs_in_a_side_context_and_leaves_the_conversation_cached(smollm_path, store):
+    from memgpt_local.runtime.llama import LlamaCppBackend
+
+    backend = LlamaCppBackend(smollm_path, n_ctx=2048, n_threads=2, name="smollm2-135m")
+    try:
+        agent = ensure_agent(store, "dana", Settings())
+        noter = FactNoter(store, backend, agent.id, FactNoteSettings(enabled=True))
+        side = noter.side_backend()
+        assert side is not backend and side is backend.side_context(4096) and side.n_ctx == 2048
+        chat = [ChatMessage(role="system", content="You are helpful."), ChatMessage(role="user", content="Hi there!")]
+        first = backend.complete(chat, grammar=None, max_tokens=8)
+        noter.note("Hi, I'm Dana and I keep three beehives in Leeds.")
+        again = backend.complete(chat, grammar=None, max_tokens=8)
+        assert again.evaluated_tokens == 1 and again.text == first.text  # the conversation's cache is intact
+        assert side.count_tokens(notes_prompt([], "x")) < side.n_ctx
+    finally:
+        backend.close()

@@ -38,3 +38,10 @@ def test_every_reply_starts_with_a_clean_slate():
     feed(ban, [(0, '{"message": "'), (1, "a"), (2, "b"), (9, '"}')])
     feed(ban, [(0, '{"message": "'), (1, "a")])
     assert ban.refused() == []
+
+
+def test_list_numbers_do_not_hide_a_repeated_item():
+    ban = _NgramBan(RepeatBan(field="message", n=4))
+    feed(ban, [(0, '{"message": "'), (1, "2"), (2, "."), (3, " Baked"), (4, " salmon"), (5, " rice"), (2, ".")])
+    feed(ban, [(6, " 1"), (7, "2"), (2, "."), (3, " Baked"), (4, " salmon")])
+    assert ban.refused() == [5]  # ". Baked salmon" was followed by " rice", whatever the item's number

@@ -4,14 +4,20 @@ MemGPT's chat results rest on the model keeping its ``human`` block current. A 1
 asked to do that between the question and the answer saved one fact of four ("Name: Dana",
 never the beehives or the tea), invented others ("Age: 30"), re-saved the same line until the
 chain cap and took two to four extra steps before the user got a reply. So the reply goes out
-first, and then the same model, continuing the same main context (its KV cache serves all of
-it), answers one narrow question under a grammar: which facts about the user does their last
-message state, as short ``Label: value`` lines. Each line is checked against the user's own
-words before it is written:
+first, and then the same model answers one narrow question under a grammar: which facts about
+the user does their last message state, as short ``Label: value`` lines.
+
+It answers in a second context of its own (``SideContexts``): instructions, five exchanges with a
+made-up user, the message, and the lines saved so far. Asked at the end of the conversation
+instead, it copied its earlier notes from the ``memory update`` notices in view ("Name: Marek"
+again for "I'm allergic to peanuts, and my sister Ola is getting married in June") and saved
+nothing new; the conversation's KV cache also stays as the turn left it. Each line is checked
+against the user's own words before it is written:
 
 - a value whose names and numbers the user did not say is dropped (an invention);
 - a label the block already holds with another value replaces that line (a changed fact:
-  "Home: Leeds" becomes "Home: York"), the same value changes nothing;
+  "Home: Leeds" becomes "Home: York"); the same value, or a part of it ("Pet: Pixel" for
+  "Pet: Pixel (grey cat)"), changes nothing;
 - when the block would overflow, its oldest lines move to archival memory, and the notice
   says so.
 
@@ -30,7 +36,7 @@ from typing import TYPE_CHECKING
 from memgpt_local import events
 from memgpt_local.config import FactNoteSettings
 from memgpt_local.memory.core import default_text
-from memgpt_local.runtime.base import Backend
+from memgpt_local.runtime.base import Backend, SideContexts
 from memgpt_local.runtime.grammar import build_notes_grammar
 from memgpt_local.schemas import ChatMessage
 from memgpt_local.text import content_words, normalize_space
@@ -45,13 +51,57 @@ NOTES_MAX_TOKENS = 200
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b", re.I)
 _NAMES_AND_NUMBERS = re.compile(r"\b(?:[A-Z][\w'-]*|\d[\d.,:/-]*)")
 
-NOTES_REQUEST = (
-    "Memory check. The user's last message was:\n{message}\n"
-    "Write the facts it states about the user (name, people, pets, home, work, likes and dislikes, "
-    'health, plans, dates) as "Label: value" lines for their core memory, for example '
-    '["Name: Dana", "Dog: Rex, a beagle", "Works as: nurse"]. When a fact changed, use the label of '
-    "its core memory line. Use only words from the message. If it states no fact about the user, write []."
+NOTES_N_CTX = 2048  # the side context the notes pass runs in
+MESSAGE_MAX_CHARS = 2000  # a longer message is read for facts in its first 2,000 characters
+
+NOTES_INSTRUCTIONS = (
+    "You keep an assistant's notes about its user. You are given one new message the user wrote and "
+    "the notes saved so far. List the facts the message states about the user that the notes do not "
+    "hold yet: their name, home, work, family and friends, pets, likes and dislikes, health, hobbies, "
+    'plans and dates. Write each as a short "Label: value" line in the user\'s own words. When the '
+    "message changes a saved fact, write the new line with the saved label. Questions, thanks and "
+    "small talk state no facts: then write an empty list."
 )
+
+# (notes saved so far, the user's message, the lines to write): a made-up user, never one of the
+# evaluation's, showing a first introduction, a question, a change of fact with new people, an
+# indirect wording and an addition to a saved line
+NOTES_EXAMPLES: tuple[tuple[tuple[str, ...], str, tuple[str, ...]], ...] = (
+    ((), "Hey, Sam here! I fix bikes for a living, in Bristol.", ("Name: Sam", "Work: fixes bikes", "Home: Bristol")),
+    (("Name: Sam", "Home: Bristol"), "Can you recommend a good film for tonight?", ()),
+    (
+        ("Name: Sam", "Home: Bristol"),
+        "We packed up and moved to Cardiff last weekend. My son Leo loves it, though he can't eat gluten.",
+        ("Home: Cardiff (moved last weekend)", "Son: Leo", "Leo's health: can't eat gluten"),
+    ),
+    (
+        ("Name: Sam", "Home: Cardiff (moved last weekend)", "Work: fixes bikes"),
+        "Mornings are for swimming in the lake, keeps me sane. Dairy and I don't get along though.",
+        ("Hobby: swimming in the lake in the mornings", "Health: dairy does not agree with me"),
+    ),
+    (
+        ("Name: Sam", "Home: Cardiff (moved last weekend)", "Work: fixes bikes", "Son: Leo"),
+        "Ugh, long day at the shop. Leo starts school on Monday, and my wife Jo got a puppy called Biscuit!",
+        ("Son: Leo, starts school on Monday", "Wife: Jo", "Dog: Biscuit, a puppy"),
+    ),
+)
+
+
+def notes_prompt(saved: Sequence[str], message: str) -> list[ChatMessage]:
+    """The notes pass's prompt: instructions, the examples as earlier exchanges, then ``message``
+    with the lines ``saved`` so far. The notes come after the message: listed before it, the
+    model copied them out as new facts."""
+
+    def ask(lines: Sequence[str], said: str) -> ChatMessage:
+        held = "\n".join(lines) if lines else "(nothing yet)"
+        text = f"Message: {json.dumps(said, ensure_ascii=False)}\nAlready saved, do not repeat:\n{held}"
+        return ChatMessage(role="user", content=text)
+
+    prompt = [ChatMessage(role="system", content=NOTES_INSTRUCTIONS)]
+    for lines, said, facts in NOTES_EXAMPLES:
+        answer = json.dumps({"facts": list(facts)}, ensure_ascii=False)
+        prompt += [ask(lines, said), ChatMessage(role="assistant", content=answer)]
+    return [*prompt, ask(saved, message[:MESSAGE_MAX_CHARS])]
 
 
 @dataclass
@@ -108,6 +158,10 @@ def grounded(line: str, said: str) -> bool:
     return unheard <= len(plain) // 3  # one word in three may be the model's ("a beagle called Rex")
 
 
+def _words_of_value(line: str) -> set[str]:
+    return {_stem(w) for w in content_words(line.partition(":")[2])}
+
+
 def parse_notes(text: str) -> list[str]:
     """The lines of a notes completion (``{"facts": [...]}``); [] for anything else."""
     try:
@@ -120,17 +174,24 @@ def parse_notes(text: str) -> list[str]:
     return [normalize_space(item) for item in items if isinstance(item, str) and label_of(item)]
 
 
+def block_lines(value: str) -> list[str]:
+    """The non-empty lines of a human block's text; none for the packaged default text."""
+    return [] if value.strip() == default_text(BLOCK).strip() else [ln for ln in value.splitlines() if ln.strip()]
+
+
 def merge(value: str, lines: Sequence[str], limit: int) -> tuple[str, Notes]:
     """``value`` (a block's text) with ``lines`` written in: a line whose label the block holds
     replaces it, one it already holds changes nothing, the rest are appended; oldest lines
     leave when the result would exceed ``limit``."""
     notes = Notes()
-    current = [] if value.strip() == default_text(BLOCK).strip() else [ln for ln in value.splitlines() if ln.strip()]
+    current = block_lines(value)
     for line in lines:
         label = label_of(line)
         same = next((i for i, old in enumerate(current) if label_of(old) == label), None)
         if any(normalize_space(old).lower() == line.lower() for old in current):
             continue
+        if same is not None and _words_of_value(line) <= _words_of_value(current[same]):
+            continue  # a part of the saved line, said again
         if same is None:
             current.append(line)
             notes.added.append(line)
@@ -155,17 +216,31 @@ class FactNoter:
         self.settings = settings
         self.grammar = build_notes_grammar("facts", max_items=settings.max_facts)
 
-    def note(self, message: str, context: Sequence[ChatMessage]) -> Notes:
-        """Read ``message`` (the user's, the last one in ``context``'s turn) for facts and write
-        the grounded ones; stores a ``memory update`` event when anything changed."""
+    def side_backend(self) -> Backend:
+        """Where the notes pass runs: a second context on the same model when the backend can
+        open one, so the conversation's KV cache stays as the turn left it and the notes
+        prompt's instructions and examples stay cached across turns."""
+        if isinstance(self.backend, SideContexts):
+            return self.backend.side_context(NOTES_N_CTX)
+        return self.backend
+
+    def note(self, message: str) -> Notes:
+        """Read ``message`` (the user's) for facts and write the grounded ones; stores a
+        ``memory update`` event when anything changed."""
         if not states_something_personal(message):
             return Notes()
-        quoted = json.dumps(message, ensure_ascii=False)  # quoted: the model reads it as the user's words
-        request = ChatMessage(role="user", content=events.notes_request(NOTES_REQUEST.format(message=quoted)).content)
-        completion = self.backend.complete([*context, request], grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS)
+        block = self.store.core.get(self.agent_id, BLOCK)
+        side = self.side_backend()
+        saved = block_lines(block.value)
+        prompt = notes_prompt(saved, message)
+        while side.count_tokens(prompt) + NOTES_MAX_TOKENS > side.n_ctx and saved:
+            saved = saved[1:]  # a very full block: the newest lines are listed
+            prompt = notes_prompt(saved, message)
+        if side.count_tokens(prompt) + NOTES_MAX_TOKENS > side.n_ctx:
+            return Notes()
+        completion = side.complete(prompt, grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS)
         found = parse_notes(completion.text)
         lines = [line for line in found if grounded(line, message)]
-        block = self.store.core.get(self.agent_id, BLOCK)
         value, notes = merge(block.value, lines, block.limit)
         notes.dropped = [line for line in found if line not in lines]
         if not notes.changed:

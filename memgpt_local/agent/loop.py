@@ -141,7 +141,7 @@ class AgentRunner:
         self._run_steps(turn)
         result = turn.result()
         if question is not None and self.settings.fact_notes.enabled:
-            result.notes = self.facts.note(question, self.render()).lines()
+            result.notes = self.facts.note(question).lines()
             if result.notes:
                 self.observer.noted(result.notes)
         with self.store.transaction():

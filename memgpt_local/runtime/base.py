@@ -129,6 +129,14 @@ class StatePersisting(Protocol):
     def save_state_file(self) -> int | None: ...
 
 
+@runtime_checkable
+class SideContexts(Protocol):
+    """A backend that can open a second context on the same weights: a side task (fact notes)
+    then runs its own short prompt without replacing the conversation's cached one."""
+
+    def side_context(self, n_ctx: int) -> Backend: ...
+
+
 def common_prefix_len(cached: Sequence[TokenT], tokens: Sequence[TokenT]) -> int:
     """Length of the longest common prefix of two token lists."""
     n = 0

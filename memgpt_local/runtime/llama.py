@@ -252,7 +252,9 @@ class _FieldWatch:
 
 
 class _NgramBan:
-    """The tokens that would complete an ``n``-gram the watched value already holds."""
+    """The tokens that would complete an ``n``-gram the watched value already holds. Number
+    tokens are left out of the runs, so a numbered list that starts its items over ("2. Baked
+    salmon with rice. ... 7. Baked salmon with rice.") repeats a run like any other text."""
 
     def __init__(self, ban: RepeatBan):
         self.n = max(2, ban.n)
@@ -272,7 +274,7 @@ class _NgramBan:
         self.watch.feed(piece)
         if not self.watch.in_field:
             self.value, self.seen = [], {}
-        elif inside:
+        elif inside and not piece.strip(" .)").isdigit():  # list numbers: "7. Bake salmon" = "12. Bake salmon"
             self.value.append(token)
             if len(self.value) >= self.n:
                 self.seen.setdefault(tuple(self.value[-self.n : -1]), set()).add(token)
@@ -331,6 +333,12 @@ class LlamaCppBackend:
     ):
         path = Path(model_path)
         info = read_gguf_info(path)
+        self._options = dict(
+            n_ctx_cap=n_ctx_cap, n_threads=n_threads, n_batch=n_batch, chat_format=chat_format, seed=seed,
+            temperature=temperature, constrained=constrained, fast_forward=fast_forward, name=name,
+            draft=draft, draft_max_tokens=draft_max_tokens, draft_ngram=draft_ngram,
+        )  # fmt: skip
+        self._sides: dict[int, LlamaCppBackend] = {}
         self.info = info
         self.model_path = path
         self.name = name or path.stem
@@ -381,6 +389,16 @@ class LlamaCppBackend:
         self._state_tried = False
         self._saved_tokens: list[int] | None = None
         self.state_stats: dict[str, float] = {}  # what the last restore and save did
+
+    def side_context(self, n_ctx: int) -> LlamaCppBackend:
+        """A second context of at most ``n_ctx`` tokens on the same model file, with the same
+        settings and its own KV cache; opened on the first call for a size, then reused, and
+        closed with this backend. llama.cpp memory-maps the weights, so both share one copy: a
+        side context costs its KV cache (about 28 KiB a token for qwen2.5-1.5b) and a load."""
+        size = min(n_ctx, self.n_ctx)
+        if size not in self._sides:
+            self._sides[size] = LlamaCppBackend(self.model_path, n_ctx=size, **self._options)  # type: ignore[arg-type]
+        return self._sides[size]
 
     # ------------------------------------------------------------ rendering and counting
 
@@ -791,6 +809,9 @@ class LlamaCppBackend:
         self._llm._ctx.kv_cache_seq_rm(-1, 0, -1)
 
     def close(self) -> None:
+        for side in getattr(self, "_sides", {}).values():
+            side.close()
+        self._sides = {}
         llm = getattr(self, "_llm", None)
         if llm is not None:
             llm.close()
