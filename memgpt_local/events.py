@@ -61,14 +61,14 @@ def login(
     I help you today?" with the name there)."""
     now = now or utcnow()
     if last_login is None and not known:
-        text = "The user logged in for the first time. Greet them and ask their name."
+        text = "The user logged in for the first time. You do not know their name: greet them and ask it."
     else:
         since = f" Last login was {describe_gap(now - last_login)} ago." if last_login else ""
         text = f"The user logged in.{since}"
         if known:
             text += (
-                " Greet them by name and mention one thing you know about them. From your core memory:\n"
-                + "\n".join(known)
+                " Greet the user by their name and mention one thing you know about them."
+                " What your core memory says about the user (their facts, not yours):\n" + "\n".join(known)
             )
         else:
             text += " You do not know their name yet: greet them and ask it."

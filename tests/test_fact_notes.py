@@ -109,12 +109,12 @@ def test_after_the_reply_the_facts_said_reach_the_human_block_and_the_model_sees
 def test_a_login_quotes_what_core_memory_knows_so_the_greeting_can_use_it(store):
     runner = make_runner(store, [say("Hello! What's your name?"), say("Hi Dana, how are the bees?")])
     first = runner.login_event()
-    assert "first time" in first.content and "ask their name" in first.content
+    assert "first time" in first.content and "greet them and ask it" in first.content
     runner.run_turn(first)
     store.core.set_value(runner.agent_id, "human", "Name: Dana\nKeeps: three beehives")
     again = runner.login_event()
-    assert again.content.endswith("From your core memory:\nName: Dana\nKeeps: three beehives")
-    assert "Greet them by name and mention one thing you know about them." in again.content
+    assert again.content.endswith("(their facts, not yours):\nName: Dana\nKeeps: three beehives")
+    assert "Greet the user by their name and mention one thing you know about them." in again.content
 
 
 @pytest.mark.real_model
