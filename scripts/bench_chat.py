@@ -93,7 +93,7 @@ class TurnMeter:
 
     def __init__(self, runner):
         from memgpt_local.agent.loop import StepObserver
-        from memgpt_local.cli.stream import REPLY_FUNCTIONS, PartialFieldReader
+        from memgpt_local.agent.partial import REPLY_FUNCTIONS, PartialFieldReader
 
         meter = self
         self.start(time.perf_counter())

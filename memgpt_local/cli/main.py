@@ -29,9 +29,9 @@ def _register() -> None:
 
     for module in (config_cmds, memory_cmds, chat_cmds, models_cmds, load_cmds, eval_cmds):
         module.register(cli)
-    from memgpt_local.cli import portability_cmds, privacy_cmds
+    from memgpt_local.cli import portability_cmds, privacy_cmds, serve_cmds
 
-    for module in (privacy_cmds, portability_cmds):
+    for module in (privacy_cmds, portability_cmds, serve_cmds):
         module.register(cli)
 
 

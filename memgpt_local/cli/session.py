@@ -23,7 +23,7 @@ from memgpt_local.config import Settings
 from memgpt_local.errors import AgentNotFoundError, InvalidInputError
 from memgpt_local.memory.core import default_blocks
 from memgpt_local.runtime.base import StatePersisting
-from memgpt_local.runtime.kv_state import state_path
+from memgpt_local.runtime.kv_state import attach_saved_state
 from memgpt_local.schemas import Agent, FunctionCall, utcnow
 
 if TYPE_CHECKING:
@@ -78,12 +78,14 @@ def open_runner(
     record = ensure_agent(store, agent, app.settings)
     backend = open_backend(model or record.model or app.settings.model.default, app, interactive=interactive)
     runner = AgentRunner(store, backend, agent, app.settings.agent, observer=observer)
-    if isinstance(backend, StatePersisting) and app.settings.model.persist_kv and app.db_key() is None:
-        backend.attach_state_file(
-            state_path(app.db_path, runner.agent_id),
-            max_bytes=app.settings.model.persist_kv_max_mb << 20,
-            warn=lambda text: click.secho(f"warning: {text}", err=True, dim=True),
-        )
+    attach_saved_state(
+        backend,
+        app.db_path,
+        runner.agent_id,
+        app.settings.model,
+        encrypted=app.db_key() is not None,
+        warn=lambda text: click.secho(f"warning: {text}", err=True, dim=True),
+    )
     return runner
 
 

@@ -1,51 +1,20 @@
 """Pretty, streaming display of agent steps in the terminal.
 
-The model writes one JSON object per step; ``PartialFieldReader`` pulls the growing values
-of its ``thought`` and ``message`` strings out of the partial text so the chat can show the
-reply as it is generated: the message in normal style, the inner monologue and function
-calls dimmed.
+The model writes one JSON object per step; ``agent.partial.PartialFieldReader`` pulls the
+growing values of its ``thought`` and ``message`` strings out of the partial text so the chat
+can show the reply as it is generated: the message in normal style, the inner monologue and
+function calls dimmed.
 """
 
 from __future__ import annotations
 
 import json
-import re
 
 import click
 
 from memgpt_local.agent.loop import StepObserver
+from memgpt_local.agent.partial import REPLY_FUNCTIONS, PartialFieldReader
 from memgpt_local.agent.turn import StepRecord
-from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, of_kind
-
-REPLY_FUNCTIONS = frozenset(f.name for f in of_kind(DEFAULT_FUNCTIONS, "reply"))
-
-
-def decode_partial_json_string(body: str) -> str:
-    """Decode the inside of a JSON string that may be cut anywhere."""
-    for cut in range(0, 7):
-        candidate = body[: len(body) - cut] if cut else body
-        try:
-            return json.loads(f'"{candidate}"')
-        except json.JSONDecodeError:
-            continue
-    return ""
-
-
-class PartialFieldReader:
-    """Tracks the partial values of chosen string fields in a growing JSON text."""
-
-    def __init__(self, fields: tuple[str, ...] = ("thought", "message")):
-        self.text = ""
-        self._patterns = {f: re.compile(rf'"{f}"\s*:\s*"((?:[^"\\]|\\.)*)(")?', re.S) for f in fields}
-
-    def feed(self, piece: str) -> dict[str, str]:
-        self.text += piece
-        values = {}
-        for name, pattern in self._patterns.items():
-            match = pattern.search(self.text)
-            if match:
-                values[name] = decode_partial_json_string(match.group(1))
-        return values
 
 
 class ConsoleObserver(StepObserver):
@@ -79,7 +48,7 @@ class ConsoleObserver(StepObserver):
         values = self._reader.feed(piece)
         if self.verbose and "thought" in values:
             self._emit("thought", values["thought"])
-        if any(f'"{name}"' in self._reader.text for name in REPLY_FUNCTIONS) and "message" in values:
+        if self._reader.replying() and "message" in values:
             self._emit("message", values["message"])
 
     def noted(self, changes: list[str]) -> None:

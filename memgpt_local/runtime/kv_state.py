@@ -24,10 +24,17 @@ import json
 import os
 import struct
 import tempfile
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+from memgpt_local.runtime.base import StatePersisting
+
+if TYPE_CHECKING:
+    from memgpt_local.config import ModelSettings
 
 MAGIC = b"MEMGPT-LOCAL-KV\n"
 FORMAT = 1
@@ -67,6 +74,23 @@ def state_dir(db_path: Path) -> Path:
 
 def state_path(db_path: Path, agent_id: int) -> Path:
     return state_dir(db_path) / f"agent-{agent_id}{SUFFIX}"
+
+
+def attach_saved_state(
+    backend: object,
+    db_path: Path,
+    agent_id: int,
+    settings: ModelSettings,
+    *,
+    encrypted: bool,
+    warn: Callable[[str], None] | None = None,
+) -> bool:
+    """Give ``backend`` the agent's state file when it keeps one and ``model.persist_kv`` is on;
+    never for an encrypted memory file, whose text the state is derived from. True if attached."""
+    if not isinstance(backend, StatePersisting) or not settings.persist_kv or encrypted:
+        return False
+    backend.attach_state_file(state_path(db_path, agent_id), max_bytes=settings.persist_kv_max_mb << 20, warn=warn)
+    return True
 
 
 def remove_states(db_path: Path) -> int:

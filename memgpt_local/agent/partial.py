@@ -1,0 +1,44 @@
+"""Reading a step while it streams: the growing values of its ``thought`` and ``message``
+strings, pulled out of the partial JSON text (the chat and the server show replies as they are
+generated)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, of_kind
+
+REPLY_FUNCTIONS = frozenset(f.name for f in of_kind(DEFAULT_FUNCTIONS, "reply"))
+
+
+def decode_partial_json_string(body: str) -> str:
+    """Decode the inside of a JSON string that may be cut anywhere."""
+    for cut in range(0, 7):
+        candidate = body[: len(body) - cut] if cut else body
+        try:
+            return json.loads(f'"{candidate}"')
+        except json.JSONDecodeError:
+            continue
+    return ""
+
+
+class PartialFieldReader:
+    """Tracks the partial values of chosen string fields in a growing JSON text."""
+
+    def __init__(self, fields: tuple[str, ...] = ("thought", "message")):
+        self.text = ""
+        self._patterns = {f: re.compile(rf'"{f}"\s*:\s*"((?:[^"\\]|\\.)*)(")?', re.S) for f in fields}
+
+    def feed(self, piece: str) -> dict[str, str]:
+        self.text += piece
+        values = {}
+        for name, pattern in self._patterns.items():
+            match = pattern.search(self.text)
+            if match:
+                values[name] = decode_partial_json_string(match.group(1))
+        return values
+
+    def replying(self) -> bool:
+        """Whether the step so far calls a reply function (its ``message`` is for the user)."""
+        return any(f'"{name}"' in self.text for name in REPLY_FUNCTIONS)

@@ -1,0 +1,142 @@
+"""What a running server keeps warm, and the order in which it lets things happen.
+
+One process serves every agent of a data dir. Each agent the server has talked to keeps a
+runner: its own model context, so its KV cache holds its own conversation and a turn reads only
+the new tokens (llama.cpp memory-maps the weights, so the contexts share one copy). At most
+``max_warm`` runners are kept; the least recently used one saves its KV state file and closes.
+
+Turns, and every request that writes memory, run one at a time under ``write_lock``: the
+compute is a few CPU cores, and a turn is a sequence of reads and writes of one agent's memory
+that must not interleave with another writer. Requests that only read (search, core memory,
+the agent list) use a second connection to the same memory file and proceed during a turn
+(SQLite's write-ahead log lets them see the last committed state).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memgpt_local import events
+from memgpt_local.agent.loop import AgentRunner, StepObserver
+from memgpt_local.agent.turn import TurnResult
+from memgpt_local.config import Settings
+from memgpt_local.errors import InvalidInputError
+from memgpt_local.memory.core import default_blocks
+from memgpt_local.runtime.base import Backend, StatePersisting
+from memgpt_local.runtime.kv_state import attach_saved_state
+from memgpt_local.schemas import Agent
+
+if TYPE_CHECKING:
+    from memgpt_local.memory import MemoryStore
+
+EventKind = str  # "user", "login" or "heartbeat"
+
+
+class AgentHub:
+    """The agents of one data dir, served; see the module docstring."""
+
+    def __init__(
+        self,
+        store: MemoryStore,
+        read_store: MemoryStore,
+        settings: Settings,
+        db_path: Path,
+        open_backend: Callable[[str], Backend],
+        *,
+        model: str | None = None,
+        encrypted: bool = False,
+        max_warm: int = 3,
+        warn: Callable[[str], None] | None = None,
+    ):
+        self.store = store
+        self.read_store = read_store
+        self.settings = settings
+        self.db_path = db_path
+        self.open_backend = open_backend
+        self.model = model
+        self.encrypted = encrypted
+        self.max_warm = max(1, max_warm)
+        self.warn = warn
+        self.write_lock = threading.RLock()
+        self.read_lock = threading.Lock()
+        self._runners: OrderedDict[str, AgentRunner] = OrderedDict()
+
+    # ------------------------------------------------------------ agents
+
+    def agent(self, name: str) -> Agent:
+        with self.read_lock:
+            return self.read_store.agents.get(name)
+
+    def create_agent(self, name: str, *, persona: str | None = None, human: str | None = None) -> Agent:
+        name = name.strip()
+        if not name:
+            raise InvalidInputError("an agent needs a name", "give a non-empty name")
+        limit = self.settings.agent.core_memory_limit
+        with self.write_lock:
+            return self.store.agents.create(name, blocks=default_blocks(limit, persona=persona, human=human))
+
+    def delete_agent(self, name: str) -> None:
+        with self.write_lock:
+            self.store.agents.get(name)
+            self._close_runner(name)
+            self.store.agents.delete(name)
+
+    # ------------------------------------------------------------ turns
+
+    def run_turn(self, name: str, kind: EventKind, text: str = "", observer: StepObserver | None = None) -> TurnResult:
+        """One turn of agent ``name``: a user message (``text``), a login or a heartbeat."""
+        if kind == "user" and not text.strip():
+            raise InvalidInputError("the message is empty", "send some text")
+        with self.write_lock:
+            runner = self._runner(name)
+            runner.observer = observer or StepObserver()
+            try:
+                if kind == "user":
+                    event = events.user_message(text)
+                elif kind == "login":
+                    event = runner.login_event()
+                else:
+                    event = events.manual_heartbeat()
+                return runner.run_turn(event)
+            finally:
+                runner.observer = StepObserver()
+                self._save_state(runner)
+
+    def _runner(self, name: str) -> AgentRunner:
+        runner = self._runners.get(name)
+        if runner is not None:
+            self._runners.move_to_end(name)
+            return runner
+        record = self.store.agents.get(name)
+        backend = self.open_backend(self.model or record.model or self.settings.model.default)
+        runner = AgentRunner(self.store, backend, name, self.settings.agent)
+        attach_saved_state(
+            backend, self.db_path, runner.agent_id, self.settings.model, encrypted=self.encrypted, warn=self.warn
+        )
+        self._runners[name] = runner
+        while len(self._runners) > self.max_warm:
+            self._close_runner(next(iter(self._runners)))
+        return runner
+
+    def _save_state(self, runner: AgentRunner) -> None:
+        if isinstance(runner.backend, StatePersisting):
+            try:
+                runner.backend.save_state_file()
+            except OSError as exc:
+                if self.warn is not None:
+                    self.warn(f"the model state could not be saved ({exc}); the next start reads the prompt again")
+
+    def _close_runner(self, name: str) -> None:
+        runner = self._runners.pop(name, None)
+        if runner is not None:
+            self._save_state(runner)
+            runner.backend.close()
+
+    def close(self) -> None:
+        with self.write_lock:
+            for name in list(self._runners):
+                self._close_runner(name)
