@@ -1,5 +1,6 @@
 """The HTTP API: agents, turns (JSON or server-sent events), core memory, recall and
-archival search, and the OpenAI-compatible endpoints (``server/openai_api.py``).
+archival search, documents, the context window; the web UI (``static/``, at ``/``) and the
+OpenAI-compatible endpoints (``server/openai_api.py``).
 
 Errors are JSON objects ``{"error": ..., "fix": ...}`` with the same sentence and fix the CLI
 prints; no traceback reaches a client (the server log keeps it). FastAPI serves the OpenAPI
@@ -11,11 +12,15 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import FastAPI, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from memgpt_local import __version__
@@ -32,6 +37,8 @@ from memgpt_local.server.stream import TurnStream
 
 log = logging.getLogger("memgpt_local.server")
 MAX_BODY_BYTES = 1 << 20
+MAX_UPLOAD_BYTES = 32 << 20
+PAGE_POLICY = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'"
 
 
 class AgentIn(BaseModel):
@@ -69,7 +76,13 @@ def sse(events: Iterator[dict[str, Any]]) -> Iterator[str]:
         yield f"event: {event['type']}\ndata: {json.dumps(event, ensure_ascii=False)}\n\n"
 
 
-def create_app(hub: AgentHub, *, token: str | None = None, max_body_bytes: int = MAX_BODY_BYTES) -> Guard:
+def create_app(
+    hub: AgentHub,
+    *,
+    token: str | None = None,
+    max_body_bytes: int = MAX_BODY_BYTES,
+    max_upload_bytes: int = MAX_UPLOAD_BYTES,
+) -> Guard:
     """The ASGI application serving ``hub``."""
     app = FastAPI(title="memgpt-local", version=__version__, description="A local assistant with long-term memory.")
 
@@ -131,6 +144,45 @@ def create_app(hub: AgentHub, *, token: str | None = None, max_body_bytes: int =
         turn = hub.run_turn(name, body.event, body.message)
         return {"messages": turn.messages, "steps": [s.as_dict() for s in turn.steps], "core_memory": turn.notes}
 
+    @app.get("/api/agents/{name}/messages")
+    def transcript(name: str, limit: int = 100) -> list[dict[str, Any]]:
+        """The newest ``limit`` messages (user text, steps with their calls, results, events)."""
+        with hub.read_lock:
+            agent = hub.read_store.agents.get(name)
+            messages = hub.read_store.recall.last(agent.id, max(1, min(limit, 1000)))
+        return [
+            {
+                "id": m.id,
+                "role": m.role,
+                "text": m.content,
+                "function": m.function_name,
+                "arguments": m.function_args,
+                "created_at": m.created_at.isoformat(),
+            }
+            for m in messages
+        ]
+
+    @app.get("/api/agents/{name}/context")
+    def context(name: str) -> dict[str, Any]:
+        return hub.context(name)
+
+    @app.get("/api/agents/{name}/sources")
+    def sources(name: str) -> list[dict[str, Any]]:
+        with hub.read_lock:
+            agent = hub.read_store.agents.get(name)
+            return [source.model_dump(mode="json") for source in hub.read_store.sources.list(agent.id)]
+
+    @app.post("/api/agents/{name}/sources", status_code=201)
+    async def upload(name: str, filename: str, request: Request) -> dict[str, Any]:
+        """Load the request body as the file ``filename`` (up to the upload bound)."""
+        data = await request.body()
+        summary = await run_in_threadpool(hub.load_document, name, filename, data)
+        return {"summary": summary}
+
+    @app.delete("/api/agents/{name}/sources/{ref}")
+    def remove_source(name: str, ref: str) -> dict[str, Any]:
+        return {"removed_passages": hub.remove_source(name, ref)}
+
     @app.get("/api/agents/{name}/memory/core")
     def core_memory(name: str) -> list[dict[str, Any]]:
         with hub.read_lock:
@@ -161,5 +213,13 @@ def create_app(hub: AgentHub, *, token: str | None = None, max_body_bytes: int =
                 "pages": result.pages,
             }
 
+    static = Path(str(resources.files("memgpt_local.server") / "static"))
+    app.mount("/static", StaticFiles(directory=static), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def page() -> FileResponse:
+        # the page loads only its own script and style: nothing from elsewhere can run in it
+        return FileResponse(static / "index.html", headers={"Content-Security-Policy": PAGE_POLICY})
+
     openai_api.register(app, hub)
-    return Guard(app, token=token, max_body_bytes=max_body_bytes)
+    return Guard(app, token=token, max_body_bytes=max_body_bytes, max_upload_bytes=max_upload_bytes)

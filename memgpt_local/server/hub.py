@@ -18,7 +18,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from memgpt_local import events
 from memgpt_local.agent.loop import AgentRunner, StepObserver
@@ -84,6 +84,51 @@ class AgentHub:
             self.store.agents.get(name)
             self._close_runner(name)
             self.store.agents.delete(name)
+
+    def context(self, name: str) -> dict[str, Any]:
+        """Tokens per section of the agent's main context, the window, and where the queue
+        manager warns and evicts (the model is loaded to count with its tokenizer)."""
+        from memgpt_local.agent.commands import context_usage
+
+        with self.write_lock:
+            runner = self._runner(name)
+            sections = [{"name": section, "tokens": tokens} for section, tokens in context_usage(runner)]
+            budget = runner.queue.budget
+            agent = runner.settings
+            return {
+                "window": runner.backend.n_ctx,
+                "budget": budget,
+                "warning_at": round(agent.warning_fraction * budget),
+                "evict_at": round(agent.flush_fraction * budget),
+                "sections": sections,
+            }
+
+    def load_document(self, name: str, filename: str, data: bytes) -> str:
+        """Save an uploaded file in the data dir (``uploads/AGENT/NAME``) and load it into the
+        agent's archival memory; returns the loader's one-line summary."""
+        from memgpt_local.documents.loader import DocumentLoader
+
+        safe = Path(filename).name.strip()
+        if not safe or safe in (".", ".."):
+            raise InvalidInputError(f"{filename!r} is not a file name", "pass filename=notes.md")
+        with self.write_lock:
+            agent = self.store.agents.get(name)
+            folder = self.db_path.parent / "uploads" / agent.name
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / safe
+            path.write_bytes(data)
+            warnings: list[str] = []
+            report = DocumentLoader(self.store, agent.id).load([path], warn=lambda o: warnings.append(o.warning()))
+            if not report.loaded and warnings and not report.count("unchanged"):
+                raise InvalidInputError(warnings[0], "upload a .txt, .md, .pdf, .html or source file")
+            return report.summary()
+
+    def remove_source(self, name: str, ref: str) -> int:
+        from memgpt_local.documents.loader import find_source
+
+        with self.write_lock:
+            agent = self.store.agents.get(name)
+            return self.store.sources.delete(agent.id, find_source(self.store, agent.id, ref).id)
 
     # ------------------------------------------------------------ turns
 

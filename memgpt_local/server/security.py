@@ -8,7 +8,8 @@ requests from other sites' pages, and bounded request bodies.
   an ``Origin`` header to such requests; one whose host is not the ``Host`` the request was sent
   to is refused (403), so only pages served by this server (or clients that are not browsers)
   get in.
-- **Size.** A body longer than ``max_body_bytes`` is refused (413), whether it announces its
+- **Size.** A body longer than ``max_body_bytes`` (``max_upload_bytes`` for an upload of a
+  source) is refused (413), whether it announces its
   length or not (an unannounced one is read here, up to the bound, before the app sees it).
 """
 
@@ -53,10 +54,16 @@ def same_origin(origin: str, host: str | None) -> bool:
 class Guard:
     """See the module docstring."""
 
-    def __init__(self, app: ASGIApp, *, token: str | None, max_body_bytes: int):
+    def __init__(self, app: ASGIApp, *, token: str | None, max_body_bytes: int, max_upload_bytes: int = 0):
         self.app = app
         self.token = token
         self.max_body_bytes = max_body_bytes
+        self.max_upload_bytes = max(max_upload_bytes, max_body_bytes)
+
+    def limit(self, scope: Scope) -> int:
+        """Bytes a body may have: uploads of sources get the larger bound."""
+        is_upload = scope.get("method") == "POST" and str(scope["path"]).endswith("/sources")
+        return self.max_upload_bytes if is_upload else self.max_body_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -72,13 +79,13 @@ class Guard:
             if scheme.lower() != "bearer" or not hmac.compare_digest(value.strip(), self.token):
                 await _refuse(send, 401, "a valid token is required", "send the header Authorization: Bearer TOKEN")
                 return
-        length = _header(scope, b"content-length")
-        if length is not None and length.isdigit() and int(length) > self.max_body_bytes:
-            await _refuse(send, 413, f"the request body is over {self.max_body_bytes} bytes", "send less at a time")
+        length, limit = _header(scope, b"content-length"), self.limit(scope)
+        if length is not None and length.isdigit() and int(length) > limit:
+            await _refuse(send, 413, f"the request body is over {limit} bytes", "send less at a time")
             return
-        await self._bounded(scope, receive, send)
+        await self._bounded(scope, receive, send, limit)
 
-    async def _bounded(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def _bounded(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
         """Read a body of unannounced length here, bounded, and hand it on whole (FastAPI turns
         an error raised while it reads a body into its own 400)."""
         if _header(scope, b"content-length") is not None or scope.get("method") in ("GET", "HEAD", "DELETE"):
@@ -92,8 +99,8 @@ class Guard:
                 break
             chunks.append(message.get("body", b""))
             received += len(chunks[-1])
-            if received > self.max_body_bytes:
-                await _refuse(send, 413, f"the request body is over {self.max_body_bytes} bytes", "send less at a time")
+            if received > limit:
+                await _refuse(send, 413, f"the request body is over {limit} bytes", "send less at a time")
                 return
             if not message.get("more_body", False):
                 break
