@@ -12,9 +12,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from test_server import Server
-
 from conftest import _missing_asset
+from test_server import Server
 
 ARTIFACTS = Path(os.environ.get("MEMGPT_TEST_ARTIFACTS", Path(__file__).parent.parent / "test-artifacts")) / "web-ui"
 
