@@ -84,5 +84,20 @@ def serve(
         read_store.close()
 
 
+@click.command("mcp")
+@click.option("--agent", "agent_name", default="default", show_default=True, help="Agent whose memory is shared.")
+@with_app
+def mcp_command(app: App, agent_name: str) -> None:
+    """Serve an agent's memory to MCP clients over stdio (search, insert, core memory).
+
+    Add it to a tool's MCP servers as the command `memgpt-local mcp --agent NAME`. No model is
+    loaded; an encrypted memory file needs its passphrase in the keyring or MEMGPT_LOCAL_PASSPHRASE.
+    """
+    from memgpt_local.server.mcp_stdio import build_server
+
+    build_server(app.store(), agent_name).run("stdio")
+
+
 def register(cli: click.Group) -> None:
     cli.add_command(serve)
+    cli.add_command(mcp_command)
