@@ -16,10 +16,11 @@ ASSETS = Path(__file__).parent / ".assets"
 
 @pytest.fixture(autouse=True)
 def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Point MEMGPT_LOCAL_HOME at a fresh temp dir for every test."""
+    """Point MEMGPT_LOCAL_HOME (and the model store) at fresh temp dirs for every test."""
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("MEMGPT_LOCAL_HOME", str(home))
+    monkeypatch.setenv("MEMGPT_LOCAL_MODELS", str(tmp_path / "model-store"))  # never the user's cache
     return home
 
 

@@ -15,7 +15,7 @@ import pytest
 from memgpt_local.cli.main import cli
 from memgpt_local.errors import PullError
 from memgpt_local.runtime import pull as pull_module
-from memgpt_local.runtime.catalog import load_catalog
+from memgpt_local.runtime.catalog import installed_path, load_catalog, models_dir, resolve_model_path
 from memgpt_local.runtime.pull import ensure_model, pull_model
 
 
@@ -87,7 +87,9 @@ def fake_catalog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
 
 def leftovers(data_home: Path) -> list[str]:
-    return sorted(p.name for p in (data_home / "models").iterdir() if p.name != "registry.json")
+    """Files in the shared model store (the data dir gets no models/ folder of its own)."""
+    assert not (data_home / "models").exists()
+    return sorted(p.name for p in models_dir().iterdir() if p.name != "registry.json")
 
 
 def test_catalog_has_the_three_models():
@@ -178,7 +180,7 @@ def fake_hub(fake_catalog, monkeypatch):
 def test_pull_from_fake_hub_via_cli(fake_hub, fake_catalog, data_home: Path, cli_runner):
     result = cli_runner.invoke(cli, ["models", "pull", "tiny-test", "--source", "hf"])
     assert result.exit_code == 0, result.output
-    assert (data_home / "models" / "tiny-test.gguf").read_bytes() == fake_catalog
+    assert (models_dir() / "tiny-test.gguf").read_bytes() == fake_catalog
     assert leftovers(data_home) == ["tiny-test.gguf"]
 
 
@@ -217,3 +219,14 @@ def test_ensure_model_pulls_when_missing(fake_catalog, data_home: Path):
     path = ensure_model("tiny-test", data_home, interactive=True, confirm=lambda q: asked.append(q) or True)
     assert path.is_file() and asked
     assert ensure_model("tiny-test", data_home, interactive=False) == path
+
+
+def test_one_store_serves_every_data_dir_and_older_copies_are_still_found(tmp_path, fake_catalog, monkeypatch):
+    first, second = tmp_path / "first", tmp_path / "second"
+    pulled = pull_model("tiny-test", first)
+    assert pulled.parent == models_dir() and installed_path(second, "tiny-test") == pulled
+    older = tmp_path / "old" / "models"
+    older.mkdir(parents=True)
+    (older / "tiny-test.gguf").write_bytes(pulled.read_bytes())
+    assert resolve_model_path(tmp_path / "old", "tiny-test") == older / "tiny-test.gguf"
+    assert pull_model("tiny-test", tmp_path / "old") == older / "tiny-test.gguf"  # not downloaded again

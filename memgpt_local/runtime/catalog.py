@@ -1,9 +1,14 @@
 """The model catalog (known models and their sources) and the local model registry.
 
-The catalog ships as ``memgpt_local/data/models.json``; ``$MEMGPT_LOCAL_CATALOG`` may name an
-extra JSON file of the same shape whose entries are added (or override). A catalog model is
-installed as ``<data_dir>/models/<filename>``. ``models add`` registers any other GGUF file
-under a name in ``<data_dir>/models/registry.json``.
+The catalog is ``models/catalog.json`` at the top of the repository, shipped in the package as
+``memgpt_local/data/models.json`` (a link to it); ``$MEMGPT_LOCAL_CATALOG`` may name an extra
+JSON file of the same shape whose entries are added (or override).
+
+Models live in one store for every data dir: ``$MEMGPT_LOCAL_MODELS``, else the platform's user
+cache dir (``~/.cache/memgpt-local/models`` on Linux). A catalog model is installed there as
+``<filename>``; ``models add`` registers any other GGUF file under a name in its
+``registry.json``. Models and registries of the older layout, ``<data_dir>/models/``, are still
+found there (a 1.1 GB copy per data dir is not downloaded again).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from memgpt_local.errors import ConfigError, ModelError, NotFoundError
 
 CATALOG_ENV = "MEMGPT_LOCAL_CATALOG"
+MODELS_ENV = "MEMGPT_LOCAL_MODELS"
 MODELS_DIR = "models"
 REGISTRY_NAME = "registry.json"
 
@@ -119,10 +125,26 @@ def catalog_entry(name: str) -> CatalogEntry:
 # ---------------------------------------------------------------- local registry
 
 
-def models_dir(data_dir: Path) -> Path:
-    path = data_dir / MODELS_DIR
-    path.mkdir(parents=True, exist_ok=True)
+def models_dir() -> Path:
+    """The model store shared by every data dir (see the module docstring), created if missing."""
+    raw = os.environ.get(MODELS_ENV)
+    if raw:
+        path = Path(raw).expanduser()
+    else:
+        import platformdirs
+
+        path = Path(platformdirs.user_cache_dir("memgpt-local")) / MODELS_DIR
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        hint = f"set ${MODELS_ENV} to a writable folder"
+        raise ConfigError(f"cannot create the model store {path}: {exc}", hint) from exc
     return path
+
+
+def legacy_models_dir(data_dir: Path) -> Path:
+    """Where a data dir kept its own models before the shared store (only read)."""
+    return data_dir / MODELS_DIR
 
 
 class Registered(_Strict):
@@ -131,8 +153,7 @@ class Registered(_Strict):
     added_at: str
 
 
-def read_registry(data_dir: Path) -> dict[str, Registered]:
-    path = models_dir(data_dir) / REGISTRY_NAME
+def _read_registry_file(path: Path) -> dict[str, Registered]:
     if not path.exists():
         return {}
     try:
@@ -142,8 +163,13 @@ def read_registry(data_dir: Path) -> dict[str, Registered]:
         raise ConfigError(f"the model registry {path} is corrupt: {exc}", "fix or delete it") from exc
 
 
-def _write_registry(data_dir: Path, entries: dict[str, Registered]) -> None:
-    folder = models_dir(data_dir)
+def read_registry(data_dir: Path) -> dict[str, Registered]:
+    """Registered models: the shared store's, and the older ones of ``data_dir``."""
+    legacy = _read_registry_file(legacy_models_dir(data_dir) / REGISTRY_NAME)
+    return {**legacy, **_read_registry_file(models_dir() / REGISTRY_NAME)}
+
+
+def _write_registry(folder: Path, entries: dict[str, Registered]) -> None:
     data = {name: e.model_dump(exclude={"name"}) for name, e in sorted(entries.items())}
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".registry-", suffix=".json")
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -159,17 +185,21 @@ def register_model(data_dir: Path, name: str, path: Path) -> Registered:
     if name in entries or name in load_catalog():
         raise ModelError(f"a model named {name!r} already exists", "pick another --name or `models rm` it")
     entry = Registered(name=name, path=str(path.resolve()), added_at=datetime.now(timezone.utc).isoformat())
-    entries[name] = entry
-    _write_registry(data_dir, entries)
+    shared = _read_registry_file(models_dir() / REGISTRY_NAME)
+    _write_registry(models_dir(), {**shared, name: entry})
     return entry
 
 
 def unregister_model(data_dir: Path, name: str) -> Registered | None:
-    entries = read_registry(data_dir)
-    entry = entries.pop(name, None)
-    if entry is not None:
-        _write_registry(data_dir, entries)
-    return entry
+    """Remove ``name`` from the registries that hold it; the entry removed, if any."""
+    found = None
+    for folder in (legacy_models_dir(data_dir), models_dir()):
+        entries = _read_registry_file(folder / REGISTRY_NAME)
+        entry = entries.pop(name, None)
+        if entry is not None:
+            _write_registry(folder, entries)
+            found = found or entry
+    return found
 
 
 def installed_path(data_dir: Path, name: str) -> Path | None:
@@ -177,7 +207,8 @@ def installed_path(data_dir: Path, name: str) -> Path | None:
     catalog = load_catalog()
     if name not in catalog:
         return None
-    return models_dir(data_dir) / catalog[name].filename
+    older = legacy_models_dir(data_dir) / catalog[name].filename
+    return older if older.is_file() else models_dir() / catalog[name].filename
 
 
 def resolve_model_path(data_dir: Path, model: str) -> Path:

