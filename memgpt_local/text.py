@@ -8,6 +8,7 @@ words are the words that are not ``STOPWORDS``.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 STOPWORDS = frozenset(
@@ -22,6 +23,11 @@ _WORD = re.compile(r"\w+")
 def words(text: str) -> list[str]:
     """The lowercase words of ``text``, in order."""
     return _WORD.findall(text.lower())
+
+
+def longest_common_run(a: Sequence[str], b: Sequence[str]) -> int:
+    """The length of the longest run of items that ``a`` and ``b`` share, in order."""
+    return SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b)).size
 
 
 def content_words(text: str) -> list[str]:

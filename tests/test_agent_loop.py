@@ -311,7 +311,7 @@ def test_a_login_ends_with_a_greeting(store):
     turn = runner.run_turn(runner.login_event())
     assert turn.messages == ["Welcome back!"]
     assert runner.backend.requests[1].grammar.function_names == ("send_message",)
-    assert "Greet them" in store.recall.in_context(runner.agent_id)[0].content
+    assert "greet them and ask it" in store.recall.in_context(runner.agent_id)[0].content
 
 
 def test_appending_a_line_core_memory_already_holds_changes_nothing(store):

@@ -175,6 +175,24 @@ def test_repeat_guard_ends_the_turn_only_when_the_user_already_has_an_answer():
     assert guard.review(turn, draft("Something new."), FakeMemory()) is None
 
 
+def test_repeat_guard_holds_the_users_own_words_sent_back_once():
+    said = "By the way, I'm allergic to penicillin, and my favourite dinner is aubergine curry."
+    guard, turn = RepeatGuard(), Turn(question=said)
+    hold = guard.review(turn, draft(said), FakeMemory())
+    assert hold is not None and hold.hide_draft and not hold.end_turn
+    assert hold.notice.endswith(f"The user's message: {said}")
+    news = Turn(question="Big news: I've moved from Leeds to York!")
+    assert guard.review(
+        news, draft("Big news: I've moved from Leeds to York! I know I live in York now."), FakeMemory()
+    )
+    question = Turn(question="What's my pet's name again?")  # asked back: the echo guard holds it
+    assert guard.review(question, draft("What's my pet's name again?"), FakeMemory()) is None
+    quoting = Turn(question=said)  # a reply that quotes a phrase of the message is its own words
+    assert guard.review(quoting, draft("Penicillin, noted! Aubergine curry sounds lovely."), FakeMemory()) is None
+    assert guard.review(Turn(question="Hi there"), draft("Hi there, Dana!"), FakeMemory()) is None  # too short
+    assert guard.review(turn, draft(said), FakeMemory()) is None  # once a turn: the second draft goes out
+
+
 def test_repeat_guard_holds_a_reply_of_an_earlier_turn_once_and_shows_the_message_to_answer():
     from datetime import datetime, timezone
 

@@ -13,7 +13,6 @@ like the question than its first step does.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from difflib import SequenceMatcher
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.policy.echo_guard import restates_question
@@ -23,11 +22,7 @@ from memgpt_local.config import GuardSettings
 from memgpt_local.functions.links import identifiers
 from memgpt_local.functions.results import format_hits
 from memgpt_local.schemas import SearchHit
-from memgpt_local.text import words
-
-
-def _longest_common_run(a: Sequence[str], b: Sequence[str]) -> int:
-    return SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b)).size
+from memgpt_local.text import longest_common_run, words
 
 
 def copied_hit(draft: str, hits: Sequence[SearchHit], *, min_words: int = 6, share: float = 0.8) -> SearchHit | None:
@@ -38,7 +33,7 @@ def copied_hit(draft: str, hits: Sequence[SearchHit], *, min_words: int = 6, sha
     if len(drafted) < min_words:
         return None
     for hit in hits:
-        run = _longest_common_run(drafted, words(hit.text))
+        run = longest_common_run(drafted, words(hit.text))
         if run >= min_words and run >= share * len(drafted):
             return hit
     return None

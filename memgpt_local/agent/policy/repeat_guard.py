@@ -1,21 +1,30 @@
 """Repeat guard: a message already sent in this turn is not sent again, nor one that only
-parrots a function's result back ("Message sent."), nor (once a turn) one that repeats a reply
-of an earlier turn.
+parrots a function's result back ("Message sent."), nor (once a turn each) one that repeats a
+reply of an earlier turn or the user's own message.
 
 Small models loop on the reply function. When the user already has an answer the turn ends
 there; when they have none yet, the next step must answer for real. Across turns, a 1.5B
 model answered six different messages of one session with the same "That's great to know!
 How can I assist you today?": such a draft is held back, leaves the context, and the model is
 shown the user's message to answer instead (its second draft goes out).
+
+The same model also sent the user's words back as its reply ("By the way, I'm allergic to
+penicillin, and my favourite dinner is aubergine curry." for that very message), and once one
+such copy stood in its context it copied every later message too, questions included, for the
+rest of the session. A draft that holds most of the user's message word for word is held back
+the same way, so it never becomes an example to follow (a question asked back is the echo
+guard's to hold, with the turn's search hits).
 """
 
 from __future__ import annotations
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
+from memgpt_local.agent.policy.echo_guard import restates_question
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.text import near_duplicate, normalize_space
+from memgpt_local.text import longest_common_run, near_duplicate, normalize_space, words
 
 EARLIER = "repeat_guard:earlier turn"
+PARROT = "repeat_guard:users words"
 
 
 class RepeatGuard(Policy):
@@ -49,7 +58,26 @@ class RepeatGuard(Policy):
                 "it repeated an earlier reply",
                 hide_draft=True,
             )
+        asked_back = turn.question is not None and restates_question(message, turn.question)  # the echo guard's
+        if turn.question and PARROT not in turn.marks and not asked_back and parrots(message, turn.question):
+            turn.marks.add(PARROT)
+            return Hold(
+                self.name,
+                "Not sent: your reply repeats the user's own words. Reply to them in your own words "
+                f"(a comment, an answer or a question about it). The user's message: {turn.question}",
+                "it repeated the user's message",
+                hide_draft=True,
+            )
         return None
+
+
+def parrots(draft: str, said: str, *, share: float = 0.6, min_words: int = 4) -> bool:
+    """Whether ``draft`` holds a run of at least ``share`` of the words of ``said`` (and at
+    least ``min_words``), in order: the user's message sent back, not a name or phrase quoted."""
+    heard = words(said)
+    if len(heard) < min_words:
+        return False
+    return longest_common_run(words(draft), heard) >= max(min_words, share * len(heard))
 
 
 def _said_before(message: str, turn: Turn, memory: MemoryView) -> bool:
