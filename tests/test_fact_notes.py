@@ -74,7 +74,9 @@ def test_the_packaged_placeholder_goes_and_a_full_block_moves_its_oldest_lines_o
 
 def test_only_a_message_about_its_writer_is_read():
     assert states_something_personal("I'm Dana") and states_something_personal("my dog is old")
-    assert not states_something_personal("What is the capital of France?")
+    assert states_something_personal("Hello there, Dana here. Nurse by trade, based in Leeds.")
+    assert not states_something_personal("Saw a brilliant octopus documentary yesterday.")
+    assert not states_something_personal("Any tips for sleeping better? Thanks.")
 
 
 def test_after_the_reply_the_facts_said_reach_the_human_block_and_the_model_sees_it(store):

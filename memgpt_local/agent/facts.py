@@ -127,8 +127,17 @@ class Notes:
 
 
 def states_something_personal(message: str) -> bool:
-    """Whether ``message`` speaks about its writer at all (cheap; no model)."""
-    return bool(_FIRST_PERSON.search(message.replace("’", "'")))
+    """Whether ``message`` may state a fact about its writer (cheap; no model): it speaks in
+    the first person, or names someone or somewhere (a capitalised word inside a sentence:
+    "Hello there, Dana here. Nurse by trade, based in Leeds.")."""
+    text = message.replace("’", "'")
+    if _FIRST_PERSON.search(text):
+        return True
+    for sentence in re.split(r"[.!?]+\s+", text):
+        later = sentence.split()[1:]
+        if any(w[:1].isupper() and w.strip(",;:'\"()").isalpha() for w in later):
+            return True
+    return False
 
 
 def label_of(line: str) -> str | None:
