@@ -198,3 +198,45 @@ def test_a_real_model_turn_streams_through_the_server(data_home: Path, smollm_pa
     finally:
         server.stop()
     assert list((data_home / "memory.db.kv").iterdir())  # the agent's KV state was saved
+
+
+def test_send_runs_its_turn_on_the_running_server(scripted_server: Server, data_home: Path):
+    from memgpt_local.server.discovery import running_server
+
+    info = running_server(data_home)
+    assert info is not None and info.url == scripted_server.url and info.token == TOKEN
+    assert (data_home / "server.json").stat().st_mode & 0o077 == 0  # the token file is the owner's only
+    env = {**os.environ, "MEMGPT_LOCAL_HOME": str(data_home)}
+    sent = subprocess.run(
+        [sys.executable, "-m", "memgpt_local", "send", "--agent", "dana", "Hi there"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert sent.returncode == 0, sent.stderr
+    assert sent.stdout == "Hello Dana!\n"  # the agent was created on the server, as in-process send does
+    as_json = subprocess.run(
+        [sys.executable, "-m", "memgpt_local", "send", "--agent", "dana", "--json", "And bees?"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    record = json.loads(as_json.stdout)
+    assert record["messages"] == ["Bees are great."] and set(record) == {"steps", "messages", "core_memory"}
+    with _client(scripted_server) as http:
+        assert [m["text"] for m in http.get("/api/agents/dana/messages").json() if m["role"] == "user"] == [
+            "Hi there",
+            "And bees?",
+        ]
+    scripted_server.stop()
+    assert not (data_home / "server.json").exists()  # withdrawn at exit
+
+
+def test_a_server_file_left_by_a_dead_process_is_ignored_and_removed(data_home: Path):
+    from memgpt_local.server.discovery import ServerInfo, announce, running_server
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    announce(data_home, ServerInfo(url=f"http://127.0.0.1:{_free_port()}", pid=int(gone.stdout)))
+    assert running_server(data_home) is None and not (data_home / "server.json").exists()

@@ -163,3 +163,7 @@ class TurnResult(_Steps):
     @property
     def holds(self) -> list[Hold]:
         return [s.hold for s in self.steps if s.hold is not None]
+
+    def as_dict(self) -> dict[str, Any]:
+        """What `send --json` prints and the server's turn reply holds."""
+        return {"steps": [s.as_dict() for s in self.steps], "messages": self.messages, "core_memory": self.notes}

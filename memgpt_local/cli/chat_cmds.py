@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import urllib.parse
 
 import click
 
@@ -15,6 +16,7 @@ from memgpt_local.cli.common import App, with_app
 from memgpt_local.cli.session import ChatSession, open_runner, save_state
 from memgpt_local.cli.stream import ConsoleObserver
 from memgpt_local.errors import MemGPTLocalError
+from memgpt_local.server.discovery import ServerInfo
 
 DEFAULT_AGENT = "default"
 
@@ -93,9 +95,19 @@ def chat(app: App, agent_name: str, model: str | None, verbose: bool, no_login: 
 @click.argument("message", required=False, default="")
 @with_app
 def send(app: App, agent_name: str, model: str | None, as_json: bool, event: str, message: str) -> None:
-    """Run one turn (all its heartbeat steps) non-interactively and print the replies."""
+    """Run one turn (all its heartbeat steps) non-interactively and print the replies.
+
+    When `memgpt-local serve` runs for this data dir, the turn runs there (its model and the
+    agent's KV cache are warm) and prints the same; --model runs it in this process instead.
+    """
     if event == "user" and not message.strip():
         raise click.UsageError("give the MESSAGE to send")
+    from memgpt_local.server.discovery import running_server
+
+    server = running_server(app.data_dir) if model is None else None
+    if server is not None:
+        _print_turn(_send_to_server(server, agent_name, event, message), as_json)
+        return
     runner = open_runner(app, agent_name, model, None, interactive=False)
     if event == "user":
         turn = runner.run_turn(events.user_message(message))
@@ -104,22 +116,30 @@ def send(app: App, agent_name: str, model: str | None, as_json: bool, event: str
     else:
         turn = runner.run_turn(events.manual_heartbeat())
     save_state(runner)
-    _print_turn(turn, as_json)
+    _print_turn(turn.as_dict(), as_json)
 
 
-def _print_turn(turn: TurnResult, as_json: bool) -> None:
+def _send_to_server(server: ServerInfo, agent_name: str, event: str, message: str) -> dict:
+    from memgpt_local.server.discovery import post
+
+    path = f"/api/agents/{urllib.parse.quote(agent_name, safe='')}"
+    body = {"message": message, "event": event}
+    try:
+        return post(server, f"{path}/messages", body)
+    except MemGPTLocalError as exc:
+        if not exc.message.startswith("no agent"):
+            raise
+    post(server, "/api/agents", {"name": agent_name})  # created if missing, as in this process
+    return post(server, f"{path}/messages", body)
+
+
+def _print_turn(record: dict, as_json: bool) -> None:
     if as_json:
-        click.echo(
-            json.dumps(
-                {"steps": [s.as_dict() for s in turn.steps], "messages": turn.messages, "core_memory": turn.notes},
-                ensure_ascii=False,
-                indent=2,
-            )
-        )
+        click.echo(json.dumps(record, ensure_ascii=False, indent=2))
         return
-    for text in turn.messages:
+    for text in record["messages"]:
         click.echo(text)
-    if not turn.messages:
+    if not record["messages"]:
         click.echo("(the agent did not send a message this turn)", err=True)
 
 

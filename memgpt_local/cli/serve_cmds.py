@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import os
+import signal
+import sys
 from pathlib import Path
 
 import click
@@ -51,6 +54,7 @@ def serve(
     from memgpt_local.cli.session import open_backend
     from memgpt_local.memory import open_store
     from memgpt_local.server.api import create_app
+    from memgpt_local.server.discovery import ServerInfo, announce, withdraw
     from memgpt_local.server.hub import AgentHub
 
     token = read_token(token, token_file)
@@ -76,10 +80,15 @@ def serve(
         warn=warn,
     )
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    click.echo(f"memgpt-local serving {app.data_dir} on http://{host}:{port} (API pages: /docs)", err=True)
+    url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
+    click.echo(f"memgpt-local serving {app.data_dir} on {url} (web UI: /, API pages: /docs)", err=True)
+    announce(app.data_dir, ServerInfo(url=url, pid=os.getpid(), token=token))  # `send` finds it here
+    # uvicorn stops gracefully on SIGTERM, then raises the signal again: exit through `finally`
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         uvicorn.run(create_app(hub, token=token), host=host, port=port, log_level="warning")
     finally:
+        withdraw(app.data_dir, os.getpid())
         hub.close()
         read_store.close()
 

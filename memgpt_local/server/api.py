@@ -141,8 +141,7 @@ def create_app(
             stream = TurnStream()
             events = stream.run(lambda observer: hub.run_turn(name, body.event, body.message, observer))
             return StreamingResponse(sse(events), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
-        turn = hub.run_turn(name, body.event, body.message)
-        return {"messages": turn.messages, "steps": [s.as_dict() for s in turn.steps], "core_memory": turn.notes}
+        return hub.run_turn(name, body.event, body.message).as_dict()
 
     @app.get("/api/agents/{name}/messages")
     def transcript(name: str, limit: int = 100) -> list[dict[str, Any]]:

@@ -1,0 +1,111 @@
+"""How `send` finds a running server for its data dir: ``serve`` writes ``server.json`` there
+(address, process id and token, readable by the owner only) and removes it when it stops. A
+file whose process is gone, or whose server does not answer, is ignored (and removed), so a
+crashed server never stops `send` from running the turn itself.
+
+Only the standard library is used: `send` starts as fast without a server as before.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.error
+import urllib.request
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from memgpt_local.errors import MemGPTLocalError
+
+SERVER_FILE = "server.json"
+
+
+@dataclass(frozen=True)
+class ServerInfo:
+    url: str
+    pid: int
+    token: str | None = None
+
+
+def server_file(data_dir: Path) -> Path:
+    return data_dir / SERVER_FILE
+
+
+def announce(data_dir: Path, info: ServerInfo) -> None:
+    path = server_file(data_dir)
+    tmp = path.with_suffix(".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        json.dump(asdict(info), handle)
+    os.replace(tmp, path)
+
+
+def withdraw(data_dir: Path, pid: int) -> None:
+    """Remove the file if it is this process's."""
+    found = _read(server_file(data_dir))
+    if found is not None and found.pid == pid:
+        server_file(data_dir).unlink(missing_ok=True)
+
+
+def _read(path: Path) -> ServerInfo | None:
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        return ServerInfo(url=str(raw["url"]), pid=int(raw["pid"]), token=raw.get("token"))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def running_server(data_dir: Path, *, timeout: float = 2.0) -> ServerInfo | None:
+    """The server serving ``data_dir``, if one runs and answers."""
+    path = server_file(data_dir)
+    info = _read(path)
+    if info is None:
+        return None
+    try:
+        if _alive(info.pid):
+            with urllib.request.urlopen(f"{info.url}/api/health", timeout=timeout) as response:
+                if response.status == 200:
+                    return info
+    except (urllib.error.URLError, OSError):
+        pass
+    if not _alive(info.pid):
+        path.unlink(missing_ok=True)  # left by a server that crashed
+    return None
+
+
+def post(info: ServerInfo, path: str, body: dict[str, Any], *, timeout: float = 3600.0) -> Any:
+    """POST ``body`` as JSON; the decoded reply, or ``MemGPTLocalError`` with the server's
+    own sentence and fix."""
+    request = urllib.request.Request(
+        f"{info.url}{path}",
+        data=json.dumps(body).encode("utf-8"),
+        headers={
+            "Content-Type": "application/json",
+            **({"Authorization": f"Bearer {info.token}"} if info.token else {}),
+        },
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return json.loads(response.read().decode("utf-8"))
+    except urllib.error.HTTPError as exc:
+        try:
+            error = json.loads(exc.read().decode("utf-8"))
+        except ValueError:
+            error = {}
+        raise MemGPTLocalError(error.get("error") or f"the server answered {exc.code}", error.get("fix")) from exc
+    except (urllib.error.URLError, OSError) as exc:
+        raise MemGPTLocalError(
+            f"the server at {info.url} did not answer: {exc}", "stop it, or remove server.json"
+        ) from exc
