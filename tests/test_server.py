@@ -240,3 +240,22 @@ def test_a_server_file_left_by_a_dead_process_is_ignored_and_removed(data_home: 
     gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     announce(data_home, ServerInfo(url=f"http://127.0.0.1:{_free_port()}", pid=int(gone.stdout)))
     assert running_server(data_home) is None and not (data_home / "server.json").exists()
+
+
+def test_forget_shows_its_plan_then_removes_for_good_and_export_writes_the_agent(scripted_server: Server):
+    with _client(scripted_server) as http:
+        http.post("/api/agents", json={"name": "dana", "human": "Name: Dana\nBees: three hives"})
+        http.post("/api/agents/dana/messages", json={"message": "My bees swarmed today!"})
+        document = json.loads(http.get("/api/agents/dana/export").text)
+        assert any("swarmed" in m["content"] for m in document["messages"])
+
+        plan = http.post("/api/agents/dana/forget", json={"search": "bees"}).json()
+        assert not plan["applied"] and "1 message(s)" in plan["plan"][0]
+        assert http.get("/api/agents/dana/search/recall", params={"q": "swarmed"}).json()["total"] >= 1
+        done = http.post("/api/agents/dana/forget", json={"search": "bees", "apply": True}).json()
+        assert done["applied"] and done["messages"] == 1 and done["core_lines"] == 1
+        assert http.get("/api/agents/dana/search/recall", params={"q": "swarmed"}).json()["total"] == 0
+        blocks = {b["label"]: b["value"] for b in http.get("/api/agents/dana/memory/core").json()}
+        assert blocks["human"] == "Name: Dana"
+        two = http.post("/api/agents/dana/forget", json={"search": "x", "all": True})
+        assert two.status_code == 400 and "exactly one" in two.json()["error"]

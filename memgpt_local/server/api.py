@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
@@ -19,7 +20,7 @@ from typing import Any, Literal
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
@@ -55,6 +56,19 @@ class MessageIn(BaseModel):
 
 class BlockIn(BaseModel):
     value: str
+
+
+class ForgetIn(BaseModel):
+    """Exactly one of search, message, passage, before, source, all; ``apply`` false shows the plan."""
+
+    search: str | None = None
+    message: int | None = None
+    passage: int | None = None
+    before: str | None = Field(None, description="YYYY-MM-DD: everything older")
+    source: str | None = None
+    all: bool = False
+    core_lines: bool = Field(True, description="also remove the core memory lines that match")
+    apply: bool = False
 
 
 def error_status(exc: MemGPTLocalError) -> int:
@@ -181,6 +195,19 @@ def create_app(
     @app.delete("/api/agents/{name}/sources/{ref}")
     def remove_source(name: str, ref: str) -> dict[str, Any]:
         return {"removed_passages": hub.remove_source(name, ref)}
+
+    @app.post("/api/agents/{name}/forget")
+    def forget(name: str, body: ForgetIn) -> dict[str, Any]:
+        from memgpt_local.privacy.forget import Selection
+
+        selection = Selection(body.search, body.message, body.passage, body.before, body.source, body.all)
+        return hub.forget(name, selection, apply=body.apply, core_lines=body.core_lines)
+
+    @app.get("/api/agents/{name}/export")
+    def export(name: str) -> Response:
+        text = hub.export(name)
+        disposition = f'attachment; filename="{re.sub(r"[^A-Za-z0-9._-]", "_", name)}.json"'
+        return Response(text, media_type="application/json", headers={"Content-Disposition": disposition})
 
     @app.get("/api/agents/{name}/memory/core")
     def core_memory(name: str) -> list[dict[str, Any]]:

@@ -32,6 +32,7 @@ from memgpt_local.schemas import Agent
 
 if TYPE_CHECKING:
     from memgpt_local.memory import MemoryStore
+    from memgpt_local.privacy.forget import Selection
 
 EventKind = str  # "user", "login" or "heartbeat"
 
@@ -129,6 +130,50 @@ class AgentHub:
         with self.write_lock:
             agent = self.store.agents.get(name)
             return self.store.sources.delete(agent.id, find_source(self.store, agent.id, ref).id)
+
+    def forget(self, name: str, selection: Selection, *, apply: bool, core_lines: bool = True) -> dict[str, Any]:
+        """What ``selection`` would remove (``apply`` false), or remove it for good: rows,
+        vectors, summary, the matching core memory lines (``core_lines``), the saved model
+        states, and the agent's warm context, whose KV cache holds the text."""
+        from memgpt_local.agent.summarizer import Summarizer
+        from memgpt_local.privacy.forget import Forgetter
+        from memgpt_local.runtime.kv_state import remove_states
+
+        with self.write_lock:
+            forgetter = Forgetter(self.store)
+            plan = forgetter.plan(name, selection)
+            report: dict[str, Any] = {"plan": plan.describe(), "empty": plan.empty, "applied": False}
+            if plan.empty or not apply:
+                return report
+            summarize = None
+            if plan.summary_affected and not selection.everything:
+                summarize = Summarizer(self._runner(name).backend).summarize
+            result = forgetter.apply(plan, summarize)
+            removed_lines = forgetter.remove_core_lines(plan.agent.id, plan.core_lines if core_lines else [])
+            runner = self._runners.pop(name, None)
+            if runner is not None:  # closed without saving: its state holds the forgotten text
+                runner.backend.close()
+            states = remove_states(self.db_path)
+            scrubbed = forgetter.scrub()
+            report.update(
+                applied=True,
+                messages=result.messages,
+                passages=result.passages,
+                sources=result.sources,
+                core_lines=removed_lines,
+                summary_rebuilt=result.summary_rebuilt,
+                summary_flagged=result.summary_flagged,
+                model_states_deleted=states,
+                file_rewritten=scrubbed,
+            )
+            return report
+
+    def export(self, name: str) -> str:
+        """The agent as the JSON document `memgpt-local export` writes."""
+        from memgpt_local.portability.agentfile import dumps, export_agent
+
+        with self.read_lock:
+            return dumps(export_agent(self.read_store, name))
 
     # ------------------------------------------------------------ turns
 
