@@ -259,3 +259,23 @@ def test_forget_shows_its_plan_then_removes_for_good_and_export_writes_the_agent
         assert blocks["human"] == "Name: Dana"
         two = http.post("/api/agents/dana/forget", json={"search": "x", "all": True})
         assert two.status_code == 400 and "exactly one" in two.json()["error"]
+
+
+def test_chat_runs_on_the_running_server_with_its_slash_commands(scripted_server: Server, data_home: Path):
+    chat = subprocess.run(
+        [sys.executable, "-m", "memgpt_local", "chat", "--agent", "dana"],
+        env={**os.environ, "MEMGPT_LOCAL_HOME": str(data_home)},
+        input="Tell me about bees.\n/memory\n/nosuch\n/exit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert chat.returncode == 0, chat.stderr
+    out = chat.stdout
+    assert f"on the server at {scripted_server.url}" in out
+    assert "assistant: Hello Dana!" in out and "assistant: Bees are great." in out  # login, then the message
+    assert "[persona]" in out and "[human]" in out  # /memory ran on the server
+    assert "unknown command /nosuch" in chat.stderr
+    with _client(scripted_server) as http:
+        users = [m["text"] for m in http.get("/api/agents/dana/messages").json() if m["role"] == "user"]
+    assert users == ["Tell me about bees."]

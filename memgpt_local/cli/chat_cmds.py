@@ -36,7 +36,19 @@ def _user_turn(runner: AgentRunner, text: str) -> TurnResult:
 @click.option("--no-login", is_flag=True, help="Do not send the login event at the start.")
 @with_app
 def chat(app: App, agent_name: str, model: str | None, verbose: bool, no_login: bool) -> None:
-    """Chat with an agent. Type /help for commands, /exit to leave."""
+    """Chat with an agent. Type /help for commands, /exit to leave.
+
+    When `memgpt-local serve` runs for this data dir, the chat runs on the server (--model runs
+    it in this process instead).
+    """
+    from memgpt_local.server.discovery import running_server
+
+    server = running_server(app.data_dir) if model is None else None
+    if server is not None:
+        from memgpt_local.cli.remote_chat import remote_chat
+
+        remote_chat(server, agent_name, verbose=verbose, login=not no_login)
+        return
     runner = open_runner(app, agent_name, model, ConsoleObserver(verbose=verbose), interactive=True)
     click.secho(
         f"memgpt-local: agent {agent_name!r}, model {runner.backend.name} ({runner.backend.n_ctx} tokens). "

@@ -76,3 +76,45 @@ class ConsoleObserver(StepObserver):
             click.secho(f"  <- {record.outcome.text.splitlines()[0]}", dim=True)
         if record.eviction and record.eviction.evicted:
             click.secho(f"  (memory: moved {record.eviction.evicted} old messages into the summary)", dim=True)
+
+
+class EventPrinter:
+    """Prints a turn streamed by a server (``server/stream.py`` events) the way
+    ``ConsoleObserver`` prints one run in this process."""
+
+    def __init__(self, *, verbose: bool = True, assistant_name: str = "assistant"):
+        self.verbose = verbose
+        self.assistant_name = assistant_name
+        self._shown = {"thought": 0, "message": 0}
+
+    def show(self, event: dict) -> None:
+        kind = event["type"]
+        if kind == "step":
+            self._shown = {"thought": 0, "message": 0}
+        elif kind == "thought" and self.verbose:
+            if not self._shown["thought"]:
+                click.secho("  (thinking) ", nl=False, dim=True)
+            click.secho(event["delta"], nl=False, dim=True)
+            self._shown["thought"] += len(event["delta"])
+        elif kind == "message":
+            if not self._shown["message"]:
+                click.echo(("\n" if self._shown["thought"] else "") + f"{self.assistant_name}: ", nl=False)
+            click.echo(event["delta"], nl=False)
+            self._shown["message"] += len(event["delta"])
+        elif kind == "call":
+            if self._shown["thought"] or self._shown["message"]:
+                click.echo()
+            if event.get("held"):
+                click.secho(f"  (not sent: {event['held']})", dim=True)
+            elif self.verbose and event["function"] not in REPLY_FUNCTIONS:
+                click.secho(f"  -> {event['function']}({json.dumps(event['arguments'], ensure_ascii=False)})", dim=True)
+                first = event["result"].splitlines()[0] if event["result"] else ""
+                click.secho(f"  <- {first}", dim=True)
+            self._shown = {"thought": 0, "message": 0}
+        elif kind == "memory" and self.verbose:
+            for change in event["changes"]:
+                click.secho(f"  (core memory) {change}", dim=True)
+        elif kind == "done" and event.get("output"):
+            click.echo(event["output"])
+        elif kind == "error":
+            click.echo(f"error: {event['error']}", err=True)

@@ -54,6 +54,10 @@ class MessageIn(BaseModel):
     stream: bool = False
 
 
+class CommandIn(BaseModel):
+    arg: str = ""
+
+
 class BlockIn(BaseModel):
     value: str
 
@@ -195,6 +199,14 @@ def create_app(
     @app.delete("/api/agents/{name}/sources/{ref}")
     def remove_source(name: str, ref: str) -> dict[str, Any]:
         return {"removed_passages": hub.remove_source(name, ref)}
+
+    @app.post("/api/agents/{name}/commands/{command}")
+    def command(name: str, command: str, body: CommandIn) -> StreamingResponse:
+        """A chat slash command, streamed like a turn (a command that runs steps streams them)."""
+        hub.agent(name)
+        stream = TurnStream()
+        events = stream.run(lambda observer: hub.run_command(name, command, body.arg, observer))
+        return StreamingResponse(sse(events), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
 
     @app.post("/api/agents/{name}/forget")
     def forget(name: str, body: ForgetIn) -> dict[str, Any]:

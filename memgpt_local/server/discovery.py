@@ -1,17 +1,19 @@
-"""How `send` finds a running server for its data dir: ``serve`` writes ``server.json`` there
+"""How `send` and `chat` find a running server for their data dir: ``serve`` writes ``server.json`` there
 (address, process id and token, readable by the owner only) and removes it when it stops. A
 file whose process is gone, or whose server does not answer, is ignored (and removed), so a
 crashed server never stops `send` from running the turn itself.
 
-Only the standard library is used: `send` starts as fast without a server as before.
+Only the standard library is used: `send` and `chat` start as fast without a server as before.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -87,18 +89,28 @@ def running_server(data_dir: Path, *, timeout: float = 2.0) -> ServerInfo | None
 def post(info: ServerInfo, path: str, body: dict[str, Any], *, timeout: float = 3600.0) -> Any:
     """POST ``body`` as JSON; the decoded reply, or ``MemGPTLocalError`` with the server's
     own sentence and fix."""
-    request = urllib.request.Request(
-        f"{info.url}{path}",
-        data=json.dumps(body).encode("utf-8"),
-        headers={
-            "Content-Type": "application/json",
-            **({"Authorization": f"Bearer {info.token}"} if info.token else {}),
-        },
-        method="POST",
-    )
+    with _open(info, path, body, timeout) as response:
+        return json.loads(response.read().decode("utf-8"))
+
+
+def post_stream(info: ServerInfo, path: str, body: dict[str, Any], *, timeout: float = 3600.0) -> Iterator[Any]:
+    """POST ``body`` and yield the events of the server-sent event stream it answers with."""
+    with _open(info, path, body, timeout) as response:
+        for raw in response:
+            line = raw.decode("utf-8").rstrip("\n")
+            if line.startswith("data: "):
+                yield json.loads(line[6:])
+
+
+@contextlib.contextmanager
+def _open(info: ServerInfo, path: str, body: dict[str, Any], timeout: float) -> Iterator[Any]:
+    headers = {"Content-Type": "application/json"}
+    if info.token:
+        headers["Authorization"] = f"Bearer {info.token}"
+    data = json.dumps(body).encode("utf-8")
+    request = urllib.request.Request(f"{info.url}{path}", data=data, headers=headers, method="POST")
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            return json.loads(response.read().decode("utf-8"))
+        response = urllib.request.urlopen(request, timeout=timeout)
     except urllib.error.HTTPError as exc:
         try:
             error = json.loads(exc.read().decode("utf-8"))
@@ -109,3 +121,5 @@ def post(info: ServerInfo, path: str, body: dict[str, Any], *, timeout: float = 
         raise MemGPTLocalError(
             f"the server at {info.url} did not answer: {exc}", "stop it, or remove server.json"
         ) from exc
+    with response:
+        yield response

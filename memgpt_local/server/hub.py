@@ -196,6 +196,25 @@ class AgentHub:
                 runner.observer = StepObserver()
                 self._save_state(runner)
 
+    def run_command(
+        self, name: str, command: str, arg: str = "", observer: StepObserver | None = None
+    ) -> str | TurnResult:
+        """A chat slash command (``agent/commands.py``: /memory, /retry, /pop ...) on agent
+        ``name``, as the in-process chat runs it: text, or the turn it ran."""
+        from memgpt_local.agent.commands import COMMANDS
+
+        found = COMMANDS.get(command)
+        if found is None:
+            raise InvalidInputError(f"unknown command /{command}", "/help lists them")
+        with self.write_lock:
+            runner = self._runner(name)
+            runner.observer = observer or StepObserver()
+            try:
+                return found.run(runner, arg)
+            finally:
+                runner.observer = StepObserver()
+                self._save_state(runner)
+
     def _runner(self, name: str) -> AgentRunner:
         runner = self._runners.get(name)
         if runner is not None:

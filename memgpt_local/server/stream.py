@@ -72,13 +72,17 @@ class TurnStream(StepObserver):
     def noted(self, changes: list[str]) -> None:
         self.events.put({"type": "memory", "changes": changes})
 
-    def run(self, turn: Callable[[TurnStream], TurnResult]) -> Iterator[Event]:
-        """Run ``turn`` (given this observer) in a thread; yield its events as they come."""
+    def run(self, turn: Callable[[TurnStream], TurnResult | str]) -> Iterator[Event]:
+        """Run ``turn`` (given this observer) in a thread; yield its events as they come. A
+        slash command that answers in text ends with ``{"type": "done", "output": text}``."""
 
         def work() -> None:
             try:
                 result = turn(self)
-                self.events.put({"type": "done", "messages": result.messages, "steps": len(result.steps)})
+                if isinstance(result, str):
+                    self.events.put({"type": "done", "output": result, "messages": [], "steps": 0})
+                else:
+                    self.events.put({"type": "done", "messages": result.messages, "steps": len(result.steps)})
             except MemGPTLocalError as exc:
                 self.events.put({"type": "error", "error": str(exc)})
             except Exception as exc:  # the stream must end; the server log keeps the traceback
