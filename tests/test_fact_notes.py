@@ -77,6 +77,7 @@ def test_only_a_message_about_its_writer_is_read():
     assert states_something_personal("Hello there, Dana here. Nurse by trade, based in Leeds.")
     assert not states_something_personal("Saw a brilliant octopus documentary yesterday.")
     assert not states_something_personal("Any tips for sleeping better? Thanks.")
+    assert not states_something_personal("Which book did Ann Lee write in 2019?")
 
 
 def test_after_the_reply_the_facts_said_reach_the_human_block_and_the_model_sees_it(store):

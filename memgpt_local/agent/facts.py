@@ -128,12 +128,14 @@ class Notes:
 
 def states_something_personal(message: str) -> bool:
     """Whether ``message`` may state a fact about its writer (cheap; no model): it speaks in
-    the first person, or names someone or somewhere (a capitalised word inside a sentence:
-    "Hello there, Dana here. Nurse by trade, based in Leeds.")."""
+    the first person, or names someone or somewhere (a capitalised word inside a sentence that
+    is not a question: "Hello there, Dana here. Nurse by trade, based in Leeds.")."""
     text = message.replace("’", "'")
     if _FIRST_PERSON.search(text):
         return True
-    for sentence in re.split(r"[.!?]+\s+", text):
+    for sentence in re.findall(r"[^.!?]+[.!?]*", text):
+        if sentence.rstrip().endswith("?"):
+            continue  # "What did Ann Lee write?" asks; it states nothing about its writer
         later = sentence.split()[1:]
         if any(w[:1].isupper() and w.strip(",;:'\"()").isalpha() for w in later):
             return True
