@@ -14,6 +14,7 @@ const SECTIONS = {
 function status(text, isError = false) {
   const el = $("status");
   el.textContent = text;
+  el.title = text;
   el.classList.toggle("error", isError);
 }
 
