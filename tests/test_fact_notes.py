@@ -138,3 +138,21 @@ def test_the_notes_pass_runs_in_a_side_context_and_leaves_the_conversation_cache
         assert side.count_tokens(notes_prompt([], "x")) < side.n_ctx
     finally:
         backend.close()
+
+
+def test_a_pass_that_only_copies_the_saved_lines_is_asked_again_without_them(store):
+    runner = make_runner(
+        store,
+        [
+            say("Hi Dana!"),
+            '{"facts": ["Name: Dana"]}',
+            say("Lovely."),
+            '{"facts": ["Name: Dana"]}',  # the saved line, copied out instead of the new fact
+            '{"facts": ["Tea: lapsang souchong"]}',
+        ],
+        fact_notes={"enabled": True},
+    )
+    assert ask(runner, "I'm Dana.").notes == ["saved: Name: Dana"]
+    assert ask(runner, "My favourite tea is lapsang souchong.").notes == ["saved: Tea: lapsang souchong"]
+    again = runner.backend.requests[-1].messages[-1].content
+    assert again.endswith("do not repeat:\n(nothing yet)")  # the second pass saw no saved lines

@@ -11,8 +11,11 @@ It answers in a second context of its own (``SideContexts``): instructions, five
 made-up user, the message, and the lines saved so far. Asked at the end of the conversation
 instead, it copied its earlier notes from the ``memory update`` notices in view ("Name: Marek"
 again for "I'm allergic to peanuts, and my sister Ola is getting married in June") and saved
-nothing new; the conversation's KV cache also stays as the turn left it. Each line is checked
-against the user's own words before it is written:
+nothing new; the conversation's KV cache also stays as the turn left it. Listed even there, the
+saved lines were sometimes copied out again instead of the new facts ("Name: Marek", "Cat:
+Pixel" for a message about an allergy and a sister): when a pass changes nothing, it is asked
+once more without them. Each line is checked against the user's own words before it is
+written:
 
 - a value whose names and numbers the user did not say is dropped (an invention);
 - a label the block already holds with another value replaces that line (a changed fact:
@@ -249,9 +252,14 @@ class FactNoter:
             prompt = notes_prompt(saved, message)
         if side.count_tokens(prompt) + NOTES_MAX_TOKENS > side.n_ctx:
             return Notes()
-        completion = side.complete(prompt, grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS)
-        found = parse_notes(completion.text)
+        found = parse_notes(side.complete(prompt, grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS).text)
         lines = [line for line in found if grounded(line, message)]
+        if found and saved and not merge(block.value, lines, block.limit)[1].changed:
+            # only the saved lines, written out again: asked once more without them in view
+            found = parse_notes(
+                side.complete(notes_prompt([], message), grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS).text
+            )
+            lines = [line for line in found if grounded(line, message)]
         value, notes = merge(block.value, lines, block.limit)
         notes.dropped = [line for line in found if line not in lines]
         if not notes.changed:
