@@ -187,9 +187,13 @@ def test_repeat_guard_holds_the_users_own_words_sent_back_once():
     )
     question = Turn(question="What's my pet's name again?")  # asked back: the echo guard holds it
     assert guard.review(question, draft("What's my pet's name again?"), FakeMemory()) is None
+    longer = Turn(question="Good news, my sister Ola set the wedding date: June 14th. Also, I can't eat peanuts.")
+    assert guard.review(longer, draft("Good news, my sister Ola set the wedding date: June 14th"), FakeMemory())
     quoting = Turn(question=said)  # a reply that quotes a phrase of the message is its own words
     assert guard.review(quoting, draft("Penicillin, noted! Aubergine curry sounds lovely."), FakeMemory()) is None
     assert guard.review(Turn(question="Hi there"), draft("Hi there, Dana!"), FakeMemory()) is None  # too short
+    answer = draft("The capital of France is Paris.")  # an answer reuses its question's words
+    assert guard.review(Turn(question="What's the capital of France?"), answer, FakeMemory()) is None
     assert guard.review(turn, draft(said), FakeMemory()) is None  # once a turn: the second draft goes out
 
 

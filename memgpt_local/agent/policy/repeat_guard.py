@@ -18,6 +18,8 @@ guard's to hold, with the turn's search hits).
 
 from __future__ import annotations
 
+import re
+
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.policy.echo_guard import restates_question
 from memgpt_local.agent.turn import Hold, Turn
@@ -72,12 +74,15 @@ class RepeatGuard(Policy):
 
 
 def parrots(draft: str, said: str, *, share: float = 0.6, min_words: int = 4) -> bool:
-    """Whether ``draft`` holds a run of at least ``share`` of the words of ``said`` (and at
-    least ``min_words``), in order: the user's message sent back, not a name or phrase quoted."""
-    heard = words(said)
-    if len(heard) < min_words:
-        return False
-    return longest_common_run(words(draft), heard) >= max(min_words, share * len(heard))
+    """Whether ``draft`` sends the user's message back: a run of at least ``min_words`` words
+    of ``said``, in order, that is ``share`` of the message or of the draft itself ("Good news,
+    my sister Ola set the wedding date: June 14th" for a message that went on about peanuts),
+    not a name or a phrase quoted. Only the message's statements count: "The capital of France
+    is Paris" answers "What's the capital of France?"."""
+    stated = " ".join(s for s in re.findall(r"[^.!?]+[.!?]*", said) if not s.rstrip().endswith("?"))
+    heard, written = words(stated), words(draft)  # an answer may reuse its question's words
+    run = longest_common_run(written, heard)
+    return run >= min_words and (run >= share * len(heard) or run >= share * len(written))
 
 
 def _said_before(message: str, turn: Turn, memory: MemoryView) -> bool:
