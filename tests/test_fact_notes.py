@@ -31,6 +31,10 @@ def test_a_value_must_come_from_the_users_words():
     assert not grounded("Pet: a lovely golden dog", said)  # most words never said
     assert not grounded("Likes: beehives, cooking", said)  # "cooking" was never said
     assert grounded("Bees: three beehives kept on the roof", said)  # "kept": one word in four
+    wedding = "Good news, my sister Ola set the wedding date: June 14th. Also, I can't eat peanuts, I'm allergic."
+    assert grounded("Sister: Ola, set the wedding date for June 14", wedding)  # "14th" said
+    assert grounded("Allergy: peanuts, I'm allergic", wedding)  # "I'm" is no name
+    assert not grounded("Sister: Ola, wedding on June 15", wedding)
 
 
 def test_lines_are_parsed_and_labels_normalised():

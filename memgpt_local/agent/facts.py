@@ -42,7 +42,7 @@ from memgpt_local.memory.core import default_text
 from memgpt_local.runtime.base import Backend, SideContexts
 from memgpt_local.runtime.grammar import build_notes_grammar
 from memgpt_local.schemas import ChatMessage
-from memgpt_local.text import content_words, normalize_space
+from memgpt_local.text import content_words, normalize_space, words
 
 if TYPE_CHECKING:
     from memgpt_local.memory import MemoryStore
@@ -163,10 +163,13 @@ def grounded(line: str, said: str) -> bool:
     all but one in three of its other content words (compared by their first four letters),
     occur there."""
     _, _, value = line.partition(":")
-    heard = {_stem(w) for w in content_words(said)}
-    specific = [_stem(w.lower()) for w in _NAMES_AND_NUMBERS.findall(value)]
-    if any(w not in heard for w in specific if w not in ("i", "a")):
-        return False
+    heard = {_stem(w) for w in words(said)}
+    for name in _NAMES_AND_NUMBERS.findall(value):
+        for token in words(name):  # "I'm" is "i" and "m"; "14th" was said for "14"
+            if len(token) == 1 or _stem(token) in heard:
+                continue
+            if not (token.isdigit() and any(w.startswith(token) for w in heard)):
+                return False
     plain = [_stem(w) for w in content_words(value) if len(w) > 2]
     unheard = sum(w not in heard for w in plain)
     return unheard <= len(plain) // 3  # one word in three may be the model's ("a beagle called Rex")
