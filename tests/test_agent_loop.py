@@ -328,3 +328,13 @@ def test_appending_a_line_core_memory_already_holds_changes_nothing(store):
     assert turn.steps[1].outcome.ok and turn.steps[1].outcome.text.startswith("Already in human: nothing was changed")
     assert turn.messages == ["Hi Priya!"]
     assert runner.backend.requests[2].grammar.function_names == ("send_message",)  # saved_already
+
+
+def test_the_reply_after_a_held_draft_may_not_copy_it(store):
+    said = "By the way, I'm allergic to penicillin, and my favourite dinner is aubergine curry."
+    runner = make_runner(store, [say(said), say("Noted: no penicillin, and curry it is!")])
+    turn = runner.run_turn(events.user_message(said))
+    assert turn.messages == ["Noted: no penicillin, and curry it is!"]
+    first, retry = runner.backend.requests
+    assert first.avoid is not None and first.avoid.prior == ()
+    assert retry.avoid is not None and retry.avoid.prior == (said,)  # the sampler refuses its runs

@@ -45,3 +45,16 @@ def test_list_numbers_do_not_hide_a_repeated_item():
     feed(ban, [(0, '{"message": "'), (1, "2"), (2, "."), (3, " Baked"), (4, " salmon"), (5, " rice"), (2, ".")])
     feed(ban, [(6, " 1"), (7, "2"), (2, "."), (3, " Baked"), (4, " salmon")])
     assert ban.refused() == [5]  # ". Baked salmon" was followed by " rice", whatever the item's number
+
+
+def test_runs_of_a_held_draft_are_refused_in_every_reply_of_the_step():
+    pieces = {"Hello": 1, " again": 2, " friend": 3, "!": 4}
+
+    def tokenize(text: str) -> list[tuple[int, str]]:
+        return [(pieces[p], p) for p in ("Hello", " again", " friend", "!") if p.strip() in text]
+
+    ban = _NgramBan(RepeatBan(field="message", n=3, prior=("Hello again friend!",)), tokenize)
+    feed(ban, [(0, '{"message": "'), (1, "Hello"), (2, " again")])
+    assert ban.refused() == [3]  # "Hello again friend" was the held draft: not again
+    feed(ban, [(5, " you"), (9, '"}'), (0, '{"message": "'), (1, "Hello"), (2, " again")])
+    assert ban.refused() == [3]  # a new value starts with the held draft's runs still refused

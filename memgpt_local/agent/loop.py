@@ -217,17 +217,18 @@ class AgentRunner:
             grammar=self._grammar(plan),
             max_tokens=self.settings.reply_reserve_tokens,
             on_text=self.observer.text,
-            avoid=self._repeat_ban(plan),
+            avoid=self._repeat_ban(turn, plan),
         )
         record = self._execute(turn, index, completion, plan, prompt)
         record.eviction = eviction
         self.observer.step_finished(record)
         return record
 
-    def _repeat_ban(self, plan: StepPlan) -> RepeatBan | None:
-        """A reply may not loop a run of its own words (see ``RepeatBan``)."""
+    def _repeat_ban(self, turn: Turn, plan: StepPlan) -> RepeatBan | None:
+        """A reply may not loop a run of its own words, nor copy a draft held back this turn
+        (see ``RepeatBan``)."""
         n = self.settings.reply_repeat_ngram
-        return RepeatBan(field="message", n=n) if n and "reply" in plan.kinds else None
+        return RepeatBan(field="message", n=n, prior=tuple(turn.held_drafts())) if n and "reply" in plan.kinds else None
 
     def _execute(
         self, turn: Turn, index: int, completion: Completion, plan: StepPlan, prompt: Sequence[ChatMessage]

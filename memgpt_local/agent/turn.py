@@ -121,6 +121,14 @@ class Turn(_Steps):
     step_reason: str | None = None  # why another step must run
     end_reason: str | None = None  # why the turn ends after this step, whatever the model asked
 
+    def held_drafts(self) -> list[str]:
+        """The messages of this turn's drafts that policies held back (a retry must not copy them)."""
+        return [
+            str(s.call.arguments.get("message", ""))
+            for s in self.steps
+            if s.hold is not None and s.call is not None and s.call.arguments.get("message")
+        ]
+
     def require_reply(self, reason: str) -> None:
         """The next step must answer the user (its grammar allows only the reply function)."""
         self.reply_reason = self.reply_reason or reason

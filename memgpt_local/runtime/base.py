@@ -80,10 +80,14 @@ class RepeatBan:
     the value already holds. Everything outside that value (the thought, the JSON) is left
     alone. (Tried and dropped: also refusing runs of earlier replies. Asked a question it had
     answered before, the model then wrote broken near-copies: "How can our help you today?")
+    ``prior`` is for the one case where the alternative is worse: after a draft was held back
+    for repeating an earlier reply or the user's words, greedy decoding wrote the same draft
+    again word for word, and the second one went out.
     """
 
     field: str  # the JSON key whose string value is watched ("message")
     n: int = 8
+    prior: tuple[str, ...] = ()  # texts whose runs are refused too: drafts held back this turn
 
 
 @runtime_checkable

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import json
 import os
 import sys
 import tempfile
@@ -251,17 +252,31 @@ class _FieldWatch:
                 self.key = None
 
 
+def _is_list_number(piece: str) -> bool:
+    return piece.strip(" .)").isdigit()
+
+
 class _NgramBan:
     """The tokens that would complete an ``n``-gram the watched value already holds. Number
     tokens are left out of the runs, so a numbered list that starts its items over ("2. Baked
     salmon with rice. ... 7. Baked salmon with rice.") repeats a run like any other text."""
 
-    def __init__(self, ban: RepeatBan):
+    def __init__(self, ban: RepeatBan, tokenize: Callable[[str], list[tuple[int, str]]] | None = None):
         self.n = max(2, ban.n)
         self.watch = _FieldWatch(ban.field)
-        self.seen: dict[tuple[int, ...], set[int]] = {}  # (n-1) tokens -> the tokens that followed them
+        self.prior: dict[tuple[int, ...], set[int]] = {}  # the runs of ``ban.prior``, refused in every value
+        for text in ban.prior:
+            if tokenize is None:
+                break
+            kept = [t for t, piece in tokenize(text) if not _is_list_number(piece)]
+            for end in range(self.n, len(kept) + 1):
+                self.prior.setdefault(tuple(kept[end - self.n : end - 1]), set()).add(kept[end - 1])
+        self.seen: dict[tuple[int, ...], set[int]] = self._fresh()  # (n-1) tokens -> the tokens that followed
         self.value: list[int] = []
         self.banned = 0  # steps at which a token was refused, for the counters
+
+    def _fresh(self) -> dict[tuple[int, ...], set[int]]:
+        return {key: set(followers) for key, followers in self.prior.items()}
 
     def refused(self) -> list[int]:
         """Tokens the next step may not pick (empty outside the watched value)."""
@@ -273,8 +288,8 @@ class _NgramBan:
         inside = self.watch.in_field
         self.watch.feed(piece)
         if not self.watch.in_field:
-            self.value, self.seen = [], {}
-        elif inside and not piece.strip(" .)").isdigit():  # list numbers: "7. Bake salmon" = "12. Bake salmon"
+            self.value, self.seen = [], self._fresh()
+        elif inside and not _is_list_number(piece):  # list numbers: "7. Bake salmon" = "12. Bake salmon"
             self.value.append(token)
             if len(self.value) >= self.n:
                 self.seen.setdefault(tuple(self.value[-self.n : -1]), set()).add(token)
@@ -466,7 +481,7 @@ class LlamaCppBackend:
         if grammar is not None:
             sampler = _GrammarSampler(self._vocab, grammar.text, self._n_vocab, self._chars())
             sampler.eog_token = self._eos_token
-        ban = _NgramBan(avoid) if avoid is not None else None
+        ban = _NgramBan(avoid, self._tokenize_pieces) if avoid is not None else None
         lookup = (
             _PromptLookup(tokens, self.draft_ngram, self.draft_max_tokens) if self.draft == "prompt-lookup" else None
         )
@@ -731,6 +746,11 @@ class LlamaCppBackend:
                 size = -n + 1
             self._pieces[token] = piece
         return piece
+
+    def _tokenize_pieces(self, text: str) -> list[tuple[int, str]]:
+        """``text``'s tokens (as inside a JSON string) with their pieces, for the n-gram ban."""
+        ids = self._llm.tokenize(json.dumps(text)[1:-1].encode("utf-8"), add_bos=False, special=False)
+        return [(t, self._piece(t).decode("utf-8", errors="ignore")) for t in ids]
 
     def _tokenize_exact(self, text: str) -> list[int]:
         """Tokens whose pieces spell exactly ``text`` (per character if the tokenizer adds a prefix)."""
