@@ -279,3 +279,15 @@ def test_chat_runs_on_the_running_server_with_its_slash_commands(scripted_server
     with _client(scripted_server) as http:
         users = [m["text"] for m in http.get("/api/agents/dana/messages").json() if m["role"] == "user"]
     assert users == ["Tell me about bees."]
+
+
+def test_without_a_token_only_loopback_host_names_are_answered(data_home: Path, tmp_path: Path):
+    server = Server(data_home, "--model", _script(tmp_path / "s.json", ["Hi."]))
+    try:
+        assert httpx.get(f"{server.url}/api/agents").status_code == 200
+        rebound = httpx.get(f"{server.url}/api/agents", headers={"Host": f"attacker.example:{server.port}"})
+        assert rebound.status_code == 403 and "127.0.0.1" in rebound.json()["error"]  # DNS rebinding
+        local = httpx.get(f"{server.url}/api/agents", headers={"Host": f"localhost:{server.port}"})
+        assert local.status_code == 200
+    finally:
+        server.stop()

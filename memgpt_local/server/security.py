@@ -8,6 +8,9 @@ requests from other sites' pages, and bounded request bodies.
   an ``Origin`` header to such requests; one whose host is not the ``Host`` the request was sent
   to is refused (403), so only pages served by this server (or clients that are not browsers)
   get in.
+- **Host.** Without a token, a request must name a loopback host (``127.0.0.1``, ``localhost``,
+  ``[::1]``): a site whose own name was made to resolve to 127.0.0.1 (DNS rebinding) sends its
+  own name as ``Host``, and its own origin too, so the Origin check alone would let it in.
 - **Size.** A body longer than ``max_body_bytes`` (``max_upload_bytes`` for an upload of a
   source) is refused (413), whether it announces its
   length or not (an unannounced one is read here, up to the bound, before the app sees it).
@@ -44,6 +47,21 @@ async def _refuse(send: Send, status: int, error: str, fix: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]", "::1"})
+
+
+def loopback_host(host: str | None) -> bool:
+    """Whether a ``Host`` header names this machine's loopback (any port)."""
+    if not host:
+        return False
+    name = host.lower()
+    if name.startswith("["):
+        name = name.split("]")[0] + "]"
+    else:
+        name = name.rsplit(":", 1)[0] if name.count(":") == 1 else name
+    return name in LOOPBACK_NAMES
+
+
 def same_origin(origin: str, host: str | None) -> bool:
     """Whether an ``Origin`` header names the host the request was sent to."""
     if origin == "null" or host is None:
@@ -68,6 +86,9 @@ class Guard:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        if self.token is None and not loopback_host(_header(scope, b"host")):
+            await _refuse(send, 403, "this server answers only to 127.0.0.1 and localhost", "use http://127.0.0.1:PORT")
             return
         origin = _header(scope, b"origin")
         if origin is not None and not same_origin(origin, _header(scope, b"host")):
