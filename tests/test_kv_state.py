@@ -146,8 +146,9 @@ CONFIG = (
 )
 
 
-def _send(cli_runner, home: Path, model: Path, text: str, **kw) -> dict:
-    result = run(cli_runner, "--data-dir", str(home), "send", "--model", str(model), "--json", text, **kw)
+def _send(cli_runner, home: Path, model: Path, text: str, agent: str = "default", **kw) -> dict:
+    args = ("--data-dir", str(home), "send", "--agent", agent, "--model", str(model), "--json", text)
+    result = run(cli_runner, *args, **kw)
     return json.loads(result.stdout)
 
 
@@ -167,6 +168,20 @@ def test_send_keeps_a_state_per_agent_and_the_next_send_reads_only_new_tokens(
     out = run(cli_runner, "--data-dir", str(home), "forget", "--agent", "default", "--search", "Hello", "--yes").output
     assert "deleted 1 saved model state file" in out
     assert not list(state_dir(home / "memory.db").iterdir())
+
+
+@pytest.mark.real_model
+def test_deleting_an_agent_deletes_its_saved_state(cli_runner, data_home, smollm_path, embedder, monkeypatch):
+    monkeypatch.setattr("memgpt_local.memory.embed.make_embedder", lambda settings: embedder)
+    (data_home / "config.toml").write_text(CONFIG)
+    _send(cli_runner, data_home, smollm_path, "Hello there.", agent="a")
+    _send(cli_runner, data_home, smollm_path, "Hello there.", agent="b")
+    assert sorted(f.name for f in state_dir(data_home / "memory.db").iterdir()) == [
+        "agent-1.kvstate",
+        "agent-2.kvstate",
+    ]
+    run(cli_runner, "--data-dir", str(data_home), "agents", "delete", "a", "--yes")
+    assert [f.name for f in state_dir(data_home / "memory.db").iterdir()] == ["agent-2.kvstate"]
 
 
 @pytest.mark.real_model

@@ -142,11 +142,14 @@ def agents_show(app: App, name: str, as_json: bool) -> None:
 @with_app
 def agents_delete(app: App, name: str, yes: bool) -> None:
     """Delete an agent and all of its memory."""
+    from memgpt_local.runtime.kv_state import state_path
+
     store = app.store()
-    store.agents.get(name)
+    agent = store.agents.get(name)
     if not yes:
         click.confirm(f"delete agent {name} and all of its memory?", abort=True, err=True)
     store.agents.delete(name)
+    state_path(app.db_path, agent.id).unlink(missing_ok=True)  # its saved model state holds its text
     click.echo(f"deleted agent {name}")
 
 

@@ -27,7 +27,7 @@ from memgpt_local.config import Settings
 from memgpt_local.errors import InvalidInputError
 from memgpt_local.memory.core import default_blocks
 from memgpt_local.runtime.base import Backend, StatePersisting
-from memgpt_local.runtime.kv_state import attach_saved_state
+from memgpt_local.runtime.kv_state import attach_saved_state, state_path
 from memgpt_local.schemas import Agent
 
 if TYPE_CHECKING:
@@ -82,9 +82,12 @@ class AgentHub:
 
     def delete_agent(self, name: str) -> None:
         with self.write_lock:
-            self.store.agents.get(name)
-            self._close_runner(name)
+            agent = self.store.agents.get(name)
+            runner = self._runners.pop(name, None)
+            if runner is not None:  # closed without saving: the state would outlive the agent
+                runner.backend.close()
             self.store.agents.delete(name)
+            state_path(self.db_path, agent.id).unlink(missing_ok=True)
 
     def context(self, name: str) -> dict[str, Any]:
         """Tokens per section of the agent's main context, the window, and where the queue
