@@ -132,17 +132,11 @@ def send(app: App, agent_name: str, model: str | None, as_json: bool, event: str
 
 
 def _send_to_server(server: ServerInfo, agent_name: str, event: str, message: str) -> dict:
-    from memgpt_local.server.discovery import post
+    from memgpt_local.server.discovery import ensure_agent, post
 
-    path = f"/api/agents/{urllib.parse.quote(agent_name, safe='')}"
-    body = {"message": message, "event": event}
-    try:
-        return post(server, f"{path}/messages", body)
-    except MemGPTLocalError as exc:
-        if not exc.message.startswith("no agent"):
-            raise
-    post(server, "/api/agents", {"name": agent_name})  # created if missing, as in this process
-    return post(server, f"{path}/messages", body)
+    ensure_agent(server, agent_name)
+    path = f"/api/agents/{urllib.parse.quote(agent_name, safe='')}/messages"
+    return post(server, path, {"message": message, "event": event})
 
 
 def _print_turn(record: dict, as_json: bool) -> None:

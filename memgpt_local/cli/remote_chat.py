@@ -11,7 +11,7 @@ import click
 from memgpt_local.agent import commands
 from memgpt_local.cli.stream import EventPrinter
 from memgpt_local.errors import MemGPTLocalError
-from memgpt_local.server.discovery import ServerInfo, post, post_stream
+from memgpt_local.server.discovery import ServerInfo, ensure_agent, post_stream
 
 
 def remote_chat(server: ServerInfo, agent_name: str, *, verbose: bool, login: bool) -> None:
@@ -25,11 +25,7 @@ def remote_chat(server: ServerInfo, agent_name: str, *, verbose: bool, login: bo
         except MemGPTLocalError as exc:
             click.echo(f"error: {exc}", err=True)
 
-    try:
-        post(server, "/api/agents", {"name": agent_name})  # created if missing, as in-process chat does
-    except MemGPTLocalError as exc:
-        if "already exists" not in exc.message:
-            raise
+    ensure_agent(server, agent_name)
     click.secho(f"memgpt-local: agent {agent_name!r} on the server at {server.url}. /help for commands.", bold=True)
     if login:
         stream(f"{agent}/messages", {"event": "login", "stream": True})

@@ -22,8 +22,7 @@ from memgpt_local.agent.turn import TurnResult
 from memgpt_local.config import Settings
 from memgpt_local.errors import AgentNotFoundError, InvalidInputError
 from memgpt_local.memory.core import default_blocks
-from memgpt_local.runtime.base import StatePersisting
-from memgpt_local.runtime.kv_state import attach_saved_state
+from memgpt_local.runtime.kv_state import attach_saved_state, save_saved_state
 from memgpt_local.schemas import Agent, FunctionCall, utcnow
 
 if TYPE_CHECKING:
@@ -91,13 +90,7 @@ def open_runner(
 
 def save_state(runner: AgentRunner) -> None:
     """Write the backend's KV state after a turn, when it keeps one (see ``open_runner``)."""
-    backend = runner.backend
-    if isinstance(backend, StatePersisting):
-        try:
-            backend.save_state_file()
-        except OSError as exc:
-            note = f"warning: the model state could not be saved ({exc}); the next start reads the prompt again"
-            click.secho(note, err=True, dim=True)
+    save_saved_state(runner.backend, warn=lambda text: click.secho(f"warning: {text}", err=True, dim=True))
 
 
 class ChatSession:

@@ -93,6 +93,18 @@ def attach_saved_state(
     return True
 
 
+def save_saved_state(backend: object, warn: Callable[[str], None] | None = None) -> None:
+    """Write ``backend``'s KV state file after a turn, when it keeps one; a failure to write is
+    a warning (the next start reads the prompt again), never an error."""
+    if not isinstance(backend, StatePersisting):
+        return
+    try:
+        backend.save_state_file()
+    except OSError as exc:
+        if warn is not None:
+            warn(f"the model state could not be saved ({exc}); the next start reads the prompt again")
+
+
 def remove_states(db_path: Path) -> int:
     """Delete every state file of ``db_path``; returns how many went."""
     folder = state_dir(db_path)

@@ -123,3 +123,13 @@ def _open(info: ServerInfo, path: str, body: dict[str, Any], timeout: float) -> 
         ) from exc
     with response:
         yield response
+
+
+def ensure_agent(info: ServerInfo, name: str) -> None:
+    """Create agent ``name`` on the server when it has none of that name (as `send` and `chat`
+    create it in their own process)."""
+    try:
+        post(info, "/api/agents", {"name": name})
+    except MemGPTLocalError as exc:
+        if "already exists" not in exc.message:
+            raise

@@ -26,8 +26,8 @@ from memgpt_local.agent.turn import TurnResult
 from memgpt_local.config import Settings
 from memgpt_local.errors import InvalidInputError
 from memgpt_local.memory.core import default_blocks
-from memgpt_local.runtime.base import Backend, StatePersisting
-from memgpt_local.runtime.kv_state import attach_saved_state, state_path
+from memgpt_local.runtime.base import Backend
+from memgpt_local.runtime.kv_state import attach_saved_state, save_saved_state, state_path
 from memgpt_local.schemas import Agent
 
 if TYPE_CHECKING:
@@ -83,9 +83,7 @@ class AgentHub:
     def delete_agent(self, name: str) -> None:
         with self.write_lock:
             agent = self.store.agents.get(name)
-            runner = self._runners.pop(name, None)
-            if runner is not None:  # closed without saving: the state would outlive the agent
-                runner.backend.close()
+            self._drop_runner(name)
             self.store.agents.delete(name)
             state_path(self.db_path, agent.id).unlink(missing_ok=True)
 
@@ -153,9 +151,7 @@ class AgentHub:
                 summarize = Summarizer(self._runner(name).backend).summarize
             result = forgetter.apply(plan, summarize)
             removed_lines = forgetter.remove_core_lines(plan.agent.id, plan.core_lines if core_lines else [])
-            runner = self._runners.pop(name, None)
-            if runner is not None:  # closed without saving: its state holds the forgotten text
-                runner.backend.close()
+            self._drop_runner(name)
             states = remove_states(self.db_path)
             scrubbed = forgetter.scrub()
             report.update(
@@ -235,12 +231,13 @@ class AgentHub:
         return runner
 
     def _save_state(self, runner: AgentRunner) -> None:
-        if isinstance(runner.backend, StatePersisting):
-            try:
-                runner.backend.save_state_file()
-            except OSError as exc:
-                if self.warn is not None:
-                    self.warn(f"the model state could not be saved ({exc}); the next start reads the prompt again")
+        save_saved_state(runner.backend, self.warn)
+
+    def _drop_runner(self, name: str) -> None:
+        """Close the agent's warm context without saving its state (it holds text being removed)."""
+        runner = self._runners.pop(name, None)
+        if runner is not None:
+            runner.backend.close()
 
     def _close_runner(self, name: str) -> None:
         runner = self._runners.pop(name, None)
