@@ -67,6 +67,7 @@ class EmbedderSettings(Section):
 
 
 PolicyName = Literal[  # in the order they act, whatever the order of ``agent.policies``
+    "direct_reply",
     "search_first",
     "prefetch",
     "question_focus",
@@ -85,6 +86,7 @@ PolicyName = Literal[  # in the order they act, whatever the order of ``agent.po
 ]
 POLICY_NAMES: tuple[PolicyName, ...] = get_args(PolicyName)
 DEFAULT_POLICIES: tuple[PolicyName, ...] = (
+    "direct_reply",
     "question_focus",
     "read_results",
     "search_budget",

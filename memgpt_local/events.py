@@ -8,6 +8,7 @@ is created, never into the system prompt, so the rendered prompt only grows at i
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -48,6 +49,18 @@ def describe_gap(gap: timedelta) -> str:
             n = seconds // size
             return f"{n} {unit}{'s' if n != 1 else ''}"
     return "less than a minute"
+
+
+LOGIN_FACTS = 8  # core-memory lines a login event lists
+
+
+def login_facts(lines: Sequence[str], limit: int = LOGIN_FACTS) -> list[str]:
+    """The core-memory lines a login lists: the name first (the greeting uses it; listing only
+    the newest six lines left "Name: ..." out once a user had said eight things), then the
+    newest of the others, in their saved order."""
+    named = [ln for ln in lines if ln.lower().startswith(("name:", "name ", "first name", "full name"))][:1]
+    others = [ln for ln in lines if ln not in named]
+    return named + others[max(0, len(others) - (limit - len(named))) :]
 
 
 def login(

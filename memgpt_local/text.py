@@ -35,6 +35,30 @@ def content_words(text: str) -> list[str]:
     return [w for w in words(text) if w not in STOPWORDS]
 
 
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
+_OPENER = re.compile(r"^(?:(?:hey|hi|hello|so|oh|ok|okay|well|and|but|um|also|btw|by the way)\b[,!]?\s*)+", re.I)
+_SPEAKS_OF_SELF = re.compile(r"^(?:i|i'm|im|i've|i'd|i'll|my|we|we're|we've|our)\b", re.I)
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text`` (split at ``.``, ``!``, ``?`` and line breaks), stripped."""
+    return [s.strip() for s in _SENTENCE.findall(text.replace("\u2019", "'")) if s.strip()]
+
+
+def is_question(sentence: str) -> bool:
+    """Whether ``sentence`` asks rather than states: it ends with "?" and, after an opener
+    ("Hey, ..."), does not begin by speaking of its writer ("I'm Dana, could you help me?"
+    states a name)."""
+    if not sentence.rstrip().endswith("?"):
+        return False
+    return not _SPEAKS_OF_SELF.match(_OPENER.sub("", sentence.strip()))
+
+
+def statements(text: str) -> str:
+    """``text`` without its questions ("Hey, what's my brother's name again?" states nothing)."""
+    return " ".join(s for s in sentences(text) if not is_question(s))
+
+
 def normalize_space(text: str) -> str:
     """``text`` with every run of whitespace made one space, and none at either end."""
     return " ".join(text.split())

@@ -44,7 +44,7 @@ def test_core_memory_replace_missing_text_is_an_error_with_a_heartbeat(store):
         store,
         [call("core_memory_replace", label="human", old_content="no such text", new_content="x"), say("sorry")],
     )
-    turn = ask(runner, "hi")
+    turn = ask(runner, "what did we talk about in May?")
     assert not turn.steps[0].outcome.ok
     assert "not in core memory" in turn.steps[0].outcome.text
     assert turn.steps[0].asks_for_more  # the error forces another step
@@ -102,7 +102,7 @@ def test_conversation_search_is_paginated_with_true_totals(store):
         ask(runner, f"parcel number {i} arrived today")
     # conversation_search looks at what the context does not show: move the history out
     store.recall.set_in_context(runner.agent_id, [m.id for m in store.recall.in_context(runner.agent_id)], False)
-    turn = ask(runner, "which parcels came?")
+    turn = ask(runner, "which parcels did I get?")
     text = turn.steps[0].outcome.text
     assert "showing 6-10 of 12, page 2/3" in text  # the 12 parcel messages, true total
     assert "UTC" in text  # real timestamps
@@ -127,7 +127,7 @@ def test_bad_date_range_is_an_error_result_not_a_crash(store):
     runner = make_runner(
         store, [call("conversation_search_date", start_date="2026-05-01", end_date="2026-01-01"), say("ok")]
     )
-    turn = ask(runner, "hi")
+    turn = ask(runner, "what did we talk about in May?")
     assert not turn.steps[0].outcome.ok
     assert turn.messages == ["ok"]
 
@@ -151,7 +151,7 @@ def test_unparsable_output_is_returned_to_the_model_and_the_chain_continues(stor
 def test_heartbeat_chain_is_capped_and_the_last_step_may_only_send_a_message(store):
     script = [call("archival_memory_search", query=f"q{i}", heartbeat=True) for i in range(3)] + [say("final")]
     runner = make_runner(store, script, heartbeat_cap=4)
-    turn = ask(runner, "go")
+    turn = ask(runner, "what did we talk about?")
     assert len(turn.steps) == 4
     grammars = [r.grammar for r in runner.backend.requests]
     assert grammars[-1].function_names == ("send_message",)
@@ -162,14 +162,14 @@ def test_heartbeat_chain_is_capped_and_the_last_step_may_only_send_a_message(sto
 def test_chain_stops_at_the_cap_even_if_the_model_keeps_asking(store):
     script = [call("archival_memory_search", query="q", heartbeat=True)] * 2 + [say("stop", heartbeat=True)]
     runner = make_runner(store, script, heartbeat_cap=3)
-    turn = ask(runner, "go")
+    turn = ask(runner, "what did we talk about?")
     assert len(turn.steps) == 3  # the send_message's heartbeat flag is ignored at the cap
 
 
 def test_prompt_only_grows_at_its_end_between_evictions(store):
     runner = make_runner(store, [say("one"), call("archival_memory_search", query="x", heartbeat=True), say("two")])
     ask(runner, "first")
-    ask(runner, "second")
+    ask(runner, "what did I say first?")
     prompts = [r.messages for r in runner.backend.requests]
     for before, after in zip(prompts, prompts[1:]):
         assert after[: len(before)] == before
@@ -282,7 +282,7 @@ def test_a_first_page_starts_with_the_matching_core_memory_lines(store):
         name="b",
     )
     store.core.set_value(archival.agent_id, "human", "Home: Leeds, three beehives on the roof")
-    text = ask(archival, "how many hives?").steps[0].outcome.text
+    text = ask(archival, "how many hives do I have?").steps[0].outcome.text
     assert text.startswith("Core memory lines that match:\n[human] Home: Leeds")
     bare = make_runner(store, [call("archival_memory_search", query="tortoise", heartbeat=True), say("ok")], name="c")
     assert (

@@ -43,7 +43,9 @@ def test_pressure_warning_is_inserted_exactly_once_per_period(store):
         reply_reserve_tokens=64,
     )
     with store.transaction():
-        (hello,) = store.recall.append(runner.agent_id, [events.user_message("hello there")])
+        (hello,) = store.recall.append(
+            runner.agent_id, [events.user_message("hello there, what did I tell you yesterday?")]
+        )
     used = runner.queue.pressure().prompt_tokens
     runner.backend.n_ctx = int(used / 0.72) + 64  # ~72% full now, and the three steps stay below 100%
     runner.run_turn(hello)

@@ -29,7 +29,8 @@ turns, end = 0, time.monotonic() + seconds
 while time.monotonic() < end:
     turns += 1
     backend.enqueue(*turn_calls(turns))
-    assert runner.run_turn(events.user_message(f"turn {{turns}}")).messages == [f"reply {{turns}}"]
+    turn = runner.run_turn(events.user_message(f"turn {{turns}}: what did I say before?"))
+    assert turn.messages == [f"reply {{turns}}"]
 print(json.dumps({{"turns": turns}}))
 """
 

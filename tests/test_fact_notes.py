@@ -35,6 +35,9 @@ def test_a_value_must_come_from_the_users_words():
     assert grounded("Sister: Ola, set the wedding date for June 14", wedding)  # "14th" said
     assert grounded("Allergy: peanuts, I'm allergic", wedding)  # "I'm" is no name
     assert not grounded("Sister: Ola, wedding on June 15", wedding)
+    # a trait said as an adjective, written as "Label: yes": its label must have been said
+    assert grounded("Vegetarianism: yes", "Oh, and I'm vegetarian, and my brother Piotr is visiting.")
+    assert not grounded("Vegan: yes", "Oh, and I'm vegetarian.") and not grounded("Smoker: yes", said)
 
 
 def test_lines_are_parsed_and_labels_normalised():
@@ -82,6 +85,19 @@ def test_only_a_message_about_its_writer_is_read():
     assert not states_something_personal("Saw a brilliant octopus documentary yesterday.")
     assert not states_something_personal("Any tips for sleeping better? Thanks.")
     assert not states_something_personal("Which book did Ann Lee write in 2019?")
+    # questions state nothing, even about the user ("Name: Brother" once replaced the name)
+    assert not states_something_personal("Hey, what's the name of my brother again?")
+    assert not states_something_personal("What do I do for a living? And where do I live?")
+    assert states_something_personal("I'm Dana, could you help me plan my week?")  # a statement first
+    assert states_something_personal("I moved to York. Do you know any good cafes?")
+
+
+def test_only_the_statements_of_a_message_are_read_for_facts():
+    from memgpt_local.text import statements
+
+    assert statements("I moved to York. Do you know any good cafes?") == "I moved to York."
+    assert statements("Hey, what's my sister's name? Oh, and I'm vegetarian!") == "Oh, and I'm vegetarian!"
+    assert statements("my tortoise?") == "my tortoise?"  # speaks of its writer: not read as a question
 
 
 def test_after_the_reply_the_facts_said_reach_the_human_block_and_the_model_sees_it(store):
@@ -122,6 +138,11 @@ def test_a_login_quotes_what_core_memory_knows_so_the_greeting_can_use_it(store)
     again = runner.login_event()
     assert again.content.endswith("(their facts, not yours):\nName: Dana\nKeeps: three beehives")
     assert "Greet the user by their name and mention one thing you know about them." in again.content
+    # a long block: the name line is always listed, then the newest of the others
+    lines = ["Name: Dana", *(f"Fact {i}: value {i}" for i in range(12))]
+    store.core.set_value(runner.agent_id, "human", "\n".join(lines))
+    listed = runner.login_event().content.split("(their facts, not yours):\n")[1].splitlines()
+    assert listed == ["Name: Dana", *lines[-7:]]
 
 
 @pytest.mark.real_model

@@ -221,6 +221,8 @@ def test_repeat_guard_holds_a_reply_of_an_earlier_turn_once_and_shows_the_messag
     assert hold.notice.endswith("Write a new reply to the user's message: I moved to York.")
     assert guard.review(turn, draft(earlier), memory) is None  # once a turn: the second draft goes out
     assert RepeatGuard().review(Turn(question="q", event_id=3), draft("York!"), memory) is None  # this turn's own
+    login = Turn(question=None, kind="login", event_id=5)  # a greeting may say again what it knows
+    assert RepeatGuard().review(login, draft(earlier), memory) is None
 
 
 def test_echo_guard_holds_a_reply_that_asks_the_question_back_once_a_turn():
@@ -287,6 +289,11 @@ def test_reply_check_holds_a_draft_whose_names_memory_knows_more_about():
     turn.holds[check.name] = 2
     assert check.review(turn, draft("She stayed at Hotel Aurelia."), memory) is None  # rounds used up
     assert check.review(Turn(question="q"), draft("She stayed at Hotel Aurelia.", last=True), memory) is None
+    # a greeting answers no question, and "Hello" opening a sentence names nothing
+    login = Turn(question=None, kind="login")
+    assert check.review(login, draft("Hello Lena! How was Hotel Aurelia?"), memory) is None
+    greeted = FakeMemory(entries=[hit(9, "Hello again, I am back.", kind="message", role="user")])
+    assert check.review(Turn(question="Hi, it's me"), draft("Hello! Welcome back."), greeted) is None
 
 
 def test_reply_check_skips_common_names_and_far_details():
@@ -396,3 +403,67 @@ def test_grounded_reply_holds_once_an_answer_about_the_user_that_rests_on_nothin
     general = Turn(question="Is Paris in France?")
     assert guard.review(general, draft("Yes, Paris is the capital.", prompt=seen), FakeMemory()) is None
     assert names_and_numbers("Hello Dana. You have 3 cats. I think so.") == ["Dana", "3"]
+
+
+# ---------------------------------------------------------------- direct reply
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Hi! I'm Dana. I keep three beehives on my roof in Leeds.",
+        "I watched a great documentary about octopuses last night.",
+        "Any tips for sleeping better?",
+        "Haha, thanks. That made me smile.",
+        "Tell me a joke",
+        "The weather has been awful all week, hasn't it?",
+    ],
+)
+def test_direct_reply_answers_statements_and_general_questions_in_the_first_step(message):
+    from memgpt_local.agent.policy.direct_reply import DirectReply
+
+    policy, memory = DirectReply(), FakeMemory()
+    turn = Turn(question=message)
+    policy.start(turn, memory)
+    assert policy.plan(turn, StepPlan()).reply_only
+    turn.add(step(0, "send_message", FunctionOutcome(True, "Message sent.", user_message="Hi"), message="Hi"))
+    assert not policy.plan(turn, StepPlan()).reply_only  # only the first step is narrowed
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "What's my pet's name again?",
+        "Which band did we see live a while ago?",
+        "What did Caroline say about her kids?",
+        "Like I said, my sister is visiting.",  # points back at earlier talk
+        "Remind me what we talked about",
+        "What is in section 4.2?",
+    ],
+)
+def test_direct_reply_leaves_questions_about_memory_to_the_model(message):
+    from memgpt_local.agent.policy.direct_reply import DirectReply
+
+    policy, memory = DirectReply(), FakeMemory()
+    turn = Turn(question=message)
+    policy.start(turn, memory)
+    assert policy.plan(turn, StepPlan()) == StepPlan()
+
+
+def test_direct_reply_lets_a_general_question_search_when_memory_holds_its_words():
+    from memgpt_local.agent.policy.direct_reply import DirectReply
+
+    question = "Any tips for pruning apple trees?"
+    for beyond, narrowed in ((False, True), (True, False)):
+        memory = FakeMemory(entries=[hit(1, "Pruning apple trees: cut in late winter.")], beyond=beyond)
+        turn = Turn(question=question)
+        DirectReply().start(turn, memory)
+        assert DirectReply().plan(turn, StepPlan()).reply_only is narrowed
+    # without fact notes the model keeps core memory itself, so the step may edit it too
+    turn = Turn(question="I have a cat called Pixel.")
+    policy = DirectReply(notes_enabled=False)
+    policy.start(turn, FakeMemory())
+    assert policy.plan(turn, StepPlan()).kinds == {"reply", "memory_edit"}
+    login = Turn(question=None, kind="login")
+    DirectReply().start(login, FakeMemory())
+    assert DirectReply().plan(login, StepPlan()) == StepPlan()

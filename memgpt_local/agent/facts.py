@@ -7,7 +7,7 @@ chain cap and took two to four extra steps before the user got a reply. So the r
 first, and then the same model answers one narrow question under a grammar: which facts about
 the user does their last message state, as short ``Label: value`` lines.
 
-It answers in a second context of its own (``SideContexts``): instructions, five exchanges with a
+It answers in a second context of its own (``SideContexts``): instructions, six exchanges with a
 made-up user, the message, and the lines saved so far. Asked at the end of the conversation
 instead, it copied its earlier notes from the ``memory update`` notices in view ("Name: Marek"
 again for "I'm allergic to peanuts, and my sister Ola is getting married in June") and saved
@@ -42,7 +42,7 @@ from memgpt_local.memory.core import default_text
 from memgpt_local.runtime.base import Backend, SideContexts
 from memgpt_local.runtime.grammar import build_notes_grammar
 from memgpt_local.schemas import ChatMessage
-from memgpt_local.text import content_words, normalize_space, words
+from memgpt_local.text import content_words, normalize_space, sentences, statements, words
 
 if TYPE_CHECKING:
     from memgpt_local.memory import MemoryStore
@@ -68,7 +68,8 @@ NOTES_INSTRUCTIONS = (
 
 # (notes saved so far, the user's message, the lines to write): a made-up user, never one of the
 # evaluation's, showing a first introduction, a question, a change of fact with new people, an
-# indirect wording and an addition to a saved line
+# indirect wording, an addition to a saved line and traits said as adjectives ("I'm vegetarian"
+# was saved as "Vegetarianism: yes", a value the user never said)
 NOTES_EXAMPLES: tuple[tuple[tuple[str, ...], str, tuple[str, ...]], ...] = (
     ((), "Hey, Sam here! I fix bikes for a living, in Bristol.", ("Name: Sam", "Work: fixes bikes", "Home: Bristol")),
     (("Name: Sam", "Home: Bristol"), "Can you recommend a good film for tonight?", ()),
@@ -86,6 +87,11 @@ NOTES_EXAMPLES: tuple[tuple[tuple[str, ...], str, tuple[str, ...]], ...] = (
         ("Name: Sam", "Home: Cardiff (moved last weekend)", "Work: fixes bikes", "Son: Leo"),
         "Ugh, long day at the shop. Leo starts school on Monday, and my wife Jo got a puppy called Biscuit!",
         ("Son: Leo, starts school on Monday", "Wife: Jo", "Dog: Biscuit, a puppy"),
+    ),
+    (
+        ("Name: Sam", "Home: Cardiff (moved last weekend)", "Work: fixes bikes", "Son: Leo", "Wife: Jo"),
+        "Thanks! Oh, I'm left-handed, by the way, and a total night owl.",
+        ("Handedness: left-handed", "Sleep: a night owl"),
     ),
 )
 
@@ -130,15 +136,15 @@ class Notes:
 
 
 def states_something_personal(message: str) -> bool:
-    """Whether ``message`` may state a fact about its writer (cheap; no model): it speaks in
-    the first person, or names someone or somewhere (a capitalised word inside a sentence that
-    is not a question: "Hello there, Dana here. Nurse by trade, based in Leeds.")."""
-    text = message.replace("’", "'")
-    if _FIRST_PERSON.search(text):
+    """Whether ``message`` may state a fact about its writer (cheap; no model): a sentence that
+    is not a question speaks in the first person, or names someone or somewhere (a capitalised
+    word after its first: "Hello there, Dana here. Nurse by trade, based in Leeds."). Questions
+    state nothing: read for facts, "Hey, what's the name of my brother again?" became "Name:
+    Brother" in place of the user's name."""
+    stated = statements(message)
+    if _FIRST_PERSON.search(stated):
         return True
-    for sentence in re.findall(r"[^.!?]+[.!?]*", text):
-        if sentence.rstrip().endswith("?"):
-            continue  # "What did Ann Lee write?" asks; it states nothing about its writer
+    for sentence in sentences(stated):
         later = sentence.split()[1:]
         if any(w[:1].isupper() and w.strip(",;:'\"()").isalpha() for w in later):
             return True
@@ -161,9 +167,13 @@ def _stem(word: str) -> str:
 def grounded(line: str, said: str) -> bool:
     """Whether the value of ``line`` comes from ``said``: every name and number it holds, and
     all but one in three of its other content words (compared by their first four letters),
-    occur there."""
-    _, _, value = line.partition(":")
+    occur there. A trait written as "Label: yes" ("Vegetarian: yes" for "I'm vegetarian") is
+    grounded by its label's words."""
+    label, _, value = line.partition(":")
     heard = {_stem(w) for w in words(said)}
+    if value.strip().lower().rstrip(".") in ("yes", "true"):
+        said_label = [_stem(w) for w in content_words(label) if len(w) > 2]
+        return bool(said_label) and all(w in heard for w in said_label)
     for name in _NAMES_AND_NUMBERS.findall(value):
         for token in words(name):  # "I'm" is "i" and "m"; "14th" was said for "14"
             if len(token) == 1 or _stem(token) in heard:
@@ -246,23 +256,24 @@ class FactNoter:
         ``memory update`` event when anything changed."""
         if not states_something_personal(message):
             return Notes()
+        said = statements(message)  # its questions state nothing
         block = self.store.core.get(self.agent_id, BLOCK)
         side = self.side_backend()
         saved = block_lines(block.value)
-        prompt = notes_prompt(saved, message)
+        prompt = notes_prompt(saved, said)
         while side.count_tokens(prompt) + NOTES_MAX_TOKENS > side.n_ctx and saved:
             saved = saved[1:]  # a very full block: the newest lines are listed
-            prompt = notes_prompt(saved, message)
+            prompt = notes_prompt(saved, said)
         if side.count_tokens(prompt) + NOTES_MAX_TOKENS > side.n_ctx:
             return Notes()
         found = parse_notes(side.complete(prompt, grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS).text)
-        lines = [line for line in found if grounded(line, message)]
+        lines = [line for line in found if grounded(line, said)]
         if found and saved and not merge(block.value, lines, block.limit)[1].changed:
             # only the saved lines, written out again: asked once more without them in view
             found = parse_notes(
-                side.complete(notes_prompt([], message), grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS).text
+                side.complete(notes_prompt([], said), grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS).text
             )
-            lines = [line for line in found if grounded(line, message)]
+            lines = [line for line in found if grounded(line, said)]
         value, notes = merge(block.value, lines, block.limit)
         notes.dropped = [line for line in found if line not in lines]
         if not notes.changed:

@@ -107,7 +107,9 @@ class AgentRunner:
         known = (
             [] if human.strip() == default_text("human").strip() else [ln for ln in human.splitlines() if ln.strip()]
         )
-        event = events.login(datetime.fromisoformat(last) if last else None, self.counts(), now, known[-6:])
+        event = events.login(
+            datetime.fromisoformat(last) if last else None, self.counts(), now, events.login_facts(known)
+        )
         with self.store.transaction():
             self.store.agents.set_state(self.agent_id, dict(state, last_login=event.created_at.isoformat()))
         return event

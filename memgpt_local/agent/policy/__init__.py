@@ -8,6 +8,7 @@ from collections.abc import Callable
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, StepPlan
 from memgpt_local.agent.policy.copy_guard import CopyGuard
 from memgpt_local.agent.policy.denial_guard import DenialGuard
+from memgpt_local.agent.policy.direct_reply import DirectReply
 from memgpt_local.agent.policy.echo_guard import EchoGuard
 from memgpt_local.agent.policy.grounded_reply import GroundedReply
 from memgpt_local.agent.policy.one_reply import OneReply
@@ -24,6 +25,7 @@ from memgpt_local.agent.policy.search_first import SearchFirst
 from memgpt_local.config import POLICY_NAMES, AgentSettings
 
 FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
+    "direct_reply": lambda s: DirectReply(notes_enabled=s.fact_notes.enabled),
     "search_first": lambda s: SearchFirst(),
     "prefetch": lambda s: Prefetch(s.prefetch),
     "question_focus": lambda s: QuestionFocus(),

@@ -14,16 +14,18 @@ such copy stood in its context it copied every later message too, questions incl
 rest of the session. A draft that holds most of the user's message word for word is held back
 the same way, so it never becomes an example to follow (a question asked back is the echo
 guard's to hold, with the turn's search hits).
+
+A login's greeting may say again what an earlier reply said: held back ("Hello, Tomasz! I know
+that you are Tomasz, a chemistry teacher ..." after "I know that you are Tomasz, ..."), the
+model's second greeting was "Hello! How can I help you today?", without the name.
 """
 
 from __future__ import annotations
 
-import re
-
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.policy.echo_guard import restates_question
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.text import longest_common_run, near_duplicate, normalize_space, words
+from memgpt_local.text import longest_common_run, near_duplicate, normalize_space, statements, words
 
 EARLIER = "repeat_guard:earlier turn"
 PARROT = "repeat_guard:users words"
@@ -51,7 +53,14 @@ class RepeatGuard(Policy):
                 "that is a function's result, not a message for the user.",
                 end_turn=answered,
             )
-        if not answered and not draft.plan.last and EARLIER not in turn.marks and _said_before(message, turn, memory):
+        greeting = turn.kind == "login"  # "Hello, Tomasz! I know that you ..." held, the retry lost the name
+        if (
+            not answered
+            and not draft.plan.last
+            and not greeting
+            and EARLIER not in turn.marks
+            and _said_before(message, turn, memory)
+        ):
             turn.marks.add(EARLIER)
             target = f"the user's message: {turn.question}" if turn.question else "the event above"
             return Hold(
@@ -79,8 +88,7 @@ def parrots(draft: str, said: str, *, share: float = 0.6, min_words: int = 4) ->
     my sister Ola set the wedding date: June 14th" for a message that went on about peanuts),
     not a name or a phrase quoted. Only the message's statements count: "The capital of France
     is Paris" answers "What's the capital of France?"."""
-    stated = " ".join(s for s in re.findall(r"[^.!?]+[.!?]*", said) if not s.rstrip().endswith("?"))
-    heard, written = words(stated), words(draft)  # an answer may reuse its question's words
+    heard, written = words(statements(said)), words(draft)  # an answer may reuse its question's words
     run = longest_common_run(written, heard)
     return run >= min_words and (run >= share * len(heard) or run >= share * len(written))
 

@@ -30,6 +30,12 @@ Containing = Callable[[str, int], list[SearchHit]]
 MAX_IDENTIFIERS = 6  # identifiers of one draft that are looked up
 MAX_ENTRIES = 4  # unread entries shown at most
 SOURCES: tuple[SearchKind, ...] = ("passage", "message")
+# capitalised because they open a sentence, never names: "Hello, Dana!" was held back once
+# because recall held other messages with "Hello" in them
+OPENERS = frozenset(
+    "hello hi hey thanks thank sure great sorry welcome okay good well yes absolutely certainly dear glad "
+    "nice wonderful congratulations wow here there this that these those your you what".split()
+)
 
 
 @dataclass(frozen=True)
@@ -61,7 +67,7 @@ def unread_entries(
     common and links nothing (the same rule as linked memory).
     """
     seen_text = normalize_space(context_text)
-    new_ids = [i for i in identifiers(draft) if i not in asked][:MAX_IDENTIFIERS]
+    new_ids = [i for i in identifiers(draft) if i not in asked and i.lower() not in OPENERS][:MAX_IDENTIFIERS]
     found: list[SearchHit] = []
     used: list[str] = []
     keys: set[tuple[str, int]] = set()
@@ -110,6 +116,8 @@ class ReplyCheck(Policy):
         self.settings = settings
 
     def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
+        if turn.question is None:
+            return None  # a greeting or a heartbeat's message answers no question: nothing to complete
         if draft.plan.last or turn.holds[self.name] >= self.settings.rounds:
             return None
         asked = turn.question or ""

@@ -1,0 +1,120 @@
+"""Direct reply: a user's message that asks nothing of memory is answered in the first step.
+
+A 1.5B model treats every message as a query. Told "I have a dog called Wesgroette, she's the
+boss of the house", it searched recall for "wesgroette", then archival memory, then recall
+again, and replied "I'm sorry, I don't have any information about Wesgroette"; "I watched a
+great documentary about octopuses last night" and "Any tips for sleeping better?" went the
+same way (three searches, then an apology). Those apologies then filled the context and the
+model copied them into its answers to real questions two sessions later ("I'm sorry, I don't
+know where you live" with the town in core memory). The facts a user states are written to
+core memory after the reply (``agent/facts.py``), so searching is never needed to take them in.
+
+So the first step of a user's turn may only reply when the message
+
+- states rather than asks (no question mark, no question word or request to recall at the
+  start of a sentence), and does not point back at earlier talk ("like I said", "remember"); or
+- asks a general question: it does not speak of the user ("I", "my", "we"), names no one and
+  nothing, points back at nothing, and memory beyond the context holds nothing that shares two
+  of its words.
+
+Any other question is left to the model and the other policies. With fact notes switched off,
+the step may also edit core memory (the model then keeps the ``human`` block itself).
+"""
+
+from __future__ import annotations
+
+import re
+
+from memgpt_local.agent.policy.base import MemoryView, Policy, SearchKind, StepPlan
+from memgpt_local.agent.turn import Turn
+from memgpt_local.schemas import NewMessage
+from memgpt_local.text import content_words, sentences
+
+MARK = "direct reply"
+KINDS: tuple[SearchKind, ...] = ("message", "passage")
+
+_ASKING_START = re.compile(
+    r"^\W*(?:what|what's|whats|where|where's|who|who's|whom|whose|when|which|why|how|is|are|am|was|were|"
+    r"do|does|did|can|could|would|will|should|shall|have|has|had|may|might|tell me|remind me|show me|"
+    r"list|find|look up|search|summari[sz]e|recap)\b",
+    re.I,
+)
+_POINTS_BACK = re.compile(
+    r"\b(?:remember|remembered|recall|remind|told you|tell you|mentioned|said|talked|spoke|"
+    r"last time|earlier|before|again|ago|previously|you know)\b",
+    re.I,
+)
+_ABOUT_THE_USER = re.compile(r"\b(?:i|i'm|im|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b", re.I)
+_ASKS_FOR_ITSELF = re.compile(r"\b(?:tell|show|give|help|let|teach|send|get|find) me\b", re.I)  # "tell me a joke"
+_NUMBER = re.compile(r"\d")
+
+
+def asks(message: str) -> bool:
+    """Whether any sentence of ``message`` is a question or a request to find something."""
+    return any(s.endswith("?") or _ASKING_START.match(s) for s in sentences(message))
+
+
+def points_back(message: str) -> bool:
+    """Whether ``message`` refers to earlier talk ("like I said", "remember when ...")."""
+    return bool(_POINTS_BACK.search(message.replace("’", "'")))
+
+
+def names_something(message: str) -> bool:
+    """Whether ``message`` names someone or something: a capitalised word after a sentence's
+    first, or a number."""
+    for sentence in sentences(message):
+        later = sentence.split()[1:]
+        if any(w[:1].isupper() and w.strip(",;:'\"()?!.").isalpha() and w.lower() != "i" for w in later):
+            return True
+    return bool(_NUMBER.search(message))
+
+
+def about_the_user(message: str) -> bool:
+    """Whether ``message`` speaks of its writer ("my", "we"; not the "me" of "tell me a joke")."""
+    return bool(_ABOUT_THE_USER.search(_ASKS_FOR_ITSELF.sub("", message.replace("’", "'"))))
+
+
+def memory_shares_words(message: str, memory: MemoryView, k: int = 3) -> bool:
+    """Whether an entry memory holds beyond the context shares two of ``message``'s longer words."""
+    if not memory.beyond_context():
+        return False
+    asked = key_words(message)
+    if len(asked) < 2:
+        return False
+    return any(len(asked & key_words(hit.text)) >= 2 for kind in KINDS for hit in memory.search(kind, message, k))
+
+
+def key_words(text: str) -> set[str]:
+    """The longer content words of ``text``, compared by their first four letters ("parcels" is
+    "parcel")."""
+    return {w[:4] for w in content_words(text) if len(w) > 2}
+
+
+def needs_no_memory(message: str, memory: MemoryView) -> bool:
+    """Whether ``message`` can be answered without searching (see the module's docstring)."""
+    if points_back(message):
+        return False
+    if not asks(message):
+        return True
+    if about_the_user(message) or names_something(message):
+        return False
+    return not memory_shares_words(message, memory)
+
+
+class DirectReply(Policy):
+    name = "direct_reply"
+
+    def __init__(self, *, notes_enabled: bool = True):
+        self.notes_enabled = notes_enabled
+
+    def start(self, turn: Turn, memory: MemoryView) -> list[NewMessage]:
+        if turn.question is not None and needs_no_memory(turn.question, memory):
+            turn.marks.add(MARK)
+        return []
+
+    def plan(self, turn: Turn, plan: StepPlan) -> StepPlan:
+        if MARK not in turn.marks or turn.steps or plan.reply_only:
+            return plan
+        if self.notes_enabled:
+            return plan.only("reply", reason=MARK)
+        return plan.only("reply", "memory_edit", reason=MARK)
