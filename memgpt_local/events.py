@@ -135,10 +135,12 @@ def notes_request(text: str) -> NewMessage:
     return system_event("memory check", text)
 
 
-def memory_update(label: str, changes: list[str]) -> NewMessage:
+def memory_update(label: str, changes: list[str], when: datetime | None = None) -> NewMessage:
     """What a fact-notes pass wrote into core memory, for the model to see from now on."""
     return system_event(
-        "memory update", f"Core memory ({label}) was updated from the user's message:\n" + "\n".join(changes)
+        "memory update",
+        f"Core memory ({label}) was updated from the user's message:\n" + "\n".join(changes),
+        when=when,
     )
 
 

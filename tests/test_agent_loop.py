@@ -338,3 +338,16 @@ def test_the_reply_after_a_held_draft_may_not_copy_it(store):
     first, retry = runner.backend.requests
     assert first.avoid is not None and first.avoid.prior == ()
     assert retry.avoid is not None and retry.avoid.prior == (said,)  # the sampler refuses its runs
+
+
+def test_a_turn_started_by_an_event_from_the_past_stamps_its_steps_beside_it(store):
+    """An evaluation's user spoke in May 2025: the replies and results stamped with the wall
+    clock read "today" as another day."""
+    from datetime import datetime, timedelta, timezone
+
+    runner = make_runner(store, [call("conversation_search", query="tea", heartbeat=True), say("Lapsang.")])
+    when = datetime(2025, 5, 5, 18, 0, tzinfo=timezone.utc)
+    runner.run_turn(events.user_message("What tea did I say I like?", when=when))
+    stamps = [m.created_at for m in store.recall.in_context(runner.agent_id)][-5:]
+    assert stamps[0] == when and all(when <= t < when + timedelta(minutes=1) for t in stamps)
+    assert stamps == sorted(stamps)

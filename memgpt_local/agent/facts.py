@@ -34,6 +34,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from memgpt_local import events
@@ -251,9 +252,9 @@ class FactNoter:
             return self.backend.side_context(NOTES_N_CTX)
         return self.backend
 
-    def note(self, message: str) -> Notes:
+    def note(self, message: str, when: datetime | None = None) -> Notes:
         """Read ``message`` (the user's) for facts and write the grounded ones; stores a
-        ``memory update`` event when anything changed."""
+        ``memory update`` event (at ``when``, default the clock) when anything changed."""
         if not states_something_personal(message):
             return Notes()
         said = statements(message)  # its questions state nothing
@@ -282,5 +283,5 @@ class FactNoter:
             self.store.core.set_value(self.agent_id, BLOCK, value)
             for line in notes.moved:
                 self.store.archival.insert(self.agent_id, f"Moved from core memory ({BLOCK}): {line}")
-            self.store.recall.append(self.agent_id, [events.memory_update(BLOCK, notes.lines())])
+            self.store.recall.append(self.agent_id, [events.memory_update(BLOCK, notes.lines(), when)])
         return notes

@@ -129,6 +129,7 @@ class AgentRunner:
             question=question,
             kind=events.kind_of(event.content, event.role),
             event_id=event.id if isinstance(event, Message) else None,
+            started_at=event.created_at,
         )
         if isinstance(event, NewMessage):
             self._check_fits(event)
@@ -143,7 +144,7 @@ class AgentRunner:
         self._run_steps(turn)
         result = turn.result()
         if question is not None and self.settings.fact_notes.enabled:
-            result.notes = self.facts.note(question).lines()
+            result.notes = self.facts.note(question, when=turn.clock()).lines()
             if result.notes:
                 self.observer.noted(result.notes)
         with self.store.transaction():
@@ -247,8 +248,8 @@ class AgentRunner:
                 self.store.recall.append(
                     self.agent_id,
                     [
-                        NewMessage(role="assistant", content=completion.text),
-                        events.function_result("invalid_output", False, outcome.text),
+                        NewMessage(role="assistant", content=completion.text, created_at=turn.clock()),
+                        events.function_result("invalid_output", False, outcome.text, turn.clock()),
                     ],
                 )
             return StepRecord(index, completion.text, None, outcome, completion)
@@ -263,6 +264,7 @@ class AgentRunner:
                         function_name=call.function,
                         function_args=call.arguments,
                         request_heartbeat=call.request_heartbeat,
+                        created_at=turn.clock(),
                     )
                 ],
             )
@@ -280,7 +282,8 @@ class AgentRunner:
                     # shown its own draft above the notice, a small model sends the same words
                     # again; nor is it found later as something the assistant said
                     self.store.recall.hold_back(self.agent_id, stored.id)
-            self.store.recall.append(self.agent_id, [events.function_result(call.function, outcome.ok, outcome.text)])
+            result = events.function_result(call.function, outcome.ok, outcome.text, turn.clock())
+            self.store.recall.append(self.agent_id, [result])
         return StepRecord(index, completion.text, call, outcome, completion, hold=hold)
 
     def _review(self, turn: Turn, message: str, plan: StepPlan, prompt: Sequence[ChatMessage]) -> Hold | None:

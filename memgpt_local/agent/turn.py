@@ -8,14 +8,16 @@ what a caller gets back. ``Hold`` is a policy's typed verdict on a draft reply.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from memgpt_local.agent.queue import EvictionReport
 from memgpt_local.functions.results import FunctionOutcome, RankedHit
-from memgpt_local.schemas import Completion, FunctionCall, SearchHit
+from memgpt_local.schemas import Completion, FunctionCall, SearchHit, utcnow
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,16 @@ class Turn(_Steps):
     reply_reason: str | None = None  # why the next step may only reply (None: it may call anything)
     step_reason: str | None = None  # why another step must run
     end_reason: str | None = None  # why the turn ends after this step, whatever the model asked
+    started_at: datetime | None = None  # the time of the event that started it (None: the clock's)
+    _began: float = field(default_factory=time.monotonic)
+
+    def clock(self) -> datetime:
+        """The time of this turn's messages: its event's time plus the seconds the turn has run
+        (an event from the past, as in an evaluation or an import, keeps its steps beside it;
+        stamped with the clock, they read "today" as another day)."""
+        if self.started_at is None:
+            return utcnow()
+        return self.started_at + timedelta(seconds=time.monotonic() - self._began)
 
     def held_drafts(self) -> list[str]:
         """The messages of this turn's drafts that policies held back (a retry must not copy them)."""
