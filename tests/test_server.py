@@ -177,6 +177,27 @@ def test_the_openai_client_talks_to_an_agent(scripted_server: Server):
         client.chat.completions.create(model="nobody", messages=[{"role": "user", "content": "Hi"}])
 
 
+def test_an_openai_stream_never_sends_a_draft_that_was_held_back(data_home: Path, tmp_path: Path):
+    from openai import OpenAI
+
+    said = "I keep three beehives on my roof in Leeds."
+    steps = [
+        {"thought": "t", "function": "send_message", "arguments": {"message": said}, "request_heartbeat": False},
+        {"thought": "t", "function": "send_message", "arguments": {"message": "Bees!"}, "request_heartbeat": False},
+        '{"facts": []}',
+    ]
+    (tmp_path / "held.json").write_text(json.dumps(steps))
+    server = Server(data_home, "--model", f"scripted:{tmp_path / 'held.json'}", "--token", TOKEN)
+    try:
+        with _client(server) as http:
+            http.post("/api/agents", json={"name": "dana"})
+        client = OpenAI(base_url=f"{server.url}/v1", api_key=TOKEN)
+        stream = client.chat.completions.create(model="dana", messages=[{"role": "user", "content": said}], stream=True)
+        assert "".join(chunk.choices[0].delta.content or "" for chunk in stream) == "Bees!"  # the copy was held
+    finally:
+        server.stop()
+
+
 @pytest.mark.real_model
 def test_a_real_model_turn_streams_through_the_server(data_home: Path, smollm_path: Path):
     (data_home / "config.toml").write_text(

@@ -6,7 +6,11 @@
   the **last user message** of the request is the user's turn; the earlier messages, any system
   message and sampling parameters (``temperature``, ``max_tokens``, ...) are ignored, because
   the agent's context and its model settings are its own. The reply is the turn's messages to
-  the user, joined by blank lines. ``stream: true`` sends them as they are generated.
+  the user, joined by blank lines. ``stream: true`` sends each reply once it has passed the
+  policies' review: an OpenAI stream cannot take text back, and a draft a guard holds back
+  (an "I don't know" with the answer in memory, the user's own words sent back) must never
+  reach the client. The native API (``/api/agents/{name}/messages``) streams drafts as they
+  are generated and says which were held.
 """
 
 from __future__ import annotations
@@ -116,17 +120,17 @@ def _stream(hub: AgentHub, name: str, text: str, completion_id: str, created: in
     yield chunk({"role": "assistant", "content": ""})
     stream = TurnStream()
     messages_sent = 0  # replies streamed so far: a second one starts after a blank line
-    streaming_reply = False
+    draft: list[str] = []  # the step's reply so far, sent once no policy holds it back
     for event in stream.run(lambda observer: hub.run_turn(name, "user", text, observer)):
         if event["type"] == "step":
-            streaming_reply = False
+            draft = []
         elif event["type"] == "message":
-            if not streaming_reply:
-                streaming_reply = True
-                if messages_sent:
-                    yield chunk({"content": "\n\n"})
+            draft.append(event["delta"])
+        elif event["type"] == "call" and draft:
+            if event["held"] is None:  # an OpenAI stream cannot take back what it sent
+                yield chunk({"content": ("\n\n" if messages_sent else "") + "".join(draft)})
                 messages_sent += 1
-            yield chunk({"content": event["delta"]})
+            draft = []
         elif event["type"] == "error":
             yield f"data: {json.dumps({'error': {'message': event['error'], 'type': 'server_error'}})}\n\n"
             break
