@@ -26,6 +26,7 @@ from fake_embedder import HashEmbedder  # noqa: E402
 
 RESULT_LINE = re.compile(r"^\d+\. \[[^\]]*\](?: the user said:| you said:)? (.*)$", re.M)
 TASKS = {"no-reply-check": "nested-kv"}  # the task whose episode shows the variant's difference (default: dmr)
+CHAT_ONLY = {"no-direct-reply"}  # its difference shows in a conversation: see the chat test below
 
 
 class ProbeBackend:
@@ -49,9 +50,8 @@ class ProbeBackend:
         return sum(len(m.content.split()) + 4 for m in messages)
 
     def _call(self, messages: list[ChatMessage], allowed: tuple[str, ...]) -> FunctionCall:
-        question = next(m.content for m in reversed(messages) if m.content.startswith("[user message")).split("\n", 1)[
-            1
-        ]
+        asked = (m.content for m in reversed(messages) if m.content.startswith("[user message"))
+        question = next(asked, "[login]\nHello").split("\n", 1)[1]  # a login: no user message yet
         if self.search in allowed and self.searches < 4:
             self.searches += 1
             codes = [i for i in identifiers(question) if any(c.isdigit() for c in i)]
@@ -124,7 +124,7 @@ def default_episodes(tmp_path_factory):
     return get
 
 
-@pytest.mark.parametrize("name", sorted(set(VARIANTS) - {"default"}))
+@pytest.mark.parametrize("name", sorted(set(VARIANTS) - {"default"} - CHAT_ONLY))
 def test_each_variant_reaches_the_runner_and_changes_the_episode(tmp_path, monkeypatch, default_episodes, name):
     task = TASKS.get(name, "dmr")
     record, backend, built = run_probe(tmp_path, name, monkeypatch, task)
@@ -147,3 +147,30 @@ def test_the_default_episode_uses_the_policies_a_chat_turn_uses(default_episodes
     assert "echo_guard" in record["holds"]  # the question asked back was held
     kv_record, _ = default_episodes("nested-kv")
     assert "reply_check" in kv_record["holds"]  # a value whose own entry it had not read was held
+
+
+def test_no_direct_reply_reaches_the_conversation_evaluation_and_lets_a_statement_search(tmp_path):
+    """The chat evaluation runs the variant's settings: by default a user's statement is
+    answered in one reply-only step; without direct reply the (probe) model searches first."""
+    from memgpt_local.eval.chat import scripts
+    from memgpt_local.eval.chat_run import ChatEvaluation
+
+    script = scripts(seed=3, n=1)[0]
+    first_turn: dict[str, list[str]] = {}
+    for name in ("default", "no-direct-reply"):
+        variant = get_variant(name)
+        backend = ProbeBackend("conversation_search", copies=False)
+        evaluation = ChatEvaluation(
+            tmp_path / name,
+            backend=backend,
+            embedder=HashEmbedder(dim=32),
+            settings=variant.settings(Settings().agent),
+            variant=name,
+        )
+        (record,) = evaluation.run([script])
+        statement = record["turns"][0]
+        assert statement["kind"] == "fact"
+        first_turn[name] = [g for m, g in backend.requests if any(statement["text"] in c.content for c in m[-2:])]
+    default_grammar, other_grammar = first_turn["default"][0], first_turn["no-direct-reply"][0]
+    assert "conversation_search" not in default_grammar and "send_message" in default_grammar
+    assert "conversation_search" in other_grammar

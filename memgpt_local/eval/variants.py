@@ -216,6 +216,13 @@ def _without_core_memory_editing(*args: Any, **kwargs: Any) -> Any:
 
 register(
     Variant(
+        "no-direct-reply",
+        "the defaults without answering a message that asks nothing of memory in the first step (the model may search)",
+        disable=("direct_reply",),
+    )
+)
+register(
+    Variant(
         "no-fact-notes",
         "the defaults without fact notes: the model alone decides what to write into the human block",
         agent={"fact_notes": {"enabled": False}},
