@@ -52,6 +52,18 @@ class ModelSettings(Section):
         "(output unchanged; off when temperature > 0)",
     )
     draft_max_tokens: int = Field(6, ge=1, le=32, description="tokens drafted per verification batch")
+    remote_n_ctx: int | None = Field(
+        None,
+        ge=512,
+        description="for a model on an inference server (model = http://HOST:PORT/v1): its context size, "
+        "when the server does not report one (llama.cpp's server does)",
+    )
+    remote_constraint: Literal["grammar", "json_schema"] = Field(
+        "grammar",
+        description="how a server keeps each step a valid call: grammar (GBNF: llama.cpp's server, "
+        "llama_cpp.server) or json_schema (vLLM, Ollama)",
+    )
+    remote_timeout: float = Field(600.0, gt=0, description="seconds one request to an inference server may take")
 
 
 class EmbedderSettings(Section):

@@ -32,8 +32,11 @@ def _points(
 
 
 def _backend(app: App, model: str, n_ctx: int | None) -> Backend:
-    from memgpt_local.cli.session import SCRIPTED_PREFIX, open_backend
+    from memgpt_local.cli.session import SCRIPTED_PREFIX, open_backend, open_remote
+    from memgpt_local.runtime.remote import is_remote
 
+    if is_remote(model):
+        return open_remote(model, app.settings.model, n_ctx)
     if model.startswith(SCRIPTED_PREFIX) or n_ctx is None:
         backend = open_backend(model, app, interactive=False)
         if n_ctx is not None:

@@ -6,6 +6,7 @@ starts goes through ``AgentRunner.run_turn``."""
 from __future__ import annotations
 
 import json
+import os
 import select
 import sys
 import time
@@ -19,7 +20,7 @@ import click
 from memgpt_local import events
 from memgpt_local.agent.loop import AgentRunner, StepObserver
 from memgpt_local.agent.turn import TurnResult
-from memgpt_local.config import Settings
+from memgpt_local.config import ModelSettings, Settings
 from memgpt_local.errors import AgentNotFoundError, InvalidInputError
 from memgpt_local.memory.core import default_blocks
 from memgpt_local.runtime.kv_state import attach_saved_state, save_saved_state
@@ -54,17 +55,38 @@ def load_script(path: Path) -> list[FunctionCall | str]:
 
 
 def open_backend(model: str, app: App, *, interactive: bool) -> Backend:
-    """The model backend for ``model``: a catalog/registered name, a GGUF path, or
-    ``scripted:FILE.json`` (a deterministic replay, for tests and demos)."""
+    """The model backend for ``model``: a catalog/registered name, a GGUF path, an inference
+    server's URL (``http://HOST:PORT/v1``; the key, if it needs one, in
+    ``$MEMGPT_LOCAL_REMOTE_API_KEY``), or ``scripted:FILE.json`` (a deterministic replay, for
+    tests and demos)."""
     if model.startswith(SCRIPTED_PREFIX):
         from memgpt_local.runtime.scripted import ScriptedBackend
 
         return ScriptedBackend(load_script(Path(model[len(SCRIPTED_PREFIX) :])))
+    from memgpt_local.runtime.remote import is_remote
+
+    if is_remote(model):
+        return open_remote(model, app.settings.model)
     from memgpt_local.runtime.llama import load_backend
     from memgpt_local.runtime.pull import ensure_model
 
     ensure_model(model, app.data_dir, interactive=interactive, confirm=click.confirm if interactive else None)
     return load_backend(model, app.settings.model, app.data_dir)
+
+
+def open_remote(url: str, settings: ModelSettings, n_ctx: int | None = None) -> Backend:
+    """The backend for an inference server at ``url`` (see ``runtime/remote.py``)."""
+    from memgpt_local.runtime.remote import RemoteBackend
+
+    return RemoteBackend(
+        url,
+        n_ctx=n_ctx or settings.remote_n_ctx,
+        api_key=os.environ.get("MEMGPT_LOCAL_REMOTE_API_KEY"),
+        constraint=settings.remote_constraint,
+        temperature=settings.temperature,
+        seed=settings.seed,
+        timeout=settings.remote_timeout,
+    )
 
 
 def open_runner(
