@@ -54,6 +54,20 @@ def is_question(sentence: str) -> bool:
     return not _SPEAKS_OF_SELF.match(_OPENER.sub("", sentence.strip()))
 
 
+_ASKING_START = re.compile(
+    r"^\W*(?:what|what's|whats|where|where's|who|who's|whom|whose|when|which|why|how|is|are|am|was|were|"
+    r"do|does|did|can|could|would|will|should|shall|have|has|had|may|might|tell me|remind me|show me|"
+    r"list|find|look up|search|summari[sz]e|recap)\b",
+    re.I,
+)
+
+
+def asks_something(text: str) -> bool:
+    """Whether any sentence of ``text`` ends with "?" or opens with a question word or a
+    request to find something ("Remind me what we said")."""
+    return any(s.endswith("?") or _ASKING_START.match(s) for s in sentences(text))
+
+
 def statements(text: str) -> str:
     """``text`` without its questions ("Hey, what's my brother's name again?" states nothing)."""
     return " ".join(s for s in sentences(text) if not is_question(s))

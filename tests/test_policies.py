@@ -223,6 +223,9 @@ def test_repeat_guard_holds_a_reply_of_an_earlier_turn_once_and_shows_the_messag
     assert RepeatGuard().review(Turn(question="q", event_id=3), draft("York!"), memory) is None  # this turn's own
     login = Turn(question=None, kind="login", event_id=5)  # a greeting may say again what it knows
     assert RepeatGuard().review(login, draft(earlier), memory) is None
+    # a question may get the same answer again ("Your sister's name is ..." twice)
+    question = Turn(question="What's my rabbit called?", event_id=3)
+    assert RepeatGuard().review(question, draft(earlier), memory) is None
 
 
 def test_echo_guard_holds_a_reply_that_asks_the_question_back_once_a_turn():
@@ -294,6 +297,15 @@ def test_reply_check_holds_a_draft_whose_names_memory_knows_more_about():
     assert check.review(login, draft("Hello Lena! How was Hotel Aurelia?"), memory) is None
     greeted = FakeMemory(entries=[hit(9, "Hello again, I am back.", kind="message", role="user")])
     assert check.review(Turn(question="Hi, it's me"), draft("Hello! Welcome back."), greeted) is None
+    # a name core memory holds is a fact the agent keeps: its first mention adds nothing
+    moved = FakeMemory(
+        entries=[hit(3, "Big news: I've moved to Shullthouardbury!", kind="message", role="user")],
+        core=[("human", "Home: Shullthouardbury")],
+    )
+    asked = Turn(question="Where do I live these days?")
+    assert check.review(asked, draft("You live in Shullthouardbury now."), moved) is None
+    moved.core = []
+    assert check.review(asked, draft("You live in Shullthouardbury now."), moved) is not None
 
 
 def test_reply_check_skips_common_names_and_far_details():

@@ -28,17 +28,11 @@ import re
 from memgpt_local.agent.policy.base import MemoryView, Policy, SearchKind, StepPlan
 from memgpt_local.agent.turn import Turn
 from memgpt_local.schemas import NewMessage
-from memgpt_local.text import content_words, sentences
+from memgpt_local.text import asks_something, content_words, sentences
 
 MARK = "direct reply"
 KINDS: tuple[SearchKind, ...] = ("message", "passage")
 
-_ASKING_START = re.compile(
-    r"^\W*(?:what|what's|whats|where|where's|who|who's|whom|whose|when|which|why|how|is|are|am|was|were|"
-    r"do|does|did|can|could|would|will|should|shall|have|has|had|may|might|tell me|remind me|show me|"
-    r"list|find|look up|search|summari[sz]e|recap)\b",
-    re.I,
-)
 _POINTS_BACK = re.compile(
     r"\b(?:remember|remembered|recall|remind|told you|tell you|mentioned|said|talked|spoke|"
     r"last time|earlier|before|again|ago|previously|you know)\b",
@@ -47,11 +41,6 @@ _POINTS_BACK = re.compile(
 _ABOUT_THE_USER = re.compile(r"\b(?:i|i'm|im|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b", re.I)
 _ASKS_FOR_ITSELF = re.compile(r"\b(?:tell|show|give|help|let|teach|send|get|find) me\b", re.I)  # "tell me a joke"
 _NUMBER = re.compile(r"\d")
-
-
-def asks(message: str) -> bool:
-    """Whether any sentence of ``message`` is a question or a request to find something."""
-    return any(s.endswith("?") or _ASKING_START.match(s) for s in sentences(message))
 
 
 def points_back(message: str) -> bool:
@@ -94,7 +83,7 @@ def needs_no_memory(message: str, memory: MemoryView) -> bool:
     """Whether ``message`` can be answered without searching (see the module's docstring)."""
     if points_back(message):
         return False
-    if not asks(message):
+    if not asks_something(message):
         return True
     if about_the_user(message) or names_something(message):
         return False

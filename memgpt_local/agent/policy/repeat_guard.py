@@ -17,7 +17,10 @@ guard's to hold, with the turn's search hits).
 
 A login's greeting may say again what an earlier reply said: held back ("Hello, Tomasz! I know
 that you are Tomasz, a chemistry teacher ..." after "I know that you are Tomasz, ..."), the
-model's second greeting was "Hello! How can I help you today?", without the name.
+model's second greeting was "Hello! How can I help you today?", without the name. Nor is
+the answer to a question held for repeating an earlier one: the same question, or a like one,
+has the same answer ("Your sister's name is Tothstiis." after "Your mother's name is
+Tothstiis."), and the second draft, kept from the first one's words, misspelt the name.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from __future__ import annotations
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.policy.echo_guard import restates_question
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.text import longest_common_run, near_duplicate, normalize_space, statements, words
+from memgpt_local.text import asks_something, longest_common_run, near_duplicate, normalize_space, statements, words
 
 EARLIER = "repeat_guard:earlier turn"
 PARROT = "repeat_guard:users words"
@@ -58,6 +61,7 @@ class RepeatGuard(Policy):
             not answered
             and not draft.plan.last
             and not greeting
+            and not (turn.question and asks_something(turn.question))
             and EARLIER not in turn.marks
             and _said_before(message, turn, memory)
         ):

@@ -58,16 +58,22 @@ class UnreadEntries:
 
 
 def unread_entries(
-    draft: str, *, asked: str, context_text: str, sources: Sequence[Containing], max_df: int
+    draft: str, *, asked: str, context_text: str, sources: Sequence[Containing], max_df: int, known: str = ""
 ) -> UnreadEntries:
     """What memory holds about the draft's own identifiers that the context does not show.
 
     ``asked`` is the user's message: identifiers it contains are what the model searched
-    for, not what its answer adds. An identifier held by more than ``max_df`` entries is
-    common and links nothing (the same rule as linked memory).
+    for, not what its answer adds. ``known`` is core memory: an identifier it holds is a fact
+    the agent keeps, and the messages that first said it add nothing to an answer from it
+    ("You live in Shullthouardbury now." held back for the user's message about the move, and
+    the model's second answer made the town up: "a charming town in the north of England").
+    An identifier held by more than ``max_df`` entries is common and links nothing (the same
+    rule as linked memory).
     """
     seen_text = normalize_space(context_text)
-    new_ids = [i for i in identifiers(draft) if i not in asked and i.lower() not in OPENERS][:MAX_IDENTIFIERS]
+    new_ids = [i for i in identifiers(draft) if i not in asked and i not in known and i.lower() not in OPENERS][
+        :MAX_IDENTIFIERS
+    ]
     found: list[SearchHit] = []
     used: list[str] = []
     keys: set[tuple[str, int]] = set()
@@ -131,6 +137,7 @@ class ReplyCheck(Policy):
             context_text="\n".join(m.content for m in draft.prompt),
             sources=[source(kind) for kind in SOURCES],
             max_df=self.settings.max_df,
+            known="\n".join(line for _, line in memory.core_lines()),
         )
         if check.entries and self.settings.window < 1.0:
             grounds = [ranked.hit.text for _, ranked in turn.search_hits()] or [draft.message]
