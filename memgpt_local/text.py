@@ -17,6 +17,12 @@ STOPWORDS = frozenset(
     "you your".split()
 )
 
+# capitalised because they open a sentence, never names ("Hello, Dana!")
+SENTENCE_OPENERS = frozenset(
+    "hello hi hey thanks thank sure great sorry welcome okay good well yes absolutely certainly dear glad "
+    "nice wonderful congratulations wow here there this that these those your you what".split()
+)
+
 _WORD = re.compile(r"\w+")
 
 

@@ -66,13 +66,14 @@ def test_core_memory_replace_with_empty_text_deletes(store):
 
 def test_core_memory_limit_returns_an_error_telling_the_model_what_to_do(store):
     runner = make_runner(
-        store, [call("core_memory_append", label="human", content="x" * 400), say("ok")], core_memory_limit=300
+        store, [call("core_memory_append", label="human", content="x" * 450), say("ok")], core_memory_limit=500
     )
+    store.core.set_value(runner.agent_id, "human", "Name: Dana\nHome: Leeds, three beehives on the roof")
     turn = ask(runner, "hi")
     outcome = turn.steps[0].outcome
     assert not outcome.ok
     assert "limit" in outcome.text and "archival_memory_insert" in outcome.text
-    assert len(store.core.get(runner.agent_id, "human").value) <= 300
+    assert len(store.core.get(runner.agent_id, "human").value) <= 500
 
 
 def test_archival_insert_then_search_across_a_heartbeat(store):

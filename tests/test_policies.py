@@ -225,7 +225,11 @@ def test_repeat_guard_holds_a_reply_of_an_earlier_turn_once_and_shows_the_messag
     assert RepeatGuard().review(login, draft(earlier), memory) is None
     # a question may get the same answer again ("Your sister's name is ..." twice)
     question = Turn(question="What's my rabbit called?", event_id=3)
-    assert RepeatGuard().review(question, draft(earlier), memory) is None
+    memory.context[1] = msg(2, "assistant", "ok", function_name="send_message", function_args={"message": "Bunny."})
+    assert RepeatGuard().review(question, draft("Bunny."), memory) is None
+    # ... but not a reply that answers nothing ("Sure, I can help with that!" to every message)
+    memory.context[1] = msg(2, "assistant", "ok", function_name="send_message", function_args={"message": earlier})
+    assert RepeatGuard().review(question, draft(earlier), memory) is not None
 
 
 def test_echo_guard_holds_a_reply_that_asks_the_question_back_once_a_turn():

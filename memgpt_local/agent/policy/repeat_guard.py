@@ -20,7 +20,9 @@ that you are Tomasz, a chemistry teacher ..." after "I know that you are Tomasz,
 model's second greeting was "Hello! How can I help you today?", without the name. Nor is
 the answer to a question held for repeating an earlier one: the same question, or a like one,
 has the same answer ("Your sister's name is Tothstiis." after "Your mother's name is
-Tothstiis."), and the second draft, kept from the first one's words, misspelt the name.
+Tothstiis."), and the second draft, kept from the first one's words, misspelt the name. Only
+an answer that names something is let through: "Sure, I can help with that! What are you
+looking for?" answered "What's my parrot's name?" after it had answered two statements.
 """
 
 from __future__ import annotations
@@ -28,7 +30,16 @@ from __future__ import annotations
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.policy.echo_guard import restates_question
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.text import asks_something, longest_common_run, near_duplicate, normalize_space, statements, words
+from memgpt_local.functions.links import identifiers
+from memgpt_local.text import (
+    SENTENCE_OPENERS,
+    asks_something,
+    longest_common_run,
+    near_duplicate,
+    normalize_space,
+    statements,
+    words,
+)
 
 EARLIER = "repeat_guard:earlier turn"
 PARROT = "repeat_guard:users words"
@@ -61,7 +72,7 @@ class RepeatGuard(Policy):
             not answered
             and not draft.plan.last
             and not greeting
-            and not (turn.question and asks_something(turn.question))
+            and not (turn.question and asks_something(turn.question) and names_something(message))
             and EARLIER not in turn.marks
             and _said_before(message, turn, memory)
         ):
@@ -95,6 +106,11 @@ def parrots(draft: str, said: str, *, share: float = 0.6, min_words: int = 4) ->
     heard, written = words(statements(said)), words(draft)  # an answer may reuse its question's words
     run = longest_common_run(written, heard)
     return run >= min_words and (run >= share * len(heard) or run >= share * len(written))
+
+
+def names_something(message: str) -> bool:
+    """Whether ``message`` holds a name or a number (not a word capitalised to open a sentence)."""
+    return any(i.lower() not in SENTENCE_OPENERS for i in identifiers(message))
 
 
 def _said_before(message: str, turn: Turn, memory: MemoryView) -> bool:

@@ -23,19 +23,13 @@ from memgpt_local.config import ReplyCheckSettings
 from memgpt_local.functions.links import identifiers
 from memgpt_local.functions.results import format_hits
 from memgpt_local.schemas import SearchHit
-from memgpt_local.text import normalize_space
+from memgpt_local.text import SENTENCE_OPENERS, normalize_space
 
 Containing = Callable[[str, int], list[SearchHit]]
 
 MAX_IDENTIFIERS = 6  # identifiers of one draft that are looked up
 MAX_ENTRIES = 4  # unread entries shown at most
 SOURCES: tuple[SearchKind, ...] = ("passage", "message")
-# capitalised because they open a sentence, never names: "Hello, Dana!" was held back once
-# because recall held other messages with "Hello" in them
-OPENERS = frozenset(
-    "hello hi hey thanks thank sure great sorry welcome okay good well yes absolutely certainly dear glad "
-    "nice wonderful congratulations wow here there this that these those your you what".split()
-)
 
 
 @dataclass(frozen=True)
@@ -71,9 +65,9 @@ def unread_entries(
     rule as linked memory).
     """
     seen_text = normalize_space(context_text)
-    new_ids = [i for i in identifiers(draft) if i not in asked and i not in known and i.lower() not in OPENERS][
-        :MAX_IDENTIFIERS
-    ]
+    new_ids = [
+        i for i in identifiers(draft) if i not in asked and i not in known and i.lower() not in SENTENCE_OPENERS
+    ][:MAX_IDENTIFIERS]
     found: list[SearchHit] = []
     used: list[str] = []
     keys: set[tuple[str, int]] = set()
