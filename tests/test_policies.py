@@ -483,3 +483,18 @@ def test_direct_reply_lets_a_general_question_search_when_memory_holds_its_words
     login = Turn(question=None, kind="login")
     DirectReply().start(login, FakeMemory())
     assert DirectReply().plan(login, StepPlan()) == StepPlan()
+
+
+def test_greet_by_name_holds_a_login_greeting_without_the_known_name_once():
+    from memgpt_local.agent.policy.greet_by_name import GreetByName
+
+    policy = GreetByName()
+    memory = FakeMemory(core=[("persona", "Name: Sam the assistant"), ("human", "Name: Lena Maier"), ("human", "x")])
+    login = Turn(question=None, kind="login")
+    hold = policy.review(login, draft("Hello! How can I help you today? What is your name?"), memory)
+    assert hold is not None and hold.hide_draft and hold.notice.endswith("starting with: Hello Lena!")
+    assert policy.review(login, draft("Welcome back, Lena! How are the goats?"), memory) is None
+    login.holds[policy.name] = 1  # once a turn: the second draft goes out
+    assert policy.review(login, draft("Hello!"), memory) is None
+    assert policy.review(Turn(question="hi"), draft("Hello!"), memory) is None  # only at a login
+    assert policy.review(Turn(question=None, kind="login"), draft("Hello!"), FakeMemory()) is None  # name unknown

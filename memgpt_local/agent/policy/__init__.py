@@ -10,6 +10,7 @@ from memgpt_local.agent.policy.copy_guard import CopyGuard
 from memgpt_local.agent.policy.denial_guard import DenialGuard
 from memgpt_local.agent.policy.direct_reply import DirectReply
 from memgpt_local.agent.policy.echo_guard import EchoGuard
+from memgpt_local.agent.policy.greet_by_name import GreetByName
 from memgpt_local.agent.policy.grounded_reply import GroundedReply
 from memgpt_local.agent.policy.one_reply import OneReply
 from memgpt_local.agent.policy.prefetch import Prefetch
@@ -36,6 +37,7 @@ FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
     "one_reply": lambda s: OneReply(),
     "reply_required": lambda s: ReplyRequired(),
     "repeat_guard": lambda s: RepeatGuard(),
+    "greet_by_name": lambda s: GreetByName(),
     "echo_guard": lambda s: EchoGuard(s.echo_guard),
     "copy_guard": lambda s: CopyGuard(s.copy_guard),
     "denial_guard": lambda s: DenialGuard(s.denial_guard),
