@@ -88,3 +88,27 @@ def test_outcomes_name_what_happened():
     step = {"function": "conversation_search", "arguments": {"query": "ferret", "page": 0}}
     assert repeated_search({"trace": [step, step, step]})
     assert not repeated_search({"trace": [step, step, {"function": "send_message", "arguments": {"message": "hi"}}]})
+
+
+def test_the_chat_band_question_accepts_the_band_as_named_and_old_records_are_judged_again(tmp_path):
+    import json
+
+    from memgpt_local.eval.chat import scripts
+    from memgpt_local.eval.chat_report import read_records
+    from memgpt_local.eval.chat_run import RESULTS_FILE, judge
+
+    script = scripts(2, 1, 0)[0]
+    turns = [t for s in script.sessions for t in s.turns]
+    band = next(t for t in turns if "band" in t.text)
+    name = script.user.band  # a plural name: "the Tragreettes"
+    assert judge(band, f"You saw the {name} live.") == "correct"
+    record = {
+        "seed": 2,
+        "index": 0,
+        "wording": 0,
+        "turns": [{"text": t.text, "messages": [f"You saw the {name} live."], "verdict": "invented"} for t in turns],
+    }
+    (tmp_path / RESULTS_FILE).write_text(json.dumps(record) + "\n")
+    (read,) = read_records(tmp_path)
+    verdicts = {t["text"]: t["verdict"] for t in read["turns"]}
+    assert verdicts[band.text] == "correct"  # recorded as invented before the fix

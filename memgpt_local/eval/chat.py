@@ -221,7 +221,7 @@ def _sessions(p: Profile, rng: random.Random, wording: int) -> tuple[Session, ..
         UserTurn(
             _w(w, "Which band did I see live a while ago?", "Who was that gig I went to?"),
             "question",
-            answers=(p.band.removesuffix("s"),),
+            answers=(p.band, p.band.removesuffix("s")),  # "the Tragreettes", "a Tragreette gig"
         ),
         UserTurn(
             _w(w, f"What's my {p.sibling}'s name?", f"Do you remember what my {p.sibling} is called?"),
