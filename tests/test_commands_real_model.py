@@ -188,7 +188,8 @@ def _last_sent_reply(messages: list[Message]) -> Message:
 
 
 def _dump_text(messages: list[Message]) -> str:
-    return "\n".join(f"#{m.id} {transcript_line(m)}" for m in messages)
+    # a one-step turn popped whole leaves the context empty (a reply is three messages)
+    return "\n".join(f"#{m.id} {transcript_line(m)}" for m in messages) or "(the context holds no messages)"
 
 
 def _only_changed(before: list[Message], after: list[Message], message_id: int) -> Message:

@@ -320,3 +320,14 @@ def test_the_embedder_encodes_a_repeated_text_once(embedder, monkeypatch):
     assert np.array_equal(again[1], again[3])
     again[0] += 1  # callers get their own rows
     assert np.array_equal(embedder.embed([band])[0], first[1])
+
+
+def test_the_packaged_defaults_fit_a_small_core_memory_limit():
+    from memgpt_local.memory.core import default_blocks, default_text
+
+    persona, human = default_blocks(2000)
+    assert persona.value == default_text("persona") and human.value == default_text("human")
+    for limit in (50, 120, 300):
+        persona, human = default_blocks(limit)
+        assert 0 < len(persona.value) <= limit and default_text("persona").startswith(persona.value)
+        assert 0 < len(human.value) <= limit

@@ -129,7 +129,7 @@ class AgentRunner:
             question=question,
             kind=events.kind_of(event.content, event.role),
             event_id=event.id if isinstance(event, Message) else None,
-            started_at=event.created_at,
+            started_at=event.created_at if isinstance(event, NewMessage) else None,  # a stored one runs now
         )
         if isinstance(event, NewMessage):
             self._check_fits(event)

@@ -122,7 +122,7 @@ class Turn(_Steps):
     reply_reason: str | None = None  # why the next step may only reply (None: it may call anything)
     step_reason: str | None = None  # why another step must run
     end_reason: str | None = None  # why the turn ends after this step, whatever the model asked
-    started_at: datetime | None = None  # the time of the event that started it (None: the clock's)
+    started_at: datetime | None = None  # the time of the new event that started it (None: the clock's)
     _began: float = field(default_factory=time.monotonic)
 
     def clock(self) -> datetime:

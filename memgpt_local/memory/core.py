@@ -23,9 +23,23 @@ def default_text(label: str) -> str:
 def default_blocks(
     limit: int = DEFAULT_LIMIT, *, persona: str | None = None, human: str | None = None
 ) -> list[CoreBlock]:
-    persona = default_text("persona") if persona is None else persona
-    human = default_text("human") if human is None else human
+    persona = fitted(default_text("persona"), limit) if persona is None else persona
+    human = fitted(default_text("human"), limit) if human is None else human
     return [CoreBlock(label="persona", value=persona, limit=limit), CoreBlock(label="human", value=human, limit=limit)]
+
+
+def fitted(text: str, limit: int) -> str:
+    """A packaged default text within a smaller ``agent.core_memory_limit``: its first lines
+    that fit (the first line cut at a word when even that one does not), so a small limit never
+    stops an agent from being created."""
+    kept: list[str] = []
+    for line in text.splitlines():
+        if len("\n".join([*kept, line])) > limit:
+            break
+        kept.append(line)
+    if kept:
+        return "\n".join(kept)
+    return text[:limit].rsplit(" ", 1)[0] if " " in text[:limit] else text[:limit]
 
 
 def _check(block: CoreBlock) -> None:
