@@ -46,6 +46,15 @@ _OPENER = re.compile(r"^(?:(?:hey|hi|hello|so|oh|ok|okay|well|and|but|um|also|bt
 _SPEAKS_OF_SELF = re.compile(r"^(?:i|i'm|im|i've|i'd|i'll|my|we|we're|we've|our)\b", re.I)
 
 
+FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b", re.I)
+
+
+def names_within(sentence: str) -> bool:
+    """Whether ``sentence`` holds a capitalised word after its first (a name: "Hello there, Dana
+    here"), the pronoun "I" aside."""
+    return any(w[:1].isupper() and w.strip(",;:'\"()?!.").isalpha() and w.lower() != "i" for w in sentence.split()[1:])
+
+
 def sentences(text: str) -> list[str]:
     """The sentences of ``text`` (split at ``.``, ``!``, ``?`` and line breaks), stripped."""
     return [s.strip() for s in _SENTENCE.findall(text.replace("\u2019", "'")) if s.strip()]

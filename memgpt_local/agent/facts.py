@@ -43,7 +43,7 @@ from memgpt_local.memory.core import default_text
 from memgpt_local.runtime.base import Backend, SideContexts
 from memgpt_local.runtime.grammar import build_notes_grammar
 from memgpt_local.schemas import ChatMessage
-from memgpt_local.text import content_words, normalize_space, sentences, statements, words
+from memgpt_local.text import FIRST_PERSON, content_words, names_within, normalize_space, sentences, statements, words
 
 if TYPE_CHECKING:
     from memgpt_local.memory import MemoryStore
@@ -52,7 +52,6 @@ BLOCK = "human"
 NOTES_MAX_TOKENS = 200
 
 # words that show a message talks about its writer: a message without any is not read for facts
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b", re.I)
 _NAMES_AND_NUMBERS = re.compile(r"\b(?:[A-Z][\w'-]*|\d[\d.,:/-]*)")
 
 NOTES_N_CTX = 2048  # the side context the notes pass runs in
@@ -143,13 +142,7 @@ def states_something_personal(message: str) -> bool:
     state nothing: read for facts, "Hey, what's the name of my brother again?" became "Name:
     Brother" in place of the user's name."""
     stated = statements(message)
-    if _FIRST_PERSON.search(stated):
-        return True
-    for sentence in sentences(stated):
-        later = sentence.split()[1:]
-        if any(w[:1].isupper() and w.strip(",;:'\"()").isalpha() for w in later):
-            return True
-    return False
+    return bool(FIRST_PERSON.search(stated)) or any(names_within(s) for s in sentences(stated))
 
 
 def label_of(line: str) -> str | None:

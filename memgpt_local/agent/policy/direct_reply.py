@@ -28,7 +28,7 @@ import re
 from memgpt_local.agent.policy.base import MemoryView, Policy, SearchKind, StepPlan
 from memgpt_local.agent.turn import Turn
 from memgpt_local.schemas import NewMessage
-from memgpt_local.text import asks_something, content_words, sentences
+from memgpt_local.text import FIRST_PERSON, asks_something, content_words, names_within, sentences
 
 MARK = "direct reply"
 KINDS: tuple[SearchKind, ...] = ("message", "passage")
@@ -38,7 +38,6 @@ _POINTS_BACK = re.compile(
     r"last time|earlier|before|again|ago|previously|you know)\b",
     re.I,
 )
-_ABOUT_THE_USER = re.compile(r"\b(?:i|i'm|im|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b", re.I)
 _ASKS_FOR_ITSELF = re.compile(r"\b(?:tell|show|give|help|let|teach|send|get|find) me\b", re.I)  # "tell me a joke"
 _NUMBER = re.compile(r"\d")
 
@@ -51,16 +50,12 @@ def points_back(message: str) -> bool:
 def names_something(message: str) -> bool:
     """Whether ``message`` names someone or something: a capitalised word after a sentence's
     first, or a number."""
-    for sentence in sentences(message):
-        later = sentence.split()[1:]
-        if any(w[:1].isupper() and w.strip(",;:'\"()?!.").isalpha() and w.lower() != "i" for w in later):
-            return True
-    return bool(_NUMBER.search(message))
+    return any(names_within(s) for s in sentences(message)) or bool(_NUMBER.search(message))
 
 
 def about_the_user(message: str) -> bool:
     """Whether ``message`` speaks of its writer ("my", "we"; not the "me" of "tell me a joke")."""
-    return bool(_ABOUT_THE_USER.search(_ASKS_FOR_ITSELF.sub("", message.replace("’", "'"))))
+    return bool(FIRST_PERSON.search(_ASKS_FOR_ITSELF.sub("", message.replace("’", "'"))))
 
 
 def memory_shares_words(message: str, memory: MemoryView, k: int = 3) -> bool:
