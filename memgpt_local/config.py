@@ -90,6 +90,7 @@ PolicyName = Literal[  # in the order they act, whatever the order of ``agent.po
     "one_reply",
     "reply_required",
     "repeat_guard",
+    "internal_guard",
     "greet_by_name",
     "echo_guard",
     "copy_guard",
@@ -108,6 +109,7 @@ DEFAULT_POLICIES: tuple[PolicyName, ...] = (
     "one_reply",
     "reply_required",
     "repeat_guard",
+    "internal_guard",
     "greet_by_name",
     "echo_guard",
     "copy_guard",
@@ -241,6 +243,11 @@ class AgentSettings(Section):
         8, ge=0, le=64, description="a reply may not repeat a run of this many of its own tokens (0 = off)"
     )
     idle_heartbeat_minutes: float = Field(0.0, ge=0.0, description="0 disables the idle timer")
+    past_thoughts: bool = Field(
+        False,
+        description="show the model the inner thoughts and send_message results of earlier turns' steps (false: "
+        "earlier turns show their calls and replies only; qwen2.5-coder-1.5b copied its old thoughts and replies)",
+    )
     stable_core_memory: bool = Field(
         True,
         description="the system message shows core memory as of the last eviction; the agent's edits arrive as "

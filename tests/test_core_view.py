@@ -31,8 +31,11 @@ def test_an_edit_by_the_agent_leaves_the_system_message_as_it_was(store):
     assert "Name: Ada" in store.core.get(runner.agent_id, "human").value
     # the edit is in view as the call that made it
     assert any("Name: Ada" in m.content for m in third.messages[1:])
-    # every step's prompt starts with the previous one's: the cache can serve it
-    assert third.messages[: len(second.messages)] == second.messages
+    # every step's prompt starts with the previous one's, up to the turn that ended (whose
+    # steps are shown without their thoughts from then on): the cache can serve it
+    assert second.messages[: len(first.messages)] == first.messages
+    turn_start = next(i for i, m in enumerate(second.messages) if "I'm Ada" in m.content)
+    assert third.messages[: turn_start + 1] == second.messages[: turn_start + 1]
 
 
 def test_an_edit_made_outside_the_agent_shows_at_the_next_turn(store):
@@ -90,3 +93,36 @@ def test_replace_of_text_the_block_no_longer_holds_quotes_the_block(store):
     store.core.set_value(runner.agent_id, "human", "Home: Hull")
     turn = ask(runner, "I moved to York")
     assert "the block now reads:\nHome: Hull" in turn.steps[0].outcome.text
+
+
+def test_earlier_turns_show_their_calls_without_thoughts_or_reply_results(store):
+    runner = make_runner(
+        store,
+        [
+            call("conversation_search", query="cello", heartbeat=True, thought="I should look up my cello notes."),
+            call("send_message", message="It was in the workshop.", thought="The result says workshop."),
+            call("send_message", message="Happy to help.", thought="Thank them."),
+        ],
+    )
+    ask(runner, "Where did I leave my cello?")
+    ask(runner, "Thanks!")
+    _, second_step, next_turn = runner.backend.requests
+    # inside its own turn a step's thought is in view: the next step reads the plan
+    assert any("I should look up my cello notes." in m.content for m in second_step.messages)
+    shown = "\n".join(m.content for m in next_turn.messages[1:])
+    assert "I should look up my cello notes." not in shown and "The result says workshop." not in shown
+    assert '"query": "cello"' in shown and "It was in the workshop." in shown  # what was done stays
+    assert "Message sent." not in shown
+    assert runner.render()[-1].content.endswith("Message sent.")  # the current turn's result is there
+
+
+def test_past_thoughts_shows_earlier_turns_in_full(store):
+    runner = make_runner(
+        store,
+        [call("send_message", message="Hello.", thought="Greet."), call("send_message", message="Hi again.")],
+        past_thoughts=True,
+    )
+    ask(runner, "hi")
+    ask(runner, "hi again")
+    shown = "\n".join(m.content for m in runner.backend.requests[-1].messages)
+    assert '"thought": "Greet."' in shown and "Message sent." in shown

@@ -112,3 +112,20 @@ def test_the_chat_band_question_accepts_the_band_as_named_and_old_records_are_ju
     (read,) = read_records(tmp_path)
     verdicts = {t["text"]: t["verdict"] for t in read["turns"]}
     assert verdicts[band.text] == "correct"  # recorded as invented before the fix
+
+
+def test_a_reply_that_repeats_an_earlier_replys_sentence_is_counted_as_copied():
+    from memgpt_local.eval.chat_report import copied_turns
+    from memgpt_local.eval.chat_run import copied_sentences
+
+    earlier = [
+        "That's great news! Do you have any plans for the weekend?",
+        "Is there anything I can help you with about Bath?",
+    ]
+    assert copied_sentences("I'm sorry to hear that. Do you have any plans for the weekend?", earlier)
+    assert copied_sentences("Is there anything I can help you with regarding your parrot?", earlier)
+    assert not copied_sentences("Your goats are called Hansi and Mitzi.", earlier)
+    assert not copied_sentences("Great news, Lena!", earlier)  # three words: too short to count
+    assert not copied_sentences("Do you have any plans?", [])
+    record = {"turns": [{"messages": [m]} for m in [*earlier, "Do you have any plans for the weekend?", "Bye!"]]}
+    assert copied_turns(record) == 1

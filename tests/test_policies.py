@@ -498,3 +498,19 @@ def test_greet_by_name_holds_a_login_greeting_without_the_known_name_once():
     assert policy.review(login, draft("Hello!"), memory) is None
     assert policy.review(Turn(question="hi"), draft("Hello!"), memory) is None  # only at a login
     assert policy.review(Turn(question=None, kind="login"), draft("Hello!"), FakeMemory()) is None  # name unknown
+
+
+def test_internal_guard_holds_a_reply_that_speaks_of_functions_or_notices_once():
+    from memgpt_local.agent.policy.internal_guard import InternalGuard
+
+    policy = InternalGuard()
+    turn = Turn(question="Went to a gig on the weekend, it was amazing!")
+    leaked = "Please save the details you will need with archival_memory_insert and then go on."
+    hold = policy.review(turn, draft(leaked), FakeMemory())
+    assert hold is not None and hold.hide_draft and "archival_memory_insert" in hold.notice
+    assert hold.notice.endswith("Went to a gig on the weekend, it was amazing!")
+    assert policy.review(turn, draft("The context window is 74% full, sorry."), FakeMemory()) is not None
+    assert policy.review(turn, draft("Sounds like a great night! Who played?"), FakeMemory()) is None
+    assert policy.review(turn, draft("I can search our past conversations for it."), FakeMemory()) is None
+    turn.holds[policy.name] = 1  # once a turn: the second draft goes out
+    assert policy.review(turn, draft(leaked), FakeMemory()) is None

@@ -6,6 +6,15 @@ any message was evicted), then the in-context messages oldest first. Nothing in 
 on the current time, so between evictions the rendered prompt only grows at its end and the
 model runtime can reuse its KV cache.
 
+Earlier turns are shown by what they did: each step's call without its inner thought, and
+without the "Message sent." result of a reply. Shown in full, qwen2.5-coder-1.5b copied them:
+the thought "I should look up relaxation tips" became the reply "Sure, I'll look into that.
+What else would you like to know?", and that reply came back, word for word, for a wedding,
+a bad day and a question about the user's parrot. A step's thought is still seen by the
+steps of its own turn (a search's plan), and each message changes form only once, when its
+turn is over, so the KV cache re-reads that turn's steps once (``agent.past_thoughts`` shows
+them all, for comparison).
+
 The working context is shown as it stood at the last eviction (``agent.state["core_shown"]``,
 kept by ``CoreView``): an edit the agent makes itself (a ``core_memory_*`` call, a fact note)
 is already in the queue as the call or the ``memory update`` notice that made it, so the
@@ -23,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 
-from memgpt_local.events import render_user
+from memgpt_local.events import kind_of, render_user
 from memgpt_local.functions.specs import FUNCTIONS_BY_NAME, FunctionSpec
 from memgpt_local.memory.core import CORE_KNOWN, CORE_SHOWN
 from memgpt_local.runtime.grammar import render_call
@@ -52,13 +61,37 @@ def render_summary(summary: str, hidden: int) -> str:
     return f"{head}\n{summary.strip() or '(no summary yet)'}"
 
 
-def render_message(message: Message, specs: dict[str, FunctionSpec]) -> ChatMessage:
+# system events that arrive inside or after a turn rather than starting one
+NOTICE_KINDS = frozenset({"memory update", "memory pressure warning"})
+
+
+def current_turn_start(queue: Sequence[Message]) -> int:
+    """Index in ``queue`` of the message that started the turn now running (or about to run):
+    the last user message or system event that is not a notice; 0 when there is none."""
+    for index in range(len(queue) - 1, -1, -1):
+        message = queue[index]
+        if message.role == "user" or (
+            message.role == "system" and kind_of(message.content, "system") not in NOTICE_KINDS
+        ):
+            return index
+    return 0
+
+
+def is_reply_result(message: Message, specs: dict[str, FunctionSpec]) -> bool:
+    """A reply function's result ("Message sent.", or the notice of a held draft)."""
+    spec = specs.get(message.function_name or "")
+    return message.role == "function" and spec is not None and spec.kind == "reply"
+
+
+def render_message(message: Message, specs: dict[str, FunctionSpec], *, thought: bool = True) -> ChatMessage:
+    """One stored message as the model sees it; ``thought=False`` shows a step's call without
+    its inner thought (an earlier turn's step)."""
     if message.role == "assistant":
         spec = specs.get(message.function_name or "")
         if spec is None:  # imported history or an unparsable step: shown as stored
             return ChatMessage(role="assistant", content=message.content)
         call = FunctionCall(
-            thought=message.content,
+            thought=message.content if thought else "",
             function=spec.name,
             arguments=message.function_args or {},
             request_heartbeat=message.request_heartbeat,
@@ -139,11 +172,30 @@ class CoreView:
 class ContextBuilder:
     """Builds the main context for one agent from what the store holds."""
 
-    def __init__(self, functions: Sequence[FunctionSpec], function_docs: str, core_view: CoreView | None = None):
+    def __init__(
+        self,
+        functions: Sequence[FunctionSpec],
+        function_docs: str,
+        core_view: CoreView | None = None,
+        *,
+        past_thoughts: bool = False,
+    ):
         self.functions = tuple(functions)
         self.function_docs = function_docs
         self.core_view = core_view or CoreView()
+        self.past_thoughts = past_thoughts
         self._specs = {f.name: f for f in functions}
+
+    def render_queue(self, queue: Sequence[Message]) -> list[ChatMessage]:
+        """The queue's messages; see ``AgentSettings.past_thoughts`` for earlier turns."""
+        if self.past_thoughts:
+            return [render_message(m, self._specs) for m in queue]
+        start = current_turn_start(queue)
+        return [
+            render_message(m, self._specs, thought=index >= start)
+            for index, m in enumerate(queue)
+            if index >= start or not is_reply_result(m, self._specs)
+        ]
 
     def instructions(self, agent: Agent) -> str:
         base = agent.system_prompt.strip() or default_system_text()
@@ -156,7 +208,7 @@ class ContextBuilder:
             instructions=self.instructions(agent),
             core_memory=render_core_memory(self.core_view.shown(agent.state, blocks)),
             summary=summary,
-            queue=[render_message(m, self._specs) for m in queue],
+            queue=self.render_queue(queue),
         )
 
 

@@ -75,7 +75,9 @@ class AgentRunner:
         self.policies = list(policies) if policies is not None else build_policies(settings)
         self.memory = StoreView(store, self.agent_id, settings)
         self.core_view = CoreView(settings.stable_core_memory)
-        self.context = ContextBuilder(self.functions, render_function_docs(self.functions), self.core_view)
+        self.context = ContextBuilder(
+            self.functions, render_function_docs(self.functions), self.core_view, past_thoughts=settings.past_thoughts
+        )
         self.executor = FunctionExecutor(store, self.agent_id, settings, self.functions)
         self.queue = QueueManager(store, backend, settings, self.render, self.core_view)
         self.facts = FactNoter(store, backend, self.agent_id, settings.fact_notes)

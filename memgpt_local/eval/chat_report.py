@@ -13,12 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from memgpt_local.eval.chat import scripts
-from memgpt_local.eval.chat_run import RESULTS_FILE, judge
+from memgpt_local.eval.chat_run import RESULTS_FILE, copied_sentences, judge
 from memgpt_local.eval.report import wilson
 
 COLUMNS = (
-    "variant | model | n_ctx | seed | wording | users | facts in human | changes replaced | msgs/turn | dup | degen "
-    "| correct | invented | idk on absent | greeting name | greeting fact | retrieval | s/turn | gen tok/turn"
+    "variant | model | n_ctx | seed | wording | users | facts in human | changes replaced | msgs/turn | dup "
+    "| copied | degen | correct | invented | idk on absent | greeting name | greeting fact | retrieval | s/turn "
+    "| gen tok/turn"
 )
 
 
@@ -50,6 +51,7 @@ def row(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         ),
         "messages_per_turn": sum(len(t["messages"]) for t in turns) / max(1, len(turns)),
         "duplicates": sum(t["duplicates"] for t in turns),
+        "copied": (sum(copied_turns(r) for r in records), len(turns)),
         "degenerate": sum(t["degenerate"] for t in turns),
         "correct": (sum(t["verdict"] == "correct" for t in questions), len(questions)),
         "invented": (sum(t["verdict"] == "invented" for t in answered), len(answered)),
@@ -60,6 +62,17 @@ def row(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "seconds_per_turn": sum(t["seconds"] for t in turns) / max(1, len(turns)),
         "generated_per_turn": sum(t["generated"] for t in turns) / max(1, len(turns)),
     }
+
+
+def copied_turns(record: dict[str, Any]) -> int:
+    """The turns of one script whose replies repeat a sentence of an earlier reply (computed
+    from the stored messages, so records made before the column have it too)."""
+    sent: list[str] = []
+    copied = 0
+    for turn in record["turns"]:
+        copied += any(copied_sentences(m, sent) for m in turn["messages"])
+        sent += turn["messages"]
+    return copied
 
 
 def table(records: Sequence[dict[str, Any]]) -> str:
@@ -76,6 +89,7 @@ def table(records: Sequence[dict[str, Any]]) -> str:
             _share(*s["changes"]),
             f"{s['messages_per_turn']:.2f}",
             str(s["duplicates"]),
+            _share(*s["copied"]),
             str(s["degenerate"]),
             _share(*s["correct"]),
             _share(*s["invented"]),

@@ -10,7 +10,8 @@ What is scored, per script and summed over a run:
   it (every key word of the fact in the block); a change counts when the new value is there
   and the old one is gone;
 - messages per user turn, duplicate messages (the same text, or nearly, as an earlier one of
-  the session) and degenerate ones (a sentence three times, or a run of 8 words twice);
+  the session), copied ones (a sentence of an earlier reply said again) and degenerate ones
+  (a sentence three times, or a run of 8 words twice);
 - answers: a question is correct when the reply holds an accepted answer and no out-of-date
   one; an answer is *invented* when it is neither correct nor a "don't know"; a question about
   something never said is correct only as a "don't know";
@@ -38,7 +39,7 @@ from memgpt_local.config import AgentSettings
 from memgpt_local.eval.chat import ChatScript, Session, UserTurn
 from memgpt_local.eval.scoring import contains, contains_any
 from memgpt_local.memory.core import default_blocks
-from memgpt_local.text import denies, near_duplicate, normalize_space, words
+from memgpt_local.text import denies, near_duplicate, normalize_space, sentences, words
 
 if TYPE_CHECKING:
     from memgpt_local.memory import MemoryStore
@@ -54,6 +55,19 @@ RunnerFactory = Callable[..., AgentRunner]
 def duplicate(message: str, earlier: Sequence[str]) -> bool:
     """The same message as an earlier one, or nearly (90% of its characters)."""
     return any(near_duplicate(message, e) for e in earlier)
+
+
+def copied_sentences(message: str, earlier: Sequence[str]) -> bool:
+    """Whether ``message`` repeats a sentence of an earlier reply of the session: one of four
+    words or more that opens with the same five words (case and punctuation aside). "Do you
+    have any plans for the weekend?" at the end of every reply, "Is there anything I can help
+    you with regarding X?" for a parrot, a film and a brother alike."""
+
+    def openings(text: str) -> set[tuple[str, ...]]:
+        return {tuple(words(s)[:5]) for s in sentences(text) if len(words(s)) >= 4}
+
+    said = set().union(*(openings(e) for e in earlier)) if earlier else set()
+    return bool(openings(message) & said)
 
 
 def degenerate(message: str) -> bool:

@@ -216,6 +216,13 @@ def _without_core_memory_editing(*args: Any, **kwargs: Any) -> Any:
 
 register(
     Variant(
+        "past-thoughts",
+        "the defaults with earlier turns shown in full to the model (their steps' thoughts and reply results)",
+        agent={"past_thoughts": True},
+    )
+)
+register(
+    Variant(
         "no-direct-reply",
         "the defaults without answering a message that asks nothing of memory in the first step (the model may search)",
         disable=("direct_reply",),

@@ -1,0 +1,49 @@
+"""Internal guard: once a turn, a reply that speaks of the assistant's own machinery (its
+function names, heartbeats, a system notice's instructions) is held back and the model is
+shown the user's message to answer instead.
+
+The user sees only what ``send_message`` carries, and none of it is theirs to act on. A 1.5B
+model answered "Went to a gig by the Mulsuens on the weekend" with the memory-pressure notice
+that stood just before it: "I'm sorry, but I can't continue the conversation right now. Please
+save the details you will need with archival_memory_insert and then go on with the
+conversation."
+"""
+
+from __future__ import annotations
+
+import re
+
+from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
+from memgpt_local.agent.turn import Hold, Turn
+from memgpt_local.functions.specs import FUNCTIONS_BY_NAME
+
+_MACHINERY = re.compile(
+    r"\b(?:" + "|".join(sorted(map(re.escape, FUNCTIONS_BY_NAME), key=len, reverse=True)) + r"|request_heartbeat"
+    r"|heartbeats?|context window is \d+% full|memory pressure|do not mention this notice)\b",
+    re.IGNORECASE,
+)
+
+
+def speaks_of_machinery(message: str) -> str | None:
+    """The first words of ``message`` that name the assistant's machinery, else None."""
+    found = _MACHINERY.search(message)
+    return found.group(0) if found else None
+
+
+class InternalGuard(Policy):
+    name = "internal_guard"
+
+    def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
+        if draft.plan.last or turn.holds[self.name]:
+            return None
+        said = speaks_of_machinery(draft.message)
+        if said is None:
+            return None
+        target = f"the user's message: {turn.question}" if turn.question else "the event above"
+        return Hold(
+            self.name,
+            f"Not sent: the user cannot see your functions or system notices ({said!r}); never mention them. "
+            f"Write your reply to {target}",
+            "it spoke of the assistant's functions or notices",
+            hide_draft=True,
+        )

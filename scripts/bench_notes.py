@@ -1,0 +1,185 @@
+"""Measure the fact-notes pass on messages it has never seen (not a test).
+
+The notes pass (``memgpt_local/agent/facts.py``) reads a user's message and writes the facts it
+states into the human block. This script runs the real pass, grammar, grounding and merge
+included, over two sets of made-up messages, each message with the block as it stood before it:
+
+- ``tune``: messages used while changing the notes prompt;
+- ``held``: differently worded messages, looked at only to report.
+
+A case is a message, the saved lines before it, the facts a careful reader would write (each a
+set of words that must all occur in one written line) and words no line may hold (a fact the
+message never stated). It prints one row per case and a table per set: facts found, cases
+with an invented or wrongly kept line, cases where nothing should be written and something was.
+
+    python scripts/bench_notes.py --model models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf [--set held]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from memgpt_local.agent.facts import FactNoter
+from memgpt_local.config import EmbedderSettings, FactNoteSettings
+from memgpt_local.memory import open_store
+from memgpt_local.memory.embed import make_embedder
+from memgpt_local.runtime.llama import LlamaCppBackend
+
+
+@dataclass(frozen=True)
+class Case:
+    saved: tuple[str, ...]
+    message: str
+    facts: tuple[frozenset[str], ...]  # each: words one written line must hold
+    never: tuple[str, ...] = ()  # words no written line may hold
+
+
+def case(saved: tuple[str, ...], message: str, facts: tuple[str, ...] = (), never: tuple[str, ...] = ()) -> Case:
+    return Case(saved, message, tuple(frozenset(f.lower().split()) for f in facts), never)
+
+
+SETS: dict[str, tuple[Case, ...]] = {
+    "tune": (
+        case(
+            (),
+            "Hi! I'm Lena. I work as a vet in Innsbruck and I keep two goats, Hansi and Mitzi.",
+            ("lena", "vet", "innsbruck", "hansi mitzi"),
+        ),
+        case(
+            ("Name: Lena",),
+            "By the way, I'm allergic to cats, and my partner Jakob is a climbing instructor.",
+            ("cats", "jakob", "jakob climbing"),
+        ),
+        case(("Name: Lena", "Home: Innsbruck"), "What are my goats called?", ()),
+        case(
+            ("Name: Lena", "Home: Innsbruck"),
+            "Not really, I'm on call. Had to stitch up a dog's paw this morning.",
+            (),
+            ("lena",),
+        ),
+        case(
+            ("Name: Lena", "Home: Innsbruck"),
+            "We moved to Salzburg in October, so the commute is longer now.",
+            ("salzburg",),
+            ("innsbruck",),
+        ),
+        case(("Name: Ada",), "My brother Felix is getting married in August!", ("felix", "felix august")),
+        case((), "hello there, Jonas here, night-shift baker from Tartu", ("jonas", "baker", "tartu")),
+        case(("Name: Jonas",), "we adopted a greyhound yesterday, she's called Nova", ("nova greyhound",)),
+        case(("Name: Jonas",), "My daughter Ilse just started violin lessons, she's seven.", ("ilse", "ilse violin")),
+        case(
+            ("Name: Jonas",),
+            "I can't stand coriander, and I'm learning Japanese in the evenings.",
+            ("coriander", "japanese"),
+        ),
+    ),
+    "held": (
+        case(
+            (), "Morning! Name's Priya, I'm a nurse on a cardiology ward in Leicester.", ("priya", "nurse", "leicester")
+        ),
+        case(
+            ("Name: Priya",),
+            "My husband Omar teaches maths, and we've got a tortoise named Sheldon.",
+            ("omar", "omar maths", "sheldon tortoise"),
+        ),
+        case(("Name: Priya", "Home: Leicester"), "Any good podcasts for a long drive?", ()),
+        case(("Name: Priya", "Home: Leicester"), "Honestly so tired today, night shifts are brutal.", (), ("priya",)),
+        case(
+            ("Name: Priya", "Home: Leicester"),
+            "Big news: we're relocating to Nottingham next month.",
+            ("nottingham",),
+            ("leicester",),
+        ),
+        case(("Name: Priya",), "I'm lactose intolerant, so no milk in my tea please.", ("lactose",)),
+        case(
+            ("Name: Priya",),
+            "My best friend Hana lives in Osaka and runs a ramen shop.",
+            ("hana", "hana osaka", "hana ramen"),
+        ),
+        case(("Name: Priya",), "I've been getting into pottery on Sundays.", ("pottery",)),
+        case(
+            (),
+            "hey, it's Bruno. I drive a tram in Lisbon and I have twin boys, Tiago and Rui",
+            ("bruno", "tram", "lisbon", "tiago rui"),
+        ),
+        case(("Name: Bruno",), "my mum Teresa turns 70 on the 3rd of May", ("teresa", "teresa 70")),
+    ),
+}
+
+
+def written_lines(noter: FactNoter, store, agent_id: int, saved: tuple[str, ...], message: str) -> list[str]:
+    store.core.set_value(agent_id, "human", "\n".join(saved) if saved else "Nothing is known about the user yet.")
+    noter.note(message)
+    value = store.core.get(agent_id, "human").value
+    before = set(saved)
+    return [ln for ln in value.splitlines() if ln.strip() and ln not in before]
+
+
+def score(c: Case, lines: list[str]) -> tuple[int, bool]:
+    """(facts found, whether a line holds a word it never may)."""
+    low = [ln.lower() for ln in lines]
+    found = sum(any(all(w in ln for w in fact) for ln in low) for fact in c.facts)
+    wrong = any(w in ln for w in c.never for ln in low)
+    return found, wrong
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 0.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--model", required=True, type=Path)
+    parser.add_argument("--set", choices=[*SETS, "both"], default="both")
+    args = parser.parse_args()
+    backend = LlamaCppBackend(str(args.model), n_ctx=4096, n_threads=2)
+    store = open_store(Path(tempfile.mkdtemp(prefix="notes-bench-")) / "memory.db", make_embedder(EmbedderSettings()))
+    agent_id = store.agents.create("bench").id
+    noter = FactNoter(store, backend, agent_id, FactNoteSettings())
+    names = list(SETS) if args.set == "both" else [args.set]
+    table = []
+    for name in names:
+        found = total = wrong = empty_cases = empty_wrong = 0
+        seconds = 0.0
+        for c in SETS[name]:
+            start = time.perf_counter()
+            lines = written_lines(noter, store, agent_id, c.saved, c.message)
+            seconds += time.perf_counter() - start
+            k, bad = score(c, lines)
+            found, total, wrong = found + k, total + len(c.facts), wrong + bad
+            if not c.facts:
+                empty_cases += 1
+                empty_wrong += bool(lines)
+            print(f"[{name}] {k}/{len(c.facts)}{' WRONG' if bad else ''} | {c.message[:70]}\n    -> {lines}")
+        lo, hi = wilson(found, total)
+        table.append(
+            (
+                name,
+                len(SETS[name]),
+                f"{found}/{total}",
+                f"{lo:.2f}-{hi:.2f}",
+                wrong,
+                f"{empty_wrong}/{empty_cases}",
+                f"{seconds / len(SETS[name]):.1f}",
+            )
+        )
+    print("\n| set | cases | facts found | 95% CI | cases with a wrong line | wrote for a no-fact message | s/case |")
+    print("|---|---|---|---|---|---|---|")
+    for row in table:
+        print("| " + " | ".join(str(x) for x in row) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
