@@ -115,7 +115,9 @@ SETS: dict[str, tuple[Case, ...]] = {
 
 def written_lines(noter: FactNoter, store, agent_id: int, saved: tuple[str, ...], message: str) -> list[str]:
     store.core.set_value(agent_id, "human", "\n".join(saved) if saved else "Nothing is known about the user yet.")
-    noter.note(message)
+    notes = noter.note(message)
+    if notes.dropped:
+        print(f"    dropped as not said: {notes.dropped}")
     value = store.core.get(agent_id, "human").value
     before = set(saved)
     return [ln for ln in value.splitlines() if ln.strip() and ln not in before]

@@ -67,16 +67,23 @@ NOTES_INSTRUCTIONS = (
 )
 
 # (notes saved so far, the user's message, the lines to write): a made-up user, never one of the
-# evaluation's, showing a first introduction, a question, a change of fact with new people, an
-# indirect wording, an addition to a saved line and traits said as adjectives ("I'm vegetarian"
-# was saved as "Vegetarianism: yes", a value the user never said)
+# evaluation's, showing a first introduction, a change of fact with new people said after only a
+# name was saved, a question, an indirect wording, a relative's detail and an addition to a saved
+# line, and traits said as adjectives ("I'm vegetarian" was saved as "Vegetarianism: yes", a value
+# the user never said). With the question as the only example holding a short list, a message
+# after just "Name: Ada" was saved ("My brother Felix is getting married in August!") was
+# answered with an empty list; a relative's job became the user's ("Hobbies: teaches maths").
 NOTES_EXAMPLES: tuple[tuple[tuple[str, ...], str, tuple[str, ...]], ...] = (
     ((), "Hey, Sam here! I fix bikes for a living, in Bristol.", ("Name: Sam", "Work: fixes bikes", "Home: Bristol")),
-    (("Name: Sam", "Home: Bristol"), "Can you recommend a good film for tonight?", ()),
     (
-        ("Name: Sam", "Home: Bristol"),
+        ("Name: Sam",),
         "We packed up and moved to Cardiff last weekend. My son Leo loves it, though he can't eat gluten.",
         ("Home: Cardiff (moved last weekend)", "Son: Leo", "Leo's health: can't eat gluten"),
+    ),
+    (
+        ("Name: Sam", "Work: fixes bikes", "Home: Cardiff (moved last weekend)"),
+        "Can you recommend a good film for tonight?",
+        (),
     ),
     (
         ("Name: Sam", "Home: Cardiff (moved last weekend)", "Work: fixes bikes"),
@@ -85,11 +92,11 @@ NOTES_EXAMPLES: tuple[tuple[tuple[str, ...], str, tuple[str, ...]], ...] = (
     ),
     (
         ("Name: Sam", "Home: Cardiff (moved last weekend)", "Work: fixes bikes", "Son: Leo"),
-        "Ugh, long day at the shop. Leo starts school on Monday, and my wife Jo got a puppy called Biscuit!",
-        ("Son: Leo, starts school on Monday", "Wife: Jo", "Dog: Biscuit, a puppy"),
+        "Ugh, long day at the shop. Leo starts school on Monday, and my wife Jo, who teaches piano, got a puppy!",
+        ("Son: Leo, starts school on Monday", "Wife: Jo, teaches piano", "Dog: a puppy"),
     ),
     (
-        ("Name: Sam", "Home: Cardiff (moved last weekend)", "Work: fixes bikes", "Son: Leo", "Wife: Jo"),
+        ("Name: Sam", "Home: Cardiff (moved last weekend)", "Work: fixes bikes", "Son: Leo", "Wife: Jo, teaches piano"),
         "Thanks! Oh, I'm left-handed, by the way, and a total night owl.",
         ("Handedness: left-handed", "Sleep: a night owl"),
     ),
