@@ -514,3 +514,19 @@ def test_internal_guard_holds_a_reply_that_speaks_of_functions_or_notices_once()
     assert policy.review(turn, draft("I can search our past conversations for it."), FakeMemory()) is None
     turn.holds[policy.name] = 1  # once a turn: the second draft goes out
     assert policy.review(turn, draft(leaked), FakeMemory()) is None
+
+
+def test_identity_guard_holds_a_reply_that_takes_the_users_name_once():
+    from memgpt_local.agent.policy.identity_guard import IdentityGuard
+
+    policy = IdentityGuard()
+    turn = Turn(question="Hello there, Gellhaton here. Nurse by trade, based in Serkquoanton.")
+    hold = policy.review(turn, draft("Hello! My name is Gellhaton. What is your name?"), FakeMemory())
+    assert hold is not None and hold.hide_draft and hold.notice.endswith("starting with: Hi Gellhaton!")
+    assert policy.review(turn, draft("Hi Gellhaton! Nursing must keep you busy."), FakeMemory()) is None
+    assert policy.review(turn, draft("I'm glad you wrote, Gellhaton."), FakeMemory()) is None
+    known = FakeMemory(core=[("human", "Name: Lena Maier")])
+    assert policy.review(Turn(question="What should I cook?"), draft("I'm Lena, your assistant."), known) is not None
+    assert policy.review(Turn(question="I'm Ada."), draft("I'm sorry to hear that."), FakeMemory()) is None
+    turn.holds[policy.name] = 1  # once a turn: the second draft goes out
+    assert policy.review(turn, draft("My name is Gellhaton."), FakeMemory()) is None

@@ -12,6 +12,7 @@ from memgpt_local.agent.policy.direct_reply import DirectReply
 from memgpt_local.agent.policy.echo_guard import EchoGuard
 from memgpt_local.agent.policy.greet_by_name import GreetByName
 from memgpt_local.agent.policy.grounded_reply import GroundedReply
+from memgpt_local.agent.policy.identity_guard import IdentityGuard
 from memgpt_local.agent.policy.internal_guard import InternalGuard
 from memgpt_local.agent.policy.one_reply import OneReply
 from memgpt_local.agent.policy.prefetch import Prefetch
@@ -39,6 +40,7 @@ FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
     "reply_required": lambda s: ReplyRequired(),
     "repeat_guard": lambda s: RepeatGuard(),
     "internal_guard": lambda s: InternalGuard(),
+    "identity_guard": lambda s: IdentityGuard(),
     "greet_by_name": lambda s: GreetByName(),
     "echo_guard": lambda s: EchoGuard(s.echo_guard),
     "copy_guard": lambda s: CopyGuard(s.copy_guard),
