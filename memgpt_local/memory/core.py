@@ -42,7 +42,8 @@ def fitted(text: str, limit: int) -> str:
     return text[:limit].rsplit(" ", 1)[0] if " " in text[:limit] else text[:limit]
 
 
-def _check(block: CoreBlock) -> None:
+def check_block(block: CoreBlock) -> None:
+    """Raise InvalidInputError for a block without a label or over its limit."""
     if not block.label.strip():
         raise InvalidInputError("a core memory block needs a label")
     if len(block.value) > block.limit:
@@ -74,7 +75,7 @@ class CoreMemoryStore:
         return self._block(row)
 
     def add_block(self, agent_id: int, block: CoreBlock) -> CoreBlock:
-        _check(block)
+        check_block(block)
         with self.db.transaction():
             if self.db.scalar("SELECT 1 FROM core_blocks WHERE agent_id = ? AND label = ?", (agent_id, block.label)):
                 raise InvalidInputError(f"core memory block {block.label!r} already exists")
@@ -94,7 +95,7 @@ class CoreMemoryStore:
             if block.read_only:
                 raise InvalidInputError(f"core memory block {label!r} is read-only")
             updated = block.model_copy(update={"value": value})
-            _check(updated)
+            check_block(updated)
             self.db.execute(
                 "UPDATE core_blocks SET value = ? WHERE agent_id = ? AND label = ?", (value, agent_id, label)
             )
@@ -104,7 +105,7 @@ class CoreMemoryStore:
         """Replace a block's text even when it is read-only (for ``forget``); the limit holds."""
         with self.db.transaction():
             block = self.get(agent_id, label)
-            _check(block.model_copy(update={"value": value}))
+            check_block(block.model_copy(update={"value": value}))
             self.db.execute(
                 "UPDATE core_blocks SET value = ? WHERE agent_id = ? AND label = ?", (value, agent_id, label)
             )

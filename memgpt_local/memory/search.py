@@ -89,14 +89,32 @@ MESSAGES = Target(
 PASSAGES = Target("passages", "passages_fts", "passage_embeddings", "passage_id", "passage_bits", "b.text")
 
 
-def fts_match(text: str) -> str | None:
-    """An FTS5 query matching any word of ``text``, each quoted; None if it has no words."""
+def match_words(text: str) -> list[str]:
+    """The words of ``text`` a text search looks for: its content words (all of its words when
+    it has none), lowercase, each once, at most ``MAX_QUERY_TERMS``."""
     words = re.findall(r"\w+", text)
     content = [w for w in words if w.lower() not in STOPWORDS] or words
-    if not content:
+    return list(dict.fromkeys(w.lower() for w in content))[:MAX_QUERY_TERMS]
+
+
+def fts_match(text: str) -> str | None:
+    """An FTS5 query matching any word of ``text``, each quoted; None if it has no words."""
+    unique = match_words(text)
+    if not unique:
         return None
-    unique = list(dict.fromkeys(w.lower() for w in content))[:MAX_QUERY_TERMS]
     return " OR ".join(f'"{w}"' for w in unique)
+
+
+def common_candidates(texts: Sequence[str | None]) -> list[str]:
+    """The content words of ``texts`` (lowercase, each once) that ``common_words`` counts."""
+    return list(dict.fromkeys(w for text in texts if text for w in content_words(text)))[:MAX_QUERY_TERMS]
+
+
+def common_limit(entries: int, tuning: SearchTuning) -> int | None:
+    """How many of an agent's ``entries`` a word must be in, and more, to be common; None when
+    no word can be (a small memory)."""
+    limit = max(tuning.common_floor, int(tuning.common_share * entries))
+    return None if entries <= limit else limit
 
 
 def common_words(
@@ -105,12 +123,12 @@ def common_words(
     """The content words of ``texts`` (lowercase) that more than ``tuning.common_share`` of the
     agent's entries hold, and more than ``tuning.common_floor`` of them (a small memory has
     none). Each word's entries are counted up to that limit only, in one query."""
-    words = list(dict.fromkeys(w for text in texts if text for w in content_words(text)))[:MAX_QUERY_TERMS]
+    words = common_candidates(texts)
     if not words or tuning.common_share <= 0:
         return frozenset()
     entries = db.scalar(f"SELECT count(*) FROM {target.base} WHERE agent_id = ?", (agent_id,))
-    limit = max(tuning.common_floor, int(tuning.common_share * entries))
-    if entries <= limit:
+    limit = common_limit(entries, tuning)
+    if limit is None:
         return frozenset()
     params: dict[str, Any] = {"agent": agent_id, "over": limit + 1}
     counts = []
@@ -138,9 +156,14 @@ def without_words(text: str, common: frozenset[str]) -> str:
     return kept if content_words(kept) else text
 
 
+def phrase_words(text: str) -> list[str]:
+    """The words of ``text`` in order: what ``containing`` looks for adjacent and in order."""
+    return re.findall(r"\w+", text)
+
+
 def phrase_match(text: str) -> str | None:
     """An FTS5 query matching ``text``'s words adjacent and in order; None if it has no words."""
-    words = re.findall(r"\w+", text)
+    words = phrase_words(text)
     return '"' + " ".join(words) + '"' if words else None
 
 
@@ -154,9 +177,13 @@ def is_code_query(query: str) -> bool:
 def code_match(query: str) -> str:
     """An FTS5 query matching any of the codes in ``query``, each as a whole: the tokenizer
     splits "4c1d-7f3e" into two tokens, and either alone would match other codes."""
+    return " OR ".join(f'"{p}"' for p in code_phrases(query))
+
+
+def code_phrases(query: str) -> list[str]:
+    """Each code of ``query`` as its words (lowercase, space-separated), each once."""
     phrases = [" ".join(re.findall(r"\w+", w.lower())) for w in query.split()]
-    unique = list(dict.fromkeys(p for p in phrases if p))[:MAX_QUERY_TERMS]
-    return " OR ".join(f'"{p}"' for p in unique)
+    return list(dict.fromkeys(p for p in phrases if p))[:MAX_QUERY_TERMS]
 
 
 def check_query(query: str) -> str:
@@ -192,6 +219,11 @@ def vector_leg_sql(target: Target, where: str) -> str:
         JOIN {target.base} b ON b.id = c.id
         WHERE b.agent_id = :agent {where}
     )"""
+
+
+def vector_pool(tuning: SearchTuning, cap: int) -> int:
+    """How many nearest candidates the vector leg takes before its thresholds, at most ``cap``."""
+    return min(cap, max(tuning.candidates, tuning.vector_candidates))
 
 
 def nearest(
@@ -284,7 +316,7 @@ def hybrid_search(
             qvec=_blob(vector),
             maxdist=1.0 - tuning.min_similarity,
             window=tuning.similarity_window,
-            kbits=min(MAX_VEC_K, max(tuning.candidates, tuning.vector_candidates)),
+            kbits=vector_pool(tuning, MAX_VEC_K),
         )
         ctes.append(vector_leg_sql(target, where))
         ctes.append("""
