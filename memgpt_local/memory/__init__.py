@@ -1,8 +1,9 @@
-"""Long-term memory of every agent in one SQLite file.
+"""Long-term memory of every agent in one SQLite file (or, experimentally, a Postgres database).
 
 ``open_store(path, embedder)`` opens (creating and migrating) the file and returns a
 ``MemoryStore`` with one sub-store per kind of memory: agents, core blocks, recall
-(messages), archival (passages) and sources (documents).
+(messages), archival (passages) and sources (documents). Given a ``postgresql://`` URL it
+opens a ``memory.postgres`` store instead; both satisfy ``memory.protocol.Store``.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, overload
 
 from memgpt_local.errors import EmbedderMismatchError
 from memgpt_local.memory import migrations
@@ -18,13 +20,18 @@ from memgpt_local.memory.archival import ArchivalStore, NewPassage
 from memgpt_local.memory.core import CoreMemoryStore
 from memgpt_local.memory.db import Database
 from memgpt_local.memory.embed import Embedder
+from memgpt_local.memory.protocol import Store
 from memgpt_local.memory.recall import RecallStore
 from memgpt_local.memory.search import MESSAGES, PASSAGES, SearchTuning, Target, write_vectors
 from memgpt_local.memory.sources import SourceStore
 
-__all__ = ["MemoryStore", "open_store", "SearchTuning", "NewPassage", "Embedder"]
+if TYPE_CHECKING:
+    from memgpt_local.memory.postgres.store import PostgresMemoryStore
+
+__all__ = ["MemoryStore", "open_store", "SearchTuning", "NewPassage", "Embedder", "Store"]
 
 Progress = Callable[[int, int], None]
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")  # a string starting so names a server, not a file
 
 
 class MemoryStore:
@@ -155,6 +162,7 @@ class MemoryStore:
         self.close()
 
 
+@overload
 def open_store(
     path: Path,
     embedder: Embedder,
@@ -162,8 +170,30 @@ def open_store(
     check_embedder: bool = True,
     tuning: SearchTuning | None = None,
     key: str | None = None,
-) -> MemoryStore:
-    """Open the memory file, creating or migrating it.
+) -> MemoryStore: ...
+
+
+@overload
+def open_store(
+    path: str,
+    embedder: Embedder,
+    *,
+    check_embedder: bool = True,
+    tuning: SearchTuning | None = None,
+    key: str | None = None,
+) -> MemoryStore | PostgresMemoryStore: ...
+
+
+def open_store(
+    path: Path | str,
+    embedder: Embedder,
+    *,
+    check_embedder: bool = True,
+    tuning: SearchTuning | None = None,
+    key: str | None = None,
+) -> MemoryStore | PostgresMemoryStore:
+    """Open the memory file, creating or migrating it; a ``postgresql://`` URL (a string)
+    opens a Postgres store instead (``memory.postgres.store.open_postgres_store``).
 
     Raises ``StoreError`` for a file that is not a usable database, ``SchemaTooNewError``
     for one written by a newer version and, unless ``check_embedder`` is false (as for
@@ -171,6 +201,10 @@ def open_store(
     ``key`` opens (or creates) an encrypted file; ``KeyRequiredError``/``WrongKeyError``
     when it is missing or wrong.
     """
+    if isinstance(path, str) and path.startswith(POSTGRES_SCHEMES):
+        from memgpt_local.memory.postgres.store import open_postgres_store
+
+        return open_postgres_store(path, embedder, check_embedder=check_embedder, tuning=tuning, key=key)
     db = Database(Path(path), key=key)
     try:
         migrations.ensure_bookkeeping(db)
@@ -191,3 +225,7 @@ def open_store(
     except BaseException:
         db.close()
         raise
+
+
+if TYPE_CHECKING:
+    _SQLITE_IS_A_STORE: type[Store] = MemoryStore  # mypy checks the facade against the protocol
