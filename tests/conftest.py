@@ -1,9 +1,12 @@
 """Shared fixtures: an isolated data dir for every test, the real embedder (once per
-session), a migrated store in a temp dir and a CLI runner."""
+session), a migrated store in a temp dir (or, where a module asks for both kinds, a fresh
+database on one pgserver per session) and a CLI runner."""
 
 from __future__ import annotations
 
 import os
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -33,11 +36,55 @@ def embedder():
 
 
 @pytest.fixture
-def store(tmp_path: Path, embedder):
-    """A migrated memory store in a temp file; integrity-checked on teardown."""
+def store_kind() -> str:
+    """Which implementation ``store`` opens: "sqlite" here; a test module that runs on both
+    overrides this fixture with ``params=store_sql.STORE_KINDS``."""
+    return "sqlite"
+
+
+@pytest.fixture(scope="session")
+def pg_server(tmp_path_factory: pytest.TempPathFactory):
+    """One pgserver (PostgreSQL with pgvector, from pip) for the whole session, stopped at
+    its end; yields (server, an autocommit admin connection)."""
+    pgserver = pytest.importorskip("pgserver", reason="pgserver is not installed: pip install -e '.[test]'")
+    import psycopg
+
+    server = pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")
+    admin = psycopg.connect(server.get_uri(), autocommit=True)
+    yield server, admin
+    admin.close()
+    server.cleanup()
+
+
+@pytest.fixture
+def pg_url(pg_server) -> Iterator[str]:
+    """The URL of a fresh, empty database on the session's server, dropped after the test."""
+    server, admin = pg_server
+    name = f"test_{uuid.uuid4().hex[:16]}"
+    admin.execute(f"CREATE DATABASE {name}")
+    yield server.get_uri(name)
+    admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@pytest.fixture
+def store_location(request: pytest.FixtureRequest, store_kind: str, tmp_path: Path) -> Path | str:
+    """Where ``store`` lives: a file in a temp dir, or a fresh Postgres database's URL. A test
+    marked ``sqlite_only(reason)`` is skipped on Postgres with that reason."""
+    if store_kind == "sqlite":
+        return tmp_path / "memory.db"
+    marker = request.node.get_closest_marker("sqlite_only")
+    if marker is not None:
+        pytest.skip(f"SQLite only: {marker.args[0]}")
+    return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture
+def store(store_location: Path | str, embedder):
+    """A migrated memory store (a temp file, or a fresh Postgres database); integrity-checked
+    on teardown."""
     from memgpt_local.memory import open_store
 
-    st = open_store(tmp_path / "memory.db", embedder)
+    st = open_store(store_location, embedder)
     yield st
     assert st.integrity_check() == "ok"
     st.close()

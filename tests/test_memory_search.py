@@ -1,4 +1,5 @@
-"""Search: agent isolation, hostile FTS5 input, pagination totals, date ranges, hybrid ranking."""
+"""Search: agent isolation, hostile FTS5 input, pagination totals, date ranges, hybrid ranking;
+each test that takes ``store`` runs on both implementations (the SQLite file and Postgres)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,17 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from store_sql import STORE_KINDS
 
 from memgpt_local.errors import InvalidInputError
 from memgpt_local.memory.search import fts_match
 from memgpt_local.schemas import NewMessage
+
+
+@pytest.fixture(params=STORE_KINDS)
+def store_kind(request) -> str:
+    return request.param
+
 
 FACTS = [
     "The spare house key is taped under the third porch step.",

@@ -1,5 +1,6 @@
-"""The memory file: migrations, errors on bad files, agents, core blocks, recall rows,
-transactions and crash safety."""
+"""The memory store: migrations, errors on bad files, agents, core blocks, recall rows,
+transactions and crash safety. Tests that take ``store`` or ``store_location`` run on both
+implementations (the SQLite file and Postgres); the file's own ones are marked ``sqlite_only``."""
 
 from __future__ import annotations
 
@@ -29,8 +30,24 @@ from memgpt_local.schemas import CoreBlock, NewMessage
 FIXTURES = Path(__file__).parent / "fixtures"
 sys.path.insert(0, str(FIXTURES))
 from fake_embedder import HashEmbedder  # noqa: E402
+from store_sql import STORE_KINDS, is_postgres, scalar, vector_count, word_count  # noqa: E402
 
 
+@pytest.fixture(params=STORE_KINDS)
+def store_kind(request) -> str:
+    return request.param
+
+
+def applied_migrations(store) -> tuple[list[str], list[str]]:
+    """(the migrations the store records, the names this version ships) for either store."""
+    if is_postgres(store):
+        from memgpt_local.memory.postgres import migrations as pg
+
+        return pg.applied(store.db), [m.name for m in pg.MIGRATIONS]
+    return migrations.applied(store.db), [m.name for m in migrations.MIGRATIONS]
+
+
+@pytest.mark.sqlite_only("the file's migrations and WAL mode; tests/test_memory_postgres.py checks Postgres's")
 def test_fresh_file_is_fully_migrated(store):
     assert migrations.applied(store.db) == [m.name for m in migrations.MIGRATIONS]
     assert migrations.get_meta(store.db, "schema_version") == str(migrations.SCHEMA_VERSION)
@@ -39,11 +56,11 @@ def test_fresh_file_is_fully_migrated(store):
     assert migrations.pending(store.db) == []
 
 
-def test_reopening_applies_nothing_twice(tmp_path, embedder):
-    open_store(tmp_path / "m.db", embedder).close()
-    with open_store(tmp_path / "m.db", embedder) as store:
-        rows = store.db.rows("SELECT name FROM migrations")
-    assert len(rows) == migrations.SCHEMA_VERSION
+def test_reopening_applies_nothing_twice(store_location, embedder):
+    open_store(store_location, embedder).close()
+    with open_store(store_location, embedder) as store:
+        done, shipped = applied_migrations(store)
+    assert done == shipped
 
 
 def test_upgrade_from_frozen_v1_file(tmp_path, embedder):
@@ -95,8 +112,8 @@ def test_corrupt_file_is_a_store_error(tmp_path, embedder, content):
     assert str(path) in str(err.value)
 
 
-def test_embedder_mismatch_then_reembed(tmp_path, embedder):
-    path = tmp_path / "m.db"
+def test_embedder_mismatch_then_reembed(store_location, embedder):
+    path = store_location
     with open_store(path, embedder) as store:
         agent = store.agents.create("a")
         store.archival.insert(agent.id, "The boat is moored at pier seven.")
@@ -194,7 +211,8 @@ def test_recall_rows_context_and_updates(store):
     assert store.recall.delete(agent.id, [stored[1].id]) == 1
     assert store.recall.search(agent.id, "Miso", mode="text").total == 0
     assert stored[1].id not in [h.id for h in store.recall.search(agent.id, "my cat Miso").items]
-    assert store.db.scalar("SELECT count(*) FROM message_bits WHERE rowid = ?", (stored[1].id,)) == 0
+    assert vector_count(store, "message", stored[1].id) == 0
+    assert vector_count(store, "message", stored[2].id) == 1
 
 
 def test_nested_transactions_roll_back_together(store):
@@ -228,13 +246,12 @@ def test_delete_agent_removes_everything(store):
         )
         store.recall.append(agent.id, [NewMessage(role="user", content="read the manual")])
     store.agents.delete("gone")
-    db = store.db
     for table in ("passages", "messages", "sources", "core_blocks"):
-        assert db.scalar(f"SELECT count(*) FROM {table} WHERE agent_id = ?", (gone.id,)) == 0
-    assert db.scalar("SELECT count(*) FROM passage_bits") == 2
-    assert db.scalar("SELECT count(*) FROM message_bits") == 1
-    assert db.scalar("SELECT count(*) FROM passages_fts WHERE passages_fts MATCH 'manual'") == 2
-    assert db.scalar("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'manual'") == 1
+        assert scalar(store, f"SELECT count(*) FROM {table} WHERE agent_id = ?", (gone.id,)) == 0
+    assert vector_count(store, "passage") == 2
+    assert vector_count(store, "message") == 1
+    assert word_count(store, "passage", "manual") == 2
+    assert word_count(store, "message", "manual") == 1
     assert store.archival.count(keep.id) == 2
 
 
@@ -263,7 +280,7 @@ def test_sources_delete_takes_passages(store):
     assert store.sources.delete(agent.id, source.id) == 3
     assert store.sources.list(agent.id) == []
     assert store.archival.search(agent.id, "volcanoes", mode="text").total == 1
-    assert store.db.scalar("SELECT count(*) FROM passage_bits") == 1
+    assert vector_count(store, "passage") == 1
 
 
 CRASHER = textwrap.dedent("""
@@ -272,7 +289,7 @@ CRASHER = textwrap.dedent("""
     from pathlib import Path
     from fake_embedder import HashEmbedder
     from memgpt_local.memory import open_store
-    store = open_store(Path({path!r}), HashEmbedder())
+    store = open_store({location}, HashEmbedder())
     agent = store.agents.create("crash") if not store.agents.list() else store.agents.get("crash")
     for i in range(20):
         store.archival.insert(agent.id, f"committed passage {{i}}")
@@ -284,10 +301,11 @@ CRASHER = textwrap.dedent("""
 """)
 
 
-def test_process_killed_mid_transaction_keeps_committed_rows(tmp_path):
-    path = tmp_path / "crash.db"
+def test_process_killed_mid_transaction_keeps_committed_rows(store_location):
+    path = store_location
+    location = f"Path({str(path)!r})" if isinstance(path, Path) else repr(path)
     for round_ in (1, 2):
-        code = CRASHER.format(fixtures=str(FIXTURES), path=str(path))
+        code = CRASHER.format(fixtures=str(FIXTURES), location=location)
         proc = subprocess.run(
             [sys.executable, "-c", code],
             capture_output=True,
