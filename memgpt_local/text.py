@@ -102,6 +102,24 @@ def near_duplicate(a: str, b: str, ratio: float = 0.9) -> bool:
     return min(len(x), len(y)) >= 20 and SequenceMatcher(None, x, y).ratio() >= ratio
 
 
+def sentence_openings(text: str, n: int = 5) -> set[tuple[str, ...]]:
+    """The first ``n`` words of each sentence of ``text`` that has at least four."""
+    return {tuple(words(s)[:n]) for s in sentences(text) if len(words(s)) >= 4}
+
+
+def shares_sentence_opening(message: str, earlier: Sequence[str]) -> str | None:
+    """The first sentence of ``message`` that opens with the same five words as a sentence of
+    one of ``earlier`` (case and punctuation aside), else None: a reply built on an earlier one
+    ("Is there anything I can help you with regarding your parrot?" after "... about Bath?")."""
+    said: set[tuple[str, ...]] = set()
+    for text in earlier:
+        said |= sentence_openings(text)
+    for sentence in sentences(message):
+        if len(words(sentence)) >= 4 and tuple(words(sentence)[:5]) in said:
+            return sentence
+    return None
+
+
 DENIAL = re.compile(
     r"\b(?:(?:do|did|does)\s*n[o']t\s+(?:know|have|find|remember|recall)"
     r"|(?:couldn't|could\s+not|can't|cannot|can\s+not)\s+(?:find|recall|remember|say|tell)"

@@ -218,8 +218,17 @@ def test_repeat_guard_holds_a_reply_of_an_earlier_turn_once_and_shows_the_messag
     guard, turn = RepeatGuard(), Turn(question="I moved to York.", event_id=3)
     hold = guard.review(turn, draft("That's great to know!  How can I assist you today"), memory)
     assert hold is not None and hold.hide_draft and not hold.end_turn
-    assert hold.notice.endswith("Write a new reply to the user's message: I moved to York.")
+    assert hold.notice.endswith("Write a new reply, in other words, to the user's message: I moved to York.")
     assert guard.review(turn, draft(earlier), memory) is None  # once a turn: the second draft goes out
+    # a reply built on an earlier one: a sentence opening with the same five words
+    built_on = RepeatGuard().review(
+        Turn(question="I moved to York.", event_id=3), draft("Wow! How can I assist you with York?"), memory
+    )
+    assert built_on is not None and "the same words ('How can I assist you with York?')" in built_on.notice
+    assert (
+        RepeatGuard().review(Turn(question="I moved to York.", event_id=3), draft("How lovely, York is old."), memory)
+        is None
+    )
     assert RepeatGuard().review(Turn(question="q", event_id=3), draft("York!"), memory) is None  # this turn's own
     login = Turn(question=None, kind="login", event_id=5)  # a greeting may say again what it knows
     assert RepeatGuard().review(login, draft(earlier), memory) is None

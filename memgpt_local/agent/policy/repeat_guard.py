@@ -15,6 +15,14 @@ rest of the session. A draft that holds most of the user's message word for word
 the same way, so it never becomes an example to follow (a question asked back is the echo
 guard's to hold, with the turn's search hits).
 
+Nor does a reply go out that is built on an earlier one: a sentence opening with the same
+five words as one of an earlier reply's. Once the model had answered a bad shift with "I'm
+sorry, but I don't know much about Sanne's work. Can you tell me more about her?", it
+answered "Any tips for falling asleep after a night shift?" with "I'm sorry, but I don't know
+much about falling asleep after a night shift. Can you tell me more about it?"; other sessions
+ended every reply with "Do you have any plans for the weekend?". The notice quotes the
+sentence, and the sampler's ban keeps the second draft from the held one's words.
+
 A login's greeting may say again what an earlier reply said: held back ("Hello, Tomasz! I know
 that you are Tomasz, a chemistry teacher ..." after "I know that you are Tomasz, ..."), the
 model's second greeting was "Hello! How can I help you today?", without the name. Nor is
@@ -37,6 +45,7 @@ from memgpt_local.text import (
     longest_common_run,
     near_duplicate,
     normalize_space,
+    shares_sentence_opening,
     statements,
     words,
 )
@@ -74,13 +83,15 @@ class RepeatGuard(Policy):
             and not greeting
             and not (turn.question and asks_something(turn.question) and names_something(message))
             and EARLIER not in turn.marks
-            and _said_before(message, turn, memory)
+            and (repeated := _said_before(message, turn, memory)) is not None
         ):
             turn.marks.add(EARLIER)
             target = f"the user's message: {turn.question}" if turn.question else "the event above"
+            what = "this same message" if repeated == message else f"the same words ({repeated!r})"
             return Hold(
                 self.name,
-                f"Not sent: you sent the user this same message in an earlier turn. Write a new reply to {target}",
+                f"Not sent: you sent the user {what} in an earlier turn. Write a new reply, in other words, "
+                f"to {target}",
                 "it repeated an earlier reply",
                 hide_draft=True,
             )
@@ -113,12 +124,17 @@ def names_something(message: str) -> bool:
     return any(i.lower() not in SENTENCE_OPENERS for i in identifiers(message))
 
 
-def _said_before(message: str, turn: Turn, memory: MemoryView) -> bool:
-    """Whether a reply the main context shows from an earlier turn says (nearly) the same."""
+def _said_before(message: str, turn: Turn, memory: MemoryView) -> str | None:
+    """What a reply the main context shows from an earlier turn already said: the whole
+    message (nearly the same), or its first sentence that opens with the same five words as
+    one of that reply's; None when it says something new."""
+    earlier: list[str] = []
     for m in memory.in_context():
         if turn.event_id is not None and m.id >= turn.event_id:
             break  # this turn's own steps (the draft itself among them)
         said = (m.function_args or {}).get("message") if m.role == "assistant" else None
-        if isinstance(said, str) and near_duplicate(said, message):
-            return True
-    return False
+        if isinstance(said, str):
+            if near_duplicate(said, message):
+                return message
+            earlier.append(said)
+    return shares_sentence_opening(message, earlier)
