@@ -539,3 +539,22 @@ def test_identity_guard_holds_a_reply_that_takes_the_users_name_once():
     assert policy.review(Turn(question="I'm Ada."), draft("I'm sorry to hear that."), FakeMemory()) is None
     turn.holds[policy.name] = 1  # once a turn: the second draft goes out
     assert policy.review(turn, draft("My name is Gellhaton."), FakeMemory()) is None
+
+
+def test_searched_already_makes_the_next_step_reply_after_the_same_search_again():
+    from memgpt_local.agent.policy.searched_already import SearchedAlready
+
+    policy, memory = SearchedAlready(), FakeMemory()
+    turn = Turn(question="What's my girlfriend's job again?")
+    for index, query in enumerate(["Sanne's job", "Sanne work"]):
+        turn.add(search_step(index, [hit(1, "Girlfriend: Sanne, a baker")], query=query))
+        policy.after_step(turn, turn.steps[-1], memory)
+        assert turn.reply_reason is None  # other words: a new search
+    turn.add(search_step(2, [hit(1, "Girlfriend: Sanne, a baker")], query="  sanne's JOB "))
+    policy.after_step(turn, turn.steps[-1], memory)
+    assert turn.reply_reason == "the same search again"
+    other = Turn(question="q")
+    other.add(step(0, "core_memory_append", label="human", content="x"))
+    other.add(step(1, "core_memory_append", label="human", content="x"))
+    policy.after_step(other, other.steps[-1], memory)
+    assert other.reply_reason is None  # only searches count here (saved_already has edits)

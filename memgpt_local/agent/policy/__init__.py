@@ -25,6 +25,7 @@ from memgpt_local.agent.policy.reply_required import ReplyRequired
 from memgpt_local.agent.policy.saved_already import SavedAlready
 from memgpt_local.agent.policy.search_budget import SearchBudget
 from memgpt_local.agent.policy.search_first import SearchFirst
+from memgpt_local.agent.policy.searched_already import SearchedAlready
 from memgpt_local.config import POLICY_NAMES, AgentSettings
 
 FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
@@ -36,6 +37,7 @@ FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
     "search_budget": lambda s: SearchBudget(s.search_budget),
     "recap": lambda s: Recap(s.recap),
     "saved_already": lambda s: SavedAlready(),
+    "searched_already": lambda s: SearchedAlready(),
     "one_reply": lambda s: OneReply(),
     "reply_required": lambda s: ReplyRequired(),
     "repeat_guard": lambda s: RepeatGuard(),
