@@ -110,12 +110,14 @@ def sentence_openings(text: str, n: int = 5) -> set[tuple[str, ...]]:
 def shares_sentence_opening(message: str, earlier: Sequence[str]) -> str | None:
     """The first sentence of ``message`` that opens with the same five words as a sentence of
     one of ``earlier`` (case and punctuation aside), else None: a reply built on an earlier one
-    ("Is there anything I can help you with regarding your parrot?" after "... about Bath?")."""
+    ("Is there anything I can help you with regarding your parrot?" after "... about Bath?").
+    A sentence saying it does not know is not counted: an honest "I'm sorry, but I don't
+    remember ..." opens like every other one."""
     said: set[tuple[str, ...]] = set()
     for text in earlier:
         said |= sentence_openings(text)
     for sentence in sentences(message):
-        if len(words(sentence)) >= 4 and tuple(words(sentence)[:5]) in said:
+        if len(words(sentence)) >= 4 and tuple(words(sentence)[:5]) in said and not denies(sentence):
             return sentence
     return None
 

@@ -127,5 +127,8 @@ def test_a_reply_that_repeats_an_earlier_replys_sentence_is_counted_as_copied():
     assert not copied_sentences("Your goats are called Hansi and Mitzi.", earlier)
     assert not copied_sentences("Great news, Lena!", earlier)  # three words: too short to count
     assert not copied_sentences("Do you have any plans?", [])
+    sorry = ["I'm sorry, but I don't know Sanne's job."]
+    assert not copied_sentences("I'm sorry, but I don't remember your shift.", sorry)  # a denial: not counted
+    assert copied_sentences("I'm sorry, but I can help with Sanne's job.", sorry)
     record = {"turns": [{"messages": [m]} for m in [*earlier, "Do you have any plans for the weekend?", "Bye!"]]}
     assert copied_turns(record) == 1
