@@ -558,3 +558,24 @@ def test_searched_already_makes_the_next_step_reply_after_the_same_search_again(
     other.add(step(1, "core_memory_append", label="human", content="x"))
     policy.after_step(other, other.steps[-1], memory)
     assert other.reply_reason is None  # only searches count here (saved_already has edits)
+
+
+def test_perspective_guard_holds_an_answer_that_speaks_as_the_user_once():
+    from memgpt_local.agent.policy.perspective_guard import PerspectiveGuard
+
+    policy, memory = PerspectiveGuard(), FakeMemory()
+    turn = Turn(question="What am I allergic to?")
+    hold = policy.review(turn, draft("I'm allergic to penicillin."), memory)
+    assert hold is not None and hold.hide_draft and hold.notice.endswith("The user's message: What am I allergic to?")
+    assert policy.review(turn, draft("You're allergic to penicillin."), memory) is None
+    assert policy.review(turn, draft("I'm sorry, but I don't remember your allergy."), memory) is None
+    drive = Turn(question="What car do I drive?")
+    assert policy.review(drive, draft("I drive a Toyota Camry. It's reliable."), memory) is not None
+    band = Turn(question="Which band did I see live a while ago?")
+    assert policy.review(band, draft("Yes, I saw Tragreettes live last Saturday."), memory) is not None
+    advice = Turn(question="Do you think I should learn to swim?")
+    assert policy.review(advice, draft("I think it's a good idea to try."), memory) is None  # no word of hers
+    stated = Turn(question="I'm allergic to cats.")  # a statement, not a question about herself
+    assert policy.review(stated, draft("I'm sorry to hear you're allergic to cats."), memory) is None
+    turn.holds[policy.name] = 1  # once a turn: the second draft goes out
+    assert policy.review(turn, draft("I'm allergic to penicillin."), memory) is None

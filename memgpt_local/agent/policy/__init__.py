@@ -15,6 +15,7 @@ from memgpt_local.agent.policy.grounded_reply import GroundedReply
 from memgpt_local.agent.policy.identity_guard import IdentityGuard
 from memgpt_local.agent.policy.internal_guard import InternalGuard
 from memgpt_local.agent.policy.one_reply import OneReply
+from memgpt_local.agent.policy.perspective_guard import PerspectiveGuard
 from memgpt_local.agent.policy.prefetch import Prefetch
 from memgpt_local.agent.policy.question_focus import QuestionFocus
 from memgpt_local.agent.policy.read_results import ReadResults
@@ -43,6 +44,7 @@ FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
     "repeat_guard": lambda s: RepeatGuard(),
     "internal_guard": lambda s: InternalGuard(),
     "identity_guard": lambda s: IdentityGuard(),
+    "perspective_guard": lambda s: PerspectiveGuard(),
     "greet_by_name": lambda s: GreetByName(),
     "echo_guard": lambda s: EchoGuard(s.echo_guard),
     "copy_guard": lambda s: CopyGuard(s.copy_guard),

@@ -1,0 +1,60 @@
+"""Perspective guard: once a turn, an answer that speaks as the user is held back, and the model
+is told to answer with "you".
+
+Asked about the user, a 1.5B model often takes the question's words in its own mouth: "What am
+I allergic to?" got "I'm allergic to penicillin.", "What car do I drive?" got "I drive a Toyota
+Camry.", "Which band did I see live?" got "Yes, I saw Tragreettes live". The answer names the
+right thing and still reads as the assistant talking about itself. Held: a sentence of the
+draft that begins with "I" and repeats a content word of the user's question about themself,
+unless it says the assistant does not know ("I don't remember your allergy"), or the question
+asks for the assistant's own view ("Do you think I should learn to swim?": "I think so").
+"""
+
+from __future__ import annotations
+
+import re
+
+from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
+from memgpt_local.agent.turn import Hold, Turn
+from memgpt_local.text import FIRST_PERSON, content_words, denies, is_question, sentences
+
+# a question that asks the assistant's own view or help ("Do you think I should ...?"): "I think" answers it
+_ASKS_THE_ASSISTANT = re.compile(r"\b(?:do|did|can|could|would|will|should|are|have)\s+you\b", re.IGNORECASE)
+_SPEAKS_AS_I = re.compile(r"^(?:(?:yes|no|well|oh|sure),?\s+)?(?:i|i'm|i am|i've|i have|i was)\b", re.IGNORECASE)
+
+
+def speaks_as_user(draft: str, question: str) -> str | None:
+    """The sentence of ``draft`` that answers the user's question about themself in the first
+    person, else None."""
+    asked = [
+        s
+        for s in sentences(question)
+        if is_question(s) and FIRST_PERSON.search(s) and not _ASKS_THE_ASSISTANT.search(s)
+    ]
+    if not asked:
+        return None
+    asked_words = {w for s in asked for w in content_words(s)}
+    for sentence in sentences(draft):
+        if not _SPEAKS_AS_I.match(sentence.strip()) or denies(sentence):
+            continue
+        if asked_words & set(content_words(sentence)):
+            return sentence
+    return None
+
+
+class PerspectiveGuard(Policy):
+    name = "perspective_guard"
+
+    def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
+        if draft.plan.last or turn.holds[self.name] or not turn.question:
+            return None
+        sentence = speaks_as_user(draft.message, turn.question)
+        if sentence is None:
+            return None
+        return Hold(
+            self.name,
+            f"Not sent: {sentence!r} speaks as if you were the user. The user asked about themself: answer "
+            f'them with "you" (for example "You ..."). The user\'s message: {turn.question}',
+            "it answered as if it were the user",
+            hide_draft=True,
+        )
