@@ -4,10 +4,12 @@ keeps the conversation; edits made outside the agent, and evictions, catch the v
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 from agent_helpers import ask, call, make_runner, say
 
 from memgpt_local.agent.context import CoreView
-from memgpt_local.schemas import CoreBlock
+from memgpt_local.schemas import CoreBlock, Message
 
 
 def _system(request) -> str:
@@ -126,3 +128,23 @@ def test_past_thoughts_shows_earlier_turns_in_full(store):
     ask(runner, "hi again")
     shown = "\n".join(m.content for m in runner.backend.requests[-1].messages)
     assert '"thought": "Greet."' in shown and "Message sent." in shown
+
+
+def test_a_notice_inside_a_turn_does_not_end_it_for_the_rendering():
+    from memgpt_local import events
+    from memgpt_local.agent.context import current_turn_start
+
+    when = datetime(2025, 1, 1, tzinfo=timezone.utc)
+
+    def stored(i: int, new) -> Message:
+        return Message(id=i, agent_id=1, seq=i, role=new.role, content=new.content, created_at=when, in_context=True)
+
+    queue = [
+        stored(1, events.user_message("Where did I leave my cello?", when)),
+        stored(2, events.system_event("memory read-ahead", "hits", when=when)),
+        stored(3, events.system_event("search recap", "Searching is over for this turn.", when=when)),
+        stored(4, events.memory_update("human", ["saved: Cello: in the workshop"], when)),
+    ]
+    assert current_turn_start(queue) == 0
+    queue.append(stored(5, events.system_event("login", "The user logged in.", when=when)))
+    assert current_turn_start(queue) == 4

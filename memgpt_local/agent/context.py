@@ -61,17 +61,18 @@ def render_summary(summary: str, hidden: int) -> str:
     return f"{head}\n{summary.strip() or '(no summary yet)'}"
 
 
-# system events that arrive inside or after a turn rather than starting one
-NOTICE_KINDS = frozenset({"memory update", "memory pressure warning"})
+# the system events that start a turn; the others arrive inside or after one (a search recap,
+# a memory read-ahead, a memory update, a memory-pressure warning)
+TURN_EVENT_KINDS = frozenset({"login", "document upload", "timed heartbeat", "heartbeat"})
 
 
 def current_turn_start(queue: Sequence[Message]) -> int:
     """Index in ``queue`` of the message that started the turn now running (or about to run):
-    the last user message or system event that is not a notice; 0 when there is none."""
+    the last user message or turn-starting system event; 0 when there is none."""
     for index in range(len(queue) - 1, -1, -1):
         message = queue[index]
         if message.role == "user" or (
-            message.role == "system" and kind_of(message.content, "system") not in NOTICE_KINDS
+            message.role == "system" and kind_of(message.content, "system") in TURN_EVENT_KINDS
         ):
             return index
     return 0
