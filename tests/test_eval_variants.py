@@ -26,7 +26,7 @@ from fake_embedder import HashEmbedder  # noqa: E402
 
 RESULT_LINE = re.compile(r"^\d+\. \[[^\]]*\](?: the user said:| you said:)? (.*)$", re.M)
 TASKS = {"no-reply-check": "nested-kv"}  # the task whose episode shows the variant's difference (default: dmr)
-CHAT_ONLY = {"no-direct-reply"}  # its difference shows in a conversation: see the chat test below
+CHAT_ONLY = {"no-direct-reply", "past-thoughts"}  # their difference shows in a conversation: see the chat tests below
 
 
 class ProbeBackend:
@@ -174,3 +174,28 @@ def test_no_direct_reply_reaches_the_conversation_evaluation_and_lets_a_statemen
     default_grammar, other_grammar = first_turn["default"][0], first_turn["no-direct-reply"][0]
     assert "conversation_search" not in default_grammar and "send_message" in default_grammar
     assert "conversation_search" in other_grammar
+
+
+def test_past_thoughts_reaches_the_conversation_evaluation_and_shows_earlier_thoughts(tmp_path):
+    """A quiz episode is one turn, so the variant shows in a conversation: by default the model
+    never sees an earlier turn's thought again; with ``past-thoughts`` it does."""
+    from memgpt_local.eval.chat import scripts
+    from memgpt_local.eval.chat_run import ChatEvaluation
+
+    script = scripts(seed=3, n=1)[0]
+    shown: dict[str, bool] = {}
+    for name in ("default", "past-thoughts"):
+        variant = get_variant(name)
+        backend = ProbeBackend("conversation_search", copies=False)
+        evaluation = ChatEvaluation(
+            tmp_path / name,
+            backend=backend,
+            embedder=HashEmbedder(dim=32),
+            settings=variant.settings(Settings().agent),
+            variant=name,
+        )
+        evaluation.run([script])
+        last_prompt = next(m for m, g in reversed(backend.requests) if "send_message" in g)
+        earlier = last_prompt[:-3]  # well before the last turn's own steps
+        shown[name] = any('"thought": "answer"' in c.content for c in earlier if c.role == "assistant")
+    assert shown == {"default": False, "past-thoughts": True}

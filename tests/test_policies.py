@@ -569,6 +569,8 @@ def test_perspective_guard_holds_an_answer_that_speaks_as_the_user_once():
     assert hold is not None and hold.hide_draft and hold.notice.endswith("The user's message: What am I allergic to?")
     assert policy.review(turn, draft("You're allergic to penicillin."), memory) is None
     assert policy.review(turn, draft("I'm sorry, but I don't remember your allergy."), memory) is None
+    keys = Turn(question="where are my keys?")
+    assert policy.review(keys, draft("I found nothing about keys."), memory) is None  # its own doing
     drive = Turn(question="What car do I drive?")
     assert policy.review(drive, draft("I drive a Toyota Camry. It's reliable."), memory) is not None
     band = Turn(question="Which band did I see live a while ago?")

@@ -20,6 +20,13 @@ from memgpt_local.text import FIRST_PERSON, content_words, denies, is_question, 
 
 # a question that asks the assistant's own view or help ("Do you think I should ...?"): "I think" answers it
 _ASKS_THE_ASSISTANT = re.compile(r"\b(?:do|did|can|could|would|will|should|are|have)\s+you\b", re.IGNORECASE)
+# the assistant speaking of its own doing, not the user's life: "I found nothing about keys."
+_ASSISTANT_ACTS = re.compile(
+    r"^(?:(?:yes|no|well|oh|sure),?\s+)?(?:i|i've|i have)\s+(?:found|searched|looked|checked|remember|recall"
+    r"|know|see|can|could|will|would|think|believe|noted|saved|understand|hope)\b"
+    r"|^(?:i'm|i am)\s+(?:sorry|glad|happy|not sure|here)\b",
+    re.IGNORECASE,
+)
 _SPEAKS_AS_I = re.compile(r"^(?:(?:yes|no|well|oh|sure),?\s+)?(?:i|i'm|i am|i've|i have|i was)\b", re.IGNORECASE)
 
 
@@ -35,7 +42,8 @@ def speaks_as_user(draft: str, question: str) -> str | None:
         return None
     asked_words = {w for s in asked for w in content_words(s)}
     for sentence in sentences(draft):
-        if not _SPEAKS_AS_I.match(sentence.strip()) or denies(sentence):
+        said = sentence.strip()
+        if not _SPEAKS_AS_I.match(said) or _ASSISTANT_ACTS.match(said) or denies(said):
             continue
         if asked_words & set(content_words(sentence)):
             return sentence
