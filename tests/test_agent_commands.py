@@ -53,6 +53,25 @@ def test_retry_regenerates_the_answer_to_the_last_user_message(store):
     assert sent == ["second answer"]
 
 
+def test_retry_drops_the_old_turns_held_drafts_from_storage_too(store):
+    """A draft a guard held back leaves the context but stays in storage with its turn; in
+    CI, smollm2's held draft outlived /retry and sat between the user's message and the
+    new turn's steps."""
+    runner = make_runner(
+        store,
+        [say("What's my pet's name again?"), say("I don't know your pet's name."), say("Your pet is Pixel.")],
+    )
+    first = ask(runner, "What's my pet's name again?")
+    assert first.holds  # the echo guard held the question asked back
+    assert len(store.recall.all(runner.agent_id)) > len(store.recall.in_context(runner.agent_id))
+    turn = commands.retry(runner, "")
+    assert turn.messages == ["Your pet is Pixel."]
+    stored = store.recall.all(runner.agent_id)
+    assert [m.content for m in stored if m.role == "user"] == ["What's my pet's name again?"]
+    said = [m.function_args["message"] for m in stored if m.role == "assistant" and m.function_name == "send_message"]
+    assert said == ["Your pet is Pixel."]
+
+
 def test_rethink_and_rewrite_edit_the_last_step(store):
     runner = make_runner(store, [say("helo")])
     ask(runner, "hi")

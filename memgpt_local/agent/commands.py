@@ -125,10 +125,14 @@ def _last_user_index(runner: AgentRunner) -> tuple[list[Message], int]:
 
 
 def retry(runner: AgentRunner, _: str) -> TurnResult:
-    """Drop everything after the last user message and run that user's turn again, afresh."""
+    """Drop everything after the last user message and run that user's turn again, afresh.
+    Everything means storage too: a draft a guard held back left the context but stays in
+    storage with its turn, and a retried turn must not keep the old one's (it did, in CI)."""
     messages, i = _last_user_index(runner)
+    stored = runner.store.recall.all(runner.agent_id)
+    start = next(j for j, m in enumerate(stored) if m.id == messages[i].id) + 1
     with runner.store.transaction():
-        runner.store.recall.delete(runner.agent_id, [m.id for m in messages[i + 1 :]])
+        runner.store.recall.delete(runner.agent_id, [m.id for m in stored[start:]])
     return runner.run_turn(messages[i])
 
 
