@@ -116,7 +116,10 @@ def test_the_chat_band_question_accepts_the_band_as_named_and_old_records_are_ju
 
 def test_a_reply_that_repeats_an_earlier_replys_sentence_is_counted_as_copied():
     from memgpt_local.eval.chat_report import copied_turns
-    from memgpt_local.eval.chat_run import copied_sentences
+    from memgpt_local.text import shares_sentence_opening
+
+    def copied_sentences(message: str, earlier: list[str]) -> bool:
+        return shares_sentence_opening(message, earlier) is not None
 
     earlier = [
         "That's great news! Do you have any plans for the weekend?",

@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from memgpt_local.eval.chat import scripts
-from memgpt_local.eval.chat_run import RESULTS_FILE, copied_sentences, judge
+from memgpt_local.eval.chat_run import RESULTS_FILE, judge
 from memgpt_local.eval.report import wilson
+from memgpt_local.text import shares_sentence_opening
 
 COLUMNS = (
     "variant | model | n_ctx | seed | wording | users | facts in human | changes replaced | msgs/turn | dup "
@@ -70,7 +71,7 @@ def copied_turns(record: dict[str, Any]) -> int:
     sent: list[str] = []
     copied = 0
     for turn in record["turns"]:
-        copied += any(copied_sentences(m, sent) for m in turn["messages"])
+        copied += any(shares_sentence_opening(m, sent) is not None for m in turn["messages"])
         sent += turn["messages"]
     return copied
 

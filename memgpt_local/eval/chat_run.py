@@ -39,7 +39,7 @@ from memgpt_local.config import AgentSettings
 from memgpt_local.eval.chat import ChatScript, Session, UserTurn
 from memgpt_local.eval.scoring import contains, contains_any
 from memgpt_local.memory.core import default_blocks
-from memgpt_local.text import denies, near_duplicate, normalize_space, shares_sentence_opening, words
+from memgpt_local.text import denies, near_duplicate, normalize_space, words
 
 if TYPE_CHECKING:
     from memgpt_local.memory import MemoryStore
@@ -55,14 +55,6 @@ RunnerFactory = Callable[..., AgentRunner]
 def duplicate(message: str, earlier: Sequence[str]) -> bool:
     """The same message as an earlier one, or nearly (90% of its characters)."""
     return any(near_duplicate(message, e) for e in earlier)
-
-
-def copied_sentences(message: str, earlier: Sequence[str]) -> bool:
-    """Whether ``message`` repeats a sentence of an earlier reply of the session: one of four
-    words or more that opens with the same five words (``text.shares_sentence_opening``). "Do
-    you have any plans for the weekend?" at the end of every reply, "Is there anything I can help
-    you with regarding X?" for a parrot, a film and a brother alike."""
-    return shares_sentence_opening(message, earlier) is not None
 
 
 def degenerate(message: str) -> bool:

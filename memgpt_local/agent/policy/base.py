@@ -89,6 +89,12 @@ class MemoryView(Protocol):
         ...
 
 
+def reply_target(turn: Turn) -> str:
+    """What a held draft's notice tells the model to answer: the user's words when a user
+    started the turn, else the event above (a login, a document, a heartbeat)."""
+    return f"the user's message: {turn.question}" if turn.question else "the event above"
+
+
 class Policy:
     """Base class: every hook does nothing. Subclasses set ``name`` (the config key)."""
 

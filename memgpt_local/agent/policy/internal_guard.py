@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
+from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, reply_target
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.functions.specs import FUNCTIONS_BY_NAME
 
@@ -39,11 +39,10 @@ class InternalGuard(Policy):
         said = speaks_of_machinery(draft.message)
         if said is None:
             return None
-        target = f"the user's message: {turn.question}" if turn.question else "the event above"
         return Hold(
             self.name,
             f"Not sent: the user cannot see your functions or system notices ({said!r}); never mention them. "
-            f"Write your reply to {target}",
+            f"Write your reply to {reply_target(turn)}",
             "it spoke of the assistant's functions or notices",
             hide_draft=True,
         )

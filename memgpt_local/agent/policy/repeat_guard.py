@@ -35,7 +35,7 @@ looking for?" answered "What's my parrot's name?" after it had answered two stat
 
 from __future__ import annotations
 
-from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
+from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, reply_target
 from memgpt_local.agent.policy.echo_guard import restates_question
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.functions.links import identifiers
@@ -86,12 +86,11 @@ class RepeatGuard(Policy):
             and (repeated := _said_before(message, turn, memory)) is not None
         ):
             turn.marks.add(EARLIER)
-            target = f"the user's message: {turn.question}" if turn.question else "the event above"
             what = "this same message" if repeated == message else f"the same words ({repeated!r})"
             return Hold(
                 self.name,
                 f"Not sent: you sent the user {what} in an earlier turn. Write a new reply, in other words, "
-                f"to {target}",
+                f"to {reply_target(turn)}",
                 "it repeated an earlier reply",
                 hide_draft=True,
             )
