@@ -9,8 +9,10 @@ included, over two sets of made-up messages, each message with the block as it s
 
 A case is a message, the saved lines before it, the facts a careful reader would write (each a
 set of words that must all occur in one written line) and words no line may hold (a fact the
-message never stated). It prints one row per case and a table per set: facts found, cases
-with an invented or wrongly kept line, cases where nothing should be written and something was.
+message never stated), and words a saved line must keep (the message changed nothing: "Rough
+shift, two cardiac arrests" is no new job) or lose (it said the fact changed). It prints one
+row per case and a table per set: facts found, cases with an invented or wrongly kept line,
+cases where nothing should be written and something was.
 
     python scripts/bench_notes.py --model models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf [--set held]
 """
@@ -38,10 +40,19 @@ class Case:
     message: str
     facts: tuple[frozenset[str], ...]  # each: words one written line must hold
     never: tuple[str, ...] = ()  # words no written line may hold
+    keep: tuple[str, ...] = ()  # words of a saved line the block must still hold (nothing changed)
+    gone: tuple[str, ...] = ()  # words of a saved line the block must no longer hold (it changed)
 
 
-def case(saved: tuple[str, ...], message: str, facts: tuple[str, ...] = (), never: tuple[str, ...] = ()) -> Case:
-    return Case(saved, message, tuple(frozenset(f.lower().split()) for f in facts), never)
+def case(
+    saved: tuple[str, ...],
+    message: str,
+    facts: tuple[str, ...] = (),
+    never: tuple[str, ...] = (),
+    keep: tuple[str, ...] = (),
+    gone: tuple[str, ...] = (),
+) -> Case:
+    return Case(saved, message, tuple(frozenset(f.lower().split()) for f in facts), never, keep, gone)
 
 
 SETS: dict[str, tuple[Case, ...]] = {
@@ -78,6 +89,27 @@ SETS: dict[str, tuple[Case, ...]] = {
             "I can't stand coriander, and I'm learning Japanese in the evenings.",
             ("coriander", "japanese"),
         ),
+        # a day's events under a saved label, and changes said in words the eval does not use
+        case(
+            ("Name: Lena", "Work: vet in Innsbruck"),
+            "Long day, three calvings before noon and I'm soaked.",
+            (),
+            (),
+            ("vet",),
+        ),
+        case(
+            ("Name: Lena", "Home: Innsbruck"),
+            "I switched to a clinic in Graz, so that's where I live now.",
+            ("graz",),
+            gone=("innsbruck",),
+        ),
+        case(
+            ("Name: Jonas", "Dog: Nova, a greyhound"),
+            "Nova stole a whole loaf off the counter today.",
+            (),
+            (),
+            ("greyhound",),
+        ),
     ),
     "held": (
         case(
@@ -109,25 +141,54 @@ SETS: dict[str, tuple[Case, ...]] = {
             ("bruno", "tram", "lisbon", "tiago rui"),
         ),
         case(("Name: Bruno",), "my mum Teresa turns 70 on the 3rd of May", ("teresa", "teresa 70")),
+        case(
+            ("Name: Priya", "Work: nurse on a cardiology ward"),
+            "Rough shift, two cardiac arrests back to back.",
+            (),
+            (),
+            ("nurse",),
+        ),
+        case(
+            ("Name: Bruno", "Work: drives a tram in Lisbon"),
+            "I quit the trams last month, these days I teach driving.",
+            ("driving",),
+            gone=("drives a tram",),
+        ),
+        case(
+            ("Name: Priya", "Pet: Sheldon, a tortoise"), "Sheldon escaped into the garden again!", (), (), ("tortoise",)
+        ),
+        case(
+            ("Name: Bruno", "Home: Lisbon"),
+            "Actually we're in Porto, not Lisbon, I mixed that up.",
+            ("porto",),
+            gone=("lisbon",),
+        ),
     ),
 }
 
 
-def written_lines(noter: FactNoter, store, agent_id: int, saved: tuple[str, ...], message: str) -> list[str]:
+def written_lines(
+    noter: FactNoter, store, agent_id: int, saved: tuple[str, ...], message: str
+) -> tuple[list[str], str]:
+    """(the lines the pass wrote, the block's text after it)."""
     store.core.set_value(agent_id, "human", "\n".join(saved) if saved else "Nothing is known about the user yet.")
     notes = noter.note(message)
     if notes.dropped:
         print(f"    dropped as not said: {notes.dropped}")
+    if kept := getattr(notes, "kept", []):  # absent before the change check: compared side by side
+        print(f"    kept (no change said): {kept}")
     value = store.core.get(agent_id, "human").value
     before = set(saved)
-    return [ln for ln in value.splitlines() if ln.strip() and ln not in before]
+    return [ln for ln in value.splitlines() if ln.strip() and ln not in before], value
 
 
-def score(c: Case, lines: list[str]) -> tuple[int, bool]:
-    """(facts found, whether a line holds a word it never may)."""
+def score(c: Case, lines: list[str], block: str) -> tuple[int, bool]:
+    """(facts found, whether the result is wrong: a written line holds a word it never may, a
+    saved line that did not change is gone, or one that changed is still there)."""
     low = [ln.lower() for ln in lines]
     found = sum(any(all(w in ln for w in fact) for ln in low) for fact in c.facts)
     wrong = any(w in ln for w in c.never for ln in low)
+    wrong |= any(w not in block.lower() for w in c.keep) or any(w in block.lower() for w in c.gone)
     return found, wrong
 
 
@@ -156,9 +217,9 @@ def main() -> int:
         seconds = 0.0
         for c in SETS[name]:
             start = time.perf_counter()
-            lines = written_lines(noter, store, agent_id, c.saved, c.message)
+            lines, block = written_lines(noter, store, agent_id, c.saved, c.message)
             seconds += time.perf_counter() - start
-            k, bad = score(c, lines)
+            k, bad = score(c, lines, block)
             found, total, wrong = found + k, total + len(c.facts), wrong + bad
             if not c.facts:
                 empty_cases += 1

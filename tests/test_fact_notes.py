@@ -50,14 +50,51 @@ def test_lines_are_parsed_and_labels_normalised():
 
 
 def test_a_changed_fact_replaces_its_line_and_the_same_fact_changes_nothing():
-    value, notes = merge("Name: Dana\nHome: Leeds", ["Home: York", "Name: Dana", "Tea: lapsang"], 2000)
+    said = "I'm Dana, we moved to York in May, and I love lapsang tea."
+    value, notes = merge("Name: Dana\nHome: Leeds", ["Home: York", "Name: Dana", "Tea: lapsang"], 2000, said)
     assert value == "Name: Dana\nHome: York\nTea: lapsang"
     assert notes.replaced == [("Home: Leeds", "Home: York")] and notes.added == ["Tea: lapsang"]
     assert notes.lines() == ["saved: Tea: lapsang", "changed: Home: Leeds -> Home: York"]
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "We finally left Leeds. I live in York now.",
+        "These days I'm based in York.",
+        "Actually, it's York, not Leeds.",
+        "I'm no longer in Leeds: I've relocated to York for the job.",
+    ],
+)
+def test_a_saved_line_changes_when_the_user_says_it_changed(said):
+    value, notes = merge("Name: Dana\nHome: Leeds", ["Home: York"], 2000, said)
+    assert value == "Name: Dana\nHome: York" and notes.replaced == [("Home: Leeds", "Home: York")]
+
+
+@pytest.mark.parametrize(
+    ("saved", "line", "said"),
+    [
+        (
+            "Work: paramedic in Utrecht",
+            "Work: two car crashes back to back",
+            "Rough shift, two car crashes back to back.",
+        ),
+        ("Home: Leeds", "Home: freezing, the boiler broke", "Home is freezing today, the boiler broke."),
+        ("Pet: Pixel, a grey cat", "Pet: knocked a plant off the shelf", "My cat knocked a plant off the shelf!"),
+    ],
+)
+def test_a_days_event_filed_under_a_saved_label_leaves_the_saved_line_alone(saved, line, said):
+    """smollm2 and qwen alike fit what happened today under the label of a saved fact: the
+    job a user told months ago was replaced by one shift's events."""
+    value, notes = merge(f"Name: Dana\n{saved}", [line], 2000, said)
+    assert value == f"Name: Dana\n{saved}" and notes.kept == [(saved, line)] and not notes.changed
+
+
 def test_a_part_of_a_saved_line_said_again_changes_nothing_and_more_detail_replaces_it():
-    value, notes = merge("Pet: Pixel (grey cat)\nHome: Poznan", ["Pet: Pixel", "Home: Poznan, near the park"], 2000)
+    said = "Pixel is my cat. We live in Poznan, near the park."
+    value, notes = merge(
+        "Pet: Pixel (grey cat)\nHome: Poznan", ["Pet: Pixel", "Home: Poznan, near the park"], 2000, said
+    )
     assert value == "Pet: Pixel (grey cat)\nHome: Poznan, near the park"
     assert notes.replaced == [("Home: Poznan", "Home: Poznan, near the park")] and not notes.added
 
@@ -73,9 +110,9 @@ def test_the_notes_prompt_shows_examples_then_the_message_and_the_newest_saved_l
 
 
 def test_the_packaged_placeholder_goes_and_a_full_block_moves_its_oldest_lines_out():
-    value, notes = merge("Nothing is known about the user yet.", ["Name: Dana"], 2000)
+    value, notes = merge("Nothing is known about the user yet.", ["Name: Dana"], 2000, "I'm Dana.")
     assert value == "Name: Dana" and notes.added == ["Name: Dana"]
-    value, notes = merge("Pet: a cat\nHome: Leeds", ["Tea: lapsang souchong"], 35)
+    value, notes = merge("Pet: a cat\nHome: Leeds", ["Tea: lapsang souchong"], 35, "I love lapsang souchong tea.")
     assert value == "Home: Leeds\nTea: lapsang souchong" and notes.moved == ["Pet: a cat"]
 
 

@@ -19,8 +19,12 @@ written:
 
 - a value whose names and numbers the user did not say is dropped (an invention);
 - a label the block already holds with another value replaces that line (a changed fact:
-  "Home: Leeds" becomes "Home: York"); the same value, or a part of it ("Pet: Pixel" for
-  "Pet: Pixel (grey cat)"), changes nothing;
+  "Home: Leeds" becomes "Home: York") when the user said it changed ("moved", "now", "no
+  longer", ...) or the new value builds on the old one ("Home: Poznan, near the park"); else
+  the saved line stays: the model also fits a day's events under a saved label, and "Rough
+  shift, two car crashes back to back" once replaced "Work: paramedic in Utrecht" with "Work:
+  two car crashes back to back". The same value, or a part of it ("Pet: Pixel" for "Pet: Pixel
+  (grey cat)"), changes nothing;
 - when the block would overflow, its oldest lines move to archival memory, and the notice
   says so.
 
@@ -123,12 +127,14 @@ def notes_prompt(saved: Sequence[str], message: str) -> list[ChatMessage]:
 @dataclass
 class Notes:
     """What one pass wrote: lines added, (old, new) lines replaced, lines moved out, lines
-    dropped as not said by the user."""
+    dropped as not said by the user, and (saved, new) lines where the saved one stayed (the
+    user did not say it changed)."""
 
     added: list[str] = field(default_factory=list)
     replaced: list[tuple[str, str]] = field(default_factory=list)
     moved: list[str] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
+    kept: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -190,6 +196,30 @@ def _words_of_value(line: str) -> set[str]:
     return {_stem(w) for w in content_words(line.partition(":")[2])}
 
 
+# words that say a fact changed: "moved", "now", "no longer", "switched", "quit", "actually" ...
+_CHANGE = re.compile(
+    r"\b(?:mov(?:e|ed|es|ing)|relocat\w*|now|nowadays|these\s+days|any\s?more|no\s+longer|new|chang\w*"
+    r"|switch\w*|start(?:ed|ing)|quit|left|leaving|retir\w*|became|become|instead|actually|used\s+to"
+    r"|since|finally|not\b.*\bbut|got\s+(?:a|an)\b)",
+    re.IGNORECASE,
+)
+
+
+def states_a_change(line: str, said: str) -> bool:
+    """Whether ``said`` says the fact of ``line`` changed: a sentence holding words of its value
+    also holds a word of change ("We finally left Leeds. I live in York now.")."""
+    value = _words_of_value(line)
+    return any(
+        value & {_stem(w) for w in content_words(sentence)} and _CHANGE.search(sentence) for sentence in sentences(said)
+    )
+
+
+def replaces(old: str, new: str, said: str) -> bool:
+    """Whether ``new`` may replace the saved line ``old`` (the same label): the user said the
+    fact changed, or the new value builds on the old one (they share a word)."""
+    return bool(_words_of_value(old) & _words_of_value(new)) or states_a_change(new, said)
+
+
 def parse_notes(text: str) -> list[str]:
     """The lines of a notes completion (``{"facts": [...]}``); [] for anything else."""
     try:
@@ -207,10 +237,11 @@ def block_lines(value: str) -> list[str]:
     return [] if value.strip() == default_text(BLOCK).strip() else [ln for ln in value.splitlines() if ln.strip()]
 
 
-def merge(value: str, lines: Sequence[str], limit: int) -> tuple[str, Notes]:
-    """``value`` (a block's text) with ``lines`` written in: a line whose label the block holds
-    replaces it, one it already holds changes nothing, the rest are appended; oldest lines
-    leave when the result would exceed ``limit``."""
+def merge(value: str, lines: Sequence[str], limit: int, said: str) -> tuple[str, Notes]:
+    """``value`` (a block's text) with ``lines`` (read from the user's words ``said``) written
+    in: a line whose label the block holds replaces it when ``replaces`` allows, one it already
+    holds changes nothing, the rest are appended; oldest lines leave when the result would
+    exceed ``limit``."""
     notes = Notes()
     current = block_lines(value)
     for line in lines:
@@ -223,6 +254,8 @@ def merge(value: str, lines: Sequence[str], limit: int) -> tuple[str, Notes]:
         if same is None:
             current.append(line)
             notes.added.append(line)
+        elif not replaces(current[same], line, said):
+            notes.kept.append((current[same], line))
         else:
             notes.replaced.append((current[same], line))
             current[same] = line
@@ -269,13 +302,13 @@ class FactNoter:
             return Notes()
         found = parse_notes(side.complete(prompt, grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS).text)
         lines = [line for line in found if grounded(line, said)]
-        if found and saved and not merge(block.value, lines, block.limit)[1].changed:
+        if found and saved and not merge(block.value, lines, block.limit, said)[1].changed:
             # only the saved lines, written out again: asked once more without them in view
             found = parse_notes(
                 side.complete(notes_prompt([], said), grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS).text
             )
             lines = [line for line in found if grounded(line, said)]
-        value, notes = merge(block.value, lines, block.limit)
+        value, notes = merge(block.value, lines, block.limit, said)
         notes.dropped = [line for line in found if line not in lines]
         if not notes.changed:
             return notes
