@@ -579,5 +579,11 @@ def test_perspective_guard_holds_an_answer_that_speaks_as_the_user_once():
     assert policy.review(advice, draft("I think it's a good idea to try."), memory) is None  # no word of hers
     stated = Turn(question="I'm allergic to cats.")  # a statement, not a question about herself
     assert policy.review(stated, draft("I'm sorry to hear you're allergic to cats."), memory) is None
+    job = Turn(question="What do I do for a living?")  # no word of the question: the saved fact's
+    assert policy.review(job, draft("I'm a nurse, which means I work in a hospital."), memory) is None
+    saved = FakeMemory(core=[("human", "Name: Ana"), ("human", "Work: nurse"), ("persona", "I am a helper")])
+    assert policy.review(job, draft("I'm a nurse, which means I work in a hospital."), saved) is not None
+    assert policy.review(job, draft("You're a nurse."), saved) is None
+    assert policy.review(job, draft("I'm a helper, and you are a nurse."), saved) is None  # the persona's own
     turn.holds[policy.name] = 1  # once a turn: the second draft goes out
     assert policy.review(turn, draft("I'm allergic to penicillin."), memory) is None

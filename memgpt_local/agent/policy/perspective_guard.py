@@ -4,15 +4,18 @@ is told to answer with "you".
 Asked about the user, a 1.5B model often takes the question's words in its own mouth: "What am
 I allergic to?" got "I'm allergic to penicillin.", "What car do I drive?" got "I drive a Toyota
 Camry.", "Which band did I see live?" got "Yes, I saw Tragreettes live". The answer names the
-right thing and still reads as the assistant talking about itself. Held: a sentence of the
-draft that begins with "I" and repeats a content word of the user's question about themself,
-unless it says the assistant does not know ("I don't remember your allergy"), or the question
-asks for the assistant's own view ("Do you think I should learn to swim?": "I think so").
+right thing and still reads as the assistant talking about itself; "What do I do for a
+living?" got "I'm a nurse, which means I work in a hospital". Held: a sentence of the draft
+that begins with "I" and repeats a content word of the user's question about themself or of a
+fact the human block holds about them ("Work: nurse"), unless it says the assistant does not
+know ("I don't remember your allergy"), or the question asks for the assistant's own view
+("Do you think I should learn to swim?": "I think so").
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.turn import Hold, Turn
@@ -27,12 +30,13 @@ _ASSISTANT_ACTS = re.compile(
     r"|^(?:i'm|i am)\s+(?:sorry|glad|happy|not sure|here)\b",
     re.IGNORECASE,
 )
+_TO_THE_USER = re.compile(r"\b(?:you|you're|your|yours)\b", re.IGNORECASE)
 _SPEAKS_AS_I = re.compile(r"^(?:(?:yes|no|well|oh|sure),?\s+)?(?:i|i'm|i am|i've|i have|i was)\b", re.IGNORECASE)
 
 
-def speaks_as_user(draft: str, question: str) -> str | None:
+def speaks_as_user(draft: str, question: str, known: Iterable[str] = ()) -> str | None:
     """The sentence of ``draft`` that answers the user's question about themself in the first
-    person, else None."""
+    person (with its words, or with words of ``known``: the user's saved facts), else None."""
     asked = [
         s
         for s in sentences(question)
@@ -40,12 +44,13 @@ def speaks_as_user(draft: str, question: str) -> str | None:
     ]
     if not asked:
         return None
-    asked_words = {w for s in asked for w in content_words(s)}
+    asked_words = {w for s in asked for w in content_words(s)} | set(known)
     for sentence in sentences(draft):
         said = sentence.strip()
         if not _SPEAKS_AS_I.match(said) or _ASSISTANT_ACTS.match(said) or denies(said):
             continue
-        if asked_words & set(content_words(sentence)):
+        own_part = _TO_THE_USER.split(said, maxsplit=1)[0]  # "I'm a helper, and you are a nurse."
+        if asked_words & set(content_words(own_part)):
             return sentence
     return None
 
@@ -56,7 +61,8 @@ class PerspectiveGuard(Policy):
     def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
         if draft.plan.last or turn.holds[self.name] or not turn.question:
             return None
-        sentence = speaks_as_user(draft.message, turn.question)
+        facts = [line.partition(":")[2] for label, line in memory.core_lines() if label == "human"]
+        sentence = speaks_as_user(draft.message, turn.question, {w for f in facts for w in content_words(f)})
         if sentence is None:
             return None
         return Hold(
