@@ -521,6 +521,10 @@ def test_internal_guard_holds_a_reply_that_speaks_of_functions_or_notices_once()
     assert policy.review(turn, draft("The context window is 74% full, sorry."), FakeMemory()) is not None
     assert policy.review(turn, draft("Sounds like a great night! Who played?"), FakeMemory()) is None
     assert policy.review(turn, draft("I can search our past conversations for it."), FakeMemory()) is None
+    narrated = "The band was amazing. I answered the user's question in my own words."
+    hold = policy.review(turn, draft(narrated), FakeMemory())
+    assert hold is not None and "speaks of \"the user's\"" in hold.notice and '"you"' in hold.notice
+    assert policy.review(turn, draft("A useful tip: users of trams pay less."), FakeMemory()) is None
     turn.holds[policy.name] = 1  # once a turn: the second draft goes out
     assert policy.review(turn, draft(leaked), FakeMemory()) is None
 

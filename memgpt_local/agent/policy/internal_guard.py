@@ -6,7 +6,10 @@ The user sees only what ``send_message`` carries, and none of it is theirs to ac
 model answered "Went to a gig by the Mulsuens on the weekend" with the memory-pressure notice
 that stood just before it: "I'm sorry, but I can't continue the conversation right now. Please
 save the details you will need with archival_memory_insert and then go on with the
-conversation."
+conversation." It also narrated its own instructions to the user, in the third person: "I
+remember that the Tragreettes is a popular band ... I answered the user's question in my own
+words, using the information I remember". A reply that speaks of "the user" talks about the
+person reading it: held too, and the model told to speak to them as "you".
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ _MACHINERY = re.compile(
 )
 
 
+_NARRATES = re.compile(r"\bthe user(?:'s|s)?\b", re.IGNORECASE)
+
+
 def speaks_of_machinery(message: str) -> str | None:
     """The first words of ``message`` that name the assistant's machinery, else None."""
     found = _MACHINERY.search(message)
@@ -38,7 +44,17 @@ class InternalGuard(Policy):
             return None
         said = speaks_of_machinery(draft.message)
         if said is None:
-            return None
+            narrated = _NARRATES.search(draft.message)
+            if narrated is None:
+                return None
+            return Hold(
+                self.name,
+                f"Not sent: your reply speaks of {narrated.group(0)!r}, but the user is the one reading it. "
+                'Speak to them as "you" and never describe your instructions. '
+                f"Write your reply to {reply_target(turn)}",
+                "it spoke of the user in the third person",
+                hide_draft=True,
+            )
         return Hold(
             self.name,
             f"Not sent: the user cannot see your functions or system notices ({said!r}); never mention them. "
