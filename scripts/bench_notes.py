@@ -89,7 +89,15 @@ SETS: dict[str, tuple[Case, ...]] = {
             "I can't stand coriander, and I'm learning Japanese in the evenings.",
             ("coriander", "japanese"),
         ),
-        # a day's events under a saved label, and changes said in words the eval does not use
+        # a day's events under a saved label, and changes said in words the eval does not use;
+        # the first is from a real chat, where the job line was replaced and a mood saved
+        case(
+            ("Name: Noor", "Work: paramedic in Utrecht", "Pet: Bolletje"),
+            "Rough shift today, two car crashes back to back. I'm wiped out.",
+            (),
+            ("wiped",),
+            ("paramedic",),
+        ),
         case(
             ("Name: Lena", "Work: vet in Innsbruck"),
             "Long day, three calvings before noon and I'm soaked.",

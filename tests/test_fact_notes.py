@@ -40,6 +40,15 @@ def test_a_value_must_come_from_the_users_words():
     assert not grounded("Vegan: yes", "Oh, and I'm vegetarian.") and not grounded("Smoker: yes", said)
 
 
+def test_a_passing_state_is_no_fact():
+    from memgpt_local.agent.facts import passing_state
+
+    assert passing_state("Health: wiped out") and passing_state("Mood: so tired today")
+    assert passing_state("Feeling: a bit stressed")
+    assert not passing_state("Health: can't eat gluten") and not passing_state("Work: nurse, busy ward")
+    assert not passing_state("Sleep: a night owl") and not passing_state("Name: Dana")
+
+
 def test_lines_are_parsed_and_labels_normalised():
     assert parse_notes('{"facts": ["Name: Dana", "no label here", " Tea:  lapsang  souchong "]}') == [
         "Name: Dana",

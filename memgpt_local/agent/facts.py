@@ -25,6 +25,8 @@ written:
   shift, two car crashes back to back" once replaced "Work: paramedic in Utrecht" with "Work:
   two car crashes back to back". The same value, or a part of it ("Pet: Pixel" for "Pet: Pixel
   (grey cat)"), changes nothing;
+- a line whose value is only a passing state ("Health: wiped out", "Mood: so tired") is
+  dropped: how the user feels after one shift is no fact to greet them with in a month;
 - when the block would overflow, its oldest lines move to archival memory, and the notice
   says so.
 
@@ -127,7 +129,7 @@ def notes_prompt(saved: Sequence[str], message: str) -> list[ChatMessage]:
 @dataclass
 class Notes:
     """What one pass wrote: lines added, (old, new) lines replaced, lines moved out, lines
-    dropped as not said by the user, and (saved, new) lines where the saved one stayed (the
+    dropped (not said by the user, or a passing state), and (saved, new) lines where the saved one stayed (the
     user did not say it changed)."""
 
     added: list[str] = field(default_factory=list)
@@ -190,6 +192,21 @@ def grounded(line: str, said: str) -> bool:
     plain = [_stem(w) for w in content_words(value) if len(w) > 2]
     unheard = sum(w not in heard for w in plain)
     return unheard <= len(plain) // 3  # one word in three may be the model's ("a beagle called Rex")
+
+
+# how someone feels today: a value made of these words only is no lasting fact
+_PASSING = frozenset(
+    "tired exhausted wiped knackered drained worn sleepy shattered beat stressed stressy frazzled bored "
+    "grumpy cranky upset sad down happy glad excited thrilled nervous hungry cold sore busy fine good ok okay "
+    "great awful rough out bit little totally completely really very so today tonight now right "
+    "this morning afternoon evening".split()
+)
+
+
+def passing_state(line: str) -> bool:
+    """Whether ``line``'s value says only how the user feels or fares now ("wiped out")."""
+    value = content_words(line.partition(":")[2])
+    return bool(value) and all(w in _PASSING for w in value)
 
 
 def _words_of_value(line: str) -> set[str]:
@@ -301,13 +318,13 @@ class FactNoter:
         if side.count_tokens(prompt) + NOTES_MAX_TOKENS > side.n_ctx:
             return Notes()
         found = parse_notes(side.complete(prompt, grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS).text)
-        lines = [line for line in found if grounded(line, said)]
+        lines = [line for line in found if grounded(line, said) and not passing_state(line)]
         if found and saved and not merge(block.value, lines, block.limit, said)[1].changed:
             # only the saved lines, written out again: asked once more without them in view
             found = parse_notes(
                 side.complete(notes_prompt([], said), grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS).text
             )
-            lines = [line for line in found if grounded(line, said)]
+            lines = [line for line in found if grounded(line, said) and not passing_state(line)]
         value, notes = merge(block.value, lines, block.limit, said)
         notes.dropped = [line for line in found if line not in lines]
         if not notes.changed:
