@@ -81,6 +81,7 @@ class EmbedderSettings(Section):
 PolicyName = Literal[  # in the order they act, whatever the order of ``agent.policies``
     "direct_reply",
     "search_first",
+    "search_uncovered",
     "prefetch",
     "question_focus",
     "read_results",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 import pytest
 from policy_fakes import FakeMemory, hit, search_step, searched_turn, step
 
@@ -29,6 +31,7 @@ from memgpt_local.config import (
     SearchBudgetSettings,
 )
 from memgpt_local.functions.results import FunctionOutcome
+from memgpt_local.schemas import Message
 
 HALL = [
     "Last night we saw The Shoulundvoels live at Zuxhao Hall, what a show.",
@@ -430,6 +433,54 @@ def test_grounded_reply_holds_once_an_answer_about_the_user_that_rests_on_nothin
     assert names_and_numbers("Hello Dana. You have 3 cats. I think so.") == ["Dana", "3"]
 
 
+def test_grounded_reply_does_not_count_what_the_turn_itself_wrote_as_seen():
+    """Held by the perspective guard, "I went to the University of Oxford." came back as "You
+    went to the University of Oxford.": the hold's notice quoted the draft, so "Oxford" was seen."""
+    from memgpt_local.agent.policy.grounded_reply import GroundedReply
+    from memgpt_local.schemas import ChatMessage
+
+    question = "Which university did I go to?"
+    notice = "Not sent: 'I went to the University of Oxford.' speaks as if you were the user."
+    turn = Turn(question=question)
+    first = step(0, "send_message", message="I went to the University of Oxford.")
+    first.hold = Hold("perspective_guard", notice, "it answered as if it were the user", hide_draft=True)
+    turn.add(first)
+    prompt = [
+        ChatMessage(role="system", content="[human]\nName: Maskeora"),
+        ChatMessage(role="user", content=f"[user message | 2025-05-16]\n{question}"),
+        ChatMessage(role="assistant", content='{"thought": "I remember Oxford", "function": "send_message"}'),
+        ChatMessage(role="user", content=f"[send_message returned OK]\n{notice}"),
+        ChatMessage(role="user", content="[conversation_search returned OK]\n1. the user said: I love Cardiff"),
+    ]
+    hold = GroundedReply().review(turn, draft("You went to the University of Oxford.", prompt=prompt), FakeMemory())
+    assert hold is not None and "Oxford" in hold.notice
+    found = Turn(question=question)  # a search result is seen
+    assert GroundedReply().review(found, draft("You love Cardiff.", prompt=prompt), FakeMemory()) is None
+
+
+def test_search_uncovered_searches_first_only_when_nothing_in_view_speaks_of_the_question():
+    from memgpt_local.agent.policy.search_uncovered import SearchUncovered, topic
+
+    assert topic("Sorry, my memory is terrible: what's my cat's name?") == {"cat"}
+    assert topic("Which university did I go to?") == {"univ"}
+    assert topic("Is Paris in France?") == set() and topic("I moved to York.") == set()
+    when = datetime(2025, 5, 16, tzinfo=timezone.utc)
+    asked = Message(id=9, agent_id=1, seq=9, role="user", content="What band did I see live?", created_at=when)
+    memory = FakeMemory(core=[("human", "Pet: Prixquou, a cat")], context=[asked])
+    policy = SearchUncovered()
+    band = Turn(question="What band did I see live?", event_id=9)  # only the question itself says "band"
+    policy.start(band, memory)
+    assert policy.plan(band, StepPlan()).kinds == {"search"}
+    policy.after_step(band, step(0, "conversation_search", query="band"), memory)
+    assert band.step_reason  # the results are read before the reply
+    cat = Turn(question="What's my cat called again?", event_id=10)  # core memory speaks of the cat
+    policy.start(cat, memory)
+    assert policy.plan(cat, StepPlan()) == StepPlan()
+    general = Turn(question="Any tips for sleeping better?", event_id=11)
+    policy.start(general, memory)
+    assert policy.plan(general, StepPlan()) == StepPlan()
+
+
 # ---------------------------------------------------------------- direct reply
 
 
@@ -523,7 +574,7 @@ def test_internal_guard_holds_a_reply_that_speaks_of_functions_or_notices_once()
     assert policy.review(turn, draft("I can search our past conversations for it."), FakeMemory()) is None
     narrated = "The band was amazing. I answered the user's question in my own words."
     hold = policy.review(turn, draft(narrated), FakeMemory())
-    assert hold is not None and "speaks of \"the user's\"" in hold.notice and '"you"' in hold.notice
+    assert hold is not None and 'speaks of "the user\'s"' in hold.notice and '"you"' in hold.notice
     assert policy.review(turn, draft("A useful tip: users of trams pay less."), FakeMemory()) is None
     turn.holds[policy.name] = 1  # once a turn: the second draft goes out
     assert policy.review(turn, draft(leaked), FakeMemory()) is None

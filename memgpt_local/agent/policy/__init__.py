@@ -26,12 +26,14 @@ from memgpt_local.agent.policy.reply_required import ReplyRequired
 from memgpt_local.agent.policy.saved_already import SavedAlready
 from memgpt_local.agent.policy.search_budget import SearchBudget
 from memgpt_local.agent.policy.search_first import SearchFirst
+from memgpt_local.agent.policy.search_uncovered import SearchUncovered
 from memgpt_local.agent.policy.searched_already import SearchedAlready
 from memgpt_local.config import POLICY_NAMES, AgentSettings
 
 FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
     "direct_reply": lambda s: DirectReply(notes_enabled=s.fact_notes.enabled),
     "search_first": lambda s: SearchFirst(),
+    "search_uncovered": lambda s: SearchUncovered(),
     "prefetch": lambda s: Prefetch(s.prefetch),
     "question_focus": lambda s: QuestionFocus(),
     "read_results": lambda s: ReadResults(),

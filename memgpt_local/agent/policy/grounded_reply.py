@@ -9,6 +9,9 @@ conversation, the summary, core memory or the results it read. A reply to a ques
 the user (one that says "I", "my", "we") is held when a name or number in it, or at least
 half of its longer content words, appear nowhere in the prompt it was written from. A reply
 that says it does not know is never held, and the second draft goes out whatever it says.
+What the turn's own steps wrote does not count as seen: a guard's notice quotes the draft it
+held ("'I went to the University of Oxford.' speaks as if you were the user"), and the
+rewritten "You went to the University of Oxford." then passed as grounded.
 
 Off by default and not yet measured: switch it on with ``grounded_reply`` in ``agent.policies``.
 """
@@ -16,9 +19,11 @@ Off by default and not yet measured: switch it on with ``grounded_reply`` in ``a
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.turn import Hold, Turn
+from memgpt_local.schemas import ChatMessage
 from memgpt_local.text import content_words, denies, words
 
 _ABOUT_THE_USER = re.compile(r"\b(?:i|i'm|i've|me|my|mine|we|our|us)\b", re.I)
@@ -48,6 +53,16 @@ def unseen(reply: str, seen_text: str) -> list[str]:
     return new if longer and len(new) * 2 >= len(longer) else []
 
 
+def seen_before_drafting(turn: Turn, prompt: Sequence[ChatMessage]) -> str:
+    """The text of ``prompt`` less what this turn's own steps wrote: their thoughts and calls,
+    and the notices of held drafts. Search results and other notices stay."""
+    asked = [i for i, m in enumerate(prompt) if m.role == "user" and turn.question and turn.question in m.content]
+    start = asked[-1] + 1 if asked else len(prompt)
+    notices = [s.hold.notice for s in turn.steps if s.hold is not None]
+    after = [m for m in prompt[start:] if m.role != "assistant" and not any(n in m.content for n in notices)]
+    return "\n".join(m.content for m in [*prompt[:start], *after])
+
+
 class GroundedReply(Policy):
     name = "grounded_reply"
 
@@ -56,8 +71,7 @@ class GroundedReply(Policy):
             return None
         if denies(draft.message):
             return None
-        shown = "\n".join(m.content for m in draft.prompt)
-        new = unseen(draft.message, shown)
+        new = unseen(draft.message, seen_before_drafting(turn, draft.prompt))
         if not new:
             return None
         turn.marks.add(_MARK)
