@@ -8,7 +8,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from memgpt_local.memory import SearchTuning
-from memgpt_local.memory.search import MESSAGES, common_words, without_words
+from memgpt_local.memory.common.query import without_words
+from memgpt_local.memory.search import MESSAGES, common_words
 from memgpt_local.schemas import NewMessage
 
 GREETINGS = [

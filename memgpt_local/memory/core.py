@@ -1,111 +1,51 @@
-"""Core memory: the labelled, size-limited blocks (persona, human, …) always in context."""
+"""Core memory in the SQLite file: the labelled, size-limited blocks (persona, human, …)
+always in context. The rules and the methods are ``common.core``'s; this is their SQL."""
 
 from __future__ import annotations
 
-from importlib import resources
-
-from memgpt_local.errors import InvalidInputError, NotFoundError
+from memgpt_local.memory.common.core import (
+    CORE_KNOWN,
+    CORE_SHOWN,
+    CORE_VIEW_KEYS,
+    DEFAULT_LIMIT,
+    CoreMemoryBase,
+    check_block,
+    default_blocks,
+    default_text,
+    fitted,
+)
+from memgpt_local.memory.common.rows import block_from_row
 from memgpt_local.memory.db import Database
 from memgpt_local.schemas import CoreBlock
 
-DEFAULT_LIMIT = 2000
-# agent-state keys holding copies of core memory: what the system message shows, and the blocks
-# as the agent last saw them (agent/context.CoreView); forgetting must clear them too
-CORE_SHOWN, CORE_KNOWN = CORE_VIEW_KEYS = ("core_shown", "core_known")
+# the rules were defined here first; callers still import them from here
+__all__ = [
+    "CORE_KNOWN",
+    "CORE_SHOWN",
+    "CORE_VIEW_KEYS",
+    "DEFAULT_LIMIT",
+    "CoreMemoryStore",
+    "check_block",
+    "default_blocks",
+    "default_text",
+    "fitted",
+]
 
 
-def default_text(label: str) -> str:
-    """The packaged default text of the ``persona`` or ``human`` block."""
-    path = resources.files("memgpt_local") / "data" / "personas" / f"default_{label}.txt"
-    return path.read_text(encoding="utf-8").strip()
-
-
-def default_blocks(
-    limit: int = DEFAULT_LIMIT, *, persona: str | None = None, human: str | None = None
-) -> list[CoreBlock]:
-    persona = fitted(default_text("persona"), limit) if persona is None else persona
-    human = fitted(default_text("human"), limit) if human is None else human
-    return [CoreBlock(label="persona", value=persona, limit=limit), CoreBlock(label="human", value=human, limit=limit)]
-
-
-def fitted(text: str, limit: int) -> str:
-    """A packaged default text within a smaller ``agent.core_memory_limit``: its first lines
-    that fit (the first line cut at a word when even that one does not), so a small limit never
-    stops an agent from being created."""
-    kept: list[str] = []
-    for line in text.splitlines():
-        if len("\n".join([*kept, line])) > limit:
-            break
-        kept.append(line)
-    if kept:
-        return "\n".join(kept)
-    return text[:limit].rsplit(" ", 1)[0] if " " in text[:limit] else text[:limit]
-
-
-def check_block(block: CoreBlock) -> None:
-    """Raise InvalidInputError for a block without a label or over its limit."""
-    if not block.label.strip():
-        raise InvalidInputError("a core memory block needs a label")
-    if len(block.value) > block.limit:
-        raise InvalidInputError(
-            f"core memory block {block.label!r} holds {len(block.value)} characters, over its limit of {block.limit}",
-            "shorten the text",
-        )
-
-
-class CoreMemoryStore:
-    def __init__(self, db: Database):
-        self.db = db
-
-    @staticmethod
-    def _block(row: dict) -> CoreBlock:
-        return CoreBlock(
-            label=row["label"], value=row["value"], limit=row["char_limit"], read_only=bool(row["read_only"])
-        )
-
+class CoreMemoryStore(CoreMemoryBase[Database]):
     def blocks(self, agent_id: int) -> list[CoreBlock]:
         rows = self.db.rows("SELECT * FROM core_blocks WHERE agent_id = ? ORDER BY id", (agent_id,))
-        return [self._block(r) for r in rows]
+        return [block_from_row(r) for r in rows]
 
-    def get(self, agent_id: int, label: str) -> CoreBlock:
+    def _find(self, agent_id: int, label: str) -> CoreBlock | None:
         row = self.db.one("SELECT * FROM core_blocks WHERE agent_id = ? AND label = ?", (agent_id, label))
-        if row is None:
-            labels = ", ".join(b.label for b in self.blocks(agent_id)) or "none"
-            raise NotFoundError(f"no core memory block {label!r}", f"known blocks: {labels}")
-        return self._block(row)
+        return None if row is None else block_from_row(row)
 
-    def add_block(self, agent_id: int, block: CoreBlock) -> CoreBlock:
-        check_block(block)
-        with self.db.transaction():
-            if self.db.scalar("SELECT 1 FROM core_blocks WHERE agent_id = ? AND label = ?", (agent_id, block.label)):
-                raise InvalidInputError(f"core memory block {block.label!r} already exists")
-            self.db.execute(
-                "INSERT INTO core_blocks(agent_id, label, value, char_limit, read_only) VALUES (?, ?, ?, ?, ?)",
-                (agent_id, block.label, block.value, block.limit, int(block.read_only)),
-            )
-        return block
+    def _insert(self, agent_id: int, block: CoreBlock) -> None:
+        self.db.execute(
+            "INSERT INTO core_blocks(agent_id, label, value, char_limit, read_only) VALUES (?, ?, ?, ?, ?)",
+            (agent_id, block.label, block.value, block.limit, int(block.read_only)),
+        )
 
-    def set_value(self, agent_id: int, label: str, value: str) -> CoreBlock:
-        """Replace a block's text; InvalidInputError if unknown, read-only or over the limit."""
-        with self.db.transaction():
-            try:
-                block = self.get(agent_id, label)
-            except NotFoundError as exc:
-                raise InvalidInputError(exc.message, exc.hint) from exc
-            if block.read_only:
-                raise InvalidInputError(f"core memory block {label!r} is read-only")
-            updated = block.model_copy(update={"value": value})
-            check_block(updated)
-            self.db.execute(
-                "UPDATE core_blocks SET value = ? WHERE agent_id = ? AND label = ?", (value, agent_id, label)
-            )
-        return updated
-
-    def replace_value(self, agent_id: int, label: str, value: str) -> None:
-        """Replace a block's text even when it is read-only (for ``forget``); the limit holds."""
-        with self.db.transaction():
-            block = self.get(agent_id, label)
-            check_block(block.model_copy(update={"value": value}))
-            self.db.execute(
-                "UPDATE core_blocks SET value = ? WHERE agent_id = ? AND label = ?", (value, agent_id, label)
-            )
+    def _write(self, agent_id: int, label: str, value: str) -> None:
+        self.db.execute("UPDATE core_blocks SET value = ? WHERE agent_id = ? AND label = ?", (value, agent_id, label))

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from memgpt_local.errors import InvalidInputError
-from memgpt_local.memory.archival import NewPassage
+from memgpt_local.memory.common.archival import NewPassage
 from memgpt_local.schemas import MessageRole, NewMessage
 
 T = TypeVar("T")

@@ -8,20 +8,13 @@ dimension) the stored vectors were made with.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
-from memgpt_local.errors import SchemaTooNewError, StoreError
+from memgpt_local.errors import SchemaTooNewError
+from memgpt_local.memory.common import schema
+from memgpt_local.memory.common.schema import VECTORS_MISSING, Migration
 from memgpt_local.memory.db import Database, to_db_time
 from memgpt_local.schemas import utcnow
 
 FTS_TOKENIZER = "porter unicode61 remove_diacritics 2"
-
-
-@dataclass(frozen=True)
-class Migration:
-    name: str
-    apply: Callable[[Database, int], None]  # (db, embedding dimension)
 
 
 def m001_initial(db: Database, dim: int) -> None:
@@ -198,10 +191,7 @@ def m005_search_said_words(db: Database, dim: int) -> None:
     set_meta(db, VECTORS_MISSING, 1)
 
 
-VECTORS_MISSING = "vectors_missing"  # meta: some searchable rows lack their vector (set by m005)
-
-
-MIGRATIONS: tuple[Migration, ...] = (
+MIGRATIONS: tuple[Migration[Database], ...] = (
     Migration("m001_initial", m001_initial),
     Migration("m002_binary_quantized_vectors", m002_binary_quantized_vectors),
     Migration("m003_message_heartbeat", m003_message_heartbeat),
@@ -228,9 +218,8 @@ def applied(db: Database) -> list[str]:
     return [r["name"] for r in db.rows("SELECT name FROM migrations ORDER BY id")]
 
 
-def pending(db: Database, migrations: tuple[Migration, ...] = MIGRATIONS) -> list[Migration]:
-    done = set(applied(db))
-    return [m for m in migrations if m.name not in done]
+def pending(db: Database, migrations: tuple[Migration[Database], ...] = MIGRATIONS) -> list[Migration[Database]]:
+    return schema.pending(applied(db), migrations)
 
 
 def get_meta(db: Database, key: str) -> str | None:
@@ -246,21 +235,18 @@ def set_meta(db: Database, key: str, value: str | int) -> None:
     )
 
 
-def check_version(db: Database, migrations: tuple[Migration, ...] = MIGRATIONS) -> None:
+def check_version(db: Database, migrations: tuple[Migration[Database], ...] = MIGRATIONS) -> None:
     """Raise ``SchemaTooNewError`` if the file was written by a newer memgpt-local."""
-    known = {m.name for m in migrations}
     done = applied(db)
     stored = get_meta(db, "schema_version")
     file_version = max(int(stored) if stored else 0, len(done))
-    if file_version > len(migrations) or any(name not in known for name in done):
+    if schema.written_by_newer(done, file_version, migrations):
         raise SchemaTooNewError(str(db.path), file_version, len(migrations))
 
 
-def migrate(db: Database, dim: int, migrations: tuple[Migration, ...] = MIGRATIONS) -> list[str]:
+def migrate(db: Database, dim: int, migrations: tuple[Migration[Database], ...] = MIGRATIONS) -> list[str]:
     """Apply every pending migration in order; return the names applied now."""
-    names = [m.name for m in migrations]
-    if len(set(names)) != len(names):
-        raise StoreError("duplicate migration names", "this is a bug in memgpt-local")
+    schema.check_names(migrations)
     ensure_bookkeeping(db)
     check_version(db, migrations)
     done_now: list[str] = []

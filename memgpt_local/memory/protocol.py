@@ -10,18 +10,17 @@ the SQLite file's ``db``, ``path`` and ``scrub``; the Postgres store's ``locatio
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from typing import Any, Protocol
 
 import numpy as np
 
-from memgpt_local.memory.archival import NewPassage
+from memgpt_local.memory.common.archival import NewPassage
+from memgpt_local.memory.common.embedding import Progress
+from memgpt_local.memory.common.query import SearchMode, SearchTuning
 from memgpt_local.memory.embed import Embedder
-from memgpt_local.memory.search import SearchMode, SearchTuning
 from memgpt_local.schemas import Agent, CoreBlock, Message, NewMessage, Passage, SearchHit, SearchPage, Source
-
-Progress = Callable[[int, int], None]
 
 
 class CoreMemory(Protocol):

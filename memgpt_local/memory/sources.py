@@ -1,16 +1,16 @@
-"""Sources: documents an agent has read into archival memory (path and content hash).
-
-Deleting a source deletes its passages, and with them their FTS rows and vectors.
+"""Sources in the SQLite file: documents an agent has read into archival memory (path and content
+hash). Deleting a source deletes its passages, and with them their FTS rows and vectors. The
+methods are ``common.sources``'s; this is their SQL.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
-from memgpt_local.errors import InvalidInputError, NotFoundError
+from memgpt_local.memory.common.rows import Row, source_from_row
+from memgpt_local.memory.common.sources import SourceStoreBase
 from memgpt_local.memory.db import Database, from_db_time, to_db_time
-from memgpt_local.schemas import Source, utcnow
+from memgpt_local.schemas import Source
 
 SOURCE_SELECT = """
 SELECT s.*, (SELECT count(*) FROM passages p WHERE p.source_id = s.id) AS passages
@@ -18,56 +18,27 @@ FROM sources s
 """
 
 
-class SourceStore:
-    def __init__(self, db: Database):
-        self.db = db
+def _source(row: Row | None) -> Source | None:
+    return None if row is None else source_from_row(row, from_db_time)
 
-    @staticmethod
-    def _source(row: dict[str, Any]) -> Source:
-        return Source(
-            id=row["id"],
-            agent_id=row["agent_id"],
-            path=row["path"],
-            content_hash=row["content_hash"],
-            passages=row["passages"],
-            created_at=from_db_time(row["created_at"]),
-        )
 
-    def add(self, agent_id: int, path: str, content_hash: str, *, created_at: datetime | None = None) -> Source:
-        """Record a document; InvalidInputError if the agent already has one at ``path``."""
-        with self.db.transaction():
-            if self.find(agent_id, path) is not None:
-                raise InvalidInputError(f"the agent already has a source {path!r}", "delete it first to load it again")
-            self.db.execute(
-                "INSERT INTO sources(agent_id, path, content_hash, created_at) VALUES (?, ?, ?, ?)",
-                (agent_id, path, content_hash, to_db_time(created_at or utcnow())),
-            )
-            return self.get(agent_id, self.db.last_rowid())
-
+class SourceStore(SourceStoreBase[Database]):
     def find(self, agent_id: int, path: str) -> Source | None:
-        row = self.db.one(SOURCE_SELECT + "WHERE s.agent_id = ? AND s.path = ?", (agent_id, path))
-        return None if row is None else self._source(row)
-
-    def get(self, agent_id: int, source: int | str) -> Source:
-        """A source by id or by path."""
-        if isinstance(source, int):
-            row = self.db.one(SOURCE_SELECT + "WHERE s.agent_id = ? AND s.id = ?", (agent_id, source))
-            found = None if row is None else self._source(row)
-        else:
-            found = self.find(agent_id, source)
-        if found is None:
-            raise NotFoundError(
-                f"no source {source!r} for agent {agent_id}", "list the agent's sources to see what is loaded"
-            )
-        return found
+        return _source(self.db.one(SOURCE_SELECT + "WHERE s.agent_id = ? AND s.path = ?", (agent_id, path)))
 
     def list(self, agent_id: int) -> list[Source]:
         rows = self.db.rows(SOURCE_SELECT + "WHERE s.agent_id = ? ORDER BY s.path", (agent_id,))
-        return [self._source(r) for r in rows]
+        return [source_from_row(r, from_db_time) for r in rows]
 
-    def delete(self, agent_id: int, source: int | str) -> int:
-        """Delete a source and its passages; return how many passages went with it."""
-        with self.db.transaction():
-            found = self.get(agent_id, source)
-            self.db.execute("DELETE FROM sources WHERE id = ?", (found.id,))
-            return found.passages
+    def _with_id(self, agent_id: int, source_id: int) -> Source | None:
+        return _source(self.db.one(SOURCE_SELECT + "WHERE s.agent_id = ? AND s.id = ?", (agent_id, source_id)))
+
+    def _insert(self, agent_id: int, path: str, content_hash: str, created_at: datetime) -> int:
+        self.db.execute(
+            "INSERT INTO sources(agent_id, path, content_hash, created_at) VALUES (?, ?, ?, ?)",
+            (agent_id, path, content_hash, to_db_time(created_at)),
+        )
+        return self.db.last_rowid()
+
+    def _delete(self, source_id: int) -> None:
+        self.db.execute("DELETE FROM sources WHERE id = ?", (source_id,))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Iterator, Mapping, Sequence
+from datetime import datetime, timezone
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -39,6 +40,16 @@ def redacted(url: str) -> str:
 def vector_text(vector: np.ndarray) -> str:
     """A float32 vector in pgvector's text form (``[0.1,0.2,...]``), exact for float32."""
     return "[" + ",".join(map(str, np.asarray(vector, dtype=np.float32).reshape(-1).tolist())) + "]"
+
+
+def utc(value: datetime) -> datetime:
+    """A timestamptz as read back, in UTC (as the SQLite file gives it)."""
+    return value.astimezone(timezone.utc)
+
+
+def stored_time(value: datetime) -> datetime:
+    """A datetime to store: naive ones are taken as UTC (as ``db.to_db_time`` does)."""
+    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
 
 
 class PostgresDatabase:

@@ -14,20 +14,13 @@ SQLite file's FTS5 tokenizer, drops no stopwords; unlike it, it keeps diacritics
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
-from memgpt_local.errors import SchemaTooNewError, StoreError
+from memgpt_local.errors import SchemaTooNewError
+from memgpt_local.memory.common import schema
+from memgpt_local.memory.common.schema import Migration
 from memgpt_local.memory.postgres.db import PostgresDatabase
 
 TS_CONFIG = "memgpt_search"
 MIGRATION_LOCK = 0x6D656D67  # "memg": the advisory lock key held while migrating
-
-
-@dataclass(frozen=True)
-class Migration:
-    name: str
-    apply: Callable[[PostgresDatabase, int], None]  # (db, embedding dimension)
 
 
 def m0001_initial(db: PostgresDatabase, dim: int) -> None:
@@ -114,9 +107,7 @@ def create_vector_indexes(db: PostgresDatabase) -> None:
         db.execute(f"CREATE INDEX {index} ON {table} USING hnsw (embedding vector_cosine_ops)")
 
 
-VECTORS_MISSING = "vectors_missing"  # meta: some searchable rows lack their vector
-
-MIGRATIONS: tuple[Migration, ...] = (Migration("0001_initial", m0001_initial),)
+MIGRATIONS: tuple[Migration[PostgresDatabase], ...] = (Migration("0001_initial", m0001_initial),)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -140,9 +131,10 @@ def applied(db: PostgresDatabase) -> list[str]:
     return [r["name"] for r in db.rows("SELECT name FROM schema_migrations ORDER BY id")]
 
 
-def pending(db: PostgresDatabase, migrations: tuple[Migration, ...] = MIGRATIONS) -> list[Migration]:
-    done = set(applied(db))
-    return [m for m in migrations if m.name not in done]
+def pending(
+    db: PostgresDatabase, migrations: tuple[Migration[PostgresDatabase], ...] = MIGRATIONS
+) -> list[Migration[PostgresDatabase]]:
+    return schema.pending(applied(db), migrations)
 
 
 def get_meta(db: PostgresDatabase, key: str) -> str | None:
@@ -158,23 +150,22 @@ def set_meta(db: PostgresDatabase, key: str, value: str | int) -> None:
     )
 
 
-def check_version(db: PostgresDatabase, migrations: tuple[Migration, ...] = MIGRATIONS) -> None:
+def check_version(db: PostgresDatabase, migrations: tuple[Migration[PostgresDatabase], ...] = MIGRATIONS) -> None:
     """Raise ``SchemaTooNewError`` if the database was written by a newer memgpt-local."""
-    known = {m.name for m in migrations}
     done = applied(db)
-    if len(done) > len(migrations) or any(name not in known for name in done):
+    if schema.written_by_newer(done, len(done), migrations):
         raise SchemaTooNewError(db.where, len(done), len(migrations))
 
 
-def migrate(db: PostgresDatabase, dim: int, migrations: tuple[Migration, ...] = MIGRATIONS) -> list[str]:
+def migrate(
+    db: PostgresDatabase, dim: int, migrations: tuple[Migration[PostgresDatabase], ...] = MIGRATIONS
+) -> list[str]:
     """Apply every pending migration in order; return the names applied now.
 
     Each one runs under the advisory lock, after checking again (inside the lock) that another
     process has not applied it meanwhile.
     """
-    names = [m.name for m in migrations]
-    if len(set(names)) != len(names):
-        raise StoreError("duplicate migration names", "this is a bug in memgpt-local")
+    schema.check_names(migrations)
     ensure_bookkeeping(db)
     check_version(db, migrations)
     done_now: list[str] = []

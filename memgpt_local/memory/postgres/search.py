@@ -1,8 +1,9 @@
 """Hybrid search in Postgres: ``ts_rank_cd`` over tsvector and pgvector KNN, fused by RRF.
 
-The same search as the SQLite file's ``memory.search`` (whose pure parts it uses: the words a
-query looks for, code queries, common words, the tuning and the fusion constants), with
-Postgres doing each leg:
+The same search as the SQLite file's ``memory.search``, from the same backend-neutral parts
+(``memory.common.query``: the words a query looks for, code queries, common words, the tuning;
+``memory.common.fusion``: the search asked for, codes first, the page read back), with Postgres
+doing each leg:
 
 - text leg: every word of the query (each as a phrase of its tokens, ``phraseto_tsquery``, so
   nothing in the user's text is ever read as query syntax), OR-ed together, ranked by
@@ -27,18 +28,16 @@ from typing import Any
 
 import numpy as np
 
-from memgpt_local.memory.postgres.db import PostgresDatabase, vector_text
-from memgpt_local.memory.postgres.migrations import TS_CONFIG
-from memgpt_local.memory.search import (
-    SearchMode,
+from memgpt_local.memory.common.fusion import Found, FusedSearch, codes_first
+from memgpt_local.memory.common.query import (
     SearchTuning,
     code_phrases,
-    common_candidates,
-    common_limit,
+    common_among,
     is_code_query,
     match_words,
-    vector_pool,
 )
+from memgpt_local.memory.postgres.db import PostgresDatabase, vector_text
+from memgpt_local.memory.postgres.migrations import TS_CONFIG
 
 MAX_EF_SEARCH = 1000  # pgvector's limit on hnsw.ef_search
 
@@ -73,23 +72,22 @@ def common_words(
 ) -> frozenset[str]:
     """As ``memory.search.common_words``: the content words of ``texts`` that more than
     ``tuning.common_share`` (and ``common_floor``) of the agent's entries hold."""
-    words = common_candidates(texts)
-    if not words or tuning.common_share <= 0:
-        return frozenset()
-    entries = db.scalar(f"SELECT count(*) FROM {target.base} WHERE agent_id = %s", (agent_id,))
-    limit = common_limit(entries, tuning)
-    if limit is None:
-        return frozenset()
-    params: dict[str, Any] = {"agent": agent_id, "over": limit + 1}
-    counts = []
-    for i, word in enumerate(words):
-        params[f"w{i}"] = word
-        counts.append(
-            f"SELECT {i} AS i, (SELECT count(*) FROM (SELECT 1 FROM {target.base} b WHERE b.agent_id = %(agent)s "
-            f"AND b.{target.words} @@ phraseto_tsquery('{TS_CONFIG}', %(w{i})s) LIMIT %(over)s) c) AS n"
-        )
-    rows = db.rows(" UNION ALL ".join(counts), params)
-    return frozenset(words[r["i"]] for r in rows if r["n"] > limit)
+
+    def entries() -> int:
+        return int(db.scalar(f"SELECT count(*) FROM {target.base} WHERE agent_id = %s", (agent_id,)))
+
+    def holders(words: list[str], over: int) -> dict[str, int]:
+        params: dict[str, Any] = {"agent": agent_id, "over": over}
+        counts = []
+        for i, word in enumerate(words):
+            params[f"w{i}"] = word
+            counts.append(
+                f"SELECT {i} AS i, (SELECT count(*) FROM (SELECT 1 FROM {target.base} b WHERE b.agent_id = %(agent)s "
+                f"AND b.{target.words} @@ phraseto_tsquery('{TS_CONFIG}', %(w{i})s) LIMIT %(over)s) c) AS n"
+            )
+        return {words[r["i"]]: r["n"] for r in db.rows(" UNION ALL ".join(counts), params)}
+
+    return common_among(texts, tuning, entries, holders)
 
 
 def _vector_leg_sql(target: PgTarget, where: str) -> str:
@@ -131,54 +129,21 @@ def nearest(
     return [(int(r["id"]), float(r["dist"])) for r in rows]
 
 
-def hybrid_search(
-    db: PostgresDatabase,
-    target: PgTarget,
-    agent_id: int,
-    *,
-    query: str,
-    vector: np.ndarray | None,
-    mode: SearchMode,
-    offset: int,
-    limit: int,
-    tuning: SearchTuning,
-    where: str = "",
-    where_params: dict[str, Any] | None = None,
-    focus: np.ndarray | None = None,
-    focus_skips: Sequence[int] = (),
-) -> tuple[list[tuple[int, float, int]], int]:
-    """One page of (id, fused score, copies), best first, and the total; the arguments and the
-    result are those of ``memory.search.hybrid_search`` (``where`` is SQL over ``b`` with
-    ``%(name)s`` parameters from ``where_params``)."""
-    if mode == "hybrid" and is_code_query(query):
-        exact = hybrid_search(
-            db,
-            target,
-            agent_id,
-            query=query,
-            vector=None,
-            mode="text",
-            offset=offset,
-            limit=limit,
-            tuning=tuning,
-            where=where,
-            where_params=where_params,
-        )
-        if exact[1]:
-            return exact
-    params: dict[str, Any] = {
-        "agent": agent_id,
-        "cap": tuning.candidates,
-        "rrf_k": tuning.rrf_k,
-        "lo": offset,
-        "hi": offset + limit,
-        **(where_params or {}),
-    }
+def hybrid_search(db: PostgresDatabase, target: PgTarget, agent_id: int, search: FusedSearch) -> Found:
+    """One page of (id, fused score, copies), best first, and the total; the search and the
+    result are those of ``memory.search.hybrid_search`` (``search.where`` is SQL over ``b`` with
+    ``%(name)s`` parameters from ``search.where_params``)."""
+    return codes_first(lambda s: _fused(db, target, agent_id, s), search)
+
+
+def _fused(db: PostgresDatabase, target: PgTarget, agent_id: int, search: FusedSearch) -> Found:
+    """``hybrid_search``'s one statement: the legs ``search`` asks for, fused."""
+    query, where = search.query, search.where
+    params = search.params(agent_id)
     match = None
-    if mode in ("hybrid", "text"):
+    if search.text_leg:
         phrases = code_phrases(query) if is_code_query(query) else match_words(query)
         match = any_phrase(phrases, params, "t")
-    use_vector = mode in ("hybrid", "vector") and vector is not None
     ctes: list[str] = []
     legs: list[str] = []
     if match is not None:
@@ -191,14 +156,8 @@ def hybrid_search(
             ORDER BY ts_rank_cd(b.{target.words}, t.q, 1) DESC, b.id LIMIT %(cap)s
         )""")
         legs.append("SELECT id, r, 1.0::float8 AS w FROM text_leg")
-    if use_vector:
-        assert vector is not None
-        params.update(
-            qvec=vector_text(vector),
-            maxdist=1.0 - tuning.min_similarity,
-            window=tuning.similarity_window,
-            kbits=vector_pool(tuning, MAX_EF_SEARCH),
-        )
+    if search.vector_leg:
+        params.update(search.vector_params(vector_text, MAX_EF_SEARCH))
         ctes.append(_vector_leg_sql(target, where))
         ctes.append("""
         vec_leg AS (
@@ -210,8 +169,8 @@ def hybrid_search(
         legs.append("SELECT id, r, 1.0::float8 AS w FROM vec_leg")
     if not legs:
         return [], 0
-    if focus is not None and use_vector:
-        params.update(fvec=vector_text(focus), fw=tuning.focus_weight, fskip=[int(i) for i in focus_skips])
+    if search.focus_leg:
+        params.update(search.focus_params(vector_text, list))
         found = "SELECT id FROM text_leg" if match is not None else "SELECT id FROM vec_leg"
         ctes.append(f"""
         focus_leg AS (
@@ -242,9 +201,7 @@ def hybrid_search(
     WHERE (pos > %(lo)s AND pos <= %(hi)s) OR pos = 1 ORDER BY pos"""
     )
     with db.transaction():
-        if use_vector:
+        if search.vector_leg:
             _set_ef_search(db, params["kbits"])
         rows = db.rows(sql, params)
-    total = int(rows[0]["total"]) if rows else 0
-    page = [(int(r["id"]), float(r["score"]), int(r["copies"])) for r in rows if offset < r["pos"] <= offset + limit]
-    return page, total
+    return search.page(rows)

@@ -10,13 +10,15 @@ bytes) is replaced by ``vacuum`` (see there for what it does and does not promis
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from memgpt_local.errors import EmbedderMismatchError, StoreError
+from memgpt_local.errors import StoreError
+from memgpt_local.memory.common.embedding import ToEmbed
+from memgpt_local.memory.common.query import SearchTuning
+from memgpt_local.memory.common.schema import VECTORS_MISSING
+from memgpt_local.memory.common.store import MemoryStoreBase
 from memgpt_local.memory.embed import Embedder
 from memgpt_local.memory.postgres import migrations
 from memgpt_local.memory.postgres.agents import PgAgentStore
@@ -25,23 +27,24 @@ from memgpt_local.memory.postgres.core import PgCoreMemoryStore
 from memgpt_local.memory.postgres.db import PostgresDatabase, vector_text
 from memgpt_local.memory.postgres.recall import PgRecallStore
 from memgpt_local.memory.postgres.sources import PgSourceStore
-from memgpt_local.memory.search import SearchTuning
 
 if TYPE_CHECKING:
     from memgpt_local.memory.protocol import Store
 
-Progress = Callable[[int, int], None]
 SEARCHABLE = (("passages", "text"), ("messages", "search_text"))  # (table, the column it embeds)
 TABLES = ("agents", "core_blocks", "messages", "sources", "passages", "meta")
 
 
-class PostgresMemoryStore:
-    """All memory stores over one Postgres connection; close it when done."""
+class PostgresMemoryStore(MemoryStoreBase[PostgresDatabase, str]):
+    """All memory stores over one Postgres connection; close it when done.
+
+    Its vectors are kept by table (``messages``, ``passages``): a ``vector`` column of the row.
+    """
+
+    _schema = migrations
 
     def __init__(self, db: PostgresDatabase, embedder: Embedder, tuning: SearchTuning | None = None):
-        self.db = db
-        self.embedder = embedder
-        self.tuning = tuning or SearchTuning()
+        super().__init__(db, embedder, tuning)
         self.core = PgCoreMemoryStore(db)
         self.agents = PgAgentStore(db, self.core)
         self.recall = PgRecallStore(db, embedder, self.tuning)
@@ -52,10 +55,6 @@ class PostgresMemoryStore:
     def location(self) -> str:
         """The server and database, as a URL without its password."""
         return self.db.where
-
-    def transaction(self) -> contextlib.AbstractContextManager[None]:
-        """Everything inside commits or rolls back together; nestable (savepoints)."""
-        return self.db.transaction()
 
     def integrity_check(self) -> str:
         """ "ok", or what is wrong: the vector columns' dimension against the stored embedder's,
@@ -75,7 +74,7 @@ class PostgresMemoryStore:
             missing = self.db.scalar(f"SELECT count(*) FROM {table} WHERE {column} != '' AND embedding IS NULL")
             if stray:
                 problems.append(f"{table}: {stray} vectors of rows with no searchable text")
-            if missing and migrations.get_meta(self.db, migrations.VECTORS_MISSING) != "1":
+            if missing and self._get_meta(VECTORS_MISSING) != "1":
                 problems.append(f"{table}: {missing} searchable rows without a vector")
         names = [index for index, _ in migrations.VECTOR_INDEXES] + list(migrations.TEXT_INDEXES)
         valid = {
@@ -102,79 +101,48 @@ class PostgresMemoryStore:
         for table in TABLES:
             self.db.execute(f"VACUUM {table}")
 
-    def stored_embedder(self) -> tuple[str, int]:
-        """(name, dimension) of the embedder the stored vectors were made with."""
-        return (
-            migrations.get_meta(self.db, "embedder_name") or "",
-            int(migrations.get_meta(self.db, "embedder_dim") or 0),
-        )
+    # ------------------------------------------------------------ MemoryStoreBase's hooks
 
-    def embed_missing(self) -> int:
-        """Embed the searchable messages that have no vector; returns how many, and clears the
-        ``vectors_missing`` flag that asks for it."""
+    def _lock_schema(self) -> None:
+        self.db.execute("SELECT pg_advisory_xact_lock(%s)", (migrations.MIGRATION_LOCK,))
+
+    def _searchable(self) -> list[ToEmbed[str]]:
+        return [
+            ToEmbed.of_rows(
+                table, self.db.rows(f"SELECT id, {column} AS text FROM {table} WHERE {column} != '' ORDER BY id")
+            )
+            for table, column in SEARCHABLE
+        ]
+
+    def _messages_without_vectors(self) -> ToEmbed[str]:
         rows = self.db.rows(
             "SELECT id, search_text AS text FROM messages WHERE search_text != '' AND embedding IS NULL ORDER BY id"
         )
-        with self.db.transaction():
-            for start in range(0, len(rows), 256):
-                chunk = rows[start : start + 256]
-                vectors = self.embedder.embed([r["text"] for r in chunk])
-                self._write_vectors("messages", [r["id"] for r in chunk], vectors)
-            migrations.set_meta(self.db, migrations.VECTORS_MISSING, 0)
-        return len(rows)
+        return ToEmbed.of_rows("messages", rows)
 
-    def _write_vectors(self, table: str, ids: list[int], vectors: np.ndarray) -> None:
+    def _write_vectors(self, kind: str, ids: list[int], vectors: np.ndarray) -> None:
         self.db.executemany(
-            f"UPDATE {table} SET embedding = %s::vector WHERE id = %s",
+            f"UPDATE {kind} SET embedding = %s::vector WHERE id = %s",
             [(vector_text(v), int(i)) for i, v in zip(ids, vectors)],
         )
 
-    def reembed(self, progress: Progress | None = None) -> int:
-        """Rebuild every vector with the current embedder in one transaction; return the count.
-
-        With another dimension the vector columns change type and their HNSW indexes are
-        dropped and built again after the new vectors are in.
-        """
-        with self.db.transaction():
-            work: list[tuple[str, list[int], list[str]]] = []
-            for table, column in SEARCHABLE:
-                rows = self.db.rows(f"SELECT id, {column} AS text FROM {table} WHERE {column} != '' ORDER BY id")
-                work.append((table, [r["id"] for r in rows], [r["text"] for r in rows]))
-            total = sum(len(ids) for _, ids, _ in work)
-            _, stored_dim = self.stored_embedder()
-            new_dim = stored_dim != self.embedder.dim
+    def _drop_vectors(self, new_dim: bool) -> None:
+        """With another dimension the vector columns change type, and their HNSW indexes are
+        dropped (``_vectors_rebuilt`` builds them again once the new vectors are in)."""
+        if new_dim:
+            for index, _ in migrations.VECTOR_INDEXES:
+                self.db.execute(f"DROP INDEX {index}")
+        for table, _ in SEARCHABLE:
             if new_dim:
-                for index, _ in migrations.VECTOR_INDEXES:
-                    self.db.execute(f"DROP INDEX {index}")
-            for table, _ in SEARCHABLE:
-                if new_dim:
-                    self.db.execute(
-                        f"ALTER TABLE {table} ALTER COLUMN embedding TYPE vector({int(self.embedder.dim)}) USING NULL"
-                    )
-                else:
-                    self.db.execute(f"UPDATE {table} SET embedding = NULL WHERE embedding IS NOT NULL")
-            done = 0
-            for table, ids, texts in work:
-                for start in range(0, len(ids), 256):
-                    chunk = slice(start, start + 256)
-                    self._write_vectors(table, ids[chunk], self.embedder.embed(texts[chunk]))
-                    done += len(ids[chunk])
-                    if progress is not None:
-                        progress(done, total)
-            if new_dim:
-                migrations.create_vector_indexes(self.db)
-            migrations.set_meta(self.db, "embedder_name", self.embedder.name)
-            migrations.set_meta(self.db, "embedder_dim", self.embedder.dim)
-        return total
+                self.db.execute(
+                    f"ALTER TABLE {table} ALTER COLUMN embedding TYPE vector({int(self.embedder.dim)}) USING NULL"
+                )
+            else:
+                self.db.execute(f"UPDATE {table} SET embedding = NULL WHERE embedding IS NOT NULL")
 
-    def close(self) -> None:
-        self.db.close()
-
-    def __enter__(self) -> PostgresMemoryStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def _vectors_rebuilt(self, new_dim: bool) -> None:
+        if new_dim:
+            migrations.create_vector_indexes(self.db)
 
 
 def open_postgres_store(
@@ -197,27 +165,7 @@ def open_postgres_store(
             "a passphrase encrypts the SQLite memory file; a Postgres memory store is not encrypted by memgpt-local",
             "unset MEMGPT_LOCAL_PASSPHRASE (and the keyring entry) and use the server's encryption at rest",
         )
-    db = PostgresDatabase(url)
-    try:
-        migrations.ensure_bookkeeping(db)
-        migrations.check_version(db)
-        with db.transaction():
-            db.execute("SELECT pg_advisory_xact_lock(%s)", (migrations.MIGRATION_LOCK,))
-            if migrations.get_meta(db, "embedder_name") is None:
-                migrations.set_meta(db, "embedder_name", embedder.name)
-                migrations.set_meta(db, "embedder_dim", embedder.dim)
-        stored_name = migrations.get_meta(db, "embedder_name") or ""
-        stored_dim = int(migrations.get_meta(db, "embedder_dim") or 0)
-        migrations.migrate(db, stored_dim)
-        if check_embedder and (stored_name, stored_dim) != (embedder.name, embedder.dim):
-            raise EmbedderMismatchError(stored_name, stored_dim, embedder.name, embedder.dim)
-        store = PostgresMemoryStore(db, embedder, tuning)
-        if check_embedder and migrations.get_meta(db, migrations.VECTORS_MISSING) == "1":
-            store.embed_missing()
-        return store
-    except BaseException:
-        db.close()
-        raise
+    return PostgresMemoryStore.opened(PostgresDatabase(url), embedder, check_embedder=check_embedder, tuning=tuning)
 
 
 if TYPE_CHECKING:
