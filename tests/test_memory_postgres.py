@@ -33,7 +33,8 @@ def pg_store(pg_url, embedder):
 def test_a_fresh_database_is_fully_migrated(pg_store):
     from memgpt_local.memory.postgres import migrations
 
-    assert migrations.applied(pg_store.db) == ["0001_initial"] == [m.name for m in migrations.MIGRATIONS]
+    shipped = [m.name for m in migrations.MIGRATIONS]
+    assert migrations.applied(pg_store.db) == shipped and shipped[:2] == ["0001_initial", "0002_denials_unsearchable"]
     assert migrations.pending(pg_store.db) == []
     assert pg_store.stored_embedder() == ("all-MiniLM-L6-v2", 384)
     types = {
@@ -60,6 +61,21 @@ def test_a_fresh_database_is_fully_migrated(pg_store):
     }
 
 
+def test_0002_takes_the_assistants_old_denials_out_of_search(pg_store):
+    from memgpt_local.memory.postgres import migrations
+
+    agent = pg_store.agents.create("a")
+    said = "I don't know Sanne's job. She sounds lovely!"
+    step = NewMessage(role="assistant", content="t", function_name="send_message", function_args={"message": said})
+    (stored,) = pg_store.recall.append(agent.id, [step])
+    with pg_store.db.transaction():  # as the first version stored it
+        pg_store.db.execute("UPDATE messages SET search_text = %s WHERE id = %s", (said, stored.id))
+        migrations.m0002_denials_unsearchable(pg_store.db, 384)
+    row = pg_store.db.one("SELECT search_text, embedding IS NULL AS bare FROM messages WHERE id = %s", (stored.id,))
+    assert row == {"search_text": "She sounds lovely!", "bare": True}
+    assert pg_store.embed_missing() == 1 and pg_store.recall.search(agent.id, "lovely").total == 1
+
+
 def test_migrating_twice_and_a_newer_schema(pg_url, embedder):
     from memgpt_local.memory.postgres import migrations
 
@@ -68,7 +84,8 @@ def test_migrating_twice_and_a_newer_schema(pg_url, embedder):
         store.db.execute("INSERT INTO schema_migrations(name) VALUES ('9999_future')")
     with pytest.raises(SchemaTooNewError) as err:
         open_store(pg_url, embedder)
-    assert "upgrade memgpt-local" in str(err.value) and err.value.file_version == 2
+    shipped = len(migrations.MIGRATIONS)
+    assert "upgrade memgpt-local" in str(err.value) and err.value.file_version == shipped + 1
 
 
 def test_searches_can_use_the_hnsw_and_gin_indexes(pg_store):
@@ -175,7 +192,7 @@ def test_two_processes_opening_a_fresh_database_migrate_it_once(pg_url):
 
     db = PostgresDatabase(pg_url)
     try:
-        assert migrations.applied(db) == ["0001_initial"]
+        assert migrations.applied(db) == [m.name for m in migrations.MIGRATIONS]
     finally:
         db.close()
 

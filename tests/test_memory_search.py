@@ -180,6 +180,29 @@ def test_recall_search_covers_sent_messages_and_roles(store):
         store.recall.search(agent.id, "risotto", roles=("robot",))
 
 
+def test_the_assistants_own_denials_are_not_found(store):
+    """Found first for the next question on the topic, "I'm sorry, but I don't know Sanne's
+    job" was what the model answered from."""
+    agent = store.agents.create("s")
+
+    def sent(message: str) -> NewMessage:
+        return NewMessage(
+            role="assistant", content="thinking", function_name="send_message", function_args={"message": message}
+        )
+
+    store.recall.append(
+        agent.id,
+        [
+            NewMessage(role="user", content="My girlfriend Sanne is a baker."),
+            sent("I'm sorry, but I don't know Sanne's job."),
+            sent("I couldn't find that. Sanne sounds lovely, though!"),
+        ],
+    )
+    texts = [h.text for h in store.recall.search(agent.id, "Sanne job", mode="text").items]
+    assert sorted(texts) == ["My girlfriend Sanne is a baker.", "Sanne sounds lovely, though!"]
+    assert not any("don't know" in h.text for h in store.recall.search(agent.id, "know Sanne job").items)
+
+
 def test_vector_hits_far_below_the_best_one_are_not_results(store):
     """Unrelated short messages score 0.2-0.3 against any query with MiniLM: they must not
     inflate the total (a small model pages through "more results" that are noise)."""

@@ -90,6 +90,32 @@ def test_upgrade_from_frozen_v1_file(tmp_path, embedder):
         assert store.integrity_check() == "ok"
 
 
+def test_m006_takes_the_assistants_old_denials_out_of_search(tmp_path, embedder):
+    """A file written before m006 holds a sent "I don't know ..." as searchable text; the
+    migration rewrites it as ``searchable_text`` does now and drops its vector."""
+    with open_store(tmp_path / "memory.db", embedder) as store:
+        agent = store.agents.create("a")
+        (step,) = store.recall.append(
+            agent.id,
+            [
+                NewMessage(
+                    role="assistant",
+                    content="t",
+                    function_name="send_message",
+                    function_args={"message": "I don't know Sanne's job. She sounds lovely!"},
+                )
+            ],
+        )
+        old = "I don't know Sanne's job. She sounds lovely!"
+        with store.db.transaction():  # as an older version stored it
+            store.db.execute("UPDATE messages SET search_text = ? WHERE id = ?", (old, step.id))
+            migrations.m006_denials_unsearchable(store.db, embedder.dim)
+        row = store.db.one("SELECT search_text FROM messages WHERE id = ?", (step.id,))
+        assert row["search_text"] == "She sounds lovely!"
+        assert not store.db.scalar("SELECT count(*) FROM message_embeddings WHERE message_id = ?", (step.id,))
+        assert store.embed_missing() == 1 and store.recall.search(agent.id, "lovely").total == 1
+
+
 def test_newer_schema_is_refused(tmp_path, embedder):
     path = tmp_path / "m.db"
     open_store(path, embedder).close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from memgpt_local.errors import SchemaTooNewError
 from memgpt_local.memory.common import schema
+from memgpt_local.memory.common.recall import stale_search_texts
 from memgpt_local.memory.common.schema import VECTORS_MISSING, Migration
 from memgpt_local.memory.db import Database, to_db_time
 from memgpt_local.schemas import utcnow
@@ -191,12 +192,34 @@ def m005_search_said_words(db: Database, dim: int) -> None:
     set_meta(db, VECTORS_MISSING, 1)
 
 
+def m006_denials_unsearchable(db: Database, dim: int) -> None:
+    """Recall search no longer finds the assistant's own "I don't know" sentences.
+
+    Found first for the next question on the same topic, the model answered from its earlier
+    denial ("I'm sorry, but I don't know Sanne's job, but I can tell you that she is a baker").
+    An agent step's searchable text is now the message it sent less the sentences that say it
+    does not know (``common.recall.searchable_text``); the changed rows lose their vectors and
+    the store embeds them again when it next opens.
+    """
+    rows = db.rows(
+        "SELECT id, role, content, function_name, function_args, search_text FROM messages "
+        "WHERE role = 'assistant' AND function_name IS NOT NULL"
+    )
+    changed = stale_search_texts(rows)
+    if not changed:
+        return
+    db.executemany("UPDATE messages SET search_text = ? WHERE id = ?", changed)
+    db.executemany("DELETE FROM message_embeddings WHERE message_id = ?", [(i,) for _, i in changed])
+    set_meta(db, VECTORS_MISSING, 1)
+
+
 MIGRATIONS: tuple[Migration[Database], ...] = (
     Migration("m001_initial", m001_initial),
     Migration("m002_binary_quantized_vectors", m002_binary_quantized_vectors),
     Migration("m003_message_heartbeat", m003_message_heartbeat),
     Migration("m004_message_summarized", m004_message_summarized),
     Migration("m005_search_said_words", m005_search_said_words),
+    Migration("m006_denials_unsearchable", m006_denials_unsearchable),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -14,6 +14,7 @@ supply its SQL and the methods that are SQL alone.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ from memgpt_local.memory.common.query import (
 )
 from memgpt_local.memory.embed import Embedder
 from memgpt_local.schemas import Message, NewMessage, SearchHit, SearchPage
+from memgpt_local.text import denies, sentences
 
 ROLES = ("system", "user", "assistant", "function")
 
@@ -44,12 +46,29 @@ def searchable_text(
     role: str, content: str, function_args: dict[str, Any] | None, function_name: str | None = None
 ) -> str:
     """What search finds of a message: what was said. An agent step's thought is private and
-    names the words of every question it works on, so only the message it sent counts; an
-    imported assistant line (no function) is what was said."""
+    names the words of every question it works on, so only the message it sent counts, less
+    its sentences that say it does not know: "I'm sorry, but I don't know Sanne's job" holds
+    the words of the question it failed and came first for the next one, and the model
+    answered from it. An imported assistant line (no function) is what was said."""
     if role == "assistant" and function_name:
         said = (function_args or {}).get("message")
-        return said.strip() if isinstance(said, str) else ""
+        if not isinstance(said, str):
+            return ""
+        return " ".join(s.strip() for s in sentences(said) if not denies(s)).strip()
     return content.strip()
+
+
+def stale_search_texts(rows: Iterable[dict[str, Any]]) -> list[tuple[str, int]]:
+    """(new searchable text, id) for the agent-step rows (``id``, ``role``, ``content``,
+    ``function_name``, ``function_args`` as stored JSON text, ``search_text``) whose stored
+    text ``searchable_text`` now writes otherwise: a migration's work when the rule changes."""
+    out = []
+    for row in rows:
+        args = json.loads(row["function_args"]) if isinstance(row["function_args"], str) else row["function_args"]
+        text = searchable_text(row["role"], row["content"], args, row["function_name"])
+        if text != row["search_text"]:
+            out.append((text, row["id"]))
+    return out
 
 
 def parse_day(value: str | date, what: str) -> date:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from memgpt_local.errors import SchemaTooNewError
 from memgpt_local.memory.common import schema
+from memgpt_local.memory.common.recall import stale_search_texts
 from memgpt_local.memory.common.schema import Migration
 from memgpt_local.memory.postgres.db import PostgresDatabase
 
@@ -107,7 +108,24 @@ def create_vector_indexes(db: PostgresDatabase) -> None:
         db.execute(f"CREATE INDEX {index} ON {table} USING hnsw (embedding vector_cosine_ops)")
 
 
-MIGRATIONS: tuple[Migration[PostgresDatabase], ...] = (Migration("0001_initial", m0001_initial),)
+def m0002_denials_unsearchable(db: PostgresDatabase, dim: int) -> None:
+    """The SQLite file's ``m006_denials_unsearchable``: an agent step's searchable text leaves
+    out the sentences that say it does not know; changed rows lose their vectors."""
+    rows = db.rows(
+        "SELECT id, role, content, function_name, function_args::text AS function_args, search_text "
+        "FROM messages WHERE role = 'assistant' AND function_name IS NOT NULL"
+    )
+    changed = stale_search_texts(rows)
+    if not changed:
+        return
+    db.executemany("UPDATE messages SET search_text = %s, embedding = NULL WHERE id = %s", changed)
+    set_meta(db, schema.VECTORS_MISSING, 1)
+
+
+MIGRATIONS: tuple[Migration[PostgresDatabase], ...] = (
+    Migration("0001_initial", m0001_initial),
+    Migration("0002_denials_unsearchable", m0002_denials_unsearchable),
+)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
