@@ -440,7 +440,7 @@ def test_grounded_reply_does_not_count_what_the_turn_itself_wrote_as_seen():
     from memgpt_local.schemas import ChatMessage
 
     question = "Which university did I go to?"
-    notice = "Not sent: 'I went to the University of Oxford.' speaks as if you were the user."
+    notice = f"Not sent: 'I went to the University of Oxford.' speaks as the user. The user's message: {question}"
     turn = Turn(question=question)
     first = step(0, "send_message", message="I went to the University of Oxford.")
     first.hold = Hold("perspective_guard", notice, "it answered as if it were the user", hide_draft=True)

@@ -56,10 +56,18 @@ def unseen(reply: str, seen_text: str) -> list[str]:
 def seen_before_drafting(turn: Turn, prompt: Sequence[ChatMessage]) -> str:
     """The text of ``prompt`` less what this turn's own steps wrote: their thoughts and calls,
     and the notices of held drafts. Search results and other notices stay."""
-    asked = [i for i, m in enumerate(prompt) if m.role == "user" and turn.question and turn.question in m.content]
-    start = asked[-1] + 1 if asked else len(prompt)
     notices = [s.hold.notice for s in turn.steps if s.hold is not None]
-    after = [m for m in prompt[start:] if m.role != "assistant" and not any(n in m.content for n in notices)]
+
+    def held(message: ChatMessage) -> bool:  # a hold's notice (it quotes the question too)
+        return any(n in message.content for n in notices)
+
+    asked = [
+        i
+        for i, m in enumerate(prompt)
+        if m.role == "user" and turn.question and turn.question in m.content and not held(m)
+    ]
+    start = asked[-1] + 1 if asked else len(prompt)
+    after = [m for m in prompt[start:] if m.role != "assistant" and not held(m)]
     return "\n".join(m.content for m in [*prompt[:start], *after])
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from memgpt_local.agent.policy.base import MemoryView
 from memgpt_local.agent.policy.search_first import SearchFirst
 from memgpt_local.agent.turn import Turn
-from memgpt_local.schemas import Message, NewMessage
+from memgpt_local.schemas import NewMessage
 from memgpt_local.text import FIRST_PERSON, content_words, is_question, sentences
 
 MARK = "search uncovered"
@@ -26,7 +26,8 @@ MARK = "search uncovered"
 _ASKING = frozenset(
     "again ago already anything ask asked called call can could ever forget forgot happen happened idea "
     "know knew kind mention mentioned name named names once remember remind said say says sorry still "
-    "tell telling thing things think told way whats memory terrible bad".split()
+    "tell telling thing things think told way whats memory terrible bad "
+    "go goes going went gone see saw seen get got make made take took come came like".split()
 )
 
 
@@ -41,19 +42,15 @@ def topic(question: str) -> set[str]:
     return {_stem(w) for s in asked for w in content_words(s) if len(w) > 2 and w not in _ASKING}
 
 
-def _said(message: Message) -> str:
-    said = (message.function_args or {}).get("message")
-    return f"{message.content}\n{said}" if isinstance(said, str) else message.content
-
-
 def covered(question: str, memory: MemoryView, event_id: int | None) -> bool:
-    """Whether core memory or the context in view (the question itself aside) holds a word of
-    the question's topic."""
+    """Whether core memory or the context in view (the question itself and the assistant's own
+    steps aside) holds a word of the question's topic. The assistant's replies do not count:
+    an invented "You went to the University of Oxford." covered "the band I went to see"."""
     asked = topic(question)
     if not asked:
         return True
     seen = [line for _, line in memory.core_lines()]
-    seen += [_said(m) for m in memory.in_context() if m.id != event_id]
+    seen += [m.content for m in memory.in_context() if m.id != event_id and m.role != "assistant"]
     return any(asked & {_stem(w) for w in content_words(text)} for text in seen)
 
 
