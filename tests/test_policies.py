@@ -560,6 +560,18 @@ def test_greet_by_name_holds_a_login_greeting_without_the_known_name_once():
     assert policy.review(Turn(question=None, kind="login"), draft("Hello!"), FakeMemory()) is None  # name unknown
 
 
+def test_a_reply_that_sends_the_users_message_back_is_a_parrot_and_a_comment_on_it_is_not():
+    from memgpt_local.agent.policy.repeat_guard import parrots
+
+    wedding = "Good news, my sister Ola set the wedding date: June 14th. Also, I can't eat peanuts."
+    assert parrots("Good news, my sister Ola set the wedding date: June 14th!", wedding)
+    moved = "Actually I moved to Bath last month."
+    assert parrots("I moved to Bath last month. It's a nice place to live.", moved)
+    comment = "I'm glad to hear that you moved to Bath last month. What's your favorite thing about Bath?"
+    assert not parrots(comment, moved)
+    assert not parrots("The capital of France is Paris.", "What's the capital of France?")
+
+
 def test_internal_guard_holds_a_reply_that_speaks_of_functions_or_notices_once():
     from memgpt_local.agent.policy.internal_guard import InternalGuard
 

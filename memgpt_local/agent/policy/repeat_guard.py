@@ -109,13 +109,19 @@ class RepeatGuard(Policy):
 
 def parrots(draft: str, said: str, *, share: float = 0.6, min_words: int = 4) -> bool:
     """Whether ``draft`` sends the user's message back: a run of at least ``min_words`` words
-    of ``said``, in order, that is ``share`` of the message or of the draft itself ("Good news,
-    my sister Ola set the wedding date: June 14th" for a message that went on about peanuts),
-    not a name or a phrase quoted. Only the message's statements count: "The capital of France
-    is Paris" answers "What's the capital of France?"."""
+    of ``said``, in order, that is ``share`` of the draft itself ("Good news, my sister Ola set
+    the wedding date: June 14th" for a message that went on about peanuts), or of the message
+    when the draft adds little else (at most twice the message's length), not a name or a
+    phrase quoted. A long reply that takes up a short message's words is a comment on it: "I'm
+    glad to hear that you moved to Bath last month ... What's your favorite thing about Bath?"
+    was held for "Actually I moved to Bath last month.", and the draft written instead was "I
+    moved to Bath last month." Only the message's statements count: "The capital of France is
+    Paris" answers "What's the capital of France?"."""
     heard, written = words(statements(said)), words(draft)  # an answer may reuse its question's words
     run = longest_common_run(written, heard)
-    return run >= min_words and (run >= share * len(heard) or run >= share * len(written))
+    if run < min_words:
+        return False
+    return run >= share * len(written) or (run >= share * len(heard) and len(written) <= 2 * len(heard))
 
 
 def names_something(message: str) -> bool:
