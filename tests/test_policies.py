@@ -242,6 +242,17 @@ def test_repeat_guard_holds_a_reply_of_an_earlier_turn_once_and_shows_the_messag
     # ... but not a reply that answers nothing ("Sure, I can help with that!" to every message)
     memory.context[1] = msg(2, "assistant", "ok", function_name="send_message", function_args={"message": earlier})
     assert RepeatGuard().review(question, draft(earlier), memory) is not None
+    # a login greeting's formula may open a later reply; the whole greeting again may not
+    greeted = FakeMemory(
+        context=[
+            msg(1, "system", "[login | 2025-01-01 00:00 UTC]\nThe user logged in for the first time."),
+            msg(2, "assistant", "ok", function_name="send_message", function_args={"message": earlier}),
+            msg(3, "user", "I teach chemistry in Ghent."),
+        ]
+    )
+    intro = Turn(question="I teach chemistry in Ghent.", event_id=3)
+    assert RepeatGuard().review(intro, draft("Lovely! How can I assist you with chemistry?"), greeted) is None
+    assert RepeatGuard().review(intro, draft(earlier), greeted) is not None
 
 
 def test_echo_guard_holds_a_reply_that_asks_the_question_back_once_a_turn():
@@ -646,6 +657,10 @@ def test_perspective_guard_holds_an_answer_that_speaks_as_the_user_once():
     assert policy.review(advice, draft("I think it's a good idea to try."), memory) is None  # no word of hers
     stated = Turn(question="I'm allergic to cats.")  # a statement, not a question about herself
     assert policy.review(stated, draft("I'm sorry to hear you're allergic to cats."), memory) is None
+    intro = Turn(question="Hi! I'm Marta. I teach chemistry at a school in Ghent, and I have a cat.")
+    retold = policy.review(intro, draft("I teach chemistry at a school in the city of Ghent."), memory)
+    assert retold is not None and "spoke about themself" in retold.notice
+    assert policy.review(intro, draft("Chemistry in Ghent, lovely! I love cats too."), memory) is None  # one word
     job = Turn(question="What do I do for a living?")  # no word of the question: the saved fact's
     assert policy.review(job, draft("I'm a nurse, which means I work in a hospital."), memory) is None
     saved = FakeMemory(core=[("human", "Name: Ana"), ("human", "Work: nurse"), ("persona", "I am a helper")])

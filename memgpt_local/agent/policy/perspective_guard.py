@@ -7,9 +7,11 @@ Camry.", "Which band did I see live?" got "Yes, I saw Tragreettes live". The ans
 right thing and still reads as the assistant talking about itself; "What do I do for a
 living?" got "I'm a nurse, which means I work in a hospital". Held: a sentence of the draft
 that begins with "I" and repeats a content word of the user's question about themself or of a
-fact the human block holds about them ("Work: nurse"), unless it says the assistant does not
-know ("I don't remember your allergy"), or the question asks for the assistant's own view
-("Do you think I should learn to swim?": "I think so").
+fact the human block holds about them ("Work: nurse"), or two of what the user just said about
+themself (a retelling: "I teach chemistry in Ghent." for "I'm Marta. I teach chemistry in
+Ghent."), unless it says the assistant does not know ("I don't remember your allergy"), or the
+question asks for the assistant's own view ("Do you think I should learn to swim?": "I think
+so").
 """
 
 from __future__ import annotations
@@ -36,21 +38,26 @@ _SPEAKS_AS_I = re.compile(r"^(?:(?:yes|no|well|oh|sure),?\s+)?(?:i|i'm|i am|i've
 
 def speaks_as_user(draft: str, question: str, known: Iterable[str] = ()) -> str | None:
     """The sentence of ``draft`` that answers the user's question about themself in the first
-    person (with its words, or with words of ``known``: the user's saved facts), else None."""
+    person (with its words, or with words of ``known``: the user's saved facts), or that
+    retells what the user said of themself as its own (two words or more of their statements:
+    "I teach chemistry at a secondary school in Ghent." for "Hi! I'm Marta. I teach chemistry
+    at a secondary school in Ghent"), else None."""
     asked = [
         s
         for s in sentences(question)
         if is_question(s) and FIRST_PERSON.search(s) and not _ASKS_THE_ASSISTANT.search(s)
     ]
-    if not asked:
+    told = [s for s in sentences(question) if not is_question(s) and FIRST_PERSON.search(s)]
+    if not asked and not told:
         return None
-    asked_words = {w for s in asked for w in content_words(s)} | set(known)
+    asked_words = {w for s in asked for w in content_words(s)} | (set(known) if asked else set())
+    told_words = {w for s in told for w in content_words(s)}
     for sentence in sentences(draft):
         said = sentence.strip()
         if not _SPEAKS_AS_I.match(said) or _ASSISTANT_ACTS.match(said) or denies(said):
             continue
-        own_part = _TO_THE_USER.split(said, maxsplit=1)[0]  # "I'm a helper, and you are a nurse."
-        if asked_words & set(content_words(own_part)):
+        own = set(content_words(_TO_THE_USER.split(said, maxsplit=1)[0]))  # "I'm a helper, and you are a nurse."
+        if asked_words & own or len(told_words & own) >= 2:
             return sentence
     return None
 
@@ -67,7 +74,7 @@ class PerspectiveGuard(Policy):
             return None
         return Hold(
             self.name,
-            f"Not sent: {sentence!r} speaks as if you were the user. The user asked about themself: answer "
+            f"Not sent: {sentence!r} speaks as if you were the user. The user spoke about themself: reply to "
             f'them with "you" (for example "You ..."). The user\'s message: {turn.question}',
             "it answered as if it were the user",
             hide_draft=True,

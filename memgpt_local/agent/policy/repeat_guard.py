@@ -38,6 +38,7 @@ from __future__ import annotations
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, reply_target
 from memgpt_local.agent.policy.echo_guard import restates_question
 from memgpt_local.agent.turn import Hold, Turn
+from memgpt_local.events import kind_of
 from memgpt_local.functions.links import identifiers
 from memgpt_local.text import (
     SENTENCE_OPENERS,
@@ -132,14 +133,22 @@ def names_something(message: str) -> bool:
 def _said_before(message: str, turn: Turn, memory: MemoryView) -> str | None:
     """What a reply the main context shows from an earlier turn already said: the whole
     message (nearly the same), or its first sentence that opens with the same five words as
-    one of that reply's; None when it says something new."""
+    one of that reply's; None when it says something new. A login greeting's sentences are
+    not compared by their openings: a formula such as "How can I help you today?" held "That's
+    great! How can I help you with chemistry?", the user's introduction answered next."""
     earlier: list[str] = []
+    greeting = False
     for m in memory.in_context():
         if turn.event_id is not None and m.id >= turn.event_id:
             break  # this turn's own steps (the draft itself among them)
+        if m.role == "user":
+            greeting = False
+        elif m.role == "system" and kind_of(m.content, "system") == "login":
+            greeting = True  # the login's turn runs until the next user message
         said = (m.function_args or {}).get("message") if m.role == "assistant" else None
         if isinstance(said, str):
             if near_duplicate(said, message):
                 return message
-            earlier.append(said)
+            if not greeting:
+                earlier.append(said)
     return shares_sentence_opening(message, earlier)
