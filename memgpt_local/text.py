@@ -122,6 +122,19 @@ def shares_sentence_opening(message: str, earlier: Sequence[str]) -> str | None:
     return None
 
 
+def repeats_sentence(message: str, earlier: Sequence[str]) -> str | None:
+    """The first sentence of ``message`` (four words or more) that is, nearly, a sentence of one
+    of ``earlier`` ("Do you have any plans for the weekend?" at the end of every reply), else
+    None. Unlike ``shares_sentence_opening`` a formula's new ending counts as new: "Can you tell
+    me more about the bookshelf?" after "Can you tell me more about the lab bench?". A
+    sentence saying it does not know is not counted."""
+    said = [s for text in earlier for s in sentences(text) if len(words(s)) >= 4]
+    for sentence in sentences(message):
+        if len(words(sentence)) >= 4 and not denies(sentence) and any(near_duplicate(sentence, s) for s in said):
+            return sentence
+    return None
+
+
 DENIAL = re.compile(
     r"\b(?:(?:do|did|does)\s*n[o']t\s+(?:know|have|find|remember|recall)"
     r"|(?:couldn't|could\s+not|can't|cannot|can\s+not)\s+(?:find|recall|remember|say|tell)"

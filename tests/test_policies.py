@@ -223,11 +223,13 @@ def test_repeat_guard_holds_a_reply_of_an_earlier_turn_once_and_shows_the_messag
     assert hold is not None and hold.hide_draft and not hold.end_turn
     assert hold.notice.endswith("Write a new reply, in other words, to the user's message: I moved to York.")
     assert guard.review(turn, draft(earlier), memory) is None  # once a turn: the second draft goes out
-    # a reply built on an earlier one: a sentence opening with the same five words
+    # a reply built on an earlier one: a sentence of it nearly the same; a formula with a new ending is new
     built_on = RepeatGuard().review(
-        Turn(question="I moved to York.", event_id=3), draft("Wow! How can I assist you with York?"), memory
+        Turn(question="I moved to York.", event_id=3), draft("Wow, York! How can I assist you today?"), memory
     )
-    assert built_on is not None and "the same words ('How can I assist you with York?')" in built_on.notice
+    assert built_on is not None and "the same words ('How can I assist you today?')" in built_on.notice
+    formula = draft("Wow! How can I assist you with York?")
+    assert RepeatGuard().review(Turn(question="I moved to York.", event_id=3), formula, memory) is None
     assert (
         RepeatGuard().review(Turn(question="I moved to York.", event_id=3), draft("How lovely, York is old."), memory)
         is None
@@ -251,7 +253,7 @@ def test_repeat_guard_holds_a_reply_of_an_earlier_turn_once_and_shows_the_messag
         ]
     )
     intro = Turn(question="I teach chemistry in Ghent.", event_id=3)
-    assert RepeatGuard().review(intro, draft("Lovely! How can I assist you with chemistry?"), greeted) is None
+    assert RepeatGuard().review(intro, draft("Lovely! How can I assist you today?"), greeted) is None
     assert RepeatGuard().review(intro, draft(earlier), greeted) is not None
 
 

@@ -15,8 +15,9 @@ rest of the session. A draft that holds most of the user's message word for word
 the same way, so it never becomes an example to follow (a question asked back is the echo
 guard's to hold, with the turn's search hits).
 
-Nor does a reply go out that is built on an earlier one: a sentence opening with the same
-five words as one of an earlier reply's. Once the model had answered a bad shift with "I'm
+Nor does a reply go out that is built on an earlier one: a sentence nearly the same as one of
+an earlier reply's (until stop 25: one opening with the same five words, which held good
+replies built on a formula, and the redrafts were worse). Once the model had answered a bad shift with "I'm
 sorry, but I don't know much about Sanne's work. Can you tell me more about her?", it
 answered "Any tips for falling asleep after a night shift?" with "I'm sorry, but I don't know
 much about falling asleep after a night shift. Can you tell me more about it?"; other sessions
@@ -46,7 +47,7 @@ from memgpt_local.text import (
     longest_common_run,
     near_duplicate,
     normalize_space,
-    shares_sentence_opening,
+    repeats_sentence,
     statements,
     words,
 )
@@ -132,10 +133,12 @@ def names_something(message: str) -> bool:
 
 def _said_before(message: str, turn: Turn, memory: MemoryView) -> str | None:
     """What a reply the main context shows from an earlier turn already said: the whole
-    message (nearly the same), or its first sentence that opens with the same five words as
-    one of that reply's; None when it says something new. A login greeting's sentences are
-    not compared by their openings: a formula such as "How can I help you today?" held "That's
-    great! How can I help you with chemistry?", the user's introduction answered next."""
+    message (nearly the same), or a sentence of it nearly the same as one of that reply's;
+    None when it says something new. Held for a sentence that only opened with the same five
+    words, "That's interesting! Can you tell me more about the bookshelf and Joris's work?"
+    (after "... more about the students and the lab bench?") was rewritten as the user's own
+    message, and then in their voice; a login greeting's sentences are not compared at all:
+    its "How can I help you today?" formula opens many a later reply."""
     earlier: list[str] = []
     greeting = False
     for m in memory.in_context():
@@ -151,4 +154,4 @@ def _said_before(message: str, turn: Turn, memory: MemoryView) -> str | None:
                 return message
             if not greeting:
                 earlier.append(said)
-    return shares_sentence_opening(message, earlier)
+    return repeats_sentence(message, earlier)
