@@ -118,6 +118,15 @@ SETS: dict[str, tuple[Case, ...]] = {
             (),
             ("greyhound",),
         ),
+        # a one-off event is no fact about the user (from a real chat: "Student: two students set
+        # a lab bench on fire on Tuesday" was saved)
+        case(
+            ("Name: Mira", "Work: teaches chemistry in Ghent"),
+            "You won't believe it, two of my students set a lab bench on fire on Tuesday!",
+            (),
+            ("fire", "bench"),
+            ("chemistry",),
+        ),
     ),
     "held": (
         case(
@@ -170,6 +179,20 @@ SETS: dict[str, tuple[Case, ...]] = {
             "Actually we're in Porto, not Lisbon, I mixed that up.",
             ("porto",),
             gone=("lisbon",),
+        ),
+        case(
+            ("Name: Bruno", "Home: Porto"),
+            "We took the twins to the zoo on Saturday, they couldn't stop watching the penguins.",
+            (),
+            ("zoo", "penguin"),
+            ("porto",),
+        ),
+        case(
+            ("Name: Priya", "Home: Nottingham"),
+            "My flight got cancelled yesterday so I spent the night at Schiphol.",
+            (),
+            ("schiphol", "flight"),
+            ("nottingham",),
         ),
     ),
 }
