@@ -88,6 +88,12 @@ def statements(text: str) -> str:
     return " ".join(s for s in sentences(text) if not is_question(s))
 
 
+def questions(text: str) -> str:
+    """The questions of ``text``, joined ("" when it asks none): what a message that also chats
+    ("Chocolate is a safe bet, she loves it. What's my dog called?") wants to know."""
+    return " ".join(s for s in sentences(text) if is_question(s))
+
+
 def normalize_space(text: str) -> str:
     """``text`` with every run of whitespace made one space, and none at either end."""
     return " ".join(text.split())
@@ -126,13 +132,15 @@ def repeats_sentence(message: str, earlier: Sequence[str]) -> str | None:
     """The first sentence of ``message`` (four words or more) that is, nearly, a sentence of one
     of ``earlier`` ("Do you have any plans for the weekend?" at the end of every reply), else
     None. Unlike ``shares_sentence_opening`` a formula's new ending counts as new: "Can you tell
-    me more about the bookshelf?" after "Can you tell me more about the lab bench?". A
-    sentence saying it does not know is not counted."""
+    me more about the bookshelf?" after "Can you tell me more about the lab bench?". A short
+    sentence (under six words) counts only when what is repeated makes up half the message: "What
+    are the symptoms?" closing a question about an allergy, after one about a door sensor, is
+    no repeated reply. A sentence saying it does not know is not counted."""
     said = [s for text in earlier for s in sentences(text) if len(words(s)) >= 4]
-    for sentence in sentences(message):
-        if len(words(sentence)) >= 4 and not denies(sentence) and any(near_duplicate(sentence, s) for s in said):
-            return sentence
-    return None
+    own = sentences(message)
+    repeated = [s for s in own if len(words(s)) >= 4 and not denies(s) and any(near_duplicate(s, e) for e in said)]
+    mostly_repeated = 2 * sum(len(words(s)) for s in repeated) >= sum(len(words(s)) for s in own)
+    return next((s for s in repeated if len(words(s)) >= 6 or mostly_repeated), None)
 
 
 DENIAL = re.compile(

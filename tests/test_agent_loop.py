@@ -116,12 +116,21 @@ def test_conversation_search_date(store):
             say("ok"),
             call("conversation_search_date", start_date="2000-01-01", end_date="2100-12-31", heartbeat=True),
             say("We talked about the concert."),
+            call("conversation_search_date", start_date="2000-01-01", end_date="2100-12-31", heartbeat=True),
+            say("It is all above."),
         ],
     )
     ask(runner, "the concert was great")
+    store.recall.set_in_context(runner.agent_id, [m.id for m in store.recall.in_context(runner.agent_id)], False)
     turn = ask(runner, "what did we talk about?")
     assert turn.steps[0].outcome.ok
     assert "concert was great" in turn.steps[0].outcome.text
+    # every message of the range in view: nothing to page through, the model is told to read it
+    store.recall.set_in_context(runner.agent_id, [m.id for m in store.recall.all(runner.agent_id)], True)
+    turn = ask(runner, "and before that?")
+    assert turn.steps[0].outcome.ok and turn.steps[0].outcome.searched
+    assert "are in your context already" in turn.steps[0].outcome.text
+    assert "concert was great" not in turn.steps[0].outcome.text
 
 
 def test_bad_date_range_is_an_error_result_not_a_crash(store):

@@ -404,8 +404,11 @@ def test_question_focus_ranks_a_turns_searches_by_the_users_question(store):
 def test_question_focus_is_off_when_switched_off_and_for_system_events(store):
     runner = make_runner(store, [say("hi"), say("welcome back")], question_focus=False)
     assert ask(runner, "Which band did we see live at Lumen Hall?").focus is None
-    on = make_runner(store, [say("hi"), say("welcome back")], name="kim")
+    on = make_runner(store, [say("hi"), say("welcome back"), say("Churro."), say("found it")], name="kim")
     assert ask(on, "Which band did we see?").focus == "Which band did we see?"
+    chat_first = "Chocolate is a safe bet, she loves it. What's my dog called, by the way? Testing you."
+    assert ask(on, chat_first).focus == "What's my dog called, by the way?"  # its question only
+    assert ask(on, "Find what I said about Lumen Hall.").focus == "Find what I said about Lumen Hall."
     assert on.run_turn(on.login_event()).focus is None
 
 

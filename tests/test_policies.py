@@ -257,6 +257,37 @@ def test_repeat_guard_holds_a_reply_of_an_earlier_turn_once_and_shows_the_messag
     assert RepeatGuard().review(intro, draft(earlier), greeted) is not None
 
 
+def test_repeat_guard_lets_a_short_formula_close_a_new_reply():
+    """From a real chat: "What are the symptoms?" after a question about door sensors held a
+    reply about an allergy, and the redraft went back to the door sensors."""
+    from datetime import datetime, timezone
+
+    from memgpt_local.schemas import Message
+
+    when = datetime(2025, 1, 1, tzinfo=timezone.utc)
+    earlier = "I see! Can you tell me more about the faulty door sensor? What are the symptoms?"
+    memory = FakeMemory(
+        context=[
+            Message(id=1, agent_id=1, seq=1, role="user", content="The door sensors are faulty.", created_at=when),
+            Message(
+                id=2,
+                agent_id=1,
+                seq=2,
+                role="assistant",
+                content="ok",
+                created_at=when,
+                function_name="send_message",
+                function_args={"message": earlier},
+            ),
+            Message(id=3, agent_id=1, seq=3, role="user", content="I'm allergic to shellfish.", created_at=when),
+        ]
+    )
+    turn = Turn(question="I'm allergic to shellfish.", event_id=3)
+    new = draft("I see! Can you tell me more about your allergies? What are the symptoms?")
+    assert RepeatGuard().review(turn, new, memory) is None
+    assert RepeatGuard().review(turn, draft("Oh no. What are the symptoms?"), memory) is not None  # mostly repeated
+
+
 def test_echo_guard_holds_a_reply_that_asks_the_question_back_once_a_turn():
     guard, memory = EchoGuard(GuardSettings(hits=1)), FakeMemory()
     turn = searched_turn(ASKED, [HALL[1], HALL[0]])

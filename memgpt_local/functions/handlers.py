@@ -159,10 +159,32 @@ def conversation_search(ctx: FunctionContext, args: a.ConversationSearchArgs) ->
     return search_outcome(page, _with_core_lines(ctx, args.query, page, text))
 
 
+IN_CONTEXT_MAX = 1000  # a date range with more messages than this is paged without checking
+
+
+def _all_in_context(ctx: FunctionContext, args: a.ConversationSearchDateArgs, total: int) -> bool:
+    """Whether every message of the range is in the main context (the conversation in view)."""
+    if not 0 < total <= IN_CONTEXT_MAX:
+        return False
+    every = ctx.store.recall.search_date(ctx.agent_id, args.start_date, args.end_date, page=0, page_size=total)
+    in_view = {m.id for m in ctx.store.recall.in_context(ctx.agent_id)}
+    return all(hit.id in in_view for hit in every.items)
+
+
 def conversation_search_date(ctx: FunctionContext, args: a.ConversationSearchDateArgs) -> FunctionOutcome:
+    """A date range's messages, a page at a time; a range wholly in view is not paged. A small
+    model searched today's date whenever it looked for anything, and paged through the
+    conversation it could read above instead of answering from it."""
     page = ctx.store.recall.search_date(
         ctx.agent_id, args.start_date, args.end_date, page=args.page, page_size=ctx.settings.page_size
     )
+    if _all_in_context(ctx, args, page.total):
+        return FunctionOutcome(
+            True,
+            f"All {page.total} messages from {args.start_date} to {args.end_date} are in your context "
+            "already: the conversation above. Answer from it; this search finds older messages only.",
+            searched=True,
+        )
     hint = f"{ctx.function}({args.start_date}, {args.end_date})"
     return search_outcome(page, format_page(page, max_chars=ctx.settings.result_max_chars, next_hint=hint))
 
