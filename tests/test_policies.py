@@ -632,6 +632,8 @@ def test_internal_guard_holds_a_reply_that_speaks_of_functions_or_notices_once()
     hold = policy.review(turn, draft(narrated), FakeMemory())
     assert hold is not None and 'speaks of "the user\'s"' in hold.notice and '"you"' in hold.notice
     assert policy.review(turn, draft("A useful tip: users of trams pay less."), FakeMemory()) is None
+    # an honest "I don't know" goes out as it is: held, it was redrafted as an invented answer
+    assert policy.review(turn, draft("I don't know the user's mother's name yet."), FakeMemory()) is None
     turn.holds[policy.name] = 1  # once a turn: the second draft goes out
     assert policy.review(turn, draft(leaked), FakeMemory()) is None
 

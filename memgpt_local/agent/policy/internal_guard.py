@@ -9,7 +9,9 @@ save the details you will need with archival_memory_insert and then go on with t
 conversation." It also narrated its own instructions to the user, in the third person: "I
 remember that the Tragreettes is a popular band ... I answered the user's question in my own
 words, using the information I remember". A reply that speaks of "the user" talks about the
-person reading it: held too, and the model told to speak to them as "you".
+person reading it: held too, and the model told to speak to them as "you"; but not when it
+says it does not know: held, "I don't know the user's mother's name yet." was redrafted as
+"Your mother's name is Irene." (the user's partner).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import re
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, reply_target
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.functions.specs import FUNCTIONS_BY_NAME
+from memgpt_local.text import denies
 
 _MACHINERY = re.compile(
     r"\b(?:" + "|".join(sorted(map(re.escape, FUNCTIONS_BY_NAME), key=len, reverse=True)) + r"|request_heartbeat"
@@ -45,7 +48,7 @@ class InternalGuard(Policy):
         said = speaks_of_machinery(draft.message)
         if said is None:
             narrated = _NARRATES.search(draft.message)
-            if narrated is None:
+            if narrated is None or denies(draft.message):
                 return None
             return Hold(
                 self.name,
