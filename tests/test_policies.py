@@ -634,6 +634,13 @@ def test_internal_guard_holds_a_reply_that_speaks_of_functions_or_notices_once()
     assert policy.review(turn, draft("A useful tip: users of trams pay less."), FakeMemory()) is None
     # an honest "I don't know" goes out as it is: held, it was redrafted as an invented answer
     assert policy.review(turn, draft("I don't know the user's mother's name yet."), FakeMemory()) is None
+    # a reply that only announces a lookup: the turn would end with no answer
+    for announced in ("I need to search for information about Bath.", "Sure! I'll look it up for you."):
+        hold = policy.review(turn, draft(announced), FakeMemory())
+        assert hold is not None and "only says you will look something up" in hold.notice
+    answered = "Let me check. You moved to Bath last month, so you live in Bath."
+    assert policy.review(turn, draft(answered), FakeMemory()) is None
+    assert policy.review(turn, draft("I'll make tea and check the oven later."), FakeMemory()) is None
     turn.holds[policy.name] = 1  # once a turn: the second draft goes out
     assert policy.review(turn, draft(leaked), FakeMemory()) is None
 

@@ -21,7 +21,7 @@ import re
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, reply_target
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.functions.specs import FUNCTIONS_BY_NAME
-from memgpt_local.text import denies
+from memgpt_local.text import denies, sentences, words
 
 _MACHINERY = re.compile(
     r"\b(?:" + "|".join(sorted(map(re.escape, FUNCTIONS_BY_NAME), key=len, reverse=True)) + r"|request_heartbeat"
@@ -31,6 +31,21 @@ _MACHINERY = re.compile(
 
 
 _NARRATES = re.compile(r"\bthe user(?:'s|s)?\b", re.IGNORECASE)
+
+
+_ANNOUNCES = re.compile(
+    r"^\W*(?:I\s+need\s+to|I\s+have\s+to|I\s+should|I'll|I\s+will|let\s+me|I\s+am\s+going\s+to|I'm\s+going\s+to)"
+    r"\s+(?:search|look|check|find|try\s+to\s+find|go\s+through)\b",
+    re.IGNORECASE,
+)
+
+
+def only_announces(message: str) -> bool:
+    """Whether ``message`` says it will look something up and little else (at most three words
+    besides: "Sure! I'll look it up.")."""
+    said = sentences(message)
+    announcing = [s for s in said if _ANNOUNCES.match(s)]
+    return bool(announcing) and sum(len(words(s)) for s in said if s not in announcing) <= 3
 
 
 def speaks_of_machinery(message: str) -> str | None:
@@ -45,6 +60,15 @@ class InternalGuard(Policy):
     def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
         if draft.plan.last or turn.holds[self.name]:
             return None
+        if only_announces(draft.message):
+            return Hold(
+                self.name,
+                "Not sent: your reply only says you will look something up, and the turn ends at your reply. "
+                "Answer from what you can see, or say you do not know. "
+                f"Write your reply to {reply_target(turn)}",
+                "it only announced a search",
+                hide_draft=True,
+            )
         said = speaks_of_machinery(draft.message)
         if said is None:
             narrated = _NARRATES.search(draft.message)
