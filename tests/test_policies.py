@@ -645,6 +645,24 @@ def test_internal_guard_holds_a_reply_that_speaks_of_functions_or_notices_once()
     assert policy.review(turn, draft(leaked), FakeMemory()) is None
 
 
+def test_unasked_denial_holds_an_i_dont_know_to_a_message_that_asked_nothing_once():
+    from memgpt_local.agent.policy.unasked_denial import UnaskedDenial
+
+    policy = UnaskedDenial()
+    told = Turn(question="By the way, I'm allergic to penicillin, and my favourite dinner is gnocchi.")
+    denial = "I'm sorry, but I don't know your favourite dinner. I'll look it up for you."
+    hold = policy.review(told, draft(denial), FakeMemory())
+    assert hold is not None and hold.hide_draft and "asked you nothing" in hold.notice
+    assert hold.notice.endswith("my favourite dinner is gnocchi.")
+    assert policy.review(told, draft("Gnocchi is a great choice! Do you make it yourself?"), FakeMemory()) is None
+    asked = Turn(question="What's my sister called?")  # a question may get an honest "I don't know"
+    assert policy.review(asked, draft("I don't know your sister's name yet."), FakeMemory()) is None
+    login = Turn(question=None, kind="login")
+    assert policy.review(login, draft("I don't know much about you yet. Hello!"), FakeMemory()) is None
+    told.holds[policy.name] = 1  # once a turn: the second draft goes out
+    assert policy.review(told, draft(denial), FakeMemory()) is None
+
+
 def test_identity_guard_holds_a_reply_that_takes_the_users_name_once():
     from memgpt_local.agent.policy.identity_guard import IdentityGuard
 

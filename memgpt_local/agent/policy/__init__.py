@@ -28,6 +28,7 @@ from memgpt_local.agent.policy.search_budget import SearchBudget
 from memgpt_local.agent.policy.search_first import SearchFirst
 from memgpt_local.agent.policy.search_uncovered import SearchUncovered
 from memgpt_local.agent.policy.searched_already import SearchedAlready
+from memgpt_local.agent.policy.unasked_denial import UnaskedDenial
 from memgpt_local.config import POLICY_NAMES, AgentSettings
 
 FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
@@ -47,6 +48,7 @@ FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
     "internal_guard": lambda s: InternalGuard(),
     "identity_guard": lambda s: IdentityGuard(),
     "perspective_guard": lambda s: PerspectiveGuard(),
+    "unasked_denial": lambda s: UnaskedDenial(),
     "greet_by_name": lambda s: GreetByName(),
     "echo_guard": lambda s: EchoGuard(s.echo_guard),
     "copy_guard": lambda s: CopyGuard(s.copy_guard),

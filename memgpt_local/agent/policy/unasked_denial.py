@@ -1,0 +1,35 @@
+"""Unasked denial: once a turn, a reply that says it does not know, to a message that asked
+nothing, is held back, and the model is told it was told something, not asked.
+
+A 1.5B model answers what it reads as a lookup: "By the way, I'm allergic to penicillin, and my
+favourite dinner is gnocchi." got "I'm sorry, but I don't know your favourite dinner. I'll look
+it up for you.", and once that reply stood in the conversation it came back for every message
+of the session ("Last Saturday I saw the Douthqueettes play live" -> "I'm sorry, but I don't
+know about the Douthqueettes", the weather, a sister's visit, a move). A user who tells the
+assistant something asked for no knowledge, so a denial is never the answer; the redraft goes
+out whatever it says.
+"""
+
+from __future__ import annotations
+
+from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, reply_target
+from memgpt_local.agent.turn import Hold, Turn
+from memgpt_local.text import asks_something, denies
+
+
+class UnaskedDenial(Policy):
+    name = "unasked_denial"
+
+    def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
+        if draft.plan.last or turn.holds[self.name] or not turn.question:
+            return None
+        if asks_something(turn.question) or not denies(draft.message):
+            return None
+        return Hold(
+            self.name,
+            "Not sent: the user asked you nothing, they told you something, so there is nothing to know "
+            "or to look up. React to what they said, as a friend would, in your own words. "
+            f"Write your reply to {reply_target(turn)}",
+            "it said it did not know, but the user had asked nothing",
+            hide_draft=True,
+        )
