@@ -102,6 +102,9 @@ def test_the_chat_band_question_accepts_the_band_as_named_and_old_records_are_ju
     band = next(t for t in turns if "band" in t.text)
     name = script.user.band  # a plural name: "the Tragreettes"
     assert judge(band, f"You saw the {name} live.") == "correct"
+    # the answer inside a denial is no answer
+    assert judge(band, f"I'm sorry, but I don't have any information about {name}. Can you tell me more?") == "idk"
+    assert judge(band, f"I don't know your mum. You saw the {name} live.") == "correct"
     record = {
         "seed": 2,
         "index": 0,

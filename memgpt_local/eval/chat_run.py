@@ -39,7 +39,7 @@ from memgpt_local.config import AgentSettings
 from memgpt_local.eval.chat import ChatScript, Session, UserTurn
 from memgpt_local.eval.scoring import contains, contains_any
 from memgpt_local.memory.core import default_blocks
-from memgpt_local.text import denies, near_duplicate, normalize_space, words
+from memgpt_local.text import denies, near_duplicate, normalize_space, sentences, words
 
 if TYPE_CHECKING:
     from memgpt_local.memory import MemoryStore
@@ -91,12 +91,16 @@ class TurnScore:
 
 
 def judge(turn: UserTurn, reply: str) -> str | None:
-    """correct, invented, idk (said it did not know an answer that was in memory) or None."""
+    """correct, invented, idk (said it did not know an answer that was in memory) or None.
+    The answer counts only in a sentence that does not deny: "I'm sorry, but I don't have any
+    information about Tufaiobury." names the town and says it does not know it (until stop 26
+    such replies were scored correct)."""
     if turn.kind == "absent":
         return "correct" if denies(reply) else "invented"
     if turn.kind != "question":
         return None
-    if contains_any(reply, turn.answers) and not contains_any(reply, turn.wrong):
+    affirmed = " ".join(s for s in sentences(reply) if not denies(s))
+    if contains_any(affirmed, turn.answers) and not contains_any(reply, turn.wrong):
         return "correct"
     return "idk" if denies(reply) else "invented"
 
