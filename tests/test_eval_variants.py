@@ -25,7 +25,13 @@ sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
 from fake_embedder import HashEmbedder  # noqa: E402
 
 RESULT_LINE = re.compile(r"^\d+\. \[[^\]]*\](?: the user said:| you said:)? (.*)$", re.M)
-TASKS = {"no-reply-check": "nested-kv"}  # the task whose episode shows the variant's difference (default: dmr)
+# the task (and seed) whose episode shows the variant's difference (default: dmr, seed 3); the probe
+# ranks by a hash embedder, so where the copy guard acts depends on the episode drawn
+TASKS: dict[str, tuple[str, int]] = {
+    "no-reply-check": ("nested-kv", 3),
+    "denial-guard": ("nested-kv", 3),
+    "no-copy-guard": ("dmr", 2),
+}
 CHAT_ONLY = {"no-direct-reply", "past-thoughts"}  # their difference shows in a conversation: see the chat tests below
 
 
@@ -87,7 +93,9 @@ class ProbeBackend:
     def close(self) -> None: ...
 
 
-def run_probe(tmp_path: Path, variant: str, monkeypatch, task: str = "dmr") -> tuple[dict, ProbeBackend, list]:
+def run_probe(
+    tmp_path: Path, variant: str, monkeypatch, task: str = "dmr", seed: int = 3
+) -> tuple[dict, ProbeBackend, list]:
     built = []
 
     class Recording(eval_runner.AgentRunner):
@@ -99,7 +107,7 @@ def run_probe(tmp_path: Path, variant: str, monkeypatch, task: str = "dmr") -> t
     monkeypatch.setattr(agent_loop, "AgentRunner", Recording)  # what a variant's own runner factory builds
     kv = task == "nested-kv"
     backend = ProbeBackend("archival_memory_search" if kv else "conversation_search", copies=not kv)
-    options = Options(seed=3, n=1, points=(2,) if task == "nested-kv" else None)
+    options = Options(seed=seed, n=1, points=(2,) if task == "nested-kv" else None)
     config = EvalConfig(task=task, model="probe", out=tmp_path / variant, options=options, variant=get_variant(variant))
     evaluation = Evaluation(config, backend=backend, embedder=HashEmbedder(dim=32), settings=Settings())
     (record,) = evaluation.run()
@@ -108,33 +116,33 @@ def run_probe(tmp_path: Path, variant: str, monkeypatch, task: str = "dmr") -> t
 
 @pytest.fixture(scope="module")
 def default_episodes(tmp_path_factory):
-    """The default configuration's episode on each task, run once."""
-    done: dict[str, tuple[dict, list]] = {}
+    """The default configuration's episode on each task (and seed), run once."""
+    done: dict[tuple[str, int], tuple[dict, list]] = {}
 
-    def get(task: str) -> tuple[dict, list]:
-        if task not in done:
+    def get(task: str, seed: int = 3) -> tuple[dict, list]:
+        if (task, seed) not in done:
             monkeypatch = pytest.MonkeyPatch()
             try:
-                record, backend, _ = run_probe(tmp_path_factory.mktemp(task), "default", monkeypatch, task)
+                record, backend, _ = run_probe(tmp_path_factory.mktemp(task), "default", monkeypatch, task, seed)
             finally:
                 monkeypatch.undo()
-            done[task] = (record, backend.requests)
-        return done[task]
+            done[(task, seed)] = (record, backend.requests)
+        return done[(task, seed)]
 
     return get
 
 
 @pytest.mark.parametrize("name", sorted(set(VARIANTS) - {"default"} - CHAT_ONLY))
 def test_each_variant_reaches_the_runner_and_changes_the_episode(tmp_path, monkeypatch, default_episodes, name):
-    task = TASKS.get(name, "dmr")
-    record, backend, built = run_probe(tmp_path, name, monkeypatch, task)
+    task, seed = TASKS.get(name, ("dmr", 3))
+    record, backend, built = run_probe(tmp_path, name, monkeypatch, task, seed)
     (runner,) = built
     variant = VARIANTS[name]
     expected = variant.settings(Settings().agent)
     assert runner.settings == expected
     assert [p.name for p in runner.policies] == [p.name for p in build_policies(expected)]
     assert record["error"] is None and record["overrides"] == variant.overrides()
-    _, requests = default_episodes(task)
+    _, requests = default_episodes(task, seed)
     assert backend.requests != requests, f"variant {name} ran the same episode as the defaults"
 
 
