@@ -118,7 +118,6 @@ DEFAULT_POLICIES: tuple[PolicyName, ...] = (
     "internal_guard",
     "identity_guard",
     "perspective_guard",
-    "unasked_denial",
     "greet_by_name",
     "echo_guard",
     "copy_guard",

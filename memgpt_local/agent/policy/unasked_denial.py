@@ -8,6 +8,11 @@ of the session ("Last Saturday I saw the Douthqueettes play live" -> "I'm sorry,
 know about the Douthqueettes", the weather, a sister's visit, a move). A user who tells the
 assistant something asked for no knowledge, so a denial is never the answer; the redraft goes
 out whatever it says.
+
+Off by default: in its first measurement (eval chat, seed 5, wording 1) it held the first reply
+("I'm sorry, but I don't know much about carpentry or Zapruenton."), the redraft denied again,
+and that session ended worse than the same seed without it (see docs/eval/results.md, stops
+25-26); whether the hold or the other changes of that commit range caused it is not measured.
 """
 
 from __future__ import annotations
