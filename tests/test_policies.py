@@ -200,15 +200,17 @@ def test_repeat_guard_holds_the_users_own_words_sent_back_once():
     assert guard.review(turn, draft(said), FakeMemory()) is None  # once a turn: the second draft goes out
 
 
-def test_repeat_guard_holds_a_reply_of_an_earlier_turn_once_and_shows_the_message_to_answer():
+def msg(i: int, role: str, text: str, **extra):
+    """A stored message in the main context, for a ``FakeMemory``'s context."""
     from datetime import datetime, timezone
 
     from memgpt_local.schemas import Message
 
-    def msg(i: int, role: str, text: str, **extra) -> Message:
-        when = datetime(2025, 1, 1, tzinfo=timezone.utc)
-        return Message(id=i, agent_id=1, seq=i, role=role, content=text, created_at=when, in_context=True, **extra)
+    when = datetime(2025, 1, 1, tzinfo=timezone.utc)
+    return Message(id=i, agent_id=1, seq=i, role=role, content=text, created_at=when, in_context=True, **extra)
 
+
+def test_repeat_guard_holds_a_reply_of_an_earlier_turn_once_and_shows_the_message_to_answer():
     earlier = "That's great to know! How can I assist you today?"
     memory = FakeMemory(
         context=[
@@ -260,26 +262,12 @@ def test_repeat_guard_holds_a_reply_of_an_earlier_turn_once_and_shows_the_messag
 def test_repeat_guard_lets_a_short_formula_close_a_new_reply():
     """From a real chat: "What are the symptoms?" after a question about door sensors held a
     reply about an allergy, and the redraft went back to the door sensors."""
-    from datetime import datetime, timezone
-
-    from memgpt_local.schemas import Message
-
-    when = datetime(2025, 1, 1, tzinfo=timezone.utc)
     earlier = "I see! Can you tell me more about the faulty door sensor? What are the symptoms?"
     memory = FakeMemory(
         context=[
-            Message(id=1, agent_id=1, seq=1, role="user", content="The door sensors are faulty.", created_at=when),
-            Message(
-                id=2,
-                agent_id=1,
-                seq=2,
-                role="assistant",
-                content="ok",
-                created_at=when,
-                function_name="send_message",
-                function_args={"message": earlier},
-            ),
-            Message(id=3, agent_id=1, seq=3, role="user", content="I'm allergic to shellfish.", created_at=when),
+            msg(1, "user", "The door sensors are faulty."),
+            msg(2, "assistant", "ok", function_name="send_message", function_args={"message": earlier}),
+            msg(3, "user", "I'm allergic to shellfish."),
         ]
     )
     turn = Turn(question="I'm allergic to shellfish.", event_id=3)
