@@ -24,6 +24,8 @@ from pydantic_core import ErrorDetails
 from memgpt_local.errors import ConfigError, DataDirError
 
 HOME_ENV = "MEMGPT_LOCAL_HOME"
+STORE_ENV = "MEMGPT_LOCAL_STORE"
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")  # a store URL starting so names a server, not a file
 CONFIG_NAME = "config.toml"
 DB_NAME = "memory.db"
 
@@ -300,8 +302,24 @@ class AgentSettings(Section):
         return policy in self.policies
 
 
+class StoreSettings(Section):
+    url: str | None = Field(
+        None,
+        description="where the memory lives: unset = memory.db in the data dir; "
+        "postgresql://USER:PASSWORD@HOST:PORT/DBNAME = a PostgreSQL database with pgvector",
+    )
+
+    @field_validator("url")
+    @classmethod
+    def _a_postgres_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(POSTGRES_SCHEMES):
+            raise ValueError("a store URL starts with postgresql:// (leave it unset for the memory file)")
+        return value
+
+
 class Settings(Section):
     model: ModelSettings = Field(default_factory=ModelSettings)
+    store: StoreSettings = Field(default_factory=StoreSettings)
     embedder: EmbedderSettings = Field(default_factory=EmbedderSettings)
     agent: AgentSettings = Field(default_factory=AgentSettings)
 

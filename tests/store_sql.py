@@ -35,3 +35,18 @@ def word_count(store, kind: str, word: str) -> int:
             f"SELECT count(*) FROM {kind}s WHERE {column} @@ phraseto_tsquery('memgpt_search', %s)", (word,)
         )
     return store.db.scalar(f"SELECT count(*) FROM {kind}s_fts WHERE {kind}s_fts MATCH ?", (word,))
+
+
+def rows(store, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+    """``store.db.rows`` with ``?`` placeholders on both stores."""
+    return store.db.rows(sql.replace("?", "%s") if is_postgres(store) else sql, params)
+
+
+def table_names(store) -> list[str]:
+    """The store's own tables (the file's, without SQLite's internal ones; the database's
+    public schema)."""
+    if is_postgres(store):
+        sql = "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'"
+    else:
+        sql = "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+    return [r["name"] for r in store.db.rows(sql)]

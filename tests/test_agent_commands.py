@@ -4,9 +4,16 @@ from __future__ import annotations
 
 import pytest
 from agent_helpers import ask, call, make_runner, say
+from store_sql import STORE_KINDS
 
 from memgpt_local.agent import commands
 from memgpt_local.errors import InvalidInputError
+
+
+@pytest.fixture(params=STORE_KINDS)
+def store_kind(request) -> str:
+    """Every test here runs on the memory file and on a Postgres database."""
+    return request.param
 
 
 def test_memory_context_and_dump_describe_the_agent(store):

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import pytest
 from agent_helpers import ask, call, make_runner, say
+from store_sql import STORE_KINDS
 
 from memgpt_local import events
+
+
+@pytest.fixture(params=STORE_KINDS)
+def store_kind(request) -> str:
+    """Every test here runs on the memory file and on a Postgres database."""
+    return request.param
 
 
 def test_send_message_ends_the_turn(store):

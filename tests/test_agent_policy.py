@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import pytest
 from agent_helpers import ask, call, make_runner, say
+from store_sql import STORE_KINDS
 
 from memgpt_local.config import DEFAULT_POLICIES
 from memgpt_local.functions.links import LinkExpander, identifiers
 from memgpt_local.schemas import NewMessage, SearchHit, utcnow
+
+
+@pytest.fixture(params=STORE_KINDS)
+def store_kind(request) -> str:
+    """Every test here runs on the memory file and on a Postgres database."""
+    return request.param
 
 
 def test_identifiers_are_tokens_with_digits_or_capitals():

@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import hashlib
 
+import pytest
 from agent_helpers import ask, call, make_runner, say
+from store_sql import STORE_KINDS
 
 from memgpt_local import events
 from memgpt_local.agent.queue import choose_cut
 from memgpt_local.schemas import Message, utcnow
+
+
+@pytest.fixture(params=STORE_KINDS)
+def store_kind(request) -> str:
+    """Every test here runs on the memory file and on a Postgres database."""
+    return request.param
 
 
 def _msg(i: int, role: str) -> Message:

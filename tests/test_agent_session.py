@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import pytest
 from agent_helpers import call, make_runner, say
+from store_sql import STORE_KINDS
 
 from memgpt_local import events
 from memgpt_local.cli.session import ChatSession
+
+
+@pytest.fixture(params=STORE_KINDS)
+def store_kind(request) -> str:
+    """Every test here runs on the memory file and on a Postgres database."""
+    return request.param
 
 
 class Clock:

@@ -6,10 +6,18 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+import pytest
 from agent_helpers import ask, call, make_runner, say
+from store_sql import STORE_KINDS
 
 from memgpt_local.agent.context import CoreView
 from memgpt_local.schemas import CoreBlock, Message
+
+
+@pytest.fixture(params=STORE_KINDS)
+def store_kind(request) -> str:
+    """Every test here runs on the memory file and on a Postgres database."""
+    return request.param
 
 
 def _system(request) -> str:

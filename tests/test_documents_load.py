@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from store_sql import STORE_KINDS, is_postgres, rows, scalar, table_names, word_count
 from test_documents import make_pdf
 
 from memgpt_local.cli.common import App
@@ -13,6 +14,13 @@ from memgpt_local.cli.main import cli
 from memgpt_local.documents.chunking import Chunker, tokens_for
 from memgpt_local.documents.loader import MAX_EVENTS, DocumentLoader, collect_files, find_source
 from memgpt_local.errors import InvalidInputError, NotFoundError
+
+
+@pytest.fixture(params=STORE_KINDS)
+def store_kind(request) -> str:
+    """Every test here runs on the memory file and on a Postgres database."""
+    return request.param
+
 
 MANUAL = """# Espresso machine manual
 
@@ -65,11 +73,7 @@ def load(store, agent_id: int, paths, **kw):
 
 
 def table_counts(store) -> dict[str, int]:
-    names = [
-        r["name"]
-        for r in store.db.rows("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-    ]
-    return {n: store.db.scalar(f'SELECT count(*) FROM "{n}"') for n in names}
+    return {n: store.db.scalar(f'SELECT count(*) FROM "{n}"') for n in table_names(store)}
 
 
 def test_collect_files_walks_filters_and_fails_on_missing(folder: Path) -> None:
@@ -108,8 +112,8 @@ def test_passages_record_source_chunk_and_span(store, agent_id: int, folder: Pat
     chunker = Chunker(tokens_for(embedder), size=40, overlap=8)
     load(store, agent_id, [folder / "manual.md"], chunker=chunker)
     source = store.sources.find(agent_id, str((folder / "manual.md").resolve()))
-    rows = store.db.rows("SELECT id FROM passages WHERE source_id = ? ORDER BY chunk_index", (source.id,))
-    passages = [store.archival.get(agent_id, r["id"]) for r in rows]
+    found = rows(store, "SELECT id FROM passages WHERE source_id = ? ORDER BY chunk_index", (source.id,))
+    passages = [store.archival.get(agent_id, r["id"]) for r in found]
     assert len(passages) == source.passages > 3
     for n, passage in enumerate(passages):
         assert passage.chunk_index == n and passage.citation == f"manual.md#chunk-{n}"
@@ -127,7 +131,7 @@ def test_question_finds_its_chunk_with_citation(store, agent_id: int, folder: Pa
 
 
 def test_citations_reach_the_model_and_the_cli(
-    store, agent_id: int, folder: Path, cli_runner, monkeypatch, embedder
+    store, store_location, agent_id: int, folder: Path, cli_runner, monkeypatch, embedder
 ) -> None:
     from memgpt_local.config import AgentSettings
     from memgpt_local.functions.execute import FunctionExecutor
@@ -139,9 +143,13 @@ def test_citations_reach_the_model_and_the_cli(
         FunctionCall(thought="t", function="archival_memory_search", arguments={"query": "parking level"})
     )
     assert "parking.pdf#chunk-0" in outcome.text
-    monkeypatch.setattr(App, "db_path", property(lambda self: store.path))
     monkeypatch.setattr(App, "embedder", lambda self: embedder)
-    result = cli_runner.invoke(cli, ["archival", "search", "--agent", "sam", "parking level"])
+    if is_postgres(store):
+        where = ["--store", store_location]
+    else:
+        monkeypatch.setattr(App, "db_path", property(lambda self: store.path))
+        where = []
+    result = cli_runner.invoke(cli, [*where, "archival", "search", "--agent", "sam", "parking level"])
     assert result.exit_code == 0, result.output
     assert "[parking.pdf#chunk-0]" in result.output
 
@@ -164,8 +172,8 @@ def test_changed_file_replaces_its_passages(store, agent_id: int, folder: Path) 
     assert report.count("replaced") == 1 and report.count("unchanged") == 2
     new = store.sources.find(agent_id, str(manual.resolve()))
     assert new.content_hash != old.content_hash
-    assert not store.db.scalar("SELECT count(*) FROM passages WHERE source_id = ?", (old.id,))
-    texts = [r["text"] for r in store.db.rows("SELECT text FROM passages WHERE source_id = ?", (new.id,))]
+    assert not scalar(store, "SELECT count(*) FROM passages WHERE source_id = ?", (old.id,))
+    texts = [r["text"] for r in rows(store, "SELECT text FROM passages WHERE source_id = ?", (new.id,))]
     assert len(texts) == new.passages and any("36 months" in t for t in texts)
     assert not any("24 months" in t for t in texts)
     assert store.archival.search(agent_id, "24", mode="text").total == 0
@@ -182,16 +190,10 @@ def test_removal_leaves_no_row_behind(store, agent_id: int, folder: Path) -> Non
     structural = ("_chunks", "_chunks00", "_info", "_data", "_idx", "_config")
     changed = {n: (baseline.get(n), c) for n, c in after.items() if c != baseline.get(n) and not n.endswith(structural)}
     assert changed == {}
-    for table in (
-        "passages",
-        "passages_fts_docsize",
-        "passage_embeddings",
-        "passage_bits",
-        "passage_bits_rowids",
-        "sources",
-    ):
+    sqlite_tables = ("passages_fts_docsize", "passage_embeddings", "passage_bits", "passage_bits_rowids")
+    for table in ("passages", "sources", *(() if is_postgres(store) else sqlite_tables)):
         assert after[table] == 0, table
-    assert store.db.scalar("SELECT count(*) FROM passages_fts WHERE passages_fts MATCH 'warranty OR parking'") == 0
+    assert word_count(store, "passage", "warranty") == word_count(store, "passage", "parking") == 0
 
 
 def test_upload_event_lands_in_the_agent_context(store, folder: Path) -> None:

@@ -4,6 +4,7 @@ lines to archival memory."""
 
 import pytest
 from agent_helpers import ask, make_runner, say
+from store_sql import STORE_KINDS
 
 from memgpt_local.agent.facts import (
     NOTES_EXAMPLES,
@@ -18,6 +19,12 @@ from memgpt_local.agent.facts import (
 from memgpt_local.cli.session import ensure_agent
 from memgpt_local.config import FactNoteSettings, Settings
 from memgpt_local.schemas import ChatMessage
+
+
+@pytest.fixture(params=STORE_KINDS)
+def store_kind(request) -> str:
+    """Every test here runs on the memory file and on a Postgres database."""
+    return request.param
 
 
 def test_a_value_must_come_from_the_users_words():

@@ -37,9 +37,17 @@ def resolve(group: click.Group, words: list[str]) -> tuple[click.Command, click.
     return command, parent, words
 
 
+def without_group_options(words: list[str]) -> list[str]:
+    """The words after the top-level group's own options ("--store URL agents list")."""
+    group_options = {opt for p in cli.params for opt in p.opts}
+    while len(words) > 1 and words[0] in group_options:
+        words = words[2:]
+    return words
+
+
 def check(line: str) -> None:
     alternatives = [a.strip() for a in line.removeprefix("memgpt-local ").split(" | ")]
-    command, parent, rest = resolve(cli, alternatives[0].split())
+    command, parent, rest = resolve(cli, without_group_options(alternatives[0].split()))
     assert command is not cli, f"{line!r}: no such command"
     for alternative in alternatives[1:]:  # "agents create NAME | list | show NAME"
         words = alternative.split()

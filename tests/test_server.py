@@ -15,6 +15,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from store_sql import STORE_KINDS
 
 TOKEN = "a-test-token-0123456789"
 
@@ -26,11 +27,16 @@ def _free_port() -> int:
 
 
 class Server:
-    def __init__(self, home: Path, *args: str):
+    """`memgpt-local serve` in a process of its own; with ``store_url``, on that database
+    (``--store``), and ``client_env`` makes a `send` or `chat` use the same one."""
+
+    def __init__(self, home: Path, *args: str, store_url: str | None = None):
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "MEMGPT_LOCAL_HOME": str(home)}
-        command = [sys.executable, "-m", "memgpt_local", "serve", "--port", str(self.port), *args]
+        self.client_env = {**env, **({"MEMGPT_LOCAL_STORE": store_url} if store_url else {})}
+        where = ["--store", store_url] if store_url else []
+        command = [sys.executable, "-m", "memgpt_local", "serve", "--port", str(self.port), *where, *args]
         self.log = home / "server.log"
         self.process = subprocess.Popen(command, env=env, stdout=self.log.open("w"), stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 120
@@ -65,10 +71,12 @@ def _script(path: Path, replies: list[str]) -> str:
     return f"scripted:{path}"
 
 
-@pytest.fixture
-def scripted_server(data_home: Path, tmp_path: Path) -> Iterator[Server]:
+@pytest.fixture(params=STORE_KINDS)
+def scripted_server(request: pytest.FixtureRequest, data_home: Path, tmp_path: Path) -> Iterator[Server]:
+    """A server with a scripted model, on the memory file and on a Postgres database."""
     model = _script(tmp_path / "script.json", ["Hello Dana!", "Bees are great.", "Still here."])
-    server = Server(data_home, "--model", model, "--token", TOKEN)
+    store_url = request.getfixturevalue("pg_url") if request.param == "postgres" else None
+    server = Server(data_home, "--model", model, "--token", TOKEN, store_url=store_url)
     yield server
     server.stop()
 
@@ -227,7 +235,7 @@ def test_send_runs_its_turn_on_the_running_server(scripted_server: Server, data_
     info = running_server(data_home)
     assert info is not None and info.url == scripted_server.url and info.token == TOKEN
     assert (data_home / "server.json").stat().st_mode & 0o077 == 0  # the token file is the owner's only
-    env = {**os.environ, "MEMGPT_LOCAL_HOME": str(data_home)}
+    env = scripted_server.client_env
     sent = subprocess.run(
         [sys.executable, "-m", "memgpt_local", "send", "--agent", "dana", "Hi there"],
         env=env,
@@ -285,7 +293,7 @@ def test_forget_shows_its_plan_then_removes_for_good_and_export_writes_the_agent
 def test_chat_runs_on_the_running_server_with_its_slash_commands(scripted_server: Server, data_home: Path):
     chat = subprocess.run(
         [sys.executable, "-m", "memgpt_local", "chat", "--agent", "dana"],
-        env={**os.environ, "MEMGPT_LOCAL_HOME": str(data_home)},
+        env=scripted_server.client_env,
         input="Tell me about bees.\n/memory\n/nosuch\n/exit\n",
         capture_output=True,
         text=True,

@@ -52,7 +52,7 @@ from memgpt_local.schemas import ChatMessage
 from memgpt_local.text import FIRST_PERSON, content_words, names_within, normalize_space, sentences, statements, words
 
 if TYPE_CHECKING:
-    from memgpt_local.memory import MemoryStore
+    from memgpt_local.memory.protocol import Store
 
 BLOCK = "human"
 NOTES_MAX_TOKENS = 200
@@ -287,7 +287,7 @@ def merge(value: str, lines: Sequence[str], limit: int, said: str) -> tuple[str,
 class FactNoter:
     """Writes the facts of a user's message into the human block; see the module docstring."""
 
-    def __init__(self, store: MemoryStore, backend: Backend, agent_id: int, settings: FactNoteSettings):
+    def __init__(self, store: Store, backend: Backend, agent_id: int, settings: FactNoteSettings):
         self.store = store
         self.backend = backend
         self.agent_id = agent_id

@@ -36,7 +36,7 @@ from memgpt_local.runtime.grammar import build_call_grammar, parse_call, render_
 from memgpt_local.schemas import Agent, ChatMessage, Completion, CoreBlock, Message, NewMessage
 
 if TYPE_CHECKING:
-    from memgpt_local.memory import MemoryStore
+    from memgpt_local.memory.protocol import Store
 
 
 class StepObserver:
@@ -57,7 +57,7 @@ class AgentRunner:
 
     def __init__(
         self,
-        store: MemoryStore,
+        store: Store,
         backend: Backend,
         agent_name: str,
         settings: AgentSettings,

@@ -14,13 +14,13 @@ from memgpt_local.functions.links import Link, LinkExpander
 from memgpt_local.schemas import Message, SearchHit
 
 if TYPE_CHECKING:
-    from memgpt_local.memory import MemoryStore
+    from memgpt_local.memory.protocol import Store
 
 
 class StoreView:
-    """Implements ``policy.base.MemoryView`` over a ``MemoryStore``."""
+    """Implements ``policy.base.MemoryView`` over a ``Store``."""
 
-    def __init__(self, store: MemoryStore, agent_id: int, settings: AgentSettings):
+    def __init__(self, store: Store, agent_id: int, settings: AgentSettings):
         self.store = store
         self.agent_id = agent_id
         self.settings = settings

@@ -28,7 +28,7 @@ from memgpt_local.errors import ContextOverflowError
 from memgpt_local.schemas import ChatMessage, Message
 
 if TYPE_CHECKING:
-    from memgpt_local.memory import MemoryStore
+    from memgpt_local.memory.protocol import Store
     from memgpt_local.runtime.base import Backend
 
 
@@ -73,7 +73,7 @@ class QueueManager:
 
     def __init__(
         self,
-        store: MemoryStore,
+        store: Store,
         backend: Backend,
         settings: AgentSettings,
         render: Callable[[], list[ChatMessage]],

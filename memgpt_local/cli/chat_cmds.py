@@ -43,7 +43,7 @@ def chat(app: App, agent_name: str, model: str | None, verbose: bool, no_login: 
     """
     from memgpt_local.server.discovery import running_server
 
-    server = running_server(app.data_dir) if model is None else None
+    server = running_server(app.data_dir, app.store_name) if model is None else None
     if server is not None:
         from memgpt_local.cli.remote_chat import remote_chat
 
@@ -116,7 +116,7 @@ def send(app: App, agent_name: str, model: str | None, as_json: bool, event: str
         raise click.UsageError("give the MESSAGE to send")
     from memgpt_local.server.discovery import running_server
 
-    server = running_server(app.data_dir) if model is None else None
+    server = running_server(app.data_dir, app.store_name) if model is None else None
     if server is not None:
         _print_turn(_send_to_server(server, agent_name, event, message), as_json)
         return

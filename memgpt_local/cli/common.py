@@ -8,7 +8,9 @@ exit status 1 by ``ErrorHandlingGroup``; nothing reaches the user as a traceback
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -16,25 +18,44 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from memgpt_local.config import DB_NAME, Settings, load_settings, resolve_data_dir
-from memgpt_local.errors import MemGPTLocalError
+from memgpt_local.config import DB_NAME, POSTGRES_SCHEMES, STORE_ENV, Settings, load_settings, resolve_data_dir
+from memgpt_local.errors import InvalidInputError, MemGPTLocalError
 
 if TYPE_CHECKING:  # memory/ loads numpy and SQLite: imported when first used
-    from memgpt_local.memory import MemoryStore
     from memgpt_local.memory.embed import Embedder
+    from memgpt_local.memory.protocol import Store
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+STORE_HELP = (
+    "Keep the memory in this PostgreSQL database (postgresql://USER:PASSWORD@HOST:PORT/DBNAME; "
+    "default: $MEMGPT_LOCAL_STORE, else store.url in config.toml, else memory.db in the data dir)."
+)
+
+
+def redact_url(url: str) -> str:
+    """``url`` with its password replaced by ``***``, for messages and logs."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host = f"{host}:{parts.port}"
+    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
 
 
 class App:
     """What one CLI invocation works with; heavy parts (db, embedder) open lazily."""
 
-    def __init__(self, data_dir: str | Path | None = None) -> None:
+    def __init__(self, data_dir: str | Path | None = None, store_url: str | None = None) -> None:
         self._explicit_dir = data_dir
+        self._explicit_store = store_url
         self._data_dir: Path | None = None
         self._settings: Settings | None = None
         self._embedder: Embedder | None = None
-        self._store: MemoryStore | None = None
+        self._store: Store | None = None
         self._key: str | None = None
         self._key_known = False
 
@@ -54,6 +75,44 @@ class App:
     def db_path(self) -> Path:
         return self.data_dir / DB_NAME
 
+    @property
+    def store_url(self) -> str | None:
+        """The Postgres database the memory lives in (--store, else $MEMGPT_LOCAL_STORE, else
+        ``store.url`` in config.toml); None for the memory file ``db_path``."""
+        url = self._explicit_store or os.environ.get(STORE_ENV) or self.settings.store.url
+        if url and not url.startswith(POSTGRES_SCHEMES):
+            raise InvalidInputError(
+                f"{redact_url(url)} is not a store URL",
+                "give a postgresql://USER:PASSWORD@HOST:PORT/DBNAME URL, or leave --store out for the memory file",
+            )
+        return url or None
+
+    @property
+    def store_name(self) -> str:
+        """Where the memory lives, for messages: the file's path or the URL without its password."""
+        url = self.store_url
+        return redact_url(url) if url else str(self.db_path)
+
+    @property
+    def state_anchor(self) -> Path:
+        """The name the agents' saved model states are kept beside (``runtime.kv_state``): the
+        memory file, or for a database a name in the data dir derived from its URL."""
+        url = self.store_url
+        if url is None:
+            return self.db_path
+        digest = hashlib.sha256(redact_url(url).encode()).hexdigest()[:12]
+        return self.data_dir / f"postgres-{digest}"
+
+    def require_file(self, command: str) -> Path:
+        """The memory file's path; a one-line error when the memory lives in a database."""
+        if self.store_url is not None:
+            raise InvalidInputError(
+                f"`{command}` works on the memory file, and this memory lives in {self.store_name}",
+                "leave out --store (and MEMGPT_LOCAL_STORE, store.url) to use the file; "
+                "for a database, use the server's own tools",
+            )
+        return self.db_path
+
     def embedder(self) -> Embedder:
         if self._embedder is None:
             from memgpt_local.memory.embed import make_embedder
@@ -67,16 +126,23 @@ class App:
         if not self._key_known:
             from memgpt_local.privacy.keys import key_for
 
-            self._key = key_for(self.db_path)
+            self._key = None if self.store_url else key_for(self.db_path)
             self._key_known = True
         return self._key
 
-    def store(self) -> MemoryStore:
-        if self._store is None:
-            from memgpt_local.memory import open_store
+    def open_store(self, *, check_embedder: bool = True) -> Store:
+        """A new connection to the memory (the file or the database); the caller closes it."""
+        from memgpt_local.memory import open_store
 
-            key = self.db_key()
-            self._store = open_store(self.db_path, self.embedder(), key=key)
+        url = self.store_url
+        if url is not None:
+            return open_store(url, self.embedder(), check_embedder=check_embedder)
+        return open_store(self.db_path, self.embedder(), check_embedder=check_embedder, key=self.db_key())
+
+    def store(self) -> Store:
+        """The invocation's connection to the memory, opened on first use."""
+        if self._store is None:
+            self._store = self.open_store()
         return self._store
 
     def close(self) -> None:
@@ -85,11 +151,12 @@ class App:
             self._store = None
 
 
-def with_app(func: F) -> F:
+def with_data_dir(func: F) -> F:
     """Add ``--data-dir`` to a command and pass it an ``App`` as first argument.
 
     ``--data-dir`` works both on the top-level group and on each command; the command's
-    own flag wins.
+    own flag wins. For commands that never open the memory (models, config, evaluations,
+    which build their own stores); the others use ``with_app``.
     """
 
     @click.option(
@@ -101,16 +168,23 @@ def with_app(func: F) -> F:
     )
     @click.pass_context
     @functools.wraps(func)
-    def wrapper(ctx: click.Context, *args: Any, data_dir: Path | None = None, **kwargs: Any) -> Any:
-        root = ctx.find_root()
-        chosen = data_dir or (root.obj or {}).get("data_dir")
-        app = App(chosen)
+    def wrapper(
+        ctx: click.Context, *args: Any, data_dir: Path | None = None, store_url: str | None = None, **kwargs: Any
+    ) -> Any:
+        root = ctx.find_root().obj or {}
+        app = App(data_dir or root.get("data_dir"), store_url or root.get("store_url"))
         try:
             return func(app, *args, **kwargs)
         finally:
             app.close()
 
     return wrapper  # type: ignore[return-value]
+
+
+def with_app(func: F) -> F:
+    """``with_data_dir`` and ``--store URL`` (like ``--data-dir``, on the group or the
+    command): for commands that read or write the memory."""
+    return click.option("--store", "store_url", default=None, metavar="URL", help=STORE_HELP)(with_data_dir(func))
 
 
 class ErrorHandlingGroup(click.Group):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from memgpt_local.cli.common import App, with_app
+from memgpt_local.cli.common import App, with_data_dir
 from memgpt_local.config import CONFIG_NAME, render_settings_toml
 
 
@@ -14,7 +14,7 @@ def config_group() -> None:
 
 
 @config_group.command("show")
-@with_app
+@with_data_dir
 def show(app: App) -> None:
     """Print the effective settings as TOML."""
     click.echo(f"# {app.data_dir / CONFIG_NAME}")
@@ -23,7 +23,7 @@ def show(app: App) -> None:
 
 @config_group.command("init")
 @click.option("--force", is_flag=True, help="Overwrite an existing config file.")
-@with_app
+@with_data_dir
 def init(app: App, force: bool) -> None:
     """Write a config file with every default spelled out."""
     path = app.data_dir / CONFIG_NAME
@@ -34,7 +34,7 @@ def init(app: App, force: bool) -> None:
 
 
 @config_group.command("path")
-@with_app
+@with_data_dir
 def data_path(app: App) -> None:
     """Print the data directory in use."""
     click.echo(str(app.data_dir))

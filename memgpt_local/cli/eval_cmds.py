@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from memgpt_local.cli.common import App, print_json, progress_enabled, with_app
+from memgpt_local.cli.common import App, print_json, progress_enabled, with_data_dir
 from memgpt_local.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -155,7 +155,7 @@ def eval_group() -> None:
 
 def _task_command(task: str, help_text: str) -> None:
     @_run_options
-    @with_app
+    @with_data_dir
     def command(app: App, **kwargs: Any) -> None:
         _run(app, task, **kwargs)
 
@@ -179,7 +179,7 @@ _task_command("doc-qa", "Questions over a fictional encyclopedia of 10^3-10^4 pa
 @click.option(
     "--out", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_OUT, show_default=True, help="Run dir."
 )
-@with_app
+@with_data_dir
 def chat_eval(
     app: App, model: str | None, n: int, seed: int, wording: str, variant: str, n_ctx: int | None, out: Path
 ) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from memgpt_local import __version__
-from memgpt_local.cli.common import ErrorHandlingGroup
+from memgpt_local.cli.common import STORE_HELP, ErrorHandlingGroup
 
 
 @click.group(cls=ErrorHandlingGroup)
@@ -18,10 +18,11 @@ from memgpt_local.cli.common import ErrorHandlingGroup
     default=None,
     help="Data directory for every subcommand (default: $MEMGPT_LOCAL_HOME or the user data dir).",
 )
+@click.option("--store", "store_url", default=None, metavar="URL", help=STORE_HELP)
 @click.pass_context
-def cli(ctx: click.Context, data_dir: Path | None) -> None:
+def cli(ctx: click.Context, data_dir: Path | None, store_url: str | None) -> None:
     """memgpt-local: an offline assistant with long-term memory (MemGPT on local models)."""
-    ctx.obj = {"data_dir": data_dir}
+    ctx.obj = {"data_dir": data_dir, "store_url": store_url}
 
 
 def _register() -> None:

@@ -149,7 +149,7 @@ def agents_delete(app: App, name: str, yes: bool) -> None:
     if not yes:
         click.confirm(f"delete agent {name} and all of its memory?", abort=True, err=True)
     store.agents.delete(name)
-    state_path(app.db_path, agent.id).unlink(missing_ok=True)  # its saved model state holds its text
+    state_path(app.state_anchor, agent.id).unlink(missing_ok=True)  # its saved model state holds its text
     click.echo(f"deleted agent {name}")
 
 
@@ -259,9 +259,7 @@ def recall_import(app: App, agent_name: str, file: Path) -> None:
 @with_app
 def reembed(app: App) -> None:
     """Rebuild every stored vector with the configured embedder (in one transaction)."""
-    from memgpt_local.memory import open_store
-
-    with open_store(app.db_path, app.embedder(), check_embedder=False, key=app.db_key()) as store:
+    with app.open_store(check_embedder=False) as store:
         before = store.stored_embedder()
         with progress_bar("re-embedding") as progress:
             count = store.reembed(progress=progress)

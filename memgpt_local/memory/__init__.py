@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, overload
 
 import numpy as np
 
+from memgpt_local.config import POSTGRES_SCHEMES
 from memgpt_local.memory import migrations
 from memgpt_local.memory.agents import AgentStore
 from memgpt_local.memory.archival import ArchivalStore
@@ -31,9 +32,7 @@ from memgpt_local.memory.sources import SourceStore
 if TYPE_CHECKING:
     from memgpt_local.memory.postgres.store import PostgresMemoryStore
 
-__all__ = ["MemoryStore", "open_store", "SearchTuning", "NewPassage", "Embedder", "Store"]
-
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")  # a string starting so names a server, not a file
+__all__ = ["MemoryStore", "open_store", "SearchTuning", "NewPassage", "Embedder", "Store", "POSTGRES_SCHEMES"]
 
 
 class MemoryStore(MemoryStoreBase[Database, Target]):

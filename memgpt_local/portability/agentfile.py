@@ -21,10 +21,10 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 
 from memgpt_local import __version__
 from memgpt_local.errors import InvalidInputError
-from memgpt_local.memory import MemoryStore
 from memgpt_local.memory.agents import check_name
 from memgpt_local.memory.archival import NewPassage
 from memgpt_local.memory.db import from_db_time, to_db_time
+from memgpt_local.memory.protocol import Store
 from memgpt_local.schemas import CoreBlock, MessageRole, NewMessage, utcnow
 
 FORMAT = "memgpt-local-agent"
@@ -113,7 +113,7 @@ class AgentDocument(Part):
             raise InvalidInputError(f"passages name unknown sources: {sorted(unknown)[:3]}")
 
 
-def export_agent(store: MemoryStore, name: str) -> AgentDocument:
+def export_agent(store: Store, name: str) -> AgentDocument:
     agent = store.agents.get(name)
     sources = store.sources.list(agent.id)
     by_id = {s.id: s.path for s in sources}
@@ -205,7 +205,7 @@ def read_document(path: Path) -> AgentDocument:
     return document
 
 
-def import_agent(store: MemoryStore, document: AgentDocument, name: str | None = None) -> str:
+def import_agent(store: Store, document: AgentDocument, name: str | None = None) -> str:
     """Create the agent of ``document`` (named ``name`` if given) in one transaction,
     with vectors from the store's embedder; return its name."""
     part = document.agent

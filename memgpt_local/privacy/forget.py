@@ -8,7 +8,8 @@ summary: rebuilt by the model from the summarized messages that remain, or, with
 model, stripped of sentences holding the forgotten text and flagged in ``agent.state``
 (``summary_stale``). ``remove_core_lines`` drops the core lines the user confirmed.
 ``scrub`` finally rewrites the file so no freed page, FTS segment or WAL frame keeps the
-text.
+text; on a Postgres store it vacuums the memory tables instead (old row versions the server
+keeps in its WAL, archive or backups are beyond memgpt-local's reach).
 
 A function call and its result are removed together, so the main context never starts
 with a result whose call is gone.
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from memgpt_local.errors import InvalidInputError, MemGPTLocalError
-from memgpt_local.memory import MemoryStore
+from memgpt_local.memory import MemoryStore, Store
 from memgpt_local.memory.core import CORE_VIEW_KEYS
 from memgpt_local.memory.recall import parse_day
 from memgpt_local.schemas import Agent, Message, Passage, Source, utcnow
@@ -187,10 +188,15 @@ def _with_partners(chosen: set[int], history: Sequence[Message]) -> set[int]:
 
 
 class Forgetter:
-    """Plans and carries out forgetting for one memory file."""
+    """Plans and carries out forgetting for one memory store (the file or a database)."""
 
-    def __init__(self, store: MemoryStore):
+    def __init__(self, store: Store):
         self.store = store
+
+    def _secure_delete(self) -> None:
+        """The file overwrites freed pages from now on (a database has no such switch)."""
+        if isinstance(self.store, MemoryStore):
+            self.store.db.set_secure_delete(True)
 
     def plan(self, agent_name: str, selection: Selection) -> ForgetPlan:
         store = self.store
@@ -261,7 +267,7 @@ class Forgetter:
         # blocks as they are after this, never from a copy that may hold what is forgotten
         for key in CORE_VIEW_KEYS:
             state.pop(key, None)
-        store.db.set_secure_delete(True)
+        self._secure_delete()
         with store.transaction():
             store.agents.set_state(agent_id, state)
             result.messages = store.recall.delete(agent_id, [m.id for m in plan.messages])
@@ -293,6 +299,15 @@ class Forgetter:
         return removed
 
     def scrub(self) -> bool:
-        """Rewrite the file without traces of what was deleted (see ``MemoryStore.scrub``)."""
-        self.store.db.set_secure_delete(True)
-        return self.store.scrub()
+        """Rewrite the file without traces of what was deleted (see ``MemoryStore.scrub``), or
+        vacuum the database's memory tables (``PostgresMemoryStore.vacuum``); False when
+        another process still reads the file's WAL."""
+        if isinstance(self.store, MemoryStore):
+            self._secure_delete()
+            return self.store.scrub()
+        from memgpt_local.memory.postgres.store import PostgresMemoryStore
+
+        if not isinstance(self.store, PostgresMemoryStore):
+            raise TypeError(f"cannot scrub a {type(self.store).__name__}")
+        self.store.vacuum()
+        return True

@@ -28,6 +28,7 @@ class ServerInfo:
     url: str
     pid: int
     token: str | None = None
+    store: str | None = None  # where its memory lives (the file's path, a URL without password)
 
 
 def server_file(data_dir: Path) -> Path:
@@ -53,7 +54,13 @@ def withdraw(data_dir: Path, pid: int) -> None:
 def _read(path: Path) -> ServerInfo | None:
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
-        return ServerInfo(url=str(raw["url"]), pid=int(raw["pid"]), token=raw.get("token"))
+        store = raw.get("store")
+        return ServerInfo(
+            url=str(raw["url"]),
+            pid=int(raw["pid"]),
+            token=raw.get("token"),
+            store=None if store is None else str(store),
+        )
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -68,11 +75,12 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def running_server(data_dir: Path, *, timeout: float = 2.0) -> ServerInfo | None:
-    """The server serving ``data_dir``, if one runs and answers."""
+def running_server(data_dir: Path, store: str | None = None, *, timeout: float = 2.0) -> ServerInfo | None:
+    """The server serving ``data_dir``, if one runs and answers (and, given ``store``, serves
+    the memory there: a server on a database is not used for the data dir's file)."""
     path = server_file(data_dir)
     info = _read(path)
-    if info is None:
+    if info is None or (store is not None and info.store is not None and info.store != store):
         return None
     try:
         if _alive(info.pid):

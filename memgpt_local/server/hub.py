@@ -31,7 +31,7 @@ from memgpt_local.runtime.kv_state import attach_saved_state, save_saved_state, 
 from memgpt_local.schemas import Agent
 
 if TYPE_CHECKING:
-    from memgpt_local.memory import MemoryStore
+    from memgpt_local.memory.protocol import Store
     from memgpt_local.privacy.forget import Selection
 
 EventKind = str  # "user", "login" or "heartbeat"
@@ -42,10 +42,10 @@ class AgentHub:
 
     def __init__(
         self,
-        store: MemoryStore,
-        read_store: MemoryStore,
+        store: Store,
+        read_store: Store,
         settings: Settings,
-        db_path: Path,
+        state_anchor: Path,
         open_backend: Callable[[str], Backend],
         *,
         model: str | None = None,
@@ -56,7 +56,7 @@ class AgentHub:
         self.store = store
         self.read_store = read_store
         self.settings = settings
-        self.db_path = db_path
+        self.state_anchor = state_anchor
         self.open_backend = open_backend
         self.model = model
         self.encrypted = encrypted
@@ -85,7 +85,7 @@ class AgentHub:
             agent = self.store.agents.get(name)
             self._drop_runner(name)
             self.store.agents.delete(name)
-            state_path(self.db_path, agent.id).unlink(missing_ok=True)
+            state_path(self.state_anchor, agent.id).unlink(missing_ok=True)
 
     def context(self, name: str) -> dict[str, Any]:
         """Tokens per section of the agent's main context, the window, and where the queue
@@ -115,7 +115,7 @@ class AgentHub:
             raise InvalidInputError(f"{filename!r} is not a file name", "pass filename=notes.md")
         with self.write_lock:
             agent = self.store.agents.get(name)
-            folder = self.db_path.parent / "uploads" / agent.name
+            folder = self.state_anchor.parent / "uploads" / agent.name
             folder.mkdir(parents=True, exist_ok=True)
             path = folder / safe
             path.write_bytes(data)
@@ -152,7 +152,7 @@ class AgentHub:
             result = forgetter.apply(plan, summarize)
             removed_lines = forgetter.remove_core_lines(plan.agent.id, plan.core_lines if core_lines else [])
             self._drop_runner(name)
-            states = remove_states(self.db_path)
+            states = remove_states(self.state_anchor)
             scrubbed = forgetter.scrub()
             report.update(
                 applied=True,
@@ -223,7 +223,7 @@ class AgentHub:
         backend = self.open_backend(self.model or record.model or self.settings.model.default)
         runner = AgentRunner(self.store, backend, name, self.settings.agent)
         attach_saved_state(
-            backend, self.db_path, runner.agent_id, self.settings.model, encrypted=self.encrypted, warn=self.warn
+            backend, self.state_anchor, runner.agent_id, self.settings.model, encrypted=self.encrypted, warn=self.warn
         )
         self._runners[name] = runner
         while len(self._runners) > self.max_warm:

@@ -20,7 +20,7 @@ from memgpt_local.schemas import human_time as stamp
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
-    from memgpt_local.memory import MemoryStore
+    from memgpt_local.memory.protocol import Store
 
 WHO = {"user": "the user said", "assistant": "the assistant said"}
 
@@ -59,7 +59,7 @@ def _told(tool: Callable[..., str]) -> Callable[..., str]:
     return wrapper
 
 
-def build_server(store: MemoryStore, agent_name: str) -> MCPServer:
+def build_server(store: Store, agent_name: str) -> MCPServer:
     """The MCP server for one agent's memory in ``store``."""
     from mcp.server.mcpserver import MCPServer
 
