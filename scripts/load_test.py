@@ -2,12 +2,15 @@
 
     python scripts/load_test.py --clients 8 --agents 4 --turns 10            # scripted model
     python scripts/load_test.py --clients 2 --agents 2 --turns 2 --model PATH.gguf
+    python scripts/load_test.py --clients 32 --agents 16 --store both        # the file, then Postgres
 
 A fresh data dir, one server process, then N client threads: client c talks to agent c % M and
 sends its turns one after another ("client 3 turn 7: ..."). Reported: turns per second, p50/p95
 turn latency, and, read back from the memory file after the server stopped: every sent message
 stored exactly once (none lost), each followed by its own reply before the next user message
-of that agent (none interleaved), and SQLite's integrity check. With the scripted model the
+of that agent (none interleaved), and the store's integrity check. ``--store postgres`` serves
+a fresh database on a pgserver (PostgreSQL with pgvector, from pip) started in the data dir;
+``--store both`` runs the file and then the database and prints them side by side. With the scripted model the
 numbers measure the server (HTTP, locks, SQLite, embedding of each message), not a model; its
 window is 4,096 tokens and it has no summary scripted, so keep turns per agent at 10 or fewer.
 """
@@ -61,9 +64,35 @@ def main() -> None:
     parser.add_argument("--agents", type=int, default=4)
     parser.add_argument("--turns", type=int, default=10, help="turns per client")
     parser.add_argument("--model", default=None, help="a GGUF path (default: the scripted model)")
+    parser.add_argument("--store", choices=("sqlite", "postgres", "both"), default="sqlite")
     args = parser.parse_args()
 
-    home = Path(tempfile.mkdtemp(prefix="memgpt-load-"))
+    kinds = ["sqlite", "postgres"] if args.store == "both" else [args.store]
+    rows = [run(args, kind) for kind in kinds]
+    columns = "store | clients | agents | turns | model | turns/s | p50 s | p95 s | failed | lost | doubled"
+    print(f"| {columns} | interleaved | integrity |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for row in rows:
+        print("| " + " | ".join(str(v) for k, v in row.items() if k not in ("failures", "home")) + " |")
+    for row in rows:
+        for failure in row["failures"][:5]:
+            print(f"failure ({row['store']}):", failure)
+        print(f"data dir ({row['store']}): {row['home']}")
+
+
+def start_postgres(home: Path) -> tuple[object, str]:
+    """A pgserver in ``home/pg`` and the URL of a fresh database on it."""
+    import pgserver
+    import psycopg
+
+    server = pgserver.get_server(home / "pg", cleanup_mode="stop")
+    with psycopg.connect(server.get_uri(), autocommit=True) as admin:
+        admin.execute("CREATE DATABASE load_test")
+    return server, server.get_uri("load_test")
+
+
+def run(args: argparse.Namespace, kind: str) -> dict:
+    home = Path(tempfile.mkdtemp(prefix=f"memgpt-load-{kind}-"))
     if args.model is None:
         per_agent = args.turns * -(-args.clients // args.agents)
         write_script(home / "script.json", per_agent)
@@ -74,16 +103,14 @@ def main() -> None:
             "[model]\nn_ctx_cap = 2048\n\n[agent]\nheartbeat_cap = 1\nreply_reserve_tokens = 160\n"
             "message_max_chars = 160\nthought_max_chars = 60\n"
         )
+    pg, store_url = start_postgres(home) if kind == "postgres" else (None, None)
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     env = {**os.environ, "MEMGPT_LOCAL_HOME": str(home)}
     log = (home / "server.log").open("w")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "memgpt_local", "serve", "--port", str(port), "--model", model, "--max-warm", "64"],
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+    where = ["--store", store_url] if store_url else []
+    command = [sys.executable, "-m", "memgpt_local", "serve", "--port", str(port), "--model", model, *where]
+    server = subprocess.Popen([*command, "--max-warm", "64"], env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
         for _ in range(600):
             try:
@@ -121,33 +148,44 @@ def main() -> None:
         for thread in threads:
             thread.join()
         elapsed = time.perf_counter() - started
-    finally:
         server.terminate()
         server.wait(timeout=60)
 
-    sent = {f"client {c} turn {t}: hello" for c in range(args.clients) for t in range(args.turns)}
-    lost, doubled, interleaved, integrity = check_store(home, sent)
+        sent = {f"client {c} turn {t}: hello" for c in range(args.clients) for t in range(args.turns)}
+        lost, doubled, interleaved, integrity = check_store(store_url or home / "memory.db", sent)
+    finally:
+        if server.poll() is None:
+            server.terminate()
+            server.wait(timeout=60)
+        if pg is not None:
+            pg.cleanup()  # type: ignore[attr-defined]
     total = args.clients * args.turns
-    columns = "clients | agents | turns | model | turns/s | p50 s | p95 s | failed | lost | doubled | interleaved"
-    print(f"| {columns} | integrity |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-    print(
-        f"| {args.clients} | {args.agents} | {total} | {'scripted' if args.model is None else Path(model).name} "
-        f"| {total / elapsed:.2f} | {percentile(latencies, 0.5):.2f} | {percentile(latencies, 0.95):.2f} "
-        f"| {len(failures)} | {lost} | {doubled} | {interleaved} | {integrity} |"
-    )
-    for failure in failures[:5]:
-        print("failure:", failure)
-    print(f"data dir: {home}")
+    return {
+        "store": kind,
+        "clients": args.clients,
+        "agents": args.agents,
+        "turns": total,
+        "model": "scripted" if args.model is None else Path(model).name,
+        "turns/s": f"{total / elapsed:.2f}",
+        "p50": f"{percentile(latencies, 0.5):.2f}",
+        "p95": f"{percentile(latencies, 0.95):.2f}",
+        "failed": len(failures),
+        "lost": lost,
+        "doubled": doubled,
+        "interleaved": interleaved,
+        "integrity": integrity,
+        "failures": failures,
+        "home": home,
+    }
 
 
-def check_store(home: Path, sent: set[str]) -> tuple[int, int, int, str]:
-    """(messages lost, stored twice, turns interleaved, integrity check) read from the file."""
+def check_store(location: Path | str, sent: set[str]) -> tuple[int, int, int, str]:
+    """(messages lost, stored twice, turns interleaved, integrity check) read from the store."""
     from memgpt_local.config import EmbedderSettings
     from memgpt_local.memory import open_store
     from memgpt_local.memory.embed import make_embedder
 
-    store = open_store(home / "memory.db", make_embedder(EmbedderSettings()))
+    store = open_store(location, make_embedder(EmbedderSettings()))
     try:
         seen: dict[str, int] = {}
         interleaved = 0
