@@ -3,11 +3,15 @@
 For each size N: a fresh memory file gets N passages with synthetic 384-d vectors (clustered:
 N/100 topics, each passage ~0.5 cosine to the others of its topic; queries are perturbed
 passages, ~0.9 cosine to their origin). It then times the production vector search
-(``ArchivalStore.nearest``: bit[384] vec0 KNN for candidates, exact float rescoring in SQL)
-at several oversampling factors beside a numpy brute-force baseline in the same process, and
-reports recall@k against the exact answer. Prints a table and writes JSON.
+(``archival.nearest``) at several oversampling factors beside a numpy brute-force baseline in
+the same process, and reports recall@k against the exact answer. On the file (``--store
+sqlite``): bit[384] vec0 KNN for candidates, exact float rescoring in SQL. On Postgres
+(``--store postgres``, a pgserver with pgvector started in the work dir): the HNSW index with
+``hnsw.ef_search`` = k x oversample, exact cosine. ``--store both`` measures both on the same
+vectors in one run. Prints a table and writes JSON.
 
     python scripts/bench_archival.py --sizes 10000,100000 --out bench.json
+    python scripts/bench_archival.py --sizes 100000 1000000 --store both
 """
 
 from __future__ import annotations
@@ -58,10 +62,31 @@ def percentiles(samples: list[float]) -> dict[str, float]:
     return {"p50_ms": float(np.percentile(ms, 50)), "p95_ms": float(np.percentile(ms, 95))}
 
 
-def bench_size(n: int, args: argparse.Namespace, workdir: Path) -> dict:
+class Postgres:
+    """One pgserver for the run; a fresh database per size."""
+
+    def __init__(self, workdir: Path):
+        import pgserver
+
+        self.server = pgserver.get_server(workdir / "pg", cleanup_mode="stop")
+
+    def new_database(self, name: str) -> str:
+        import psycopg
+
+        with psycopg.connect(self.server.get_uri(), autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name}")
+            admin.execute(f"CREATE DATABASE {name}")
+        return str(self.server.get_uri(name))
+
+    def close(self) -> None:
+        self.server.cleanup()
+
+
+def bench_size(n: int, args: argparse.Namespace, workdir: Path, kind: str, pg: Postgres | None) -> dict:
     rng = np.random.default_rng(args.seed)
     data, queries, topic = synthetic(n, args.queries, rng)
-    store = open_store(workdir / f"bench_{n}.db", SyntheticEmbedder())
+    location: Path | str = workdir / f"bench_{n}.db" if pg is None else pg.new_database(f"bench_{n}")
+    store = open_store(location, SyntheticEmbedder())
     agent = store.agents.create("bench", blocks=[])
     store.agents.create("other", blocks=[])  # a second partition, as in real use
     t0 = time.perf_counter()
@@ -71,7 +96,11 @@ def bench_size(n: int, args: argparse.Namespace, workdir: Path) -> dict:
         items = [{"text": f"synthetic passage {i} about topic {topic[i]}"} for i in range(start, stop)]
         store.archival.insert_many(agent.id, items, vectors=data[start:stop])
     insert_s = time.perf_counter() - t0
-    first_id = store.db.scalar("SELECT min(id) FROM passages WHERE agent_id = ?", (agent.id,))
+    first_id = store.db.scalar(f"SELECT min(id) FROM passages WHERE agent_id = {int(agent.id)}")
+    if pg is None:
+        size_mb = Path(location).stat().st_size / 1e6
+    else:
+        size_mb = store.db.scalar("SELECT pg_database_size(current_database())") / 1e6
     k = args.k
 
     exact, numpy_times = [], []
@@ -83,12 +112,13 @@ def bench_size(n: int, args: argparse.Namespace, workdir: Path) -> dict:
         numpy_times.append(time.perf_counter() - t)
         exact.append({int(i) + first_id for i in top})
     result = {
+        "store": kind,
         "n": n,
         "dim": DIM,
         "k": k,
         "queries": len(queries),
         "insert_s": round(insert_s, 1),
-        "file_mb": round((workdir / f"bench_{n}.db").stat().st_size / 1e6, 1),
+        "file_mb": round(size_mb, 1),
         "numpy_bruteforce": percentiles(numpy_times),
         "production": [],
     }
@@ -115,33 +145,49 @@ def bench_size(n: int, args: argparse.Namespace, workdir: Path) -> dict:
 
 
 def print_table(results: list[dict]) -> None:
-    print(f"{'N':>9} {'search':<28} {'p50 ms':>8} {'p95 ms':>8} {'recall@k':>9}")
+    print(f"{'N':>9} {'store':<9} {'search':<28} {'p50 ms':>8} {'p95 ms':>8} {'recall@k':>9}")
     for r in results:
         nb = r["numpy_bruteforce"]
-        print(f"{r['n']:>9} {'numpy brute force (exact)':<28} {nb['p50_ms']:>8.1f} {nb['p95_ms']:>8.1f} {1.0:>9.3f}")
+        exact = "numpy brute force (exact)"
+        print(f"{r['n']:>9} {r['store']:<9} {exact:<28} {nb['p50_ms']:>8.1f} {nb['p95_ms']:>8.1f} {1.0:>9.3f}")
         for p in r["production"]:
-            label = f"bit KNN x{p['oversample']} + rescore"
-            print(f"{r['n']:>9} {label:<28} {p['p50_ms']:>8.1f} {p['p95_ms']:>8.1f} {p['recall_at_k']:>9.3f}")
-        print(f"{'':>9} (insert {r['insert_s']} s, file {r['file_mb']} MB)")
+            if r["store"] == "sqlite":
+                label = f"bit KNN x{p['oversample']} + rescore"
+            else:
+                label = f"HNSW ef_search {min(1000, max(40, p['candidates']))}"
+            line = f"{p['p50_ms']:>8.1f} {p['p95_ms']:>8.1f} {p['recall_at_k']:>9.3f}"
+            print(f"{r['n']:>9} {r['store']:<9} {label:<28} {line}")
+        print(
+            f"{'':>9} (insert {r['insert_s']} s, {'file' if r['store'] == 'sqlite' else 'database'} {r['file_mb']} MB)"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="10000,100000", help="comma-separated N (e.g. 10000,100000,1000000)")
+    parser.add_argument("--sizes", nargs="+", default=["10000,100000"], help="N values, by commas or spaces")
     parser.add_argument("--queries", type=int, default=100)
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--oversample", default="4,10,40", help="comma-separated candidate factors")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("bench_archival.json"))
     parser.add_argument("--workdir", type=Path, default=None, help="where the temp db files go")
+    parser.add_argument("--store", choices=("sqlite", "postgres", "both"), default="sqlite")
     args = parser.parse_args()
     args.oversample = [int(x) for x in args.oversample.split(",")]
-    sizes = [int(x) for x in args.sizes.split(",")]
+    sizes = [int(x) for part in args.sizes for x in part.split(",") if x]
+    kinds = ["sqlite", "postgres"] if args.store == "both" else [args.store]
     results = []
     with tempfile.TemporaryDirectory(dir=args.workdir) as tmp:
-        for n in sizes:
-            results.append(bench_size(n, args, Path(tmp)))
-            print_table(results[-1:])
+        pg = Postgres(Path(tmp)) if "postgres" in kinds else None
+        try:
+            for n in sizes:
+                for kind in kinds:
+                    results.append(bench_size(n, args, Path(tmp), kind, pg if kind == "postgres" else None))
+                    print_table(results[-1:])
+                    args.out.write_text(json.dumps({"results": results}, indent=2))
+        finally:
+            if pg is not None:
+                pg.close()
     report = {"machine": platform.platform(), "processor": platform.processor(), "results": results}
     args.out.write_text(json.dumps(report, indent=2))
     print(f"wrote {args.out}")
