@@ -11,6 +11,7 @@ import os
 import sys
 from pathlib import Path
 from typing import Any, Literal, get_args
+from urllib.parse import urlsplit, urlunsplit
 
 import platformdirs
 
@@ -26,6 +27,17 @@ from memgpt_local.errors import ConfigError, DataDirError
 HOME_ENV = "MEMGPT_LOCAL_HOME"
 STORE_ENV = "MEMGPT_LOCAL_STORE"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")  # a store URL starting so names a server, not a file
+
+
+def redacted_url(url: str) -> str:
+    """A store ``url`` with its password replaced by ``***``, for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rsplit("@", 1)[-1]
+    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
+
+
 CONFIG_NAME = "config.toml"
 DB_NAME = "memory.db"
 

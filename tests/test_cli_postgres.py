@@ -11,7 +11,8 @@ import pytest
 from privacy_helpers import SECRET, run, seed_agent
 from store_sql import scalar, vector_count, word_count
 
-from memgpt_local.cli.common import App, redact_url
+from memgpt_local.cli.common import App
+from memgpt_local.config import redacted_url
 from memgpt_local.memory import open_store
 from memgpt_local.schemas import FunctionCall
 
@@ -117,8 +118,8 @@ def test_a_bad_store_url_is_one_line_and_passwords_stay_out_of_messages(cli_runn
     (data_home / "config.toml").write_text('[store]\nurl = "sqlite:///x.db"\n')
     bad = run(cli_runner, "agents", "list", ok=False)
     assert bad.stderr.startswith("error: invalid") and "store.url" in bad.stderr
-    assert redact_url("postgresql://ann:s3cret@db.local:5433/mem") == "postgresql://ann:***@db.local:5433/mem"
-    assert redact_url("postgresql:///mem?host=/tmp") == "postgresql:///mem?host=/tmp"
+    assert redacted_url("postgresql://ann:s3cret@db.local:5433/mem") == "postgresql://ann:***@db.local:5433/mem"
+    assert redacted_url("postgresql:///mem?host=/tmp") == "postgresql:///mem?host=/tmp"
     app = App(data_home, "postgresql://ann:s3cret@db.local/mem")
     assert app.store_name == "postgresql://ann:***@db.local/mem" and app.db_key() is None
     assert app.state_anchor.parent == data_home and app.state_anchor != app.db_path

@@ -18,7 +18,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from memgpt_local.config import DB_NAME, POSTGRES_SCHEMES, STORE_ENV, Settings, load_settings, resolve_data_dir
+from memgpt_local.config import (
+    DB_NAME,
+    POSTGRES_SCHEMES,
+    STORE_ENV,
+    Settings,
+    load_settings,
+    redacted_url,
+    resolve_data_dir,
+)
 from memgpt_local.errors import InvalidInputError, MemGPTLocalError
 
 if TYPE_CHECKING:  # memory/ loads numpy and SQLite: imported when first used
@@ -31,19 +39,6 @@ STORE_HELP = (
     "Keep the memory in this PostgreSQL database (postgresql://USER:PASSWORD@HOST:PORT/DBNAME; "
     "default: $MEMGPT_LOCAL_STORE, else store.url in config.toml, else memory.db in the data dir)."
 )
-
-
-def redact_url(url: str) -> str:
-    """``url`` with its password replaced by ``***``, for messages and logs."""
-    from urllib.parse import urlsplit, urlunsplit
-
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    if parts.port is not None:
-        host = f"{host}:{parts.port}"
-    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
 
 
 class App:
@@ -82,7 +77,7 @@ class App:
         url = self._explicit_store or os.environ.get(STORE_ENV) or self.settings.store.url
         if url and not url.startswith(POSTGRES_SCHEMES):
             raise InvalidInputError(
-                f"{redact_url(url)} is not a store URL",
+                f"{redacted_url(url)} is not a store URL",
                 "give a postgresql://USER:PASSWORD@HOST:PORT/DBNAME URL, or leave --store out for the memory file",
             )
         return url or None
@@ -91,7 +86,7 @@ class App:
     def store_name(self) -> str:
         """Where the memory lives, for messages: the file's path or the URL without its password."""
         url = self.store_url
-        return redact_url(url) if url else str(self.db_path)
+        return redacted_url(url) if url else str(self.db_path)
 
     @property
     def state_anchor(self) -> Path:
@@ -100,18 +95,18 @@ class App:
         url = self.store_url
         if url is None:
             return self.db_path
-        digest = hashlib.sha256(redact_url(url).encode()).hexdigest()[:12]
+        digest = hashlib.sha256(redacted_url(url).encode()).hexdigest()[:12]
         return self.data_dir / f"postgres-{digest}"
 
-    def require_file(self, command: str) -> Path:
-        """The memory file's path; a one-line error when the memory lives in a database."""
+    def require_file(self, command: str) -> None:
+        """A one-line error when the memory lives in a database, for ``command``, which works
+        on the memory file only."""
         if self.store_url is not None:
             raise InvalidInputError(
                 f"`{command}` works on the memory file, and this memory lives in {self.store_name}",
                 "leave out --store (and MEMGPT_LOCAL_STORE, store.url) to use the file; "
                 "for a database, use the server's own tools",
             )
-        return self.db_path
 
     def embedder(self) -> Embedder:
         if self._embedder is None:

@@ -16,25 +16,15 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 import psycopg
 from psycopg.rows import dict_row
 
+from memgpt_local.config import redacted_url
 from memgpt_local.errors import StoreError
 
 Params = Sequence[Any] | Mapping[str, Any]
-
-
-def redacted(url: str) -> str:
-    """``url`` without its password, for messages."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.netloc.rsplit("@", 1)[-1]
-    user = parts.username or ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
 
 
 def vector_text(vector: np.ndarray) -> str:
@@ -57,7 +47,7 @@ class PostgresDatabase:
 
     def __init__(self, url: str):
         self.url = url
-        self.where = redacted(url)
+        self.where = redacted_url(url)
         self._lock = threading.RLock()
         self._depth = 0
         try:
