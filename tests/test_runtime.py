@@ -332,3 +332,29 @@ def test_smollm_library_grammar_path_agrees_on_format(real_backend):
     finally:
         real_backend.constrained = "fast"
     assert parse_call(out.text, DEFAULT_FUNCTIONS).function == "send_message"
+
+
+@pytest.mark.real_model
+def test_amx_kernels_are_not_used_and_a_long_prompt_decodes(real_backend):
+    """llama.cpp's AMX kernels crash in decode on a CPU that has AMX (llama.cpp #20824): where
+    the build carries them, the model is loaded without extra buffer types, and a prompt of
+    several batches is evaluated."""
+    from memgpt_local.runtime.llama import amx_compiled
+
+    assert real_backend._llm.model_params.use_extra_bufts is not amx_compiled()
+    words = " ".join(f"word{i}" for i in range(250))
+    prompt = [ChatMessage(role="user", content=f"Repeat the last word: {words}")]
+    reply = real_backend.complete(prompt, grammar=None, max_tokens=4)
+    assert reply.prompt_tokens > 512
+
+
+def test_model_params_switch_restores_the_library_default():
+    import llama_cpp
+
+    from memgpt_local.runtime.llama import _model_params
+
+    default = llama_cpp.llama_cpp.llama_model_default_params
+    with _model_params(use_extra_buffers=False):
+        assert llama_cpp.llama_cpp.llama_model_default_params().use_extra_bufts is False
+    assert llama_cpp.llama_cpp.llama_model_default_params is default
+    assert default().use_extra_bufts is True

@@ -22,6 +22,7 @@ import json
 import os
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -89,6 +90,43 @@ def _captured_stderr() -> Iterator[list[str]]:
             os.close(saved)
             sink.seek(0)
             out.append(sink.read().decode("utf-8", errors="replace"))
+
+
+# ---------------------------------------------------------------- loading
+
+_load_lock = threading.Lock()
+
+
+def amx_compiled() -> bool:
+    """Whether this llama.cpp build carries its AMX matrix kernels (built natively on a CPU
+    with AMX, e.g. Xeon Sapphire Rapids). Those kernels crash in decode on Q4_K/Q6_K models
+    (segmentation fault in the first batch; llama.cpp #20824) and give wrong results on
+    Q4_0/Q4_1 (#16315), so models load without extra buffer types where they are present."""
+    return "AMX_INT8 = 1" in llama_cpp.llama_print_system_info().decode("utf-8", errors="replace")
+
+
+@contextlib.contextmanager
+def _model_params(*, use_extra_buffers: bool) -> Iterator[None]:
+    """Loads inside this block get ``use_extra_bufts`` as given. ``llama_cpp.Llama`` takes
+    its model parameters from ``llama_model_default_params()`` and has no argument for this
+    one, so that function is wrapped for the duration of the load (under a lock)."""
+    if use_extra_buffers:
+        yield
+        return
+    module = llama_cpp.llama_cpp
+    default = module.llama_model_default_params
+
+    def params() -> llama_cpp.llama_model_params:
+        value = default()
+        value.use_extra_bufts = False
+        return value
+
+    with _load_lock:
+        module.llama_model_default_params = params
+        try:
+            yield
+        finally:
+            module.llama_model_default_params = default
 
 
 GRAMMAR_BUG_HINT = "this is a bug in the grammar generator or in a function spec"
@@ -370,16 +408,17 @@ class LlamaCppBackend:
         self.vocab_only = info.vocab_only
         _recent_log.clear()
         try:
-            self._llm = llama_cpp.Llama(
-                model_path=str(path),
-                n_ctx=self.n_ctx,
-                n_threads=n_threads,
-                n_threads_batch=n_threads,
-                n_batch=min(n_batch, self.n_ctx),
-                seed=seed,
-                vocab_only=info.vocab_only,
-                verbose=False,
-            )
+            with _model_params(use_extra_buffers=not amx_compiled()):
+                self._llm = llama_cpp.Llama(
+                    model_path=str(path),
+                    n_ctx=self.n_ctx,
+                    n_threads=n_threads,
+                    n_threads_batch=n_threads,
+                    n_batch=min(n_batch, self.n_ctx),
+                    seed=seed,
+                    vocab_only=info.vocab_only,
+                    verbose=False,
+                )
         except (ValueError, RuntimeError) as exc:
             raise BadModelFileError(
                 f"llama.cpp cannot load {path}: {_log_tail() or exc}",
