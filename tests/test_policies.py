@@ -10,7 +10,7 @@ from policy_fakes import FakeMemory, hit, search_step, searched_turn, step
 from memgpt_local.agent.policy import FACTORIES, build_policies
 from memgpt_local.agent.policy.base import Draft, StepPlan
 from memgpt_local.agent.policy.copy_guard import CopyGuard
-from memgpt_local.agent.policy.echo_guard import EchoGuard
+from memgpt_local.agent.policy.echo_guard import EchoGuard, restates_question
 from memgpt_local.agent.policy.prefetch import Prefetch
 from memgpt_local.agent.policy.question_focus import QuestionFocus
 from memgpt_local.agent.policy.read_results import ReadResults
@@ -286,6 +286,13 @@ def test_echo_guard_holds_a_reply_that_asks_the_question_back_once_a_turn():
     assert guard.review(turn, draft("Which band did you see live at Zuxhao Hall?"), memory) is None
     assert guard.review(searched_turn(ASKED, HALL), draft("The Shoulundvoels."), memory) is None
     assert guard.review(searched_turn(ASKED, HALL), draft("Which band did you see?", last=True), memory) is None
+
+
+def test_echo_guard_leaves_a_check_back_on_news_alone():
+    news = "Long night. The big oven broke at 3am so we baked 400 paczki in the small one."
+    check_back = draft("Oh no! Did you bake 400 paczki in the small oven?")
+    assert restates_question(check_back.message, news)  # the words match, but nothing was asked
+    assert EchoGuard(GuardSettings()).review(Turn(question=news), check_back, FakeMemory()) is None
 
 
 def test_copy_guard_holds_a_copy_of_a_farther_hit_and_shows_the_closer_ones_closest_last():

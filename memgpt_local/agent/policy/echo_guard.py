@@ -1,5 +1,9 @@
 """Echo guard: once a turn, a reply that asks the user their own question back is held back
-and the turn's best search hits are shown instead ("Which book did you say you finished?")."""
+and the turn's best search hits are shown instead ("Which book did you say you finished?").
+
+Only a message that asks something has a question to echo: a check-back on news ("The big oven
+broke so we baked 400 paczki in the small one." -> "Did you bake 400 paczki in the small
+oven?") was held in a `make run` chat, and the redraft denied knowing the user's work."""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ from memgpt_local.agent.policy.hits import best_hits
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.config import GuardSettings
 from memgpt_local.functions.results import format_hits
-from memgpt_local.text import content_words
+from memgpt_local.text import asks_something, content_words
 
 
 def restates_question(draft: str, asked: str, *, coverage: float = 0.8, min_words: int = 3) -> bool:
@@ -34,7 +38,7 @@ class EchoGuard(Policy):
         self.hits = settings.hits
 
     def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
-        if draft.plan.last or turn.holds[self.name] or not turn.question:
+        if draft.plan.last or turn.holds[self.name] or not turn.question or not asks_something(turn.question):
             return None
         if not restates_question(draft.message, turn.question):
             return None
