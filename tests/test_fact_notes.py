@@ -234,3 +234,36 @@ def test_a_pass_that_only_copies_the_saved_lines_is_asked_again_without_them(sto
     assert ask(runner, "My favourite tea is lapsang souchong.").notes == ["saved: Tea: lapsang souchong"]
     again = runner.backend.requests[-1].messages[-1].content
     assert again.endswith("do not repeat:\n(nothing yet)")  # the second pass saw no saved lines
+
+
+def test_a_relative_date_in_a_fact_gets_its_day_as_the_user_meant_it(store):
+    from datetime import datetime, timezone
+
+    runner = make_runner(
+        store,
+        [
+            '{"facts": ["Sister: Kasia, visiting tomorrow"]}',
+            '{"facts": ["Brother: Piotr, flies in on Friday"]}',
+        ],
+        fact_notes={"enabled": True},
+    )
+    wednesday = datetime(2026, 12, 2, 20, 0, tzinfo=timezone.utc)
+    assert runner.facts.note("My sister Kasia is visiting tomorrow.", when=wednesday).lines() == [
+        "saved: Sister: Kasia, visiting tomorrow (2026-12-03)"
+    ]
+    # "on Friday" alone would be the last Friday; the user's sentence says the next one
+    notes = runner.facts.note("My brother Piotr will fly in on Friday.", when=wednesday)
+    assert notes.lines() == ["saved: Brother: Piotr, flies in on Friday (2026-12-04)"]
+
+
+def test_annotate_takes_a_phrases_date_from_the_sentence_it_was_said_in():
+    from datetime import date
+
+    from memgpt_local.memory.dates import annotate
+
+    day = date(2026, 12, 2)  # a Wednesday
+    assert annotate("flies in on Friday", day) == "flies in on Friday (2026-11-27)"  # no future word: the last one
+    assert annotate("flies in on Friday", day, context="He'll fly in on Friday.") == "flies in on Friday (2026-12-04)"
+    assert annotate("moved last week (week of 2026-11-23)", day, context="We moved last week") == (
+        "moved last week (week of 2026-11-23)"  # already dated
+    )

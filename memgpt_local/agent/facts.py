@@ -27,6 +27,9 @@ written:
   (grey cat)"), changes nothing;
 - a line whose value is only a passing state ("Health: wiped out", "Mood: so tired") is
   dropped: how the user feels after one shift is no fact to greet them with in a month;
+- a relative date gets its day written in ("Sister: Kasia, visiting tomorrow (2026-12-03)"),
+  resolved as in the user's sentence: the block is read for months, and a `make run` chat
+  saved "Sister: Kasia, visiting tomorrow", which is wrong from the next day on;
 - when the block would overflow, its oldest lines move to archival memory, and the notice
   says so.
 
@@ -40,12 +43,13 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from memgpt_local import events
 from memgpt_local.config import FactNoteSettings
 from memgpt_local.memory.core import default_text
+from memgpt_local.memory.dates import annotate
 from memgpt_local.runtime.base import Backend, SideContexts
 from memgpt_local.runtime.grammar import build_notes_grammar
 from memgpt_local.schemas import ChatMessage
@@ -325,8 +329,10 @@ class FactNoter:
                 side.complete(notes_prompt([], said), grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS).text
             )
             lines = [line for line in found if grounded(line, said) and not passing_state(line)]
-        value, notes = merge(block.value, lines, block.limit, said)
-        notes.dropped = [line for line in found if line not in lines]
+        dropped = [line for line in found if line not in lines]
+        day = when or datetime.now(timezone.utc)
+        value, notes = merge(block.value, [annotate(line, day, context=said) for line in lines], block.limit, said)
+        notes.dropped = dropped
         if not notes.changed:
             return notes
         with self.store.transaction():

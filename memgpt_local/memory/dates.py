@@ -70,7 +70,7 @@ _FUTURE = re.compile(
     r"\b(will|won't|shall|going to|gonna|plan(?:ning)? to|can't wait|looking forward|hoping to|hope to)\b|'ll\b",
     re.IGNORECASE,
 )
-_DATED = re.compile(r"\s*\(\d{4}(?:-\d\d)?")  # already followed by a date: "yesterday (2025-03-03)"
+_DATED = re.compile(r"\s*\((?:week(?:end)? of )?\d{4}")  # already dated: "yesterday (2025-03-03)", "(week of ...)"
 
 
 @dataclass(frozen=True)
@@ -170,14 +170,19 @@ def mentions(text: str, when: datetime | date) -> list[Mention]:
     return found
 
 
-def annotate(text: str, when: datetime | date) -> str:
+def annotate(text: str, when: datetime | date, context: str | None = None) -> str:
     """``text`` with the date of each relative date phrase written after it, in brackets:
-    "we got back yesterday (2025-03-03)". Phrases already followed by a date are left alone."""
+    "we got back yesterday (2025-03-03)". Phrases already followed by a date are left alone.
+    A phrase that ``context`` (the words ``text`` was taken from) also holds gets the date it
+    has there, where its sentence tells past from future ("on Friday" in "Sister: Ola, flies
+    in on Friday", from "She'll fly in on Friday")."""
+    said = {m.phrase.lower(): m.value for m in mentions(context, when)} if context else {}
     out, last = [], 0
     for mention in mentions(text, when):
         if _DATED.match(text, mention.end):
             continue
-        out.append(text[last : mention.end] + f" ({mention.value})")
+        value = said.get(mention.phrase.lower(), mention.value)
+        out.append(text[last : mention.end] + f" ({value})")
         last = mention.end
     return "".join(out) + text[last:]
 
