@@ -54,11 +54,19 @@ def describe_gap(gap: timedelta) -> str:
 LOGIN_FACTS = 8  # core-memory lines a login event lists
 
 
+NAME_LABELS = ("name", "first name", "full name")
+
+
+def is_name_line(line: str) -> bool:
+    """Whether a core-memory line holds the user's name ("Name: Lena Maier")."""
+    return line.partition(":")[0].strip().lower() in NAME_LABELS
+
+
 def login_facts(lines: Sequence[str], limit: int = LOGIN_FACTS) -> list[str]:
     """The core-memory lines a login lists: the name first (the greeting uses it; listing only
     the newest six lines left "Name: ..." out once a user had said eight things), then the
     newest of the others, in their saved order."""
-    named = [ln for ln in lines if ln.lower().startswith(("name:", "name ", "first name", "full name"))][:1]
+    named = [ln for ln in lines if is_name_line(ln)][:1]
     others = [ln for ln in lines if ln not in named]
     return named + others[max(0, len(others) - (limit - len(named))) :]
 
@@ -68,10 +76,13 @@ def login(
     counts: MemoryCounts | None = None,
     now: datetime | None = None,
     known: list[str] | None = None,
+    ask_about: str | None = None,
 ) -> NewMessage:
     """A login; ``known`` are lines of the human block, quoted so a greeting can use them (a
     small model told only "greet them by name, it is in your core memory" said "Hello! How can
-    I help you today?" with the name there)."""
+    I help you today?" with the name there). ``ask_about`` is the one of them to ask about, said
+    last (with the whole list and "mention one thing", a 1.5B model still wrote "Hello, Tomasz!
+    How can I help you today?" the day after his sister's visit was saved)."""
     now = now or utcnow()
     if last_login is None and not known:
         text = "The user logged in for the first time. You do not know their name: greet them and ask it."
@@ -83,6 +94,8 @@ def login(
                 " Greet the user by their name and mention one thing you know about them."
                 " What your core memory says about the user (their facts, not yours):\n" + "\n".join(known)
             )
+            if ask_about:
+                text += f"\nAsk them about this one: {ask_about}."
         else:
             text += " You do not know their name yet: greet them and ask it."
     return system_event("login", text, counts, now)

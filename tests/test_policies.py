@@ -588,15 +588,42 @@ def test_greet_by_name_holds_a_login_greeting_without_the_known_name_once():
     from memgpt_local.agent.policy.greet_by_name import GreetByName
 
     policy = GreetByName()
-    memory = FakeMemory(core=[("persona", "Name: Sam the assistant"), ("human", "Name: Lena Maier"), ("human", "x")])
+    memory = FakeMemory(
+        core=[("persona", "Name: Sam the assistant"), ("human", "Name: Lena Maier"), ("human", "Pets: two goats")]
+    )
     login = Turn(question=None, kind="login")
     hold = policy.review(login, draft("Hello! How can I help you today? What is your name?"), memory)
-    assert hold is not None and hold.hide_draft and hold.notice.endswith("starting with: Hello Lena!")
+    assert hold is not None and hold.hide_draft and hold.notice.endswith("Start with: Hello Lena!")
+    assert "left out the user's name and said nothing you know" in hold.notice
     assert policy.review(login, draft("Welcome back, Lena! How are the goats?"), memory) is None
+    # the name alone is not enough when core memory knows more
+    hold = policy.review(login, draft("Hello Lena! How can I help you today?"), memory)
+    assert hold is not None and 'this note: "Pets: two goats"' in hold.notice
+    assert hold.user_note == "the greeting said nothing you know about them"
+    only_name = FakeMemory(core=[("human", "Name: Lena Maier")])
+    assert policy.review(login, draft("Hello Lena! How can I help you today?"), only_name) is None
     login.holds[policy.name] = 1  # once a turn: the second draft goes out
     assert policy.review(login, draft("Hello!"), memory) is None
     assert policy.review(Turn(question="hi"), draft("Hello!"), memory) is None  # only at a login
     assert policy.review(Turn(question=None, kind="login"), draft("Hello!"), FakeMemory()) is None  # name unknown
+
+
+def test_a_greeting_is_asked_about_the_dated_note_nearest_to_today():
+    from datetime import date
+
+    from memgpt_local.agent.policy.greet_by_name import opener
+
+    notes = [
+        "Work: night shifts at a bakery",
+        "Sister: Kasia, visiting tomorrow (2026-12-03)",
+        "Trip: Rome in spring (2027-04-02)",
+        "Dog: Pierogi",
+    ]
+    today = date(2026, 12, 5)
+    assert opener(notes, today) == '"Sister: Kasia, visiting tomorrow (2026-12-03)" (2026-12-03 was 2 days ago)'
+    assert opener(notes, date(2027, 3, 30)) == '"Trip: Rome in spring (2027-04-02)" (2027-04-02 is in 3 days)'
+    assert opener(notes, date(2026, 6, 1)) == '"Dog: Pierogi"'  # nothing dated near: the newest note
+    assert opener([], today) is None
 
 
 def test_a_reply_that_sends_the_users_message_back_is_a_parrot_and_a_comment_on_it_is_not():

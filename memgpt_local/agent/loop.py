@@ -22,6 +22,7 @@ from memgpt_local.agent.context import ContextBuilder, ContextParts, CoreView
 from memgpt_local.agent.facts import FactNoter
 from memgpt_local.agent.memory_view import StoreView
 from memgpt_local.agent.policy import Draft, Policy, StepPlan, build_policies
+from memgpt_local.agent.policy.greet_by_name import opener
 from memgpt_local.agent.queue import QueueManager
 from memgpt_local.agent.turn import Hold, StepRecord, Turn, TurnResult
 from memgpt_local.config import AgentSettings
@@ -33,7 +34,7 @@ from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FunctionSpec, with_m
 from memgpt_local.memory.core import default_text
 from memgpt_local.runtime.base import Backend, Grammar, RepeatBan
 from memgpt_local.runtime.grammar import build_call_grammar, parse_call, render_function_docs
-from memgpt_local.schemas import Agent, ChatMessage, Completion, CoreBlock, Message, NewMessage
+from memgpt_local.schemas import Agent, ChatMessage, Completion, CoreBlock, Message, NewMessage, utcnow
 
 if TYPE_CHECKING:
     from memgpt_local.memory.protocol import Store
@@ -109,9 +110,10 @@ class AgentRunner:
         known = (
             [] if human.strip() == default_text("human").strip() else [ln for ln in human.splitlines() if ln.strip()]
         )
-        event = events.login(
-            datetime.fromisoformat(last) if last else None, self.counts(), now, events.login_facts(known)
-        )
+        listed = events.login_facts(known)
+        facts = [ln for ln in listed if not events.is_name_line(ln)]
+        about = opener(facts, (now or utcnow()).date()) if facts else None
+        event = events.login(datetime.fromisoformat(last) if last else None, self.counts(), now, listed, about)
         with self.store.transaction():
             self.store.agents.set_state(self.agent_id, dict(state, last_login=event.created_at.isoformat()))
         return event

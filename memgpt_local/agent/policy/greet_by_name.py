@@ -1,29 +1,90 @@
-"""Greet by name: at a login, a greeting without the user's name is held back once, when core
-memory knows the name.
+"""Greet by name: at a login, a greeting that leaves out the user's name, or says nothing that
+core memory knows about them, is held back once, when core memory knows the name.
 
-The login event quotes core memory and asks for a greeting by name, and still a 1.5B model
-often copies an earlier greeting instead: a returning user, "Name: Lena" in core memory, was
-met with "Hello! How can I help you today? What is your name?", the words of the first login.
-Told only to use the name ("Greet Lena by name"), the model wrote "Hello! How can I help you
-with your goats?": the notice now ends with the words to start from ("Hello Lena!"; a small
-model continues from the last thing it read). The second draft goes out whatever it says.
+The login event quotes core memory and asks for a greeting by name and one thing known, and
+still a 1.5B model often copies an earlier greeting instead: a returning user, "Name: Lena" in
+core memory, was met with "Hello! How can I help you today? What is your name?", the words of
+the first login. Told only to use the name ("Greet Lena by name"), the model wrote "Hello! How
+can I help you with your goats?": the notice ends with the words to start from ("Hello Lena!";
+a small model continues from the last thing it read). With the name fixed, a `make run` chat
+still got "Hello, Tomasz! How can I help you today?" with his sister's visit saved the day
+before: a greeting that names nothing known is held too, and the notice names one note to ask
+about, a dated one nearest to today first (a plan, a visit: "2026-12-03 was 2 days ago"), else
+the newest. The second draft goes out whatever it says.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+from datetime import date
+
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.turn import Hold, Turn
+from memgpt_local.events import NAME_LABELS, is_name_line
+from memgpt_local.text import content_words
 
-NAME_LABELS = ("name", "first name", "full name")
+NEAR_DAYS = 14  # a dated note this close to today is the one to ask about
+_ISO_DAY = re.compile(r"\b(\d{4})-(\d\d)-(\d\d)\b")
 
 
 def known_name(memory: MemoryView) -> str | None:
     """The user's name as the human block holds it ("Name: Lena Maier" -> "Lena"), if any."""
-    for label, line in memory.core_lines():
+    for line in _human_lines(memory):
         key, _, value = line.partition(":")
-        if label == "human" and key.strip().lower() in NAME_LABELS and value.strip():
+        if key.strip().lower() in NAME_LABELS and value.strip():
             return value.strip().split()[0].strip(",.;")
     return None
+
+
+def _human_lines(memory: MemoryView) -> list[str]:
+    return [line for label, line in memory.core_lines() if label == "human"]
+
+
+def _facts(memory: MemoryView) -> list[str]:
+    """The human block's lines other than the name's."""
+    return [ln for ln in _human_lines(memory) if ":" in ln and not is_name_line(ln)]
+
+
+def _stems(text: str) -> set[str]:
+    return {w.lower()[:5] for w in content_words(text) if len(w) > 2 and not w.isdigit()}
+
+
+def names_a_fact(greeting: str, facts: Sequence[str]) -> bool:
+    """Whether ``greeting`` says something of one of ``facts`` (a word of its value, compared
+    by the first five letters: "goats" for "Pets: two goats", "bakery" for "Work: bakery")."""
+    said = _stems(greeting)
+    return any(said & _stems(line.partition(":")[2]) for line in facts)
+
+
+def _day(line: str) -> date | None:
+    m = _ISO_DAY.search(line)
+    if m is None:
+        return None
+    try:
+        return date(int(m[1]), int(m[2]), int(m[3]))
+    except ValueError:
+        return None
+
+
+def _how_far(day: date, today: date) -> str:
+    gap = (day - today).days
+    if gap == 0:
+        return f"{day.isoformat()} is today"
+    if gap < 0:
+        return f"{day.isoformat()} was {-gap} day{'s' if gap != -1 else ''} ago"
+    return f"{day.isoformat()} is in {gap} day{'s' if gap != 1 else ''}"
+
+
+def opener(facts: Sequence[str], today: date) -> str | None:
+    """The note to ask about at a login: a dated one nearest to ``today`` (within
+    ``NEAR_DAYS``), said with how far its day is, else the newest note."""
+    dated = [(abs((d - today).days), -i, line, d) for i, line in enumerate(facts) if (d := _day(line)) is not None]
+    near = [item for item in dated if item[0] <= NEAR_DAYS]
+    if near:
+        _, _, line, day = min(near)
+        return f'"{line}" ({_how_far(day, today)})'
+    return f'"{facts[-1]}"' if facts else None
 
 
 class GreetByName(Policy):
@@ -33,12 +94,25 @@ class GreetByName(Policy):
         if turn.kind != "login" or turn.holds[self.name] or draft.plan.last:
             return None
         name = known_name(memory)
-        if name is None or name.lower() in draft.message.lower():
+        if name is None:
             return None
+        facts = _facts(memory)
+        has_name = name.lower() in draft.message.lower()
+        has_fact = not facts or names_a_fact(draft.message, facts)
+        if has_name and has_fact:
+            return None
+        missing = (
+            "left out the user's name and said nothing you know about them"
+            if not has_name and not has_fact
+            else "left out the user's name"
+            if not has_name
+            else "said nothing you know about them"
+        )
+        about = opener(facts, turn.clock().date())
+        ask = f" Ask about one thing from core memory, for example this note: {about}." if about else ""
         return Hold(
             self.name,
-            "Not sent: your greeting left out the user's name. Write it again with one thing you know "
-            f"about them from core memory, starting with: Hello {name}!",
-            "the greeting left out the user's name",
+            f"Not sent: your greeting {missing}. Write it again.{ask} Start with: Hello {name}!",
+            f"the greeting {missing}",
             hide_draft=True,
         )
