@@ -112,6 +112,7 @@ PolicyName = Literal[  # in the order they act, whatever the order of ``agent.po
     "unasked_denial",
     "greet_by_name",
     "echo_guard",
+    "all_questions",
     "copy_guard",
     "denial_guard",
     "grounded_reply",
@@ -134,6 +135,7 @@ DEFAULT_POLICIES: tuple[PolicyName, ...] = (
     "perspective_guard",
     "greet_by_name",
     "echo_guard",
+    "all_questions",
     "copy_guard",
     "reply_check",
 )

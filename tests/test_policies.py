@@ -751,3 +751,27 @@ def test_perspective_guard_holds_an_answer_that_speaks_as_the_user_once():
     assert policy.review(job, draft("I'm a helper, and you are a nurse."), saved) is None  # the persona's own
     turn.holds[policy.name] = 1  # once a turn: the second draft goes out
     assert policy.review(turn, draft("I'm allergic to penicillin."), memory) is None
+
+
+def test_all_questions_holds_a_reply_that_leaves_a_question_out_once():
+    from memgpt_local.agent.policy.all_questions import AllQuestions, unanswered
+
+    asked = "Do you remember my dog's name? And who is visiting me?"
+    core = ["Name: Tomasz", "Dog: Pierogi", "Sister: Kasia, visiting tomorrow (2026-12-03)"]
+    assert unanswered("I remember that your sister Kasia is visiting tomorrow.", asked, core) == [
+        "Do you remember my dog's name?"
+    ]
+    assert unanswered("Pierogi, of course! And Kasia is visiting tomorrow.", asked, core) == []  # via "Dog: Pierogi"
+    assert unanswered("Your dog is Pierogi and your sister is coming.", asked, []) == [
+        "And who is visiting me?"
+    ]  # nothing of the visit, and nothing in memory links "sister" to it
+    assert unanswered("Kasia is visiting.", "Who is visiting me?", core) == []  # one question: not judged
+    assert unanswered("Sure!", "Can you remember? Will you tell me?", core) == []  # questions that only ask
+
+    policy, memory = AllQuestions(), FakeMemory(core=[("human", line) for line in core])
+    turn = Turn(question=asked)
+    hold = policy.review(turn, draft("I remember that your sister Kasia is visiting tomorrow."), memory)
+    assert hold is not None and hold.hide_draft and '"Do you remember my dog\'s name?"' in hold.notice
+    turn.holds[policy.name] += 1
+    assert policy.review(turn, draft("Kasia is visiting tomorrow."), memory) is None  # once a turn
+    assert policy.review(Turn(question=asked), draft("Kasia is visiting.", last=True), memory) is None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from memgpt_local.agent.policy.all_questions import AllQuestions
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, StepPlan
 from memgpt_local.agent.policy.copy_guard import CopyGuard
 from memgpt_local.agent.policy.denial_guard import DenialGuard
@@ -51,6 +52,7 @@ FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
     "unasked_denial": lambda s: UnaskedDenial(),
     "greet_by_name": lambda s: GreetByName(),
     "echo_guard": lambda s: EchoGuard(s.echo_guard),
+    "all_questions": lambda s: AllQuestions(),
     "copy_guard": lambda s: CopyGuard(s.copy_guard),
     "denial_guard": lambda s: DenialGuard(s.denial_guard),
     "grounded_reply": lambda s: GroundedReply(),

@@ -1,0 +1,77 @@
+"""All questions: a reply to a message that asks two or more things, which says nothing of one
+of them, is held back once, naming the question it left out.
+
+In a `make run` chat, "Do you remember my dog's name? And who is visiting me?" got "I remember
+that your sister Kasia is visiting tomorrow." with "Dog: Pierogi" in core memory and both
+searched for: the model answered the last question it read and stopped. A question counts as
+answered when the reply holds one of its own words ("dog"), or a word of what memory showed
+about it: a core-memory line or a search hit of this turn that shares its words ("Pierogi"
+from "Dog: Pierogi"). Words that only ask ("remember", "name", "tell") say nothing of what a
+question is about and are left out of that comparison; a question made of them only is not
+judged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
+from memgpt_local.agent.turn import Hold, Turn
+from memgpt_local.text import content_words, is_question, sentences
+
+# words that ask rather than say what about: "Do you remember my dog's name?" is about "dog"
+ASKING_WORDS = frozenset(
+    "remember recall know knew tell told say said mention mentioned name names named called call again "
+    "still can could would will should please think thought any anything something who whom whose how "
+    "there here me us about also and s".split()
+)
+
+
+def _stems(words: Iterable[str]) -> set[str]:
+    return {w.lower()[:5] for w in words if len(w) > 2}
+
+
+def subject_words(question: str) -> set[str]:
+    """What a question is about: its content words, less the words that only ask (as stems)."""
+    return _stems(w for w in content_words(question) if w not in ASKING_WORDS)
+
+
+def unanswered(reply: str, asked: str, sources: Iterable[str]) -> list[str]:
+    """The questions of ``asked`` (two or more) that ``reply`` says nothing of: none of its
+    subject words, nor any word of a ``sources`` text (core-memory lines, search hits) that
+    shares them. [] when ``asked`` holds fewer than two questions."""
+    questions = [s for s in sentences(asked) if is_question(s)]
+    if len(questions) < 2:
+        return []
+    said = _stems(content_words(reply))
+    texts = [(_stems(content_words(text)), text) for text in sources]
+    missing = []
+    for question in questions:
+        subject = subject_words(question)
+        if not subject:
+            continue
+        about = set(subject)
+        for stems, _ in texts:
+            if stems & subject:
+                about |= stems
+        if not said & about:
+            missing.append(question)
+    return missing
+
+
+class AllQuestions(Policy):
+    name = "all_questions"
+
+    def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
+        if draft.plan.last or turn.holds[self.name] or not turn.question:
+            return None
+        sources = [line for _, line in memory.core_lines()] + [hit.text for hit in turn.hits()]
+        missing = unanswered(draft.message, turn.question, sources)
+        if not missing:
+            return None
+        left = " ".join(f'"{q}"' for q in missing)
+        notice = (
+            f"Not sent: the user asked more than one thing, and your reply says nothing about {left}. "
+            "Write one reply that answers every question of their message."
+        )
+        return Hold(self.name, notice, "it left a question unanswered", hide_draft=True)
