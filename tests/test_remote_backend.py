@@ -52,12 +52,24 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+# llama_cpp.server as `python -m llama_cpp.server` runs it, loading its model the way the
+# in-process backend does: without extra buffer types where the build carries AMX kernels,
+# which crash in decode on a CPU with AMX (see runtime/llama.amx_compiled)
+SERVER_LAUNCHER = """
+import runpy, sys
+from memgpt_local.runtime.llama import amx_compiled, model_params
+sys.argv = ["llama_cpp.server", *sys.argv[1:]]
+with model_params(use_extra_buffers=not amx_compiled()):
+    runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
+"""
+
+
 @pytest.fixture(scope="module")
 def model_server(smollm_path: Path, tmp_path_factory) -> Iterator[str]:
     port = _free_port()
     log = tmp_path_factory.mktemp("server") / "server.log"
-    command = [sys.executable, "-m", "llama_cpp.server", "--model", str(smollm_path), "--n_ctx", str(N_CTX)]
-    command += ["--port", str(port), "--n_threads", "2", "--verbose", "False"]
+    args = ["--model", str(smollm_path), "--n_ctx", str(N_CTX), "--port", str(port), "--n_threads", "2"]
+    command = [sys.executable, "-c", SERVER_LAUNCHER, *args, "--verbose", "False"]
     process = subprocess.Popen(command, stdout=log.open("w"), stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/v1"
     try:

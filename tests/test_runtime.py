@@ -348,13 +348,13 @@ def test_amx_kernels_are_not_used_and_a_long_prompt_decodes(real_backend):
     assert reply.prompt_tokens > 512
 
 
-def test_model_params_switch_restores_the_library_default():
+def testmodel_params_switch_restores_the_library_default():
     import llama_cpp
 
-    from memgpt_local.runtime.llama import _model_params
+    from memgpt_local.runtime.llama import model_params
 
     default = llama_cpp.llama_cpp.llama_model_default_params
-    with _model_params(use_extra_buffers=False):
+    with model_params(use_extra_buffers=False):
         assert llama_cpp.llama_cpp.llama_model_default_params().use_extra_bufts is False
     assert llama_cpp.llama_cpp.llama_model_default_params is default
     assert default().use_extra_bufts is True

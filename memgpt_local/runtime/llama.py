@@ -106,7 +106,7 @@ def amx_compiled() -> bool:
 
 
 @contextlib.contextmanager
-def _model_params(*, use_extra_buffers: bool) -> Iterator[None]:
+def model_params(*, use_extra_buffers: bool) -> Iterator[None]:
     """Loads inside this block get ``use_extra_bufts`` as given. ``llama_cpp.Llama`` takes
     its model parameters from ``llama_model_default_params()`` and has no argument for this
     one, so that function is wrapped for the duration of the load (under a lock)."""
@@ -408,7 +408,7 @@ class LlamaCppBackend:
         self.vocab_only = info.vocab_only
         _recent_log.clear()
         try:
-            with _model_params(use_extra_buffers=not amx_compiled()):
+            with model_params(use_extra_buffers=not amx_compiled()):
                 self._llm = llama_cpp.Llama(
                     model_path=str(path),
                     n_ctx=self.n_ctx,
