@@ -270,3 +270,6 @@ def test_annotate_takes_a_phrases_date_from_the_sentence_it_was_said_in():
     assert annotate("moved last week (week of 2026-11-23)", day, context="We moved last week") == (
         "moved last week (week of 2026-11-23)"  # already dated
     )
+    inside = annotate("Home: Cardiff (moved last weekend)", day)
+    assert inside == "Home: Cardiff (moved last weekend, weekend of 2026-11-28)"  # no brackets in brackets
+    assert annotate(inside, day) == inside

@@ -70,7 +70,8 @@ _FUTURE = re.compile(
     r"\b(will|won't|shall|going to|gonna|plan(?:ning)? to|can't wait|looking forward|hoping to|hope to)\b|'ll\b",
     re.IGNORECASE,
 )
-_DATED = re.compile(r"\s*\((?:week(?:end)? of )?\d{4}")  # already dated: "yesterday (2025-03-03)", "(week of ...)"
+# already dated: "yesterday (2025-03-03)", "last week (week of ...)", "(moved yesterday, 2025-03-03)"
+_DATED = re.compile(r"(?:\s*\(|,\s*)(?:week(?:end)? of )?\d{4}")
 
 
 @dataclass(frozen=True)
@@ -182,7 +183,8 @@ def annotate(text: str, when: datetime | date, context: str | None = None) -> st
         if _DATED.match(text, mention.end):
             continue
         value = said.get(mention.phrase.lower(), mention.value)
-        out.append(text[last : mention.end] + f" ({value})")
+        inside = text.startswith(")", mention.end)  # "(moved last weekend)": no brackets in brackets
+        out.append(text[last : mention.end] + (f", {value}" if inside else f" ({value})"))
         last = mention.end
     return "".join(out) + text[last:]
 
