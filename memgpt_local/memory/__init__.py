@@ -17,6 +17,7 @@ from memgpt_local.config import POSTGRES_SCHEMES
 from memgpt_local.memory import migrations
 from memgpt_local.memory.agents import AgentStore
 from memgpt_local.memory.archival import ArchivalStore
+from memgpt_local.memory.cells import cells_sql, drop_cells_sql
 from memgpt_local.memory.common.archival import NewPassage
 from memgpt_local.memory.common.embedding import ToEmbed
 from memgpt_local.memory.common.query import SearchTuning
@@ -81,6 +82,7 @@ class MemoryStore(MemoryStoreBase[Database, Target]):
         """
         _, dim = self.stored_embedder()
         with self.db.transaction():
+            clustered = [r["agent_id"] for r in self.db.rows("SELECT agent_id FROM passage_clusters")]
             for target in (MESSAGES, PASSAGES):
                 self.db.execute(f"INSERT INTO {target.fts}({target.fts}) VALUES ('rebuild')")
                 self.db.execute(f"INSERT INTO {target.fts}({target.fts}) VALUES ('optimize')")
@@ -90,16 +92,22 @@ class MemoryStore(MemoryStoreBase[Database, Target]):
                     f"SELECT e.{target.key}, b.agent_id, vec_quantize_binary(e.embedding) "
                     f"FROM {target.embeddings} e JOIN {target.base} b ON b.id = e.{target.key}"
                 )
+            for agent_id in clustered:  # the clusters' tables were made anew: cluster again
+                self.archival.cells.build(agent_id)
         emptied = self.db.checkpoint_truncate()
         self.db.vacuum()
         return self.db.checkpoint_truncate() and emptied
 
     def _new_bit_index(self, target: Target, dim: int) -> None:
-        """Replace ``target``'s bit-vector index with an empty one for ``dim`` dimensions."""
+        """Replace ``target``'s bit-vector index with an empty one for ``dim`` dimensions (for
+        passages, the clusters' tables too: memory/cells.py)."""
         self.db.execute(f"DROP TABLE {target.bits}")
         self.db.execute(
             f"CREATE VIRTUAL TABLE {target.bits} USING vec0(agent_id integer partition key, embedding bit[{dim}])"
         )
+        if target is PASSAGES:
+            self.db.execute(drop_cells_sql())
+            self.db.execute(cells_sql(dim))
 
     # ------------------------------------------------------------ MemoryStoreBase's hooks
 
@@ -126,6 +134,9 @@ class MemoryStore(MemoryStoreBase[Database, Target]):
             self.db.execute(f"DELETE FROM {target.embeddings}")
             if new_dim:
                 self._new_bit_index(target, self.embedder.dim)
+        if not new_dim:  # centroids of another embedder's vectors: the next insert clusters anew
+            self.db.execute(drop_cells_sql())
+            self.db.execute(cells_sql(self.embedder.dim))
 
 
 @overload

@@ -5,15 +5,19 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
+from typing import Any
 
 import numpy as np
 
+from memgpt_local.memory.cells import ArchivalCells
 from memgpt_local.memory.common.archival import ArchivalStoreBase, NewPassage
 from memgpt_local.memory.common.fusion import Found, FusedSearch
+from memgpt_local.memory.common.query import SearchTuning
 from memgpt_local.memory.common.rows import Row, citation, passage_from_row
 from memgpt_local.memory.db import Database, from_db_time, to_db_time
+from memgpt_local.memory.embed import Embedder
 from memgpt_local.memory.search import PASSAGES, hybrid_search, nearest, phrase_match, write_vectors
 from memgpt_local.schemas import Passage
 
@@ -29,6 +33,25 @@ def _passage(row: Row) -> Passage:
 
 
 class ArchivalStore(ArchivalStoreBase[Database]):
+    def __init__(self, db: Database, embedder: Embedder, tuning: SearchTuning):
+        super().__init__(db, embedder, tuning)
+        self.cells = ArchivalCells(db)  # a large archive's clusters (memory/cells.py)
+
+    def insert_many(
+        self,
+        agent_id: int,
+        items: Sequence[NewPassage | Mapping[str, Any]],
+        *,
+        vectors: np.ndarray | None = None,
+        progress: Any = None,
+    ) -> list[Passage]:
+        """``ArchivalStoreBase.insert_many``, then the agent's archive is clustered (or its
+        clusters rebuilt) when it has grown large enough (``memory/cells.py``)."""
+        inserted = super().insert_many(agent_id, items, vectors=vectors, progress=progress)
+        if inserted:
+            self.cells.after_insert(agent_id)
+        return inserted
+
     def all(self, agent_id: int) -> list[Passage]:
         """Every passage of the agent, oldest first."""
         rows = self.db.rows(PASSAGE_SELECT + "WHERE p.agent_id = ? ORDER BY p.id", (agent_id,))
@@ -81,7 +104,7 @@ class ArchivalStore(ArchivalStoreBase[Database]):
         return [_passage(r) for r in rows]
 
     def _hybrid_search(self, agent_id: int, search: FusedSearch) -> Found:
-        return hybrid_search(self.db, PASSAGES, agent_id, search)
+        return hybrid_search(self.db, PASSAGES, agent_id, search, probes=self.cells.probes(agent_id))
 
     def _with_phrase(self, agent_id: int, text: str, limit: int) -> list[Passage]:
         rows = self.db.rows(
@@ -93,4 +116,4 @@ class ArchivalStore(ArchivalStoreBase[Database]):
         return [_passage(r) for r in rows]
 
     def _nearest(self, agent_id: int, vector: np.ndarray, k: int, oversample: int) -> list[tuple[int, float]]:
-        return nearest(self.db, PASSAGES, agent_id, vector, k, oversample)
+        return nearest(self.db, PASSAGES, agent_id, vector, k, oversample, probes=self.cells.probes(agent_id))

@@ -9,6 +9,7 @@ dimension) the stored vectors were made with.
 from __future__ import annotations
 
 from memgpt_local.errors import SchemaTooNewError
+from memgpt_local.memory.cells import cells_sql
 from memgpt_local.memory.common import schema
 from memgpt_local.memory.common.recall import stale_search_texts
 from memgpt_local.memory.common.schema import VECTORS_MISSING, Migration
@@ -213,6 +214,12 @@ def m006_denials_unsearchable(db: Database, dim: int) -> None:
     set_meta(db, VECTORS_MISSING, 1)
 
 
+def m007_archival_cells(db: Database, dim: int) -> None:
+    """Tables for the clusters of a large archive (``memory/cells.py``); empty until an agent
+    holds ``cells.CLUSTER_MIN`` passages."""
+    db.execute(cells_sql(dim))
+
+
 MIGRATIONS: tuple[Migration[Database], ...] = (
     Migration("m001_initial", m001_initial),
     Migration("m002_binary_quantized_vectors", m002_binary_quantized_vectors),
@@ -220,6 +227,7 @@ MIGRATIONS: tuple[Migration[Database], ...] = (
     Migration("m004_message_summarized", m004_message_summarized),
     Migration("m005_search_said_words", m005_search_said_words),
     Migration("m006_denials_unsearchable", m006_denials_unsearchable),
+    Migration("m007_archival_cells", m007_archival_cells),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -117,13 +117,23 @@ def code_match(query: str) -> str:
     return " OR ".join(f'"{p}"' for p in code_phrases(query))
 
 
-def vector_leg_sql(target: Target, where: str) -> str:
-    """CTEs ``vec_cand`` (bit-index KNN) and ``vec_scored`` (exact cosine distance)."""
-    return f"""
-    vec_cand AS (
+def vector_leg_sql(target: Target, where: str, *, probes: int | None = None) -> str:
+    """CTEs ``vec_cand`` (bit-index KNN) and ``vec_scored`` (exact cosine distance). With
+    ``probes`` (a clustered archive, memory/cells.py), the candidates come from the ``:probes``
+    cells whose centroids are nearest to the query."""
+    if probes:
+        candidates = """
+        SELECT rowid AS id FROM passage_cells
+        WHERE embedding MATCH vec_quantize_binary(vec_f32(:qvec)) AND k = :kbits AND agent_id = :agent
+          AND cell IN (SELECT rowid FROM passage_centroids
+                       WHERE centroid MATCH vec_f32(:qvec) AND k = :probes AND agent_id = :agent)"""
+    else:
+        candidates = f"""
         SELECT rowid AS id FROM {target.bits}
         WHERE embedding MATCH vec_quantize_binary(vec_f32(:qvec)) AND k = :kbits
-          AND agent_id = :agent
+          AND agent_id = :agent"""
+    return f"""
+    vec_cand AS ({candidates}
     ),
     vec_scored AS (
         SELECT c.id, vec_distance_cosine(e.embedding, vec_f32(:qvec)) AS dist
@@ -135,15 +145,27 @@ def vector_leg_sql(target: Target, where: str) -> str:
 
 
 def nearest(
-    db: Database, target: Target, agent_id: int, vector: np.ndarray, k: int, oversample: int = SearchTuning.oversample
+    db: Database,
+    target: Target,
+    agent_id: int,
+    vector: np.ndarray,
+    k: int,
+    oversample: int = SearchTuning.oversample,
+    *,
+    probes: int | None = None,
 ) -> list[tuple[int, float]]:
-    """The ``k`` rows nearest to ``vector`` as (id, cosine distance), via the bit index."""
-    sql = f"WITH {vector_leg_sql(target, '')} SELECT id, dist FROM vec_scored ORDER BY dist, id LIMIT :k"
+    """The ``k`` rows nearest to ``vector`` as (id, cosine distance), via the bit index (or,
+    with ``probes``, the ``probes`` nearest cells of a clustered archive: memory/cells.py)."""
+    sql = f"WITH {vector_leg_sql(target, '', probes=probes)} SELECT id, dist FROM vec_scored ORDER BY dist, id LIMIT :k"
     params = {"qvec": _blob(vector), "kbits": min(MAX_VEC_K, k * oversample), "agent": agent_id, "k": k}
+    if probes:
+        params["probes"] = probes
     return [(r["id"], r["dist"]) for r in db.rows(sql, params)]
 
 
-def hybrid_search(db: Database, target: Target, agent_id: int, search: FusedSearch) -> Found:
+def hybrid_search(
+    db: Database, target: Target, agent_id: int, search: FusedSearch, *, probes: int | None = None
+) -> Found:
     """One page of (id, fused score, copies), best first, and the total (see the module docstring).
 
     Entries found more than once with the same text (a greeting said in every session, a
@@ -161,10 +183,10 @@ def hybrid_search(db: Database, target: Target, agent_id: int, search: FusedSear
     link, and promoting what was read leads back to it. A search for codes tries its text leg
     alone first (``fusion.codes_first``).
     """
-    return codes_first(lambda s: _fused(db, target, agent_id, s), search)
+    return codes_first(lambda s: _fused(db, target, agent_id, s, probes), search)
 
 
-def _fused(db: Database, target: Target, agent_id: int, search: FusedSearch) -> Found:
+def _fused(db: Database, target: Target, agent_id: int, search: FusedSearch, probes: int | None = None) -> Found:
     """``hybrid_search``'s one statement: the legs ``search`` asks for, fused."""
     query, where = search.query, search.where
     if search.text_leg:
@@ -186,7 +208,9 @@ def _fused(db: Database, target: Target, agent_id: int, search: FusedSearch) -> 
         legs.append("SELECT id, r, 1.0 AS w FROM text_leg")
     if search.vector_leg:
         params.update(search.vector_params(_blob, MAX_VEC_K))
-        ctes.append(vector_leg_sql(target, where))
+        if probes:
+            params["probes"] = probes
+        ctes.append(vector_leg_sql(target, where, probes=probes))
         ctes.append("""
         vec_leg AS (
             SELECT id, row_number() OVER (ORDER BY dist, id) AS r
