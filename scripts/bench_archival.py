@@ -5,7 +5,9 @@ N/100 topics, each passage ~0.5 cosine to the others of its topic; queries are p
 passages, ~0.9 cosine to their origin). It then times the production vector search
 (``archival.nearest``) at several oversampling factors beside a numpy brute-force baseline in
 the same process, and reports recall@k against the exact answer. On the file (``--store
-sqlite``): bit[384] vec0 KNN for candidates, exact float rescoring in SQL. On Postgres
+sqlite``): bit[384] vec0 KNN for candidates, exact float rescoring in SQL; from 50,000
+passages the archive is clustered (memory/cells.py: the insert time includes the builds) and
+only the nearest cells are scanned, with the whole-file scan beside it for comparison. On Postgres
 (``--store postgres``, a pgserver with pgvector started in the work dir): the HNSW index with
 ``hnsw.ef_search`` = k x oversample, exact cosine. ``--store both`` measures both on the same
 vectors in one run. Prints a table and writes JSON.
@@ -26,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from memgpt_local.memory import open_store
+from memgpt_local.memory.search import PASSAGES, nearest
 
 DIM = 384
 
@@ -122,22 +125,32 @@ def bench_size(n: int, args: argparse.Namespace, workdir: Path, kind: str, pg: P
         "numpy_bruteforce": percentiles(numpy_times),
         "production": [],
     }
-    for oversample in args.oversample:
-        store.archival.nearest(agent.id, queries[0], k, oversample=oversample)  # warm the cache
+    clusters = store.archival.cells.of(agent.id) if pg is None else None
+    if clusters is not None:
+        result["clusters"] = {"cells": clusters.cells, "probes": clusters.probes, "built_at": clusters.rows_at_build}
+
+    def measure(search, oversample: int, **extra) -> dict:
+        search(queries[0], oversample)  # warm the cache
         times, recalls = [], []
         for q, truth in zip(queries, exact):
             t = time.perf_counter()
-            found = store.archival.nearest(agent.id, q, k, oversample=oversample)
+            found = search(q, oversample)
             times.append(time.perf_counter() - t)
             recalls.append(len(truth & {i for i, _ in found}) / k)
-        result["production"].append(
-            {
-                "oversample": oversample,
-                "candidates": k * oversample,
-                **percentiles(times),
-                "recall_at_k": float(np.mean(recalls)),
-            }
-        )
+        return {
+            "oversample": oversample,
+            "candidates": k * oversample,
+            **percentiles(times),
+            "recall_at_k": float(np.mean(recalls)),
+            **extra,
+        }
+
+    for oversample in args.oversample:
+        production = lambda q, o: store.archival.nearest(agent.id, q, k, oversample=o)  # noqa: E731
+        result["production"].append(measure(production, oversample))
+    if clusters is not None:  # the same file searched without its clusters, for comparison
+        whole = lambda q, o: nearest(store.db, PASSAGES, agent.id, q, k, o)  # noqa: E731
+        result["production"].append(measure(whole, 10, whole_archive=True))
     store.close()
     for suffix in ("", "-wal", "-shm"):
         Path(f"{workdir / f'bench_{n}.db'}{suffix}").unlink(missing_ok=True)
@@ -150,9 +163,12 @@ def print_table(results: list[dict]) -> None:
         nb = r["numpy_bruteforce"]
         exact = "numpy brute force (exact)"
         print(f"{r['n']:>9} {r['store']:<9} {exact:<28} {nb['p50_ms']:>8.1f} {nb['p95_ms']:>8.1f} {1.0:>9.3f}")
+        cells = r.get("clusters")
         for p in r["production"]:
-            if r["store"] == "sqlite":
-                label = f"bit KNN x{p['oversample']} + rescore"
+            if r["store"] == "sqlite" and cells and not p.get("whole_archive"):
+                label = f"{cells['probes']}/{cells['cells']} cells, bit x{p['oversample']}"
+            elif r["store"] == "sqlite":
+                label = f"{'whole file, ' if cells else ''}bit KNN x{p['oversample']} + rescore"
             else:
                 label = f"HNSW ef_search {min(1000, max(40, p['candidates']))}"
             line = f"{p['p50_ms']:>8.1f} {p['p95_ms']:>8.1f} {p['recall_at_k']:>9.3f}"

@@ -121,20 +121,25 @@ def vector_leg_sql(target: Target, where: str, *, probes: int | None = None) -> 
     """CTEs ``vec_cand`` (bit-index KNN) and ``vec_scored`` (exact cosine distance). With
     ``probes`` (a clustered archive, memory/cells.py), the candidates come from the ``:probes``
     cells whose centroids are nearest to the query."""
-    if probes:
+    if probes and target is not PASSAGES:
+        raise ValueError("only archival passages are clustered")
+    if probes:  # vec0 returns k rows per cell: the best :kbits of all of them are the candidates
         candidates = """
-        SELECT rowid AS id FROM passage_cells
+    vec_cells AS MATERIALIZED (
+        SELECT rowid AS id, distance FROM passage_cells
         WHERE embedding MATCH vec_quantize_binary(vec_f32(:qvec)) AND k = :kbits AND agent_id = :agent
           AND cell IN (SELECT rowid FROM passage_centroids
-                       WHERE centroid MATCH vec_f32(:qvec) AND k = :probes AND agent_id = :agent)"""
+                       WHERE centroid MATCH vec_f32(:qvec) AND k = :probes AND agent_id = :agent)
+    ),
+    vec_cand AS (SELECT id FROM vec_cells ORDER BY distance, id LIMIT :kbits),"""
     else:
         candidates = f"""
+    vec_cand AS (
         SELECT rowid AS id FROM {target.bits}
         WHERE embedding MATCH vec_quantize_binary(vec_f32(:qvec)) AND k = :kbits
-          AND agent_id = :agent"""
-    return f"""
-    vec_cand AS ({candidates}
-    ),
+          AND agent_id = :agent
+    ),"""
+    return f"""{candidates}
     vec_scored AS (
         SELECT c.id, vec_distance_cosine(e.embedding, vec_f32(:qvec)) AS dist
         FROM vec_cand c
