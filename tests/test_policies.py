@@ -767,6 +767,12 @@ def test_all_questions_holds_a_reply_that_leaves_a_question_out_once():
     ]  # nothing of the visit, and nothing in memory links "sister" to it
     assert unanswered("Kasia is visiting.", "Who is visiting me?", core) == []  # one question: not judged
     assert unanswered("Sure!", "Can you remember? Will you tell me?", core) == []  # questions that only ask
+    one_sentence = "What's my dog called, and where do I work?"
+    assert unanswered("Your dog is Pierogi.", one_sentence, core + ["Work: night shifts at a bakery"]) == [
+        "where do I work?"
+    ]
+    assert unanswered("Pierogi, and you work at the bakery.", one_sentence, core) == []
+    assert unanswered("Tea!", "Do you like tea and biscuits?", core) == []  # one question, two nouns
 
     policy, memory = AllQuestions(), FakeMemory(core=[("human", line) for line in core])
     turn = Turn(question=asked)

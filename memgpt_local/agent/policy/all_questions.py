@@ -1,5 +1,6 @@
 """All questions: a reply to a message that asks two or more things, which says nothing of one
-of them, is held back once, naming the question it left out.
+of them, is held back once, naming the question it left out. Two questions in one sentence
+("What's my cat called, and where do I work?") count as two.
 
 In a `make run` chat, "Do you remember my dog's name? And who is visiting me?" got "I remember
 that your sister Kasia is visiting tomorrow." with "Dog: Pierogi" in core memory and both
@@ -13,6 +14,7 @@ judged.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
@@ -31,6 +33,24 @@ def _stems(words: Iterable[str]) -> set[str]:
     return {w.lower()[:5] for w in words if len(w) > 2}
 
 
+# "What's my cat called, and where do I work?" asks two things in one sentence
+_SECOND_QUESTION = re.compile(
+    r",?\s+(?:and|or|also|plus)\s+(?=(?:what|what's|where|where's|who|who's|when|which|why|how|is|are|do|does|did|"
+    r"can|could|would|will)\b)",
+    re.IGNORECASE,
+)
+
+
+def asked_questions(message: str) -> list[str]:
+    """The questions of ``message``: its question sentences, each split where a second
+    question joins it ("..., and where do I work?")."""
+    out = []
+    for sentence in sentences(message):
+        if is_question(sentence):
+            out += [part.strip() for part in _SECOND_QUESTION.split(sentence) if part.strip()]
+    return out
+
+
 def subject_words(question: str) -> set[str]:
     """What a question is about: its content words, less the words that only ask (as stems)."""
     return _stems(w for w in content_words(question) if w not in ASKING_WORDS)
@@ -40,7 +60,7 @@ def unanswered(reply: str, asked: str, sources: Iterable[str]) -> list[str]:
     """The questions of ``asked`` (two or more) that ``reply`` says nothing of: none of its
     subject words, nor any word of a ``sources`` text (core-memory lines, search hits) that
     shares them. [] when ``asked`` holds fewer than two questions."""
-    questions = [s for s in sentences(asked) if is_question(s)]
+    questions = asked_questions(asked)
     if len(questions) < 2:
         return []
     said = _stems(content_words(reply))
