@@ -9,8 +9,9 @@ sqlite``): bit[384] vec0 KNN for candidates, exact float rescoring in SQL; from 
 passages the archive is clustered (memory/cells.py: the insert time includes the builds) and
 only the nearest cells are scanned, with the whole-file scan beside it for comparison. On Postgres
 (``--store postgres``, a pgserver with pgvector started in the work dir): the HNSW index with
-``hnsw.ef_search`` = k x oversample, exact cosine. ``--store both`` measures both on the same
-vectors in one run. Prints a table and writes JSON.
+``hnsw.ef_search`` = k x oversample, exact cosine; the rows are loaded first and the
+index built after (``--pg-incremental``: with the index in place, row by row). ``--store
+both`` measures both on the same vectors in one run. Prints a table and writes JSON.
 
     python scripts/bench_archival.py --sizes 10000,100000 --out bench.json
     python scripts/bench_archival.py --sizes 100000 1000000 --store both
@@ -92,6 +93,9 @@ def bench_size(n: int, args: argparse.Namespace, workdir: Path, kind: str, pg: P
     store = open_store(location, SyntheticEmbedder())
     agent = store.agents.create("bench", blocks=[])
     store.agents.create("other", blocks=[])  # a second partition, as in real use
+    bulk = pg is not None and not args.pg_incremental
+    if bulk:  # a bulk load: rows first, the HNSW index after (2.5-3x faster than row by row at 5k)
+        store.db.execute("DROP INDEX passages_vectors")
     t0 = time.perf_counter()
     batch = 20_000
     for start in range(0, n, batch):
@@ -99,6 +103,12 @@ def bench_size(n: int, args: argparse.Namespace, workdir: Path, kind: str, pg: P
         items = [{"text": f"synthetic passage {i} about topic {topic[i]}"} for i in range(start, stop)]
         store.archival.insert_many(agent.id, items, vectors=data[start:stop])
     insert_s = time.perf_counter() - t0
+    index_s = 0.0
+    if bulk:
+        t0 = time.perf_counter()
+        store.db.execute("SET maintenance_work_mem = '1GB'")
+        store.db.execute("CREATE INDEX passages_vectors ON passages USING hnsw (embedding vector_cosine_ops)")
+        index_s = time.perf_counter() - t0
     first_id = store.db.scalar(f"SELECT min(id) FROM passages WHERE agent_id = {int(agent.id)}")
     if pg is None:
         size_mb = Path(location).stat().st_size / 1e6
@@ -121,6 +131,7 @@ def bench_size(n: int, args: argparse.Namespace, workdir: Path, kind: str, pg: P
         "k": k,
         "queries": len(queries),
         "insert_s": round(insert_s, 1),
+        "index_s": round(index_s, 1),
         "file_mb": round(size_mb, 1),
         "numpy_bruteforce": percentiles(numpy_times),
         "production": [],
@@ -173,9 +184,9 @@ def print_table(results: list[dict]) -> None:
                 label = f"HNSW ef_search {min(1000, max(40, p['candidates']))}"
             line = f"{p['p50_ms']:>8.1f} {p['p95_ms']:>8.1f} {p['recall_at_k']:>9.3f}"
             print(f"{r['n']:>9} {r['store']:<9} {label:<28} {line}")
-        print(
-            f"{'':>9} (insert {r['insert_s']} s, {'file' if r['store'] == 'sqlite' else 'database'} {r['file_mb']} MB)"
-        )
+        built = f", HNSW built after in {r['index_s']} s" if r.get("index_s") else ""
+        where = "file" if r["store"] == "sqlite" else "database"
+        print(f"{'':>9} (insert {r['insert_s']} s{built}, {where} {r['file_mb']} MB)")
 
 
 def main() -> None:
@@ -188,6 +199,11 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("bench_archival.json"))
     parser.add_argument("--workdir", type=Path, default=None, help="where the temp db files go")
     parser.add_argument("--store", choices=("sqlite", "postgres", "both"), default="sqlite")
+    parser.add_argument(
+        "--pg-incremental",
+        action="store_true",
+        help="insert into Postgres with its HNSW index in place (default: load the rows, then build the index)",
+    )
     args = parser.parse_args()
     args.oversample = [int(x) for x in args.oversample.split(",")]
     sizes = [int(x) for part in args.sizes for x in part.split(",") if x]
