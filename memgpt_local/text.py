@@ -41,6 +41,27 @@ def content_words(text: str) -> list[str]:
     return [w for w in words(text) if w not in STOPWORDS]
 
 
+def stem(word: str) -> str:
+    """Words compared by their first four letters: "keeps"/"keep", "stayed"/"stay"."""
+    return word.lower()[:4]
+
+
+def stems(text: str) -> set[str]:
+    """The stems of ``text``'s content words of three letters or more."""
+    return {stem(w) for w in content_words(text) if len(w) > 2}
+
+
+# the words of asking and remembering, and pronouns, said of any topic: they say nothing of
+# what a question is about ("Do you remember where she stayed?" is about "stayed")
+ASKING_WORDS = frozenset(
+    "again ago already anything something ask asked called call can could would will should please ever forget "
+    "forgot happen happened idea know knew kind mention mentioned name named names once remember remind recall "
+    "said say says sorry still tell telling thing things think thought told way whats memory terrible bad "
+    "go goes going went gone see saw seen get got make made take took come came like any also about there here "
+    "who whom whose how he she they him her them his hers its their theirs".split()
+)
+
+
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 _OPENER = re.compile(r"^(?:(?:hey|hi|hello|so|oh|ok|okay|well|and|but|um|also|btw|by the way)\b[,!]?\s*)+", re.I)
 _SPEAKS_OF_SELF = re.compile(r"^(?:i|i'm|im|i've|i'd|i'll|my|we|we're|we've|our)\b", re.I)

@@ -49,7 +49,12 @@ def test_link_expander_follows_rare_identifiers_and_skips_common_ones():
 
 def test_archival_search_results_carry_linked_entries(store):
     runner = make_runner(
-        store, [call("archival_memory_search", query="cousin trip", heartbeat=True), say("ok")], link_depth=2
+        store,
+        [
+            call("archival_memory_search", query="cousin trip", heartbeat=True),
+            say("Lena loved the trip; the hotel is in Tartu."),
+        ],
+        link_depth=2,
     )
     for text in [
         "My cousin Lena loved the trip and stayed at Hotel Aurelia.",

@@ -53,7 +53,16 @@ from memgpt_local.memory.dates import annotate
 from memgpt_local.runtime.base import Backend, SideContexts
 from memgpt_local.runtime.grammar import build_notes_grammar
 from memgpt_local.schemas import ChatMessage
-from memgpt_local.text import FIRST_PERSON, content_words, names_within, normalize_space, sentences, statements, words
+from memgpt_local.text import (
+    FIRST_PERSON,
+    content_words,
+    names_within,
+    normalize_space,
+    sentences,
+    statements,
+    stem,
+    words,
+)
 
 if TYPE_CHECKING:
     from memgpt_local.memory.protocol import Store
@@ -172,28 +181,23 @@ def label_of(line: str) -> str | None:
     return normalize_space(label).lower()
 
 
-def _stem(word: str) -> str:
-    """Words compared by their first four letters: "keeps"/"keep", "teacher"/"teaches"."""
-    return word.lower()[:4]
-
-
 def grounded(line: str, said: str) -> bool:
     """Whether the value of ``line`` comes from ``said``: every name and number it holds, and
     all but one in three of its other content words (compared by their first four letters),
     occur there. A trait written as "Label: yes" ("Vegetarian: yes" for "I'm vegetarian") is
     grounded by its label's words."""
     label, _, value = line.partition(":")
-    heard = {_stem(w) for w in words(said)}
+    heard = {stem(w) for w in words(said)}
     if value.strip().lower().rstrip(".") in ("yes", "true"):
-        said_label = [_stem(w) for w in content_words(label) if len(w) > 2]
+        said_label = [stem(w) for w in content_words(label) if len(w) > 2]
         return bool(said_label) and all(w in heard for w in said_label)
     for name in _NAMES_AND_NUMBERS.findall(value):
         for token in words(name):  # "I'm" is "i" and "m"; "14th" was said for "14"
-            if len(token) == 1 or _stem(token) in heard:
+            if len(token) == 1 or stem(token) in heard:
                 continue
             if not (token.isdigit() and any(w.startswith(token) for w in heard)):
                 return False
-    plain = [_stem(w) for w in content_words(value) if len(w) > 2]
+    plain = [stem(w) for w in content_words(value) if len(w) > 2]
     unheard = sum(w not in heard for w in plain)
     return unheard <= len(plain) // 3  # one word in three may be the model's ("a beagle called Rex")
 
@@ -214,7 +218,7 @@ def passing_state(line: str) -> bool:
 
 
 def _words_of_value(line: str) -> set[str]:
-    return {_stem(w) for w in content_words(line.partition(":")[2])}
+    return {stem(w) for w in content_words(line.partition(":")[2])}
 
 
 # words that say a fact changed: "moved", "now", "no longer", "switched", "quit", "actually" ...
@@ -231,7 +235,7 @@ def states_a_change(line: str, said: str) -> bool:
     also holds a word of change ("We finally left Leeds. I live in York now.")."""
     value = _words_of_value(line)
     return any(
-        value & {_stem(w) for w in content_words(sentence)} and _CHANGE.search(sentence) for sentence in sentences(said)
+        value & {stem(w) for w in content_words(sentence)} and _CHANGE.search(sentence) for sentence in sentences(said)
     )
 
 

@@ -19,19 +19,7 @@ from collections.abc import Iterable
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.text import content_words, is_question, sentences
-
-# words that ask rather than say what about: "Do you remember my dog's name?" is about "dog"
-ASKING_WORDS = frozenset(
-    "remember recall know knew tell told say said mention mentioned name names named called call again "
-    "still can could would will should please think thought any anything something who whom whose how "
-    "there here me us about also and s".split()
-)
-
-
-def _stems(words: Iterable[str]) -> set[str]:
-    return {w.lower()[:5] for w in words if len(w) > 2}
-
+from memgpt_local.text import ASKING_WORDS, content_words, is_question, sentences, stem, stems
 
 # "What's my cat called, and where do I work?" asks two things in one sentence
 _SECOND_QUESTION = re.compile(
@@ -53,7 +41,7 @@ def asked_questions(message: str) -> list[str]:
 
 def subject_words(question: str) -> set[str]:
     """What a question is about: its content words, less the words that only ask (as stems)."""
-    return _stems(w for w in content_words(question) if w not in ASKING_WORDS)
+    return {stem(w) for w in content_words(question) if len(w) > 2 and w not in ASKING_WORDS}
 
 
 def unanswered(reply: str, asked: str, sources: Iterable[str]) -> list[str]:
@@ -63,17 +51,17 @@ def unanswered(reply: str, asked: str, sources: Iterable[str]) -> list[str]:
     questions = asked_questions(asked)
     if len(questions) < 2:
         return []
-    said = _stems(content_words(reply))
-    texts = [(_stems(content_words(text)), text) for text in sources]
+    said = stems(reply)
+    texts = [stems(text) for text in sources]
     missing = []
     for question in questions:
         subject = subject_words(question)
         if not subject:
             continue
         about = set(subject)
-        for stems, _ in texts:
-            if stems & subject:
-                about |= stems
+        for words_of in texts:
+            if words_of & subject:
+                about |= words_of
         if not said & about:
             missing.append(question)
     return missing

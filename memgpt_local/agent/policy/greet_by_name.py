@@ -22,7 +22,7 @@ from datetime import date
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.events import NAME_LABELS, is_name_line
-from memgpt_local.text import content_words
+from memgpt_local.text import stems
 
 NEAR_DAYS = 14  # a dated note this close to today is the one to ask about
 _ISO_DAY = re.compile(r"\b(\d{4})-(\d\d)-(\d\d)\b")
@@ -46,15 +46,11 @@ def _facts(memory: MemoryView) -> list[str]:
     return [ln for ln in _human_lines(memory) if ":" in ln and not is_name_line(ln)]
 
 
-def _stems(text: str) -> set[str]:
-    return {w.lower()[:5] for w in content_words(text) if len(w) > 2 and not w.isdigit()}
-
-
 def names_a_fact(greeting: str, facts: Sequence[str]) -> bool:
     """Whether ``greeting`` says something of one of ``facts`` (a word of its value, compared
-    by the first five letters: "goats" for "Pets: two goats", "bakery" for "Work: bakery")."""
-    said = _stems(greeting)
-    return any(said & _stems(line.partition(":")[2]) for line in facts)
+    by their first four letters: "goats" for "Pets: two goats", "bakery" for "Work: bakery")."""
+    said = stems(greeting)
+    return any(said & stems(line.partition(":")[2]) for line in facts)
 
 
 def _day(line: str) -> date | None:

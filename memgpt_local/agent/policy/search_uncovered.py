@@ -18,28 +18,16 @@ from memgpt_local.agent.policy.base import MemoryView
 from memgpt_local.agent.policy.search_first import SearchFirst
 from memgpt_local.agent.turn import Turn
 from memgpt_local.schemas import NewMessage
-from memgpt_local.text import FIRST_PERSON, content_words, is_question, sentences
+from memgpt_local.text import ASKING_WORDS, FIRST_PERSON, content_words, is_question, sentences, stem
 
 MARK = "search uncovered"
-
-# the words of asking and remembering, said of any topic: they say nothing of what is asked
-_ASKING = frozenset(
-    "again ago already anything ask asked called call can could ever forget forgot happen happened idea "
-    "know knew kind mention mentioned name named names once remember remind said say says sorry still "
-    "tell telling thing things think told way whats memory terrible bad "
-    "go goes going went gone see saw seen get got make made take took come came like".split()
-)
-
-
-def _stem(word: str) -> str:
-    return word.lower()[:4]
 
 
 def topic(question: str) -> set[str]:
     """The stems of what the user's questions about themself ask about ("What's my cat's name?":
     "cat"); empty when no sentence is such a question."""
     asked = [s for s in sentences(question) if is_question(s) and FIRST_PERSON.search(s)]
-    return {_stem(w) for s in asked for w in content_words(s) if len(w) > 2 and w not in _ASKING}
+    return {stem(w) for s in asked for w in content_words(s) if len(w) > 2 and w not in ASKING_WORDS}
 
 
 def covered(question: str, memory: MemoryView, event_id: int | None) -> bool:
@@ -51,7 +39,7 @@ def covered(question: str, memory: MemoryView, event_id: int | None) -> bool:
         return True
     seen = [line for _, line in memory.core_lines()]
     seen += [m.content for m in memory.in_context() if m.id != event_id and m.role != "assistant"]
-    return any(asked & {_stem(w) for w in content_words(text)} for text in seen)
+    return any(asked & {stem(w) for w in content_words(text)} for text in seen)
 
 
 class SearchUncovered(SearchFirst):
