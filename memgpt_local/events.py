@@ -95,7 +95,7 @@ def login(
                 " What your core memory says about the user (their facts, not yours):\n" + "\n".join(known)
             )
             if ask_about:
-                text += f"\nAsk them about this one: {ask_about}."
+                text += f"\nMention this one in your greeting: {ask_about}."
         else:
             text += " You do not know their name yet: greet them and ask it."
     return system_event("login", text, counts, now)

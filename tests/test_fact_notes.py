@@ -191,14 +191,14 @@ def test_a_login_quotes_what_core_memory_knows_so_the_greeting_can_use_it(store)
     again = runner.login_event()
     assert again.content.endswith(
         "(their facts, not yours):\nName: Dana\nKeeps: three beehives\n"
-        'Ask them about this one: "Keeps: three beehives".'
+        'Mention this one in your greeting: "Keeps: three beehives".'
     )
     assert "Greet the user by their name and mention one thing you know about them." in again.content
     # a long block: the name line is always listed, then the newest of the others
     lines = ["Name: Dana", *(f"Fact {i}: value {i}" for i in range(12))]
     store.core.set_value(runner.agent_id, "human", "\n".join(lines))
     listed = runner.login_event().content.split("(their facts, not yours):\n")[1].splitlines()
-    assert listed == ["Name: Dana", *lines[-7:], 'Ask them about this one: "Fact 11: value 11".']
+    assert listed == ["Name: Dana", *lines[-7:], 'Mention this one in your greeting: "Fact 11: value 11".']
 
 
 @pytest.mark.real_model

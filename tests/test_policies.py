@@ -619,11 +619,13 @@ def test_a_greeting_is_asked_about_the_dated_note_nearest_to_today():
         "Trip: Rome in spring (2027-04-02)",
         "Dog: Pierogi",
     ]
-    today = date(2026, 12, 5)
-    assert opener(notes, today) == '"Sister: Kasia, visiting tomorrow (2026-12-03)" (2026-12-03 was 2 days ago)'
+    assert (
+        opener(notes, date(2026, 12, 2)) == '"Sister: Kasia, visiting tomorrow (2026-12-03)" (2026-12-03 is in 1 day)'
+    )
+    assert opener(notes, date(2026, 12, 3)) == '"Sister: Kasia, visiting tomorrow (2026-12-03)" (2026-12-03 is today)'
     assert opener(notes, date(2027, 3, 30)) == '"Trip: Rome in spring (2027-04-02)" (2027-04-02 is in 3 days)'
-    assert opener(notes, date(2026, 6, 1)) == '"Dog: Pierogi"'  # nothing dated near: the newest note
-    assert opener([], today) is None
+    assert opener(notes, date(2026, 12, 5)) == '"Dog: Pierogi"'  # the visit is past: the newest undated note
+    assert opener(notes[1:3], date(2026, 12, 5)) is None and opener([], date(2026, 12, 5)) is None
 
 
 def test_a_reply_that_sends_the_users_message_back_is_a_parrot_and_a_comment_on_it_is_not():

@@ -8,9 +8,9 @@ the first login. Told only to use the name ("Greet Lena by name"), the model wro
 can I help you with your goats?": the notice ends with the words to start from ("Hello Lena!";
 a small model continues from the last thing it read). With the name fixed, a `make run` chat
 still got "Hello, Tomasz! How can I help you today?" with his sister's visit saved the day
-before: a greeting that names nothing known is held too, and the notice names one note to ask
-about, a dated one nearest to today first (a plan, a visit: "2026-12-03 was 2 days ago"), else
-the newest. The second draft goes out whatever it says.
+before: a greeting that names nothing known is held too, and the notice names one note to
+mention, an upcoming dated one first (a plan, a visit: "2026-12-05 is in 2 days"), else the
+newest undated one. The second draft goes out whatever it says.
 """
 
 from __future__ import annotations
@@ -73,14 +73,18 @@ def _how_far(day: date, today: date) -> str:
 
 
 def opener(facts: Sequence[str], today: date) -> str | None:
-    """The note to ask about at a login: a dated one nearest to ``today`` (within
-    ``NEAR_DAYS``), said with how far its day is, else the newest note."""
-    dated = [(abs((d - today).days), -i, line, d) for i, line in enumerate(facts) if (d := _day(line)) is not None]
-    near = [item for item in dated if item[0] <= NEAR_DAYS]
+    """The note to mention at a login: a dated one from today to ``NEAR_DAYS`` ahead (the
+    nearest), said with how far its day is, else the newest undated note. A past date is
+    left out: shown "Sister: Kasia, visiting tomorrow (2026-12-03)" two days later, with "it
+    is over now" beside it, the 1.5B model still greeted "your sister Kasia is visiting
+    tomorrow"."""
+    dated = [((d - today).days, -i, line, d) for i, line in enumerate(facts) if (d := _day(line)) is not None]
+    near = [item for item in dated if 0 <= item[0] <= NEAR_DAYS]
     if near:
         _, _, line, day = min(near)
         return f'"{line}" ({_how_far(day, today)})'
-    return f'"{facts[-1]}"' if facts else None
+    undated = [line for line in facts if _day(line) is None]
+    return f'"{undated[-1]}"' if undated else None
 
 
 class GreetByName(Policy):
