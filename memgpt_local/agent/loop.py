@@ -112,7 +112,7 @@ class AgentRunner:
         )
         listed = events.login_facts(known)
         facts = [ln for ln in listed if not events.is_name_line(ln)]
-        about = opener(facts, (now or utcnow()).date()) if facts else None
+        about = opener(facts, (now or utcnow()).date())
         event = events.login(datetime.fromisoformat(last) if last else None, self.counts(), now, listed, about)
         with self.store.transaction():
             self.store.agents.set_state(self.agent_id, dict(state, last_login=event.created_at.isoformat()))

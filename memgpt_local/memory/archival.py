@@ -49,7 +49,7 @@ class ArchivalStore(ArchivalStoreBase[Database]):
         clusters rebuilt) when it has grown large enough (``memory/cells.py``)."""
         inserted = super().insert_many(agent_id, items, vectors=vectors, progress=progress)
         if inserted:
-            self.cells.after_insert(agent_id)
+            self.cells.after_insert(agent_id, self.count(agent_id))
         return inserted
 
     def all(self, agent_id: int) -> list[Passage]:

@@ -140,11 +140,10 @@ class ArchivalCells:
         """How many cells a search of the agent's archive scans; None: it is not clustered."""
         return self.db.scalar("SELECT probes FROM passage_clusters WHERE agent_id = ?", (agent_id,))
 
-    def after_insert(self, agent_id: int) -> bool:
-        """Cluster the agent's archive when it has reached ``min_rows``, or rebuild its
-        clusters when it has grown ``GROWTH`` times since; True when it did."""
-        rows = int(self.db.scalar("SELECT count(*) FROM passage_embeddings e JOIN passages p ON p.id = e.passage_id "
-                                  "WHERE p.agent_id = ?", (agent_id,)))  # fmt: skip
+    def after_insert(self, agent_id: int, rows: int) -> bool:
+        """Cluster the agent's archive (``rows`` passages now) when it has reached
+        ``min_rows``, or rebuild its clusters when it has grown ``GROWTH`` times since; True
+        when it did."""
         current = self.of(agent_id)
         if rows < self.min_rows or (current is not None and rows < GROWTH * current.rows_at_build):
             return False

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import json
 import os
 import sys
@@ -97,6 +98,7 @@ def _captured_stderr() -> Iterator[list[str]]:
 _load_lock = threading.Lock()
 
 
+@functools.cache
 def amx_compiled() -> bool:
     """Whether this llama.cpp build carries its AMX matrix kernels (built natively on a CPU
     with AMX, e.g. Xeon Sapphire Rapids). Those kernels crash in decode on Q4_K/Q6_K models

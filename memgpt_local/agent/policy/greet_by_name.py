@@ -21,7 +21,7 @@ from datetime import date
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.events import NAME_LABELS, is_name_line
+from memgpt_local.events import is_name_line
 from memgpt_local.text import stems
 
 NEAR_DAYS = 14  # a dated note this close to today is the one to ask about
@@ -31,9 +31,9 @@ _ISO_DAY = re.compile(r"\b(\d{4})-(\d\d)-(\d\d)\b")
 def known_name(memory: MemoryView) -> str | None:
     """The user's name as the human block holds it ("Name: Lena Maier" -> "Lena"), if any."""
     for line in _human_lines(memory):
-        key, _, value = line.partition(":")
-        if key.strip().lower() in NAME_LABELS and value.strip():
-            return value.strip().split()[0].strip(",.;")
+        value = line.partition(":")[2].strip()
+        if is_name_line(line) and value:
+            return value.split()[0].strip(",.;")
     return None
 
 
