@@ -1,7 +1,7 @@
 """Benchmark archival vector search at scale (not a test).
 
 For each size N: a fresh memory file gets N passages with synthetic 384-d vectors (clustered:
-N/100 topics, each passage ~0.5 cosine to the others of its topic; queries are perturbed
+N/100 topics by default (``--topic-size``), each passage ~0.5 cosine to the others of its topic; queries are perturbed
 passages, ~0.9 cosine to their origin). It then times the production vector search
 (``archival.nearest``) at several oversampling factors beside a numpy brute-force baseline in
 the same process, and reports recall@k against the exact answer. On the file (``--store
@@ -44,8 +44,10 @@ class SyntheticEmbedder:
         raise RuntimeError("the benchmark supplies its own vectors")
 
 
-def synthetic(n: int, queries: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    topics = max(16, n // 100)
+def synthetic(
+    n: int, queries: int, rng: np.random.Generator, topic_size: int = 100
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    topics = max(16, n // topic_size)
     centers = rng.standard_normal((topics, DIM), dtype=np.float32)
     centers /= np.linalg.norm(centers, axis=1, keepdims=True)
     topic = rng.integers(0, topics, n)
@@ -88,7 +90,7 @@ class Postgres:
 
 def bench_size(n: int, args: argparse.Namespace, workdir: Path, kind: str, pg: Postgres | None) -> dict:
     rng = np.random.default_rng(args.seed)
-    data, queries, topic = synthetic(n, args.queries, rng)
+    data, queries, topic = synthetic(n, args.queries, rng, args.topic_size)
     location: Path | str = workdir / f"bench_{n}.db" if pg is None else pg.new_database(f"bench_{n}")
     store = open_store(location, SyntheticEmbedder())
     agent = store.agents.create("bench", blocks=[])
@@ -159,6 +161,9 @@ def bench_size(n: int, args: argparse.Namespace, workdir: Path, kind: str, pg: P
     for oversample in args.oversample:
         production = lambda q, o: store.archival.nearest(agent.id, q, k, oversample=o)  # noqa: E731
         result["production"].append(measure(production, oversample))
+    for probes in args.probes if clusters is not None else []:  # other probe counts, same clusters
+        probed = lambda q, o: nearest(store.db, PASSAGES, agent.id, q, k, o, probes=probes)  # noqa: B023, E731
+        result["production"].append(measure(probed, 10, probes=probes))
     if clusters is not None:  # the same file searched without its clusters, for comparison
         whole = lambda q, o: nearest(store.db, PASSAGES, agent.id, q, k, o)  # noqa: E731
         result["production"].append(measure(whole, 10, whole_archive=True))
@@ -177,7 +182,7 @@ def print_table(results: list[dict]) -> None:
         cells = r.get("clusters")
         for p in r["production"]:
             if r["store"] == "sqlite" and cells and not p.get("whole_archive"):
-                label = f"{cells['probes']}/{cells['cells']} cells, bit x{p['oversample']}"
+                label = f"{p.get('probes', cells['probes'])}/{cells['cells']} cells, bit x{p['oversample']}"
             elif r["store"] == "sqlite":
                 label = f"{'whole file, ' if cells else ''}bit KNN x{p['oversample']} + rescore"
             else:
@@ -196,6 +201,8 @@ def main() -> None:
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--oversample", default="4,10,40", help="comma-separated candidate factors")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--topic-size", type=int, default=100, help="passages per synthetic topic")
+    parser.add_argument("--probes", default="", help="comma-separated probe counts also measured on a clustered file")
     parser.add_argument("--out", type=Path, default=Path("bench_archival.json"))
     parser.add_argument("--workdir", type=Path, default=None, help="where the temp db files go")
     parser.add_argument("--store", choices=("sqlite", "postgres", "both"), default="sqlite")
@@ -206,6 +213,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     args.oversample = [int(x) for x in args.oversample.split(",")]
+    args.probes = [int(x) for x in args.probes.split(",") if x]
     sizes = [int(x) for part in args.sizes for x in part.split(",") if x]
     kinds = ["sqlite", "postgres"] if args.store == "both" else [args.store]
     results = []
