@@ -1,8 +1,8 @@
 """Benchmark archival vector search at scale (not a test).
 
 For each size N: a fresh memory file gets N passages with synthetic 384-d vectors (clustered:
-N/100 topics by default (``--topic-size``), each passage ~0.5 cosine to the others of its topic; queries are perturbed
-passages, ~0.9 cosine to their origin). It then times the production vector search
+N/100 topics by default, ``--topic-size``; each passage ~0.5 cosine to the others of its
+topic; queries are perturbed passages, ~0.9 cosine to their origin). It then times the production vector search
 (``archival.nearest``) at several oversampling factors beside a numpy brute-force baseline in
 the same process, and reports recall@k against the exact answer. On the file (``--store
 sqlite``): bit[384] vec0 KNN for candidates, exact float rescoring in SQL; from 50,000

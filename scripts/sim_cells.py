@@ -25,7 +25,7 @@ n, topic_size = int(sys.argv[1]), int(sys.argv[2])
 configs = [tuple(int(x) for x in c.split(":")) for c in sys.argv[3:]]
 rng = np.random.default_rng(0)
 data, q, _ = synthetic(n, 100, rng, topic_size)
-exact = np.argsort(-(q @ data.T), axis=1)[:, :10]
+exact = np.argpartition(-(q @ data.T), 10, axis=1)[:, :10]  # the top 10 as a set: recall needs no order
 for cells, sample_size, iters in configs:
     r = np.random.default_rng(0)
     t = time.time()
