@@ -2,10 +2,13 @@
 
 The notes pass (``memgpt_local/agent/facts.py``) reads a user's message and writes the facts it
 states into the human block. This script runs the real pass, grammar, grounding and merge
-included, over two sets of made-up messages, each message with the block as it stood before it:
+included, over sets of made-up messages, each message with the block as it stood before it,
+said on one Thursday (``WHEN``):
 
 - ``tune``: messages used while changing the notes prompt;
-- ``held``: differently worded messages, looked at only to report.
+- ``held``: differently worded messages, looked at only to report;
+- ``plans``, ``plans-held``: plans said with a relative day ("next Saturday", "tomorrow"), which
+  must be saved with that day resolved forward (the fact holds the date: "greyhound 2026-12-05").
 
 A case is a message, the saved lines before it, the facts a careful reader would write (each a
 set of words that must all occur in one written line) and words no line may hold (a fact the
@@ -14,7 +17,7 @@ shift, two cardiac arrests" is no new job) or lose (it said the fact changed). I
 row per case and a table per set: facts found, cases with an invented or wrongly kept line,
 cases where nothing should be written and something was.
 
-    python scripts/bench_notes.py --model models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf [--set held]
+    python scripts/bench_notes.py --model models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf [--set held|plans|all]
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 
 from memgpt_local.agent.facts import FactNoter
@@ -195,7 +199,82 @@ SETS: dict[str, tuple[Case, ...]] = {
             ("nottingham",),
         ),
     ),
+    # plans said with a relative day, read on Thursday 2026-12-03 (``WHEN``): each must be saved
+    # with its day resolved forward. A `make run` chat saved "Adopted dog: greyhound" for "my
+    # partner Tom and I are adopting a greyhound next Saturday", and nothing for "my brother Rui
+    # is flying in from Lisbon on Friday" but "Brother: Rui"
+    "plans": (
+        case(
+            (),
+            "Hey, I'm Joanna. I run a small bookshop in Krakow, and my partner Tom and I are adopting a "
+            "greyhound next Saturday.",
+            ("joanna", "bookshop", "tom", "greyhound 2026-12-05"),
+        ),
+        case(
+            ("Name: Marta", "Work: teaches violin in Porto"),
+            "My brother Rui is flying in from Lisbon on Friday.",
+            ("rui", "rui 2026-12-04"),
+            ("2026-11-27",),
+        ),
+        case(
+            ("Name: Ana",),
+            "I've got a job interview at the hospital tomorrow, wish me luck!",
+            ("interview 2026-12-04",),
+        ),
+        case(
+            ("Name: Ben", "Work: teacher"),
+            "We're driving up to Edinburgh for my mum's birthday this weekend.",
+            ("edinburgh 2026-12-05",),
+        ),
+        case(("Name: Ben",), "My daughter Zoe starts swimming lessons next Tuesday.", ("zoe", "swimming 2026-12-08")),
+        case(("Name: Ana",), "I'm running my first half marathon in two weeks.", ("marathon 2026-12-17",)),
+        case(
+            ("Name: Ben",), "Tomorrow I'm having my wisdom teeth out, not looking forward to it.", ("teeth 2026-12-04",)
+        ),
+        case(
+            ("Name: Ana", "Home: Leeds"),
+            "My parents are coming to stay on Sunday for a week.",
+            ("parents 2026-12-06",),
+            ("2026-11-29",),
+        ),
+    ),
+    "plans-held": (
+        case(("Name: Priya",), "Guess what, Dev and I are getting married next June!", ("dev june",)),
+        case(("Name: Sara",), "Got tickets to see Radiohead tomorrow night.", ("radiohead 2026-12-04",)),
+        case(
+            ("Name: Sara", "Cat: Miso"),
+            "The vet is neutering Miso on Monday, poor thing.",
+            ("miso 2026-12-07",),
+            ("2026-11-30",),
+            ("miso",),
+        ),
+        case(
+            ("Name: Leo", "Work: junior architect"),
+            "Starting at a new firm next week, same job, better pay.",
+            ("firm 2026-12-07",),
+        ),
+        case(
+            ("Name: Ruth", "Work: librarian"), "Friday is my last day at the library, I'm retiring!", ("retir friday",)
+        ),
+        case(
+            ("Name: Leo", "Home: Bristol"),
+            "We're moving into the new flat on Saturday, finally!",
+            ("flat 2026-12-05",),
+            ("2026-11-28",),
+        ),
+        case(
+            ("Name: Sara",), "Hosting my book club here on Thursday, need to bake something.", ("book club thursday",)
+        ),
+        case(
+            ("Name: Priya",),
+            "My sister Anjali lands in Delhi in three days for her wedding.",
+            ("anjali", "anjali 2026-12-06"),
+        ),
+    ),
 }
+
+
+WHEN = datetime(2026, 12, 3, 18, 0, tzinfo=timezone.utc)  # a Thursday: the day every case is said
 
 
 def written_lines(
@@ -203,7 +282,7 @@ def written_lines(
 ) -> tuple[list[str], str]:
     """(the lines the pass wrote, the block's text after it)."""
     store.core.set_value(agent_id, "human", "\n".join(saved) if saved else "Nothing is known about the user yet.")
-    notes = noter.note(message)
+    notes = noter.note(message, when=WHEN)
     if notes.dropped:
         print(f"    dropped as not said: {notes.dropped}")
     if kept := getattr(notes, "kept", []):  # absent before the change check: compared side by side
@@ -235,13 +314,13 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", required=True, type=Path)
-    parser.add_argument("--set", choices=[*SETS, "both"], default="both")
+    parser.add_argument("--set", choices=[*SETS, "both", "all"], default="both", help="both: tune and held")
     args = parser.parse_args()
     backend = LlamaCppBackend(str(args.model), n_ctx=4096, n_threads=2)
     store = open_store(Path(tempfile.mkdtemp(prefix="notes-bench-")) / "memory.db", make_embedder(EmbedderSettings()))
     agent_id = store.agents.create("bench").id
     noter = FactNoter(store, backend, agent_id, FactNoteSettings())
-    names = list(SETS) if args.set == "both" else [args.set]
+    names = {"both": ["tune", "held"], "all": list(SETS)}.get(args.set, [args.set])
     table = []
     for name in names:
         found = total = wrong = empty_cases = empty_wrong = 0

@@ -9,6 +9,7 @@ from store_sql import STORE_KINDS
 from memgpt_local.agent.facts import (
     NOTES_EXAMPLES,
     FactNoter,
+    carry_days,
     grounded,
     label_of,
     merge,
@@ -273,3 +274,58 @@ def test_annotate_takes_a_phrases_date_from_the_sentence_it_was_said_in():
     inside = annotate("Home: Cardiff (moved last weekend)", day)
     assert inside == "Home: Cardiff (moved last weekend, weekend of 2026-11-28)"  # no brackets in brackets
     assert annotate(inside, day) == inside
+
+
+THURSDAY = "2026-12-03T18:00:00+00:00"
+
+
+@pytest.mark.parametrize(
+    "lines, said, written",
+    [
+        (  # the day goes to the one line of the plan's clause, not to the partner said before it
+            ["Partner: Tom", "Adopted dog: greyhound"],
+            "My partner Tom and I are adopting a greyhound next Saturday.",
+            ["Partner: Tom", "Adopted dog: greyhound (next Saturday, 2026-12-05)"],
+        ),
+        (  # a day the line names bare gets its date beside it
+            ["Coming to stay: Sunday for a week"],
+            "My parents are coming to stay on Sunday for a week.",
+            ["Coming to stay: Sunday (2026-12-06) for a week"],
+        ),
+        (  # two lines share the clause: the day may be either's, so neither gets it
+            ["Brother: Rui", "Rui's home: Lisbon"],
+            "My brother Rui is flying in from Lisbon on Friday.",
+            ["Brother: Rui", "Rui's home: Lisbon"],
+        ),
+        (  # a past day is an event, not a plan
+            ["Dog: Nova, a greyhound"],
+            "We adopted a greyhound yesterday, she's called Nova.",
+            ["Dog: Nova, a greyhound"],
+        ),
+        (  # already dated by the model's own words
+            ["Brother: Rui, flying in on Friday (2026-12-04)"],
+            "My brother Rui is flying in on Friday.",
+            ["Brother: Rui, flying in on Friday (2026-12-04)"],
+        ),
+        (  # the day's clause says nothing of the line
+            ["Work: runs a bookshop"],
+            "I run a bookshop, and my sister visits next week.",
+            ["Work: runs a bookshop"],
+        ),
+    ],
+)
+def test_a_plans_day_left_out_of_its_line_is_written_onto_it(lines, said, written):
+    from datetime import datetime
+
+    assert carry_days(lines, said, datetime.fromisoformat(THURSDAY)) == written
+
+
+def test_the_notes_pass_saves_a_plan_with_its_day(store):
+    from datetime import datetime
+
+    runner = make_runner(store, ['{"facts": ["Name: Joanna", "Adopted dog: greyhound"]}'], fact_notes={"enabled": True})
+    notes = runner.facts.note(
+        "I'm Joanna, and my partner and I are adopting a greyhound next Saturday.",
+        when=datetime.fromisoformat(THURSDAY),
+    )
+    assert notes.lines() == ["saved: Name: Joanna", "saved: Adopted dog: greyhound (next Saturday, 2026-12-05)"]

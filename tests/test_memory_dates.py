@@ -29,6 +29,13 @@ TUESDAY = datetime(2025, 3, 4, 18, 30, tzinfo=timezone.utc)  # a Tuesday evening
         ("next Tuesday", "next Tuesday (2025-03-11)"),
         ("this coming Friday", "this coming Friday (2025-03-07)"),
         ("This Friday we are going to the lake.", "This Friday (2025-03-07) we are going to the lake."),
+        # the present progressive in the day's clause is an arrangement; past forms and -ing
+        # adjectives are not, nor a progressive in another clause
+        ("My brother is flying in on Friday.", "My brother is flying in on Friday (2025-03-07)."),
+        ("We're moving on Saturday, finally!", "We're moving on Saturday (2025-03-08), finally!"),
+        ("I was working on Saturday.", "I was working on Saturday (2025-03-01)."),
+        ("It was amazing on Saturday.", "It was amazing on Saturday (2025-03-01)."),
+        ("We went on Saturday, it is raining now.", "We went on Saturday (2025-03-01), it is raining now."),
         ("Tonight is pizza night.", "Tonight (2025-03-04) is pizza night."),
         ("the day before yesterday", "the day before yesterday (2025-03-02)"),
         ("tomorrow morning", "tomorrow (2025-03-05) morning"),

@@ -29,7 +29,8 @@ written:
   dropped: how the user feels after one shift is no fact to greet them with in a month;
 - a relative date gets its day written in ("Sister: Kasia, visiting tomorrow (2026-12-03)"),
   resolved as in the user's sentence: the block is read for months, and a `make run` chat
-  saved "Sister: Kasia, visiting tomorrow", which is wrong from the next day on;
+  saved "Sister: Kasia, visiting tomorrow", which is wrong from the next day on; a plan's
+  day that the line left out is written onto it (``carry_days``);
 - when the block would overflow, its oldest lines move to archival memory, and the notice
   says so.
 
@@ -49,7 +50,7 @@ from typing import TYPE_CHECKING
 from memgpt_local import events
 from memgpt_local.config import FactNoteSettings
 from memgpt_local.memory.core import default_text
-from memgpt_local.memory.dates import annotate
+from memgpt_local.memory.dates import Mention, annotate, day_of, mentions
 from memgpt_local.runtime.base import Backend, SideContexts
 from memgpt_local.runtime.grammar import build_notes_grammar
 from memgpt_local.schemas import ChatMessage
@@ -61,6 +62,7 @@ from memgpt_local.text import (
     sentences,
     statements,
     stem,
+    stems,
     words,
 )
 
@@ -245,6 +247,50 @@ def replaces(old: str, new: str, said: str) -> bool:
     return bool(_words_of_value(old) & _words_of_value(new)) or states_a_change(new, said)
 
 
+# where a clause ends: a plan's day belongs to the words of its own clause ("my partner Tom and I
+# are adopting a greyhound next Saturday": the greyhound, not Tom)
+_CLAUSE_BREAK = re.compile(r"[.!?;,\n]|\s(?:and|but|so|because)\s", re.IGNORECASE)
+
+
+def _clause_of(text: str, mention: Mention) -> str:
+    left = max((m.end() for m in _CLAUSE_BREAK.finditer(text, 0, mention.start)), default=0)
+    right = next((m.start() for m in _CLAUSE_BREAK.finditer(text, mention.end)), len(text))
+    return text[left : mention.start] + " " + text[mention.end : right]
+
+
+def _ahead(mention: Mention, day: str) -> bool:
+    """Whether the date of ``mention`` lies after ``day`` (ISO): a plan, not an event."""
+    value = re.search(r"\d{4}(?:-\d{2}(?:-\d{2})?)?", mention.value)
+    return value is not None and value[0] > day[: len(value[0])]
+
+
+def carry_days(lines: Sequence[str], said: str, when: datetime) -> list[str]:
+    """``lines`` with the day of each plan in ``said`` written onto the one line taken from its
+    clause, when that line lost it. A `make run` chat saved "Adopted dog: greyhound" for "my
+    partner Tom and I are adopting a greyhound next Saturday": wrong until that Saturday, and
+    the login could not mention it. Only days after ``when`` count (a past event's day is no
+    plan), and only when exactly one line shares a word with the clause (else the day may
+    belong to any of them)."""
+    out = list(lines)
+    today = day_of(when).isoformat()
+    for mention in mentions(said, when):
+        if not _ahead(mention, today) or any(mention.value in line for line in out):
+            continue
+        clause = stems(_clause_of(said, mention))
+        touching = [i for i, line in enumerate(out) if stems(line.partition(":")[2]) & clause]
+        if len(touching) != 1:
+            continue
+        line = out[touching[0]]
+        word = mention.phrase.split()[-1]
+        bare = re.search(rf"\b{re.escape(word)}\b(?!\s*\()", line.partition(":")[2], re.IGNORECASE)
+        if bare:  # "Coming to stay: Sunday for a week": the day goes after the word said
+            at = len(line.partition(":")[0]) + 1 + bare.end()
+            out[touching[0]] = f"{line[:at]} ({mention.value}){line[at:]}"
+        else:
+            out[touching[0]] = f"{line} ({mention.phrase[0].lower()}{mention.phrase[1:]}, {mention.value})"
+    return out
+
+
 def parse_notes(text: str) -> list[str]:
     """The lines of a notes completion (``{"facts": [...]}``); [] for anything else."""
     try:
@@ -335,7 +381,8 @@ class FactNoter:
             lines = [line for line in found if grounded(line, said) and not passing_state(line)]
         dropped = [line for line in found if line not in lines]
         day = when or datetime.now(timezone.utc)
-        value, notes = merge(block.value, [annotate(line, day, context=said) for line in lines], block.limit, said)
+        dated = carry_days([annotate(line, day, context=said) for line in lines], said, day)
+        value, notes = merge(block.value, dated, block.limit, said)
         notes.dropped = dropped
         if not notes.changed:
             return notes

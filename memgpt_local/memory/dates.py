@@ -12,7 +12,8 @@ Days are the UTC days of the timestamp (the days search results show). "last Sun
 "this past Sunday" are the latest Sunday before the day; "next Sunday" and "this coming
 Sunday" the first one after it; a bare "on Sunday" or "this Sunday" is the latest one before
 (from the day itself, for "this") unless its sentence speaks of the future ("will", "going
-to", ...), then the first one after. A week is Monday to Sunday, shown by its Monday.
+to", ...) or its clause is in the present progressive ("we're moving on Saturday"), then the
+first one after. A week is Monday to Sunday, shown by its Monday.
 """
 
 from __future__ import annotations
@@ -69,6 +70,17 @@ _GROUPS = {name: re.compile(pattern, re.IGNORECASE) for name, pattern in _PATTER
 _FUTURE = re.compile(
     r"\b(will|won't|shall|going to|gonna|plan(?:ning)? to|can't wait|looking forward|hoping to|hope to)\b|'ll\b",
     re.IGNORECASE,
+)
+# the present progressive in the day's own clause is an arrangement: "Rui is flying in on Friday",
+# "we're moving on Saturday" (a `make run` chat dated Rui's flight to the Friday before); words in
+# -ing that are no verb ("it was amazing", "nothing") do not count
+_NOT_VERBS = (
+    "amazing|boring|interesting|exciting|annoying|tiring|relaxing|exhausting|amusing|disappointing|"
+    "terrifying|charming|stunning|surprising|confusing|frustrating|worrying|thing|things|nothing|something|"
+    "anything|everything|morning|evening|king|ring|spring|string|during|ceiling|building|wedding|pudding"
+)
+_PROGRESSIVE = re.compile(
+    rf"(?:\b(?:am|is|are)|\w['’](?:m|re|s))\s+(?:\w+\s+)?(?!(?:{_NOT_VERBS})\b)\w+ing\b", re.IGNORECASE
 )
 # already dated: "yesterday (2025-03-03)", "last week (week of ...)", "(moved yesterday, 2025-03-03)"
 _DATED = re.compile(r"(?:\s*\(|,\s*)(?:week(?:end)? of )?\d{4}")
@@ -145,6 +157,12 @@ def _sentence_around(text: str, start: int, end: int) -> str:
     return text[left + 1 : min(rights) if rights else len(text)]
 
 
+def _clause_around(text: str, start: int, end: int) -> str:
+    left = max(text.rfind(c, 0, start) for c in ".!?\n,;")
+    rights = [i for i in (text.find(c, end) for c in ".!?\n,;") if i >= 0]
+    return text[left + 1 : min(rights) if rights else len(text)]
+
+
 def _value(kind: str, phrase: str, day: date, future: bool) -> str:
     m = _GROUPS[kind].fullmatch(phrase)
     assert m is not None
@@ -166,7 +184,8 @@ def mentions(text: str, when: datetime | date) -> list[Mention]:
     for m in _PHRASE.finditer(text):
         kind = m.lastgroup
         assert kind is not None
-        future = bool(_FUTURE.search(_sentence_around(text, m.start(), m.end())))
+        sentence = _sentence_around(text, m.start(), m.end())
+        future = bool(_FUTURE.search(sentence) or _PROGRESSIVE.search(_clause_around(text, m.start(), m.end())))
         found.append(Mention(m.start(), m.end(), m.group(0), _value(kind, m.group(0), day, future)))
     return found
 
