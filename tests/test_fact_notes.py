@@ -307,6 +307,11 @@ THURSDAY = "2026-12-03T18:00:00+00:00"
             "My brother Rui is flying in on Friday.",
             ["Brother: Rui, flying in on Friday (2026-12-04)"],
         ),
+        (  # "won't" is the user's surprise, not the future: the Tuesday is a past one
+            ["Students: two set a lab bench on fire"],
+            "You won't believe it, two of my students set a lab bench on fire on Tuesday.",
+            ["Students: two set a lab bench on fire"],
+        ),
         (  # the day's clause says nothing of the line
             ["Work: runs a bookshop"],
             "I run a bookshop, and my sister visits next week.",
@@ -329,3 +334,29 @@ def test_the_notes_pass_saves_a_plan_with_its_day(store):
         when=datetime.fromisoformat(THURSDAY),
     )
     assert notes.lines() == ["saved: Name: Joanna", "saved: Adopted dog: greyhound (next Saturday, 2026-12-05)"]
+
+
+def test_a_plan_the_notes_left_out_is_asked_about_on_its_own(store):
+    from datetime import datetime
+
+    runner = make_runner(
+        store,
+        [
+            '{"facts": []}',  # the notes pass wrote nothing for the interview
+            '{"facts": ["Interview: at the hospital"]}',  # asked about "tomorrow" alone
+            '{"facts": []}',
+            '{"facts": ["Concert: Radiohead, bought tickets"]}',  # an invented detail is dropped
+            '{"facts": []}',
+        ],
+        fact_notes={"enabled": True},
+    )
+    thursday = datetime.fromisoformat(THURSDAY)
+    notes = runner.facts.note("I've got a job interview at the hospital tomorrow, wish me luck!", when=thursday)
+    assert notes.lines() == ["saved: Interview: at the hospital (tomorrow, 2026-12-04)"]
+    plan_ask = runner.backend.requests[1].messages
+    assert plan_ask[-1].content.endswith("Day: tomorrow") and "Day: next Friday" in plan_ask[3].content
+    notes = runner.facts.note("I'm seeing Radiohead tomorrow night.", when=thursday)
+    assert notes.lines() == [] and notes.dropped == ["Concert: Radiohead, bought tickets"]
+    # a past day, or a day in a sentence not about the user, asks nothing more
+    runner.facts.note("I saw Radiohead last Monday. The shop opens next Monday.", when=thursday)
+    assert len(runner.backend.requests) == 5

@@ -112,3 +112,22 @@ def test_search_hits_show_the_day_of_each_relative_date():
     assert "=" not in short[0]  # a phrase cut off is not noted
     quoted = message.model_copy(update={"role": "function"})  # a result quoting other entries
     assert "=" not in format_hits([quoted], first=1, per_item=300)[0]
+
+
+@pytest.mark.parametrize(
+    "said, future",
+    [
+        ("I have an interview tomorrow.", True),  # only ahead, by its own words
+        ("See you next Friday!", True),
+        ("in two weeks we fly", True),
+        ("We're moving on Saturday, finally!", True),  # the clause is in the progressive
+        ("I'll see her on Saturday.", True),
+        ("We saw a band on Saturday.", False),
+        ("You won't believe it, two of my students set a lab bench on fire on Tuesday.", False),
+    ],
+)
+def test_said_as_future_reads_the_phrase_and_its_own_clause(said, future):
+    from memgpt_local.memory.dates import said_as_future
+
+    (mention,) = mentions(said, TUESDAY)
+    assert said_as_future(said, mention) is future

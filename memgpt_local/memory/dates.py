@@ -177,6 +177,20 @@ def _value(kind: str, phrase: str, day: date, future: bool) -> str:
     return _period(day, m["which"], m["period"])
 
 
+_FORWARD = re.compile(r"(?:the day after )?tomorrow|in\s|next\s|this\s+coming\s", re.IGNORECASE)
+
+
+def said_as_future(text: str, mention: Mention) -> bool:
+    """Whether ``mention`` (of ``text``) names a day ahead by its own words ("tomorrow", "next
+    Friday", "in two weeks") or its clause speaks of the future. Weaker than the sentence test
+    ``mentions`` uses for a bare "on Tuesday": "You won't believe it, two of my students set a
+    lab bench on fire on Tuesday" is a past Tuesday to the user, whatever "won't" says."""
+    if _FORWARD.match(mention.phrase):
+        return True
+    clause = _clause_around(text, mention.start, mention.end)
+    return bool(_FUTURE.search(clause) or _PROGRESSIVE.search(clause))
+
+
 def mentions(text: str, when: datetime | date) -> list[Mention]:
     """The relative date phrases of ``text``, said at ``when``, in order."""
     day = day_of(when)
