@@ -354,9 +354,17 @@ def test_a_plan_the_notes_left_out_is_asked_about_on_its_own(store):
     notes = runner.facts.note("I've got a job interview at the hospital tomorrow, wish me luck!", when=thursday)
     assert notes.lines() == ["saved: Interview: at the hospital (tomorrow, 2026-12-04)"]
     plan_ask = runner.backend.requests[1].messages
-    assert plan_ask[-1].content.endswith("Day: tomorrow") and "Day: next Friday" in plan_ask[3].content
+    # the plan's own clause, not the whole message
+    assert plan_ask[-1].content == 'Message: "I\'ve got a job interview at the hospital tomorrow"\nDay: tomorrow'
+    assert "Day: next Friday" in plan_ask[3].content
     notes = runner.facts.note("I'm seeing Radiohead tomorrow night.", when=thursday)
     assert notes.lines() == [] and notes.dropped == ["Concert: Radiohead, bought tickets"]
     # a past day, or a day in a sentence not about the user, asks nothing more
     runner.facts.note("I saw Radiohead last Monday. The shop opens next Monday.", when=thursday)
     assert len(runner.backend.requests) == 5
+
+
+def test_a_letter_the_user_never_typed_is_no_fact():
+    said = "My daughter Layla has her first ballet recital tomorrow. I'm more nervous than she is!"
+    assert not grounded("Recital: Layla's first, Ahmed is more紧张", said)
+    assert grounded("Home: Kraków", "I live in Kraków now.")  # letters the user typed are theirs

@@ -221,9 +221,11 @@ def label_of(line: str) -> str | None:
 def grounded(line: str, said: str) -> bool:
     """Whether the value of ``line`` comes from ``said``: every name and number it holds, and
     all but one in three of its other content words (compared by their first four letters),
-    occur there. A trait written as "Label: yes" ("Vegetarian: yes" for "I'm vegetarian") is
-    grounded by its label's words."""
+    occur there, and it holds no letter outside ASCII that ``said`` lacks. A trait written as
+    "Label: yes" ("Vegetarian: yes" for "I'm vegetarian") is grounded by its label's words."""
     label, _, value = line.partition(":")
+    if any(not ch.isascii() and ch.isalpha() and ch not in said for ch in value):
+        return False  # a letter the user never typed: a slip into another script ("Ahmed is more紧张")
     heard = {stem(w) for w in words(said)}
     if value.strip().lower().rstrip(".") in ("yes", "true"):
         said_label = [stem(w) for w in content_words(label) if len(w) > 2]
@@ -287,10 +289,22 @@ def replaces(old: str, new: str, said: str) -> bool:
 _CLAUSE_BREAK = re.compile(r"[.!?;,\n]|\s(?:and|but|so|because)\s", re.IGNORECASE)
 
 
-def _clause_of(text: str, mention: Mention) -> str:
+def _clause_bounds(text: str, mention: Mention) -> tuple[int, int]:
     left = max((m.end() for m in _CLAUSE_BREAK.finditer(text, 0, mention.start)), default=0)
     right = next((m.start() for m in _CLAUSE_BREAK.finditer(text, mention.end)), len(text))
+    return left, right
+
+
+def _clause_of(text: str, mention: Mention) -> str:
+    """The words of ``mention``'s clause, the phrase itself left out."""
+    left, right = _clause_bounds(text, mention)
     return text[left : mention.start] + " " + text[mention.end : right]
+
+
+def clause_with(text: str, mention: Mention) -> str:
+    """The clause of ``text`` that says ``mention``, the phrase included."""
+    left, right = _clause_bounds(text, mention)
+    return text[left:right].strip()
 
 
 def _ahead(mention: Mention, day: str) -> bool:
@@ -405,7 +419,7 @@ class FactNoter:
         self.agent_id = agent_id
         self.settings = settings
         self.grammar = build_notes_grammar("facts", max_items=settings.max_facts)
-        self.plan_grammar = build_notes_grammar("facts", max_items=1)
+        self.plan_grammar = build_notes_grammar("facts", max_items=1, value_max_chars=80)
 
     def side_backend(self) -> Backend:
         """Where the notes pass runs: a second context on the same model when the backend can
@@ -442,8 +456,13 @@ class FactNoter:
         day = when or datetime.now(timezone.utc)
         dated = carry_days([annotate(line, day, context=said) for line in lines], said, day)
         for mention in undated_plans(dated, said, day)[:PLANS_PER_MESSAGE]:
+            # the plan's own clause: given the whole message "...and my daughter Layla has her first
+            # ballet recital tomorrow evening. I'm more nervous than she is!", the model wrote
+            # the message out again as one line, in the third person
             asked = parse_notes(
-                side.complete(plan_prompt(said, mention.phrase), grammar=self.plan_grammar, max_tokens=60).text
+                side.complete(
+                    plan_prompt(clause_with(said, mention), mention.phrase), grammar=self.plan_grammar, max_tokens=40
+                ).text
             )
             planned = [ln for ln in asked if grounded(ln, said) and not passing_state(ln)]
             dated += [with_day(annotate(ln, day, context=said), mention) for ln in planned]
