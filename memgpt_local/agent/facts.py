@@ -307,27 +307,28 @@ def clause_with(text: str, mention: Mention) -> str:
     return text[left:right].strip()
 
 
-def _ahead(mention: Mention, day: str) -> bool:
-    """Whether the date of ``mention`` lies after ``day`` (ISO): a plan, not an event."""
-    value = re.search(r"\d{4}(?:-\d{2}(?:-\d{2})?)?", mention.value)
-    return value is not None and value[0] > day[: len(value[0])]
+def plans_in(said: str, when: datetime) -> list[Mention]:
+    """The days of ``said`` that lie after ``when`` and are said as the future: plans, not
+    events (``said_as_future``)."""
+    today = day_of(when).isoformat()
+
+    def ahead(mention: Mention) -> bool:
+        value = re.search(r"\d{4}(?:-\d{2}(?:-\d{2})?)?", mention.value)
+        return value is not None and value[0] > today[: len(value[0])]
+
+    return [m for m in mentions(said, when) if ahead(m) and said_as_future(said, m)]
 
 
 def undated_plans(lines: Sequence[str], said: str, when: datetime) -> list[Mention]:
-    """The days ahead that ``said`` names in a sentence about its writer and that no line of
-    ``lines`` holds: plans the notes left out ("I've got a job interview tomorrow" was
-    answered with no line at all)."""
-    today = day_of(when).isoformat()
-    found = []
-    for mention in mentions(said, when):
-        sentence = next((s for s in sentences(said) if mention.phrase in s), "")
-        if (
-            _ahead(mention, today)
-            and said_as_future(said, mention)
-            and FIRST_PERSON.search(sentence)
-            and not any(mention.value in ln for ln in lines)
-        ):
-            found.append(mention)
+    """The plans of ``said`` in a sentence about its writer that no line of ``lines`` holds:
+    plans the notes left out ("I've got a job interview tomorrow" was answered with no line
+    at all)."""
+    found = [
+        mention
+        for mention in plans_in(said, when)
+        if FIRST_PERSON.search(next((s for s in sentences(said) if mention.phrase in s), ""))
+        and not any(mention.value in ln for ln in lines)
+    ]
     return list({m.value: m for m in found}.values())
 
 
@@ -351,9 +352,8 @@ def carry_days(lines: Sequence[str], said: str, when: datetime) -> list[str]:
     event's day is no plan), and only when exactly one line shares a word with the clause (else
     the day may belong to any of them)."""
     out = list(lines)
-    today = day_of(when).isoformat()
-    for mention in mentions(said, when):
-        if not (_ahead(mention, today) and said_as_future(said, mention)) or any(mention.value in ln for ln in out):
+    for mention in plans_in(said, when):
+        if any(mention.value in ln for ln in out):
             continue
         clause = stems(_clause_of(said, mention))
         touching = [i for i, line in enumerate(out) if stems(line.partition(":")[2]) & clause]

@@ -82,6 +82,7 @@ _NOT_VERBS = (
 _PROGRESSIVE = re.compile(
     rf"(?:\b(?:am|is|are)|\w['’](?:m|re|s))\s+(?:\w+\s+)?(?!(?:{_NOT_VERBS})\b)\w+ing\b", re.IGNORECASE
 )
+_CLAUSE_STOPS = ".!?\n,;"
 # already dated: "yesterday (2025-03-03)", "last week (week of ...)", "(moved yesterday, 2025-03-03)"
 _DATED = re.compile(r"(?:\s*\(|,\s*)(?:week(?:end)? of )?\d{4}")
 
@@ -151,15 +152,11 @@ def _period(day: date, which: str, period: str) -> str:
     return f"{day.year + step:04d}"
 
 
-def _sentence_around(text: str, start: int, end: int) -> str:
-    left = max(text.rfind(c, 0, start) for c in ".!?\n")
-    rights = [i for i in (text.find(c, end) for c in ".!?\n") if i >= 0]
-    return text[left + 1 : min(rights) if rights else len(text)]
-
-
-def _clause_around(text: str, start: int, end: int) -> str:
-    left = max(text.rfind(c, 0, start) for c in ".!?\n,;")
-    rights = [i for i in (text.find(c, end) for c in ".!?\n,;") if i >= 0]
+def _around(text: str, start: int, end: int, stops: str = ".!?\n") -> str:
+    """The stretch of ``text`` around ``text[start:end]`` between two of ``stops``: its sentence,
+    or with ``,;`` added its clause."""
+    left = max(text.rfind(c, 0, start) for c in stops)
+    rights = [i for i in (text.find(c, end) for c in stops) if i >= 0]
     return text[left + 1 : min(rights) if rights else len(text)]
 
 
@@ -187,7 +184,7 @@ def said_as_future(text: str, mention: Mention) -> bool:
     lab bench on fire on Tuesday" is a past Tuesday to the user, whatever "won't" says."""
     if _FORWARD.match(mention.phrase):
         return True
-    clause = _clause_around(text, mention.start, mention.end)
+    clause = _around(text, mention.start, mention.end, _CLAUSE_STOPS)
     return bool(_FUTURE.search(clause) or _PROGRESSIVE.search(clause))
 
 
@@ -198,8 +195,8 @@ def mentions(text: str, when: datetime | date) -> list[Mention]:
     for m in _PHRASE.finditer(text):
         kind = m.lastgroup
         assert kind is not None
-        sentence = _sentence_around(text, m.start(), m.end())
-        future = bool(_FUTURE.search(sentence) or _PROGRESSIVE.search(_clause_around(text, m.start(), m.end())))
+        sentence = _around(text, m.start(), m.end())
+        future = bool(_FUTURE.search(sentence) or _PROGRESSIVE.search(_around(text, m.start(), m.end(), _CLAUSE_STOPS)))
         found.append(Mention(m.start(), m.end(), m.group(0), _value(kind, m.group(0), day, future)))
     return found
 
