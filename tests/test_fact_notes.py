@@ -9,6 +9,7 @@ from store_sql import STORE_KINDS
 from memgpt_local.agent.facts import (
     NOTES_EXAMPLES,
     FactNoter,
+    as_note,
     carry_days,
     grounded,
     label_of,
@@ -200,6 +201,11 @@ def test_a_login_quotes_what_core_memory_knows_so_the_greeting_can_use_it(store)
     store.core.set_value(runner.agent_id, "human", "\n".join(lines))
     listed = runner.login_event().content.split("(their facts, not yours):\n")[1].splitlines()
     assert listed == ["Name: Dana", *lines[-7:], 'Mention this one in your greeting: "Fact 11: value 11".']
+    # a line saved in the user's own voice (before stop 31) is quoted as a note about them
+    store.core.set_value(runner.agent_id, "human", "Name: Dana\nHobby: I keep three beehives on my roof")
+    assert runner.login_event().content.endswith(
+        'Mention this one in your greeting: "Hobby: keep three beehives on their roof".'
+    )
 
 
 @pytest.mark.real_model
@@ -368,3 +374,49 @@ def test_a_letter_the_user_never_typed_is_no_fact():
     said = "My daughter Layla has her first ballet recital tomorrow. I'm more nervous than she is!"
     assert not grounded("Recital: Layla's first, Ahmed is more紧张", said)
     assert grounded("Home: Kraków", "I live in Kraków now.")  # letters the user typed are theirs
+
+
+@pytest.mark.parametrize(
+    "line, note",
+    [
+        ("Speech: I'm giving a speech", "Speech: giving a speech"),
+        ("Work: I am a pharmacist in Leicester", "Work: a pharmacist in Leicester"),
+        ("Pets: I've got two goats", "Pets: has two goats"),
+        ("Car: I have a red Fiat", "Car: has a red Fiat"),
+        ("Diet: I don't eat meat", "Diet: does not eat meat"),
+        ("Work: I drive a bus in Glasgow", "Work: drive a bus in Glasgow"),
+        ("Dog: we're adopting a greyhound", "Dog: adopting a greyhound"),
+        ("Health: dairy does not agree with me", "Health: dairy does not agree with them"),
+        ("Sister: Kasia, my twin", "Sister: Kasia, their twin"),
+        # a value about the user already, and words that only look like "I"
+        ("Home: Iowa City", "Home: Iowa City"),
+        ("Work: nurse", "Work: nurse"),
+        ("Speech: I'm", "Speech: I'm"),
+    ],
+)
+def test_a_value_said_as_the_users_own_sentence_is_written_about_them(line, note):
+    assert as_note(line) == note
+
+
+def test_the_notes_pass_writes_no_line_in_the_users_voice(store):
+    from datetime import datetime
+
+    runner = make_runner(
+        store,
+        [
+            '{"facts": ["Name: Priya", "Work: I\'m a pharmacist in Leicester", "Speech: I\'m giving a speech"]}',
+            '{"facts": ["Wedding: my friend Nadia\'s, next Sunday"]}',  # the plan, asked about on its own
+        ],
+        fact_notes={"enabled": True},
+    )
+    notes = runner.facts.note(
+        "Evening! I'm Priya, I'm a pharmacist in Leicester. My best friend Nadia is getting married next Sunday "
+        "and I'm giving a speech.",
+        when=datetime.fromisoformat(THURSDAY),
+    )
+    assert notes.lines() == [
+        "saved: Name: Priya",
+        "saved: Work: a pharmacist in Leicester",
+        "saved: Speech: giving a speech",
+        "saved: Wedding: their friend Nadia's, next Sunday (2026-12-06)",
+    ]

@@ -783,3 +783,77 @@ def test_all_questions_holds_a_reply_that_leaves_a_question_out_once():
     turn.holds[policy.name] += 1
     assert policy.review(turn, draft("Kasia is visiting tomorrow."), memory) is None  # once a turn
     assert policy.review(Turn(question=asked), draft("Kasia is visiting.", last=True), memory) is None
+
+
+def test_perspective_guard_holds_a_greeting_that_speaks_as_the_user_once():
+    from memgpt_local.agent.policy.perspective_guard import PerspectiveGuard
+
+    policy = PerspectiveGuard()
+    memory = FakeMemory(
+        core=[
+            ("human", "Name: Priya"),
+            ("human", "Work: pharmacist in Leicester"),
+            ("human", "Speech: giving a speech at Nadia's wedding"),
+        ]
+    )
+    login = Turn(question=None, kind="login")
+    hold = policy.review(login, draft("Hello, Priya! I'm a pharmacist in Leicester and I'm giving a speech."), memory)
+    assert hold is not None and hold.hide_draft and hold.notice.endswith("Start with: Hello Priya! You")
+    assert "I'm a pharmacist in Leicester" in hold.notice
+    for fine in (
+        "Hello Priya! How is the speech for Nadia's wedding coming along?",
+        "Hello Priya! I hope your speech is going well.",  # the assistant's own wish
+        "Hello Priya! I'm glad to see you. How was work at the pharmacy?",
+        "Hello Priya! I love weddings.",  # no word of a note
+    ):
+        assert policy.review(login, draft(fine), memory) is None, fine
+    # the name is no fact: "I'm Priya" is the identity guard's
+    assert policy.review(login, draft("Hi, I'm Priya's assistant."), memory) is None
+    login.holds[policy.name] = 1  # once a turn
+    assert policy.review(login, draft("I'm a pharmacist in Leicester."), memory) is None
+
+
+def test_owner_guard_holds_a_reply_that_gives_the_user_someone_elses_news_once():
+    from memgpt_local.agent.policy.owner_guard import OwnerGuard, owned_by_another
+
+    assert owned_by_another("Work: pharmacist in Leicester", "Priya") is None
+    assert owned_by_another("Speech: giving a speech", "Priya") is None
+    assert owned_by_another("Priya's work: pharmacist", "Priya") is None  # the user's own
+    wedding = owned_by_another("Wedding: Nadia's getting married next Sunday (2026-12-06)", "Priya")
+    assert wedding is not None and wedding.owner == "Nadia" and "marr" in wedding.words
+    sister = owned_by_another("Sister: Kasia, visiting tomorrow (2026-12-03)", "Tomasz")
+    assert sister is not None and sister.owner == "Kasia" and sister.terms == {"kasia", "sister"}
+    health = owned_by_another("Layla's health: can't eat gluten", "Ahmed")
+    assert health is not None and health.owner == "Layla"
+    assert owned_by_another("Best friend: bakes bread", None).owner == "their friend"
+
+    policy = OwnerGuard()
+    memory = FakeMemory(
+        core=[
+            ("human", "Name: Priya"),
+            ("human", "Best friend: Nadia"),
+            ("human", "Wedding: Nadia's getting married next Sunday (2026-12-06)"),
+            ("human", "Speech: giving a speech"),
+        ]
+    )
+    login = Turn(question=None, kind="login")
+    hold = policy.review(login, draft("Hello, Priya! I'm glad you're getting married next Sunday."), memory)
+    assert hold is not None and hold.hide_draft
+    assert "what your notes say of Nadia" in hold.notice and hold.notice.endswith(
+        "Start with: Hello Priya! How is Nadia"
+    )
+    wedding_said = policy.review(login, draft("We're looking forward to your wedding next Sunday."), memory)
+    assert wedding_said is not None  # the label's word and the day
+    for fine in (
+        "Hello, Priya! Nadia is getting married next Sunday, how is your speech going?",
+        "Hello Priya! Is your best friend's wedding still on for next Sunday?",  # names the relation
+        "Hello Priya! How is your speech coming along?",  # the user's own note
+        "Nadia's getting married next Sunday.",  # not said to the user
+        "Hello Priya! Are you ready for Sunday?",  # only the day of the note
+        "Hello Priya! Any plans for the weekend, a wedding perhaps?",  # one word of the note
+    ):
+        assert policy.review(login, draft(fine), memory) is None, fine
+    chat = Turn(question="What's happening next Sunday?")  # in any turn, not only at a login
+    assert policy.review(chat, draft("You are getting married next Sunday!"), memory) is not None
+    chat.holds[policy.name] = 1  # once a turn
+    assert policy.review(chat, draft("You are getting married next Sunday!"), memory) is None

@@ -25,6 +25,9 @@ written:
   shift, two car crashes back to back" once replaced "Work: paramedic in Utrecht" with "Work:
   two car crashes back to back". The same value, or a part of it ("Pet: Pixel" for "Pet: Pixel
   (grey cat)"), changes nothing;
+- a value said as the user's own sentence is written about them ("Speech: I'm giving a
+  speech" is "Speech: giving a speech"): a login that read the first form greeted as if the
+  assistant were the user;
 - a line whose value is only a passing state ("Health: wiped out", "Mood: so tired") is
   dropped: how the user feels after one shift is no fact to greet them with in a month;
 - a relative date gets its day written in ("Sister: Kasia, visiting tomorrow (2026-12-03)"),
@@ -241,6 +244,38 @@ def grounded(line: str, said: str) -> bool:
     return unheard <= len(plain) // 3  # one word in three may be the model's ("a beagle called Rex")
 
 
+# a value that starts as the user's own sentence: its subject is dropped, a few verbs change
+_OWN_SUBJECT = (
+    (re.compile(r"^(?:i'm|i am|im|we're|we are)\s+", re.I), ""),
+    (re.compile(r"^(?:i've got|i have got|i've|i have)\s+", re.I), "has "),
+    (re.compile(r"^(?:i don't|i do not)\s+", re.I), "does not "),
+    (re.compile(r"^i'd\s+", re.I), "would "),
+    (re.compile(r"^i'll\s+", re.I), "will "),
+    (re.compile(r"^i\s+", re.I), ""),
+)
+# first-person words inside a value, said of the user instead
+_OWN_WORDS = {"my": "their", "me": "them", "mine": "theirs", "myself": "themself"}
+_OWN_WORD = re.compile(r"\b(?:my|me|mine|myself)\b", re.I)
+
+
+def as_note(line: str) -> str:
+    """``line`` with a value that speaks as the user turned into a note about them: "Speech:
+    I'm giving a speech" is "Speech: giving a speech", "Health: dairy does not agree with me"
+    is "Health: dairy does not agree with them". A `make run` login read "Speech: I'm giving a
+    speech" from core memory and greeted "I'm a pharmacist in Leicester and I'm giving a
+    speech.": the model took the user's words as its own."""
+    label, sep, value = line.partition(":")
+    if not sep:
+        return line
+    text = value.strip()
+    for pattern, replacement in _OWN_SUBJECT:
+        if pattern.match(text):
+            text = pattern.sub(replacement, text, count=1)
+            break
+    text = _OWN_WORD.sub(lambda m: _OWN_WORDS[m[0].lower()], text)
+    return f"{label}: {text}" if text else line
+
+
 # how someone feels today: a value made of these words only is no lasting fact
 _PASSING = frozenset(
     "tired exhausted wiped knackered drained worn sleepy shattered beat stressed stressy frazzled bored "
@@ -454,7 +489,7 @@ class FactNoter:
             lines = [line for line in found if grounded(line, said) and not passing_state(line)]
         dropped = [line for line in found if line not in lines]
         day = when or datetime.now(timezone.utc)
-        dated = carry_days([annotate(line, day, context=said) for line in lines], said, day)
+        dated = carry_days([annotate(as_note(line), day, context=said) for line in lines], said, day)
         for mention in undated_plans(dated, said, day)[:PLANS_PER_MESSAGE]:
             # the plan's own clause: given the whole message "...and my daughter Layla has her first
             # ballet recital tomorrow evening. I'm more nervous than she is!", the model wrote
@@ -465,7 +500,7 @@ class FactNoter:
                 ).text
             )
             planned = [ln for ln in asked if grounded(ln, said) and not passing_state(ln)]
-            dated += [with_day(annotate(ln, day, context=said), mention) for ln in planned]
+            dated += [with_day(annotate(as_note(ln), day, context=said), mention) for ln in planned]
             dropped += [ln for ln in asked if ln not in planned]
         value, notes = merge(block.value, dated, block.limit, said)
         notes.dropped = dropped

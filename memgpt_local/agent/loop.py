@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from memgpt_local import events
 from memgpt_local.agent.context import ContextBuilder, ContextParts, CoreView
-from memgpt_local.agent.facts import FactNoter
+from memgpt_local.agent.facts import FactNoter, as_note
 from memgpt_local.agent.memory_view import StoreView
 from memgpt_local.agent.policy import Draft, Policy, StepPlan, build_policies
 from memgpt_local.agent.policy.greet_by_name import opener
@@ -110,7 +110,7 @@ class AgentRunner:
         known = (
             [] if human.strip() == default_text("human").strip() else [ln for ln in human.splitlines() if ln.strip()]
         )
-        listed = events.login_facts(known)
+        listed = events.login_facts([as_note(line) for line in known])  # notes in the user's voice, about them
         facts = [ln for ln in listed if not events.is_name_line(ln)]
         about = opener(facts, (now or utcnow()).date())
         event = events.login(datetime.fromisoformat(last) if last else None, self.counts(), now, listed, about)

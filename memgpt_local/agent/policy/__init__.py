@@ -16,6 +16,7 @@ from memgpt_local.agent.policy.grounded_reply import GroundedReply
 from memgpt_local.agent.policy.identity_guard import IdentityGuard
 from memgpt_local.agent.policy.internal_guard import InternalGuard
 from memgpt_local.agent.policy.one_reply import OneReply
+from memgpt_local.agent.policy.owner_guard import OwnerGuard
 from memgpt_local.agent.policy.perspective_guard import PerspectiveGuard
 from memgpt_local.agent.policy.prefetch import Prefetch
 from memgpt_local.agent.policy.question_focus import QuestionFocus
@@ -49,6 +50,7 @@ FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
     "internal_guard": lambda s: InternalGuard(),
     "identity_guard": lambda s: IdentityGuard(),
     "perspective_guard": lambda s: PerspectiveGuard(),
+    "owner_guard": lambda s: OwnerGuard(),
     "unasked_denial": lambda s: UnaskedDenial(),
     "greet_by_name": lambda s: GreetByName(),
     "echo_guard": lambda s: EchoGuard(s.echo_guard),

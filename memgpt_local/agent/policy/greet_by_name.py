@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 from datetime import date
 
+from memgpt_local.agent.facts import as_note
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.events import is_name_line
@@ -108,7 +109,7 @@ class GreetByName(Policy):
             if not has_name
             else "said nothing you know about them"
         )
-        about = opener(facts, turn.clock().date())
+        about = opener([as_note(line) for line in facts], turn.clock().date())
         ask = f" Ask about one thing from core memory, for example this note: {about}." if about else ""
         return Hold(
             self.name,

@@ -12,6 +12,11 @@ themself (a retelling: "I teach chemistry in Ghent." for "I'm Marta. I teach che
 Ghent."), unless it says the assistant does not know ("I don't remember your allergy"), or the
 question asks for the assistant's own view ("Do you think I should learn to swim?": "I think
 so").
+
+At a login there is no question, and the greeting is written from the notes core memory holds
+about the user: a `make run` greeting read "Work: pharmacist in Leicester" and "Speech: I'm
+giving a speech" and said "Hello, Priya! ... I'm a pharmacist in Leicester and I'm giving a
+speech." There, a sentence that begins with "I" and says a word of one of those notes is held.
 """
 
 from __future__ import annotations
@@ -20,7 +25,9 @@ import re
 from collections.abc import Iterable
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
+from memgpt_local.agent.policy.greet_by_name import known_name
 from memgpt_local.agent.turn import Hold, Turn
+from memgpt_local.events import is_name_line
 from memgpt_local.text import FIRST_PERSON, content_words, denies, is_question, sentences
 
 # a question that asks the assistant's own view or help ("Do you think I should ...?"): "I think" answers it
@@ -53,11 +60,29 @@ def speaks_as_user(draft: str, question: str, known: Iterable[str] = ()) -> str 
     asked_words = {w for s in asked for w in content_words(s)} | (set(known) if asked else set())
     told_words = {w for s in told for w in content_words(s)}
     for sentence in sentences(draft):
-        said = sentence.strip()
-        if not _SPEAKS_AS_I.match(said) or _ASSISTANT_ACTS.match(said) or denies(said):
-            continue
-        own = set(content_words(_TO_THE_USER.split(said, maxsplit=1)[0]))  # "I'm a helper, and you are a nurse."
-        if asked_words & own or len(told_words & own) >= 2:
+        own = _in_first_person(sentence)  # "I'm a helper, and you are a nurse.": the words before "you"
+        if own and (asked_words & own or len(told_words & own) >= 2):
+            return sentence
+    return None
+
+
+def _in_first_person(sentence: str) -> set[str] | None:
+    """The content words ``sentence`` says of its writer before it turns to "you", when it
+    speaks as "I" of something other than the assistant's own doing; else None."""
+    said = sentence.strip()
+    if not _SPEAKS_AS_I.match(said) or _ASSISTANT_ACTS.match(said) or denies(said):
+        return None
+    return set(content_words(_TO_THE_USER.split(said, maxsplit=1)[0]))
+
+
+def greets_as_user(greeting: str, notes: Iterable[str]) -> str | None:
+    """The sentence of ``greeting`` that says in the first person a word of one of ``notes``
+    (the values of the user's saved facts: "I'm a pharmacist in Leicester." for "Work:
+    pharmacist in Leicester"), else None."""
+    known = {w for note in notes for w in content_words(note)}
+    for sentence in sentences(greeting):
+        own = _in_first_person(sentence)
+        if own and own & known:
             return sentence
     return None
 
@@ -66,7 +91,11 @@ class PerspectiveGuard(Policy):
     name = "perspective_guard"
 
     def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
-        if draft.plan.last or turn.holds[self.name] or not turn.question:
+        if draft.plan.last or turn.holds[self.name]:
+            return None
+        if turn.kind == "login":
+            return self._review_greeting(draft, memory)
+        if not turn.question:
             return None
         facts = [line.partition(":")[2] for label, line in memory.core_lines() if label == "human"]
         sentence = speaks_as_user(draft.message, turn.question, {w for f in facts for w in content_words(f)})
@@ -77,5 +106,22 @@ class PerspectiveGuard(Policy):
             f"Not sent: {sentence!r} speaks as if you were the user. The user spoke about themself: reply to "
             f'them with "you" (for example "You ..."). The user\'s message: {turn.question}',
             "it answered as if it were the user",
+            hide_draft=True,
+        )
+
+    def _review_greeting(self, draft: Draft, memory: MemoryView) -> Hold | None:
+        notes = [
+            line.partition(":")[2] for label, line in memory.core_lines() if label == "human" and not is_name_line(line)
+        ]
+        sentence = greets_as_user(draft.message, notes)
+        if sentence is None:
+            return None
+        name = known_name(memory)
+        start = f" Start with: Hello {name}! You" if name else ""  # "You": a 1.5B model went on "I keep ..."
+        return Hold(
+            self.name,
+            f"Not sent: {sentence!r} speaks as if you were the user. Those are the user's facts, not yours: "
+            f'greet them and say it to them with "you" and "your".{start}',
+            "the greeting spoke as if it were the user",
             hide_draft=True,
         )

@@ -1,0 +1,133 @@
+"""Owner guard: once a turn, a reply that tells the user, as theirs, what core memory notes of
+someone else is held back, and the model is told whose it is.
+
+A `make run` user said "My best friend Nadia is getting married next Sunday and I'm giving a
+speech"; core memory held "Best friend: Nadia" and "Wedding: Nadia's getting married next
+Sunday (2026-12-06)", and the next login greeted "Hello, Priya! I'm glad you're getting married
+next Sunday." A note is about someone else when its label names a relative or friend ("Sister:
+Kasia, visiting tomorrow") or it starts with another person's name and "'s" or a verb ("Nadia's
+getting married", "Layla's health: ..."). A sentence that speaks to the user ("you", "your")
+with two words or more of such a note (its day counts as one: "your wedding next Sunday"), and
+names neither that person nor the relation, gives the user someone else's news.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
+from memgpt_local.agent.policy.greet_by_name import known_name
+from memgpt_local.agent.turn import Hold, Turn
+from memgpt_local.text import content_words, sentences, stem, words
+
+# labels that say a note is about someone in the user's life, not the user
+RELATIONS = frozenset(
+    "sister brother sibling mother mum mom mama father dad papa parent parents daughter son child children kid kids "
+    "baby wife husband partner spouse fiance fiancee boyfriend girlfriend friend friends bestie grandmother grandma "
+    "gran granny nan grandfather grandpa grandad aunt auntie uncle cousin niece nephew colleague coworker boss "
+    "neighbour neighbor flatmate roommate housemate twin stepson stepdaughter stepmother stepfather".split()
+)
+# a person's name at the start of a label or value, as its subject: "Nadia's ...", "Tom is ..."
+_SUBJECT = re.compile(r"^([A-Z][a-z]+)(?:'s\b|\s+(?:is|was|has|had|will|and|got|gets)\b)")
+_TO_THE_USER = re.compile(r"\b(?:you|you're|your|yours|yourself)\b", re.IGNORECASE)
+SHARED_WORDS = 2  # words of the note's value a sentence must say to be telling it
+# words of when, not what: "Are you free next Sunday?" tells nobody's news
+_WHEN = frozenset(
+    "next last this coming tomorrow today tonight yesterday week weekend month year morning afternoon evening night "
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
+    "september october november december".split()
+)
+
+
+@dataclass(frozen=True)
+class Owned:
+    """A core-memory note about someone other than the user."""
+
+    line: str
+    owner: str  # how to name them to the model: "Nadia", "their sister"
+    terms: frozenset[str]  # words that name them: the name, the relation (lower case)
+    words: frozenset[str]  # the stems of the note's other content words, its label's included
+    when: frozenset[str]  # its words of when: "sunday", "2026-12-06"
+
+
+_DAYS = _WHEN - {"next", "last", "this", "coming", "week", "weekend", "month", "year"}
+
+
+def _when_words(text: str) -> set[str]:
+    """The days ``text`` names: weekdays, months, "tomorrow", ISO dates."""
+    return {w for w in words(text) if w in _DAYS} | set(re.findall(r"\d{4}-\d\d-\d\d", text))
+
+
+def owned_by_another(line: str, user_name: str | None) -> Owned | None:
+    """``line`` as a note about someone other than the user, else None."""
+    label, sep, value = line.partition(":")
+    if not sep:
+        return None
+    user = (user_name or "").lower()
+    relations = [w for w in words(label) if w in RELATIONS]
+    names = [m[1] for text in (label.strip(), value.strip()) if (m := _SUBJECT.match(text)) and m[1].lower() != user]
+    if relations:  # "Best friend: Nadia, getting married": the value's first name is theirs
+        names += [w for w in re.findall(r"\b[A-Z][a-z]+\b", value)[:1] if w.lower() != user]
+    if not relations and not names:
+        return None
+    terms = frozenset(w.lower() for w in [*names, *relations])
+    said = content_words(f"{label} {value}")
+    what = frozenset(stem(w) for w in said if len(w) > 2 and w not in terms and w not in _WHEN and not w.isdigit())
+    owner = names[0] if names else f"their {relations[-1]}"
+    return Owned(line, owner, terms, what, frozenset(_when_words(value)))
+
+
+def owned_notes(lines: Sequence[str], user_name: str | None) -> list[Owned]:
+    """The notes of ``lines`` about someone other than the user, each also named by the
+    relation another note gives that person ("Best friend: Nadia" makes "your best friend's
+    wedding" name the owner of "Wedding: Nadia's getting married")."""
+    notes = [n for line in lines if (n := owned_by_another(line, user_name))]
+    relations: dict[str, set[str]] = {}
+    for note in notes:
+        related = {t for t in note.terms if t in RELATIONS}
+        for name in note.terms - related:
+            relations.setdefault(name, set()).update(related)
+    return [replace(n, terms=n.terms.union(*(relations.get(t, set()) for t in n.terms))) for n in notes]
+
+
+def told_as_users(reply: str, notes: Sequence[Owned]) -> tuple[str, Owned] | None:
+    """The sentence of ``reply`` that tells the user one of ``notes`` as their own, and the note."""
+    for sentence in sentences(reply):
+        if not _TO_THE_USER.search(sentence):
+            continue
+        said = set(words(sentence))
+        said_stems = {stem(w) for w in content_words(sentence) if len(w) > 2}
+        for note in notes:
+            if note.terms & said or {stem(t) for t in note.terms} & said_stems:
+                continue  # it names them: "your sister", "Nadia's wedding"
+            shared = len(note.words & said_stems)  # a day in common counts once: "your wedding on Sunday"
+            if shared and shared + bool(note.when & _when_words(sentence)) >= SHARED_WORDS:
+                return sentence, note
+    return None
+
+
+class OwnerGuard(Policy):
+    name = "owner_guard"
+
+    def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
+        if draft.plan.last or turn.holds[self.name]:
+            return None
+        user = known_name(memory)
+        notes = owned_notes([line for label, line in memory.core_lines() if label == "human"], user)
+        found = told_as_users(draft.message, notes)
+        if found is None:
+            return None
+        sentence, note = found
+        start = ""
+        if turn.kind == "login" and user:  # the words to start from: a small model continues what it read last
+            start = f" Start with: Hello {user}! How is {note.owner.replace('their ', 'your ')}"
+        return Hold(
+            self.name,
+            f"Not sent: {sentence.strip()!r} says to the user what your notes say of {note.owner}: "
+            f"\"{note.line}\". That is {note.owner}'s news, not the user's: write it again and name {note.owner}."
+            f"{start}",
+            f"it gave the user news of {note.owner}",
+            hide_draft=True,
+        )
