@@ -182,6 +182,7 @@ def greet(
         "as_user": greets_as_user(greeting, [ln.partition(":")[2] for ln in facts]),
         "others": told_as_users(greeting, owned_notes(list(lines), first)),
         "holds": [h.reason for h in result.holds],
+        "held": [str(s.call.arguments.get("message", "")) for s in result.steps if s.held and s.call],
         "generated": sum(s.completion.generated_tokens for s in result.steps),
         "seconds": seconds,
     }
@@ -191,6 +192,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", required=True, type=Path)
     parser.add_argument("--set", choices=[*SETS, "both"], default="both")
+    parser.add_argument("--repeats", type=int, default=1, help="logins per case and configuration (the model samples)")
     parser.add_argument("--configs", default=",".join(CONFIGS), help=f"comma-separated, of: {', '.join(CONFIGS)}")
     args = parser.parse_args()
     backend = LlamaCppBackend(str(args.model), n_ctx=8192, n_threads=2)
@@ -200,15 +202,18 @@ def main() -> int:
     sets = list(SETS) if args.set == "both" else [args.set]
     rows: dict[tuple[str, str], list[dict]] = {(s, n): [] for s in sets for n in names}
     for set_name in sets:
-        for index, (user, lines) in enumerate(SETS[set_name]):
-            for name in names if index % 2 == 0 else names[::-1]:  # the second run meets a warm cache
+        cases = [case for _ in range(args.repeats) for case in SETS[set_name]]
+        for turn, (user, lines) in enumerate(cases):
+            for name in names if turn % 2 == 0 else names[::-1]:  # the second run meets a warm cache
                 settings = AgentSettings(policies=CONFIGS[name])
-                row = greet(backend, embedder, root / f"{set_name}-{index}-{name}.db", lines, settings)
+                row = greet(backend, embedder, root / f"{set_name}-{turn}-{name}.db", lines, settings)
                 rows[(set_name, name)].append(row)
                 marks = [k for k in ("as_user", "others") if row[k]] + [k for k in ("name", "fact") if not row[k]]
                 print(
                     f"[{set_name} {name}] {user}: {row['seconds']:.0f}s holds={row['holds']} "
-                    f"{'FLAGS ' + ','.join(marks) if marks else 'ok'}\n    -> {row['greeting']!r}",
+                    f"{'FLAGS ' + ','.join(marks) if marks else 'ok'}\n"
+                    + "".join(f"    held: {m!r}\n" for m in row["held"])
+                    + f"    -> {row['greeting']!r}",
                     flush=True,
                 )
     print(

@@ -357,6 +357,21 @@ def test_the_reply_after_a_held_draft_may_not_copy_it(store):
     assert retry.avoid is not None and retry.avoid.prior == (said,)  # the sampler refuses its runs
 
 
+def test_a_draft_held_for_whose_words_they_are_may_be_rewritten_with_them(store):
+    runner = make_runner(
+        store,
+        [
+            say("I teach chemistry at a school in the city of Ghent."),
+            say("You teach chemistry at a school in the city of Ghent, lovely!"),
+        ],
+    )
+    turn = runner.run_turn(events.user_message("Hi! I'm Marta. I teach chemistry at a secondary school in Ghent."))
+    assert [h.reason for h in turn.holds] == ["perspective_guard"]
+    assert turn.messages == ["You teach chemistry at a school in the city of Ghent, lovely!"]
+    retry = runner.backend.requests[1]
+    assert retry.avoid is not None and retry.avoid.prior == ()  # "a school in the city of Ghent" may be said again
+
+
 def test_a_turn_started_by_an_event_from_the_past_stamps_its_steps_beside_it(store):
     """An evaluation's user spoke in May 2025: the replies and results stamped with the wall
     clock read "today" as another day."""

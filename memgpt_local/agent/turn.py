@@ -29,6 +29,10 @@ class Hold:
     user_note: str  # for the chat: why the draft the user saw streaming did not go out
     hide_draft: bool = False  # the draft leaves the main context and search (recall storage keeps it)
     end_turn: bool = False  # the user already has an answer: the turn ends here
+    # the rewrite keeps the draft's words and changes whose they are ("I teach chemistry in Ghent" ->
+    # "You teach chemistry in Ghent"): the repeat ban leaves its runs alone, else names come out
+    # misspelt ("lapsang souchONG")
+    keeps_words: bool = False
 
 
 @dataclass
@@ -134,11 +138,12 @@ class Turn(_Steps):
         return self.started_at + timedelta(seconds=time.monotonic() - self._began)
 
     def held_drafts(self) -> list[str]:
-        """The messages of this turn's drafts that policies held back (a retry must not copy them)."""
+        """The messages of this turn's drafts that policies held back and a retry must not copy
+        (all but those whose rewrite keeps their words, ``Hold.keeps_words``)."""
         return [
             str(s.call.arguments.get("message", ""))
             for s in self.steps
-            if s.hold is not None and s.call is not None and s.call.arguments.get("message")
+            if s.hold is not None and not s.hold.keeps_words and s.call is not None and s.call.arguments.get("message")
         ]
 
     def require_reply(self, reason: str) -> None:

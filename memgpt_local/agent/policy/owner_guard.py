@@ -122,7 +122,7 @@ class OwnerGuard(Policy):
         sentence, note = found
         start = ""
         if turn.kind == "login" and user:  # the words to start from: a small model continues what it read last
-            start = f" Start with: Hello {user}! How is {note.owner.replace('their ', 'your ')}"
+            start = f" Start with: Hello {user}! {note.owner.replace('their ', 'Your ')}"
         return Hold(
             self.name,
             f"Not sent: {sentence.strip()!r} says to the user what your notes say of {note.owner}: "
@@ -130,4 +130,5 @@ class OwnerGuard(Policy):
             f"{start}",
             f"it gave the user news of {note.owner}",
             hide_draft=True,
+            keeps_words=True,
         )

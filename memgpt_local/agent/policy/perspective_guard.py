@@ -107,6 +107,7 @@ class PerspectiveGuard(Policy):
             f'them with "you" (for example "You ..."). The user\'s message: {turn.question}',
             "it answered as if it were the user",
             hide_draft=True,
+            keeps_words=True,
         )
 
     def _review_greeting(self, draft: Draft, memory: MemoryView) -> Hold | None:
@@ -124,4 +125,5 @@ class PerspectiveGuard(Policy):
             f'greet them and say it to them with "you" and "your".{start}',
             "the greeting spoke as if it were the user",
             hide_draft=True,
+            keeps_words=True,
         )
