@@ -18,8 +18,10 @@ which goes first alternates (the second meets the first's prompt cache):
 
 Scored per greeting: the user's name; a word of a saved note (``greet_by_name.names_a_fact``); a
 sentence that speaks as the user (``perspective_guard.greets_as_user``); a sentence that tells
-the user someone else's note as theirs (``owner_guard.told_as_users``); messages, seconds,
-generated tokens. Every greeting is printed: read them, the judges are the guards' own tests.
+the user someone else's note as theirs (``owner_guard.told_as_users``); words of a guard's
+notice copied into the greeting; messages, seconds, generated tokens. Decoding is greedy, so a
+case gives the same greeting every run. Every greeting is printed: read them, the judges are
+the guards' own tests.
 
     python scripts/bench_greeting.py --model models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf [--set tune|held|both]
 """
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import statistics
 import sys
 import tempfile
@@ -141,6 +144,9 @@ SETS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
     ],
 }
 
+# words of a guard's notice, copied into a greeting ("That is Wen's news, not the user's")
+_NOTICE_WORDS = re.compile(r"\bthe user\b|\bnot sent\b|\bwrite it again\b|\bstart with\b|\bnews, not\b", re.I)
+
 CONFIGS: dict[str, list[str]] = {
     "before": [p for p in DEFAULT_POLICIES if p not in ("perspective_guard", "owner_guard")],
     "after": list(DEFAULT_POLICIES),
@@ -181,6 +187,7 @@ def greet(
         "fact": names_a_fact(greeting, facts),
         "as_user": greets_as_user(greeting, [ln.partition(":")[2] for ln in facts]),
         "others": told_as_users(greeting, owned_notes(list(lines), first)),
+        "leaks": bool(_NOTICE_WORDS.search(greeting)),
         "holds": [h.reason for h in result.holds],
         "held": [str(s.call.arguments.get("message", "")) for s in result.steps if s.held and s.call],
         "generated": sum(s.completion.generated_tokens for s in result.steps),
@@ -192,7 +199,6 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", required=True, type=Path)
     parser.add_argument("--set", choices=[*SETS, "both"], default="both")
-    parser.add_argument("--repeats", type=int, default=1, help="logins per case and configuration (the model samples)")
     parser.add_argument("--configs", default=",".join(CONFIGS), help=f"comma-separated, of: {', '.join(CONFIGS)}")
     args = parser.parse_args()
     backend = LlamaCppBackend(str(args.model), n_ctx=8192, n_threads=2)
@@ -202,13 +208,14 @@ def main() -> int:
     sets = list(SETS) if args.set == "both" else [args.set]
     rows: dict[tuple[str, str], list[dict]] = {(s, n): [] for s in sets for n in names}
     for set_name in sets:
-        cases = [case for _ in range(args.repeats) for case in SETS[set_name]]
-        for turn, (user, lines) in enumerate(cases):
+        for turn, (user, lines) in enumerate(SETS[set_name]):
             for name in names if turn % 2 == 0 else names[::-1]:  # the second run meets a warm cache
                 settings = AgentSettings(policies=CONFIGS[name])
                 row = greet(backend, embedder, root / f"{set_name}-{turn}-{name}.db", lines, settings)
                 rows[(set_name, name)].append(row)
-                marks = [k for k in ("as_user", "others") if row[k]] + [k for k in ("name", "fact") if not row[k]]
+                marks = [k for k in ("as_user", "others", "leaks") if row[k]] + [
+                    k for k in ("name", "fact") if not row[k]
+                ]
                 print(
                     f"[{set_name} {name}] {user}: {row['seconds']:.0f}s holds={row['holds']} "
                     f"{'FLAGS ' + ','.join(marks) if marks else 'ok'}\n"
@@ -218,15 +225,16 @@ def main() -> int:
                 )
     print(
         "\n| set | config | logins | name | a known fact | speaks as the user | someone else's news "
-        "| messages/login | gen tok/login | s/login |"
+        "| notice words | messages/login | gen tok/login | s/login |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for (set_name, name), r in rows.items():
         n = len(r)
         print(
             f"| {set_name} | {name} | {n} | {wilson(sum(x['name'] for x in r), n)} "
             f"| {wilson(sum(x['fact'] for x in r), n)} | {wilson(sum(bool(x['as_user']) for x in r), n)} "
-            f"| {wilson(sum(bool(x['others']) for x in r), n)} | {statistics.mean(x['messages'] for x in r):.2f} "
+            f"| {wilson(sum(bool(x['others']) for x in r), n)} | {wilson(sum(x['leaks'] for x in r), n)} "
+            f"| {statistics.mean(x['messages'] for x in r):.2f} "
             f"| {statistics.mean(x['generated'] for x in r):.0f} | {statistics.median(x['seconds'] for x in r):.1f} |"
         )
     return 0

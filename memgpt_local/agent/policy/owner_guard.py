@@ -120,14 +120,15 @@ class OwnerGuard(Policy):
         if found is None:
             return None
         sentence, note = found
-        start = ""
+        who, whose = (user, f"{user}'s") if user else ("them", "theirs")
+        what, start = ("greeting", "") if turn.kind == "login" else ("reply", "")
         if turn.kind == "login" and user:  # the words to start from: a small model continues what it read last
             start = f" Start with: Hello {user}! {note.owner.replace('their ', 'Your ')}"
+        # no "the user's" here: asked to "name Wen, not the user", the model wrote those words out
         return Hold(
             self.name,
-            f"Not sent: {sentence.strip()!r} says to the user what your notes say of {note.owner}: "
-            f"\"{note.line}\". That is {note.owner}'s news, not the user's: write it again and name {note.owner}."
-            f"{start}",
+            f"Not sent: your {what} told {who} {note.owner}'s news as if it were {whose}: {sentence.strip()!r}. "
+            f'This note is about {note.owner}: "{note.line}". Write it again.{start}',
             f"it gave the user news of {note.owner}",
             hide_draft=True,
             keeps_words=True,
