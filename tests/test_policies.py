@@ -839,7 +839,7 @@ def test_owner_guard_holds_a_reply_that_gives_the_user_someone_elses_news_once()
     login = Turn(question=None, kind="login")
     hold = policy.review(login, draft("Hello, Priya! I'm glad you're getting married next Sunday."), memory)
     assert hold is not None and hold.hide_draft
-    assert "told Priya Nadia's news" in hold.notice and hold.notice.endswith("Start with: Hello Priya! Nadia")
+    assert "told Priya Nadia's news" in hold.notice and hold.notice.endswith("Start with: Hello Priya! How is Nadia")
     assert "the user" not in hold.notice  # the model copies such words into the rewrite
     wedding_said = policy.review(login, draft("We're looking forward to your wedding next Sunday."), memory)
     assert wedding_said is not None  # the label's word and the day

@@ -121,14 +121,17 @@ class OwnerGuard(Policy):
             return None
         sentence, note = found
         who, whose = (user, f"{user}'s") if user else ("them", "theirs")
-        what, start = ("greeting", "") if turn.kind == "login" else ("reply", "")
-        if turn.kind == "login" and user:  # the words to start from: a small model continues what it read last
-            start = f" Start with: Hello {user}! {note.owner.replace('their ', 'Your ')}"
-        # no "the user's" here: asked to "name Wen, not the user", the model wrote those words out
+        owner = note.owner.replace("their ", "your ")
+        if turn.kind == "login" and user:
+            # the words to go on from, and a short notice: with the note quoted and "not the user's",
+            # the model copied both into the greeting after "Hello Mei! Wen"; "I hope Wen" ran on
+            what, start = "greeting", f" Start with: Hello {user}! How is {owner}"
+        else:
+            what, start = "reply", f' The note is about {note.owner}: "{note.line}".'
         return Hold(
             self.name,
             f"Not sent: your {what} told {who} {note.owner}'s news as if it were {whose}: {sentence.strip()!r}. "
-            f'This note is about {note.owner}: "{note.line}". Write it again.{start}',
+            f"Write it again.{start}",
             f"it gave the user news of {note.owner}",
             hide_draft=True,
             keeps_words=True,
