@@ -12,6 +12,7 @@ from memgpt_local.agent.facts import (
     as_note,
     carry_days,
     grounded,
+    keep_owners,
     label_of,
     merge,
     notes_prompt,
@@ -420,3 +421,37 @@ def test_the_notes_pass_writes_no_line_in_the_users_voice(store):
         "saved: Speech: giving a speech",
         "saved: Wedding: their friend Nadia's, next Sunday (2026-12-06)",
     ]
+
+
+@pytest.mark.parametrize(
+    "lines, said, written",
+    [
+        (
+            ["Mum: Grace", "Hip surgery: on Monday (2026-12-07)"],
+            "My mum Grace is having hip surgery on Monday, so I'm a bit distracted.",
+            ["Mum: Grace", "Grace's hip surgery: on Monday (2026-12-07)"],
+        ),
+        (
+            ["Visit: tomorrow (2026-12-04)"],
+            "My sister is visiting tomorrow!",
+            ["Sister's visit: tomorrow (2026-12-04)"],
+        ),
+        (
+            ["Visitor: flying in on Friday (2026-12-04)"],
+            "Rui is flying in on Friday.",
+            ["Visitor: Rui, flying in on Friday (2026-12-04)"],
+        ),
+        # the owner already named, the user's own plan, and a past day: unchanged
+        (
+            ["Wedding: Nadia's getting married next Sunday (2026-12-06)"],
+            "My best friend Nadia is getting married next Sunday.",
+            ["Wedding: Nadia's getting married next Sunday (2026-12-06)"],
+        ),
+        (["Trip: Lisbon (2026-12-11)"], "I'm flying to Lisbon next Friday.", ["Trip: Lisbon (2026-12-11)"]),
+        (["Surgery: hip (2026-11-30)"], "My mum Grace had hip surgery on Monday.", ["Surgery: hip (2026-11-30)"]),
+    ],
+)
+def test_someone_elses_plan_keeps_their_name(lines, said, written):
+    from datetime import datetime
+
+    assert keep_owners(lines, said, datetime.fromisoformat(THURSDAY)) == written

@@ -826,6 +826,9 @@ def test_owner_guard_holds_a_reply_that_gives_the_user_someone_elses_news_once()
     health = owned_by_another("Layla's health: can't eat gluten", "Ahmed")
     assert health is not None and health.owner == "Layla"
     assert owned_by_another("Best friend: bakes bread", None).owner == "their friend"
+    surgery = owned_by_another("Grace's hip surgery: on Monday (2026-12-07)", "Olu")  # as fact notes write it
+    assert surgery is not None and surgery.owner == "Grace" and {"surg", "hip"} <= surgery.words
+    assert owned_by_another("Visitor: Rui, flying in on Friday", "Ana").owner == "Rui"
 
     policy = OwnerGuard()
     memory = FakeMemory(

@@ -34,7 +34,8 @@ written:
   resolved as in the user's sentence: the block is read for months, and a `make run` chat
   saved "Sister: Kasia, visiting tomorrow", which is wrong from the next day on; a plan's
   day that the line left out is written onto it (``carry_days``), and a plan the pass left
-  out altogether is asked about on its own (``plan_prompt``);
+  out altogether is asked about on its own (``plan_prompt``), and someone else's plan is
+  labelled with their name when the line left it out ("Grace's hip surgery: on Monday");
 - when the block would overflow, its oldest lines move to archival memory, and the notice
   says so.
 
@@ -398,6 +399,57 @@ def carry_days(lines: Sequence[str], said: str, when: datetime) -> list[str]:
     return out
 
 
+# whose plan a clause tells: "my mum Grace is having hip surgery" (Grace), "my sister is visiting"
+# (sister); the user's own ("I'm flying") names nobody
+_RELATION = (
+    r"(?:mum|mom|mother|dad|father|sister|brother|daughter|son|wife|husband|partner|friend|best friend"
+    r"|boyfriend|girlfriend|grandma|grandmother|grandpa|grandfather|aunt|uncle|cousin|niece|nephew|flatmate"
+    r"|roommate|neighbour|neighbor|boss|colleague)"
+)
+_PLAN_SUBJECT = re.compile(
+    rf"\bmy\s+(?P<relation>{_RELATION})(?:\s+(?P<named>[A-Z][a-z]+))?(?:'s|\s+(?:is|are|was|has|will|'s))\b"
+    r"|\b(?P<name>[A-Z][a-z]+)(?:'s|\s+(?:is|was|has|will))\s+(?:\w+ing|got|off|back|coming|going|due)\b",
+    re.IGNORECASE,
+)
+
+
+_PERSON_LABEL = re.compile(rf"\b(?:{_RELATION}|visitor|guest)s?\b", re.IGNORECASE)
+
+
+def plan_owner(clause: str) -> str | None:
+    """Who a plan's clause is about when it is not the user: "Grace" for "My mum Grace is
+    having hip surgery on Monday", "sister" for "my sister is visiting tomorrow"."""
+    m = _PLAN_SUBJECT.search(clause)
+    if m is None:
+        return None
+    if m["relation"]:
+        return m["named"] or m["relation"].lower()
+    name = m["name"]
+    return name if name[0].isupper() and name.lower() not in ("i", "it", "that", "this", "there") else None
+
+
+def keep_owners(lines: Sequence[str], said: str, when: datetime) -> list[str]:
+    """``lines`` with each plan of someone else's labelled with their name, when the line left
+    them out. A `make run` chat saved "Hip surgery: on Monday (2026-12-07)" for "My mum Grace is
+    having hip surgery on Monday", and the next login greeted "I see you're having hip surgery on
+    Monday"; "Grace's hip surgery: on Monday (2026-12-07)" says whose it is."""
+    out = list(lines)
+    for mention in plans_in(said, when):
+        owner = plan_owner(clause_with(said, mention))
+        if owner is None:
+            continue
+        for i, line in enumerate(out):
+            label, _, value = line.partition(":")
+            if mention.value not in line or owner.lower() in words(line):
+                continue
+            owner = f"{owner[0].upper()}{owner[1:]}"
+            if _PERSON_LABEL.search(label):  # "Visitor: Rui, flying in", not "Rui's visitor"
+                out[i] = f"{label}: {owner},{value}"
+            else:
+                out[i] = f"{owner}'s {label.strip()[0].lower()}{label.strip()[1:]}:{value}"
+    return out
+
+
 def parse_notes(text: str) -> list[str]:
     """The lines of a notes completion (``{"facts": [...]}``); [] for anything else."""
     try:
@@ -502,7 +554,7 @@ class FactNoter:
             planned = [ln for ln in asked if grounded(ln, said) and not passing_state(ln)]
             dated += [with_day(annotate(as_note(ln), day, context=said), mention) for ln in planned]
             dropped += [ln for ln in asked if ln not in planned]
-        value, notes = merge(block.value, dated, block.limit, said)
+        value, notes = merge(block.value, keep_owners(dated, said, day), block.limit, said)
         notes.dropped = dropped
         if not notes.changed:
             return notes
