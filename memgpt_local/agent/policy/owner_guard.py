@@ -27,7 +27,8 @@ RELATIONS = frozenset(
     "sister brother sibling mother mum mom mama father dad papa parent parents daughter son child children kid kids "
     "baby wife husband partner spouse fiance fiancee boyfriend girlfriend friend friends bestie grandmother grandma "
     "gran granny nan grandfather grandpa grandad aunt auntie uncle cousin niece nephew colleague coworker boss "
-    "neighbour neighbor flatmate roommate housemate twin stepson stepdaughter stepmother stepfather visitor guest".split()
+    "neighbour neighbor flatmate roommate housemate twin stepson stepdaughter stepmother stepfather "
+    "visitor guest".split()
 )
 # a person's name at the start of a label or value, as its subject: "Nadia's ...", "Tom is ..."
 _SUBJECT = re.compile(r"^([A-Z][a-z]+)(?:'s\b|\s+(?:is|was|has|had|will|and|got|gets)\b)")
