@@ -29,7 +29,6 @@ the guards' own tests.
 from __future__ import annotations
 
 import argparse
-import math
 import re
 import statistics
 import sys
@@ -44,6 +43,7 @@ from memgpt_local.agent.policy.owner_guard import owned_notes, told_as_users
 from memgpt_local.agent.policy.perspective_guard import greets_as_user
 from memgpt_local.cli.session import ensure_agent
 from memgpt_local.config import DEFAULT_POLICIES, AgentSettings, EmbedderSettings, Settings
+from memgpt_local.eval.report import wilson
 from memgpt_local.events import is_name_line
 from memgpt_local.memory import open_store
 from memgpt_local.memory.embed import Embedder, make_embedder
@@ -153,13 +153,10 @@ CONFIGS: dict[str, list[str]] = {
 }
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> str:
-    if n == 0:
-        return "-"
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return f"{k}/{n} ({max(0.0, centre - half):.2f}-{min(1.0, centre + half):.2f})"
+def share(k: int, n: int) -> str:
+    """``k/n`` with its 95% Wilson interval."""
+    lo, hi = wilson(k, n)
+    return f"{k}/{n} ({lo:.2f}-{hi:.2f})"
 
 
 def greet(
@@ -231,9 +228,9 @@ def main() -> int:
     for (set_name, name), r in rows.items():
         n = len(r)
         print(
-            f"| {set_name} | {name} | {n} | {wilson(sum(x['name'] for x in r), n)} "
-            f"| {wilson(sum(x['fact'] for x in r), n)} | {wilson(sum(bool(x['as_user']) for x in r), n)} "
-            f"| {wilson(sum(bool(x['others']) for x in r), n)} | {wilson(sum(x['leaks'] for x in r), n)} "
+            f"| {set_name} | {name} | {n} | {share(sum(x['name'] for x in r), n)} "
+            f"| {share(sum(x['fact'] for x in r), n)} | {share(sum(bool(x['as_user']) for x in r), n)} "
+            f"| {share(sum(bool(x['others']) for x in r), n)} | {share(sum(x['leaks'] for x in r), n)} "
             f"| {statistics.mean(x['messages'] for x in r):.2f} "
             f"| {statistics.mean(x['generated'] for x in r):.0f} | {statistics.median(x['seconds'] for x in r):.1f} |"
         )
