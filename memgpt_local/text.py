@@ -61,6 +61,14 @@ ASKING_WORDS = frozenset(
     "who whom whose how he she they him her them his hers its their theirs".split()
 )
 
+# words for the people in a user's life: a note labelled with one is about them, not the user
+RELATIONS = frozenset(
+    "sister brother sibling mother mum mom mama father dad papa parent parents daughter son child children kid kids "
+    "baby wife husband partner spouse fiance fiancee boyfriend girlfriend friend friends bestie grandmother grandma "
+    "gran granny nan grandfather grandpa grandad aunt auntie uncle cousin niece nephew colleague coworker boss "
+    "neighbour neighbor flatmate roommate housemate twin stepson stepdaughter stepmother stepfather "
+    "visitor guest".split()
+)
 
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 _OPENER = re.compile(r"^(?:(?:hey|hi|hello|so|oh|ok|okay|well|and|but|um|also|btw|by the way)\b[,!]?\s*)+", re.I)

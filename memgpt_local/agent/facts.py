@@ -61,6 +61,7 @@ from memgpt_local.runtime.grammar import build_notes_grammar
 from memgpt_local.schemas import ChatMessage
 from memgpt_local.text import (
     FIRST_PERSON,
+    RELATIONS,
     content_words,
     names_within,
     normalize_space,
@@ -401,19 +402,12 @@ def carry_days(lines: Sequence[str], said: str, when: datetime) -> list[str]:
 
 # whose plan a clause tells: "my mum Grace is having hip surgery" (Grace), "my sister is visiting"
 # (sister); the user's own ("I'm flying") names nobody
-_RELATION = (
-    r"(?:mum|mom|mother|dad|father|sister|brother|daughter|son|wife|husband|partner|friend|best friend"
-    r"|boyfriend|girlfriend|grandma|grandmother|grandpa|grandfather|aunt|uncle|cousin|niece|nephew|flatmate"
-    r"|roommate|neighbour|neighbor|boss|colleague)"
+_RELATION = "(?:" + "|".join(sorted(RELATIONS, key=len, reverse=True)) + ")"
+_PLAN_SUBJECT = re.compile(  # the relation in any case, a name with its capital
+    rf"\b(?i:my\s+(?P<relation>{_RELATION}))(?:\s+(?P<named>[A-Z][a-z]+))?(?i:'s|\s+(?:is|are|was|has|will|'s))\b"
+    r"|\b(?P<name>[A-Z][a-z]+)(?:'s|\s+(?:is|was|has|will))\s+(?:\w+ing|got|off|back|coming|going|due)\b"
 )
-_PLAN_SUBJECT = re.compile(
-    rf"\bmy\s+(?P<relation>{_RELATION})(?:\s+(?P<named>[A-Z][a-z]+))?(?:'s|\s+(?:is|are|was|has|will|'s))\b"
-    r"|\b(?P<name>[A-Z][a-z]+)(?:'s|\s+(?:is|was|has|will))\s+(?:\w+ing|got|off|back|coming|going|due)\b",
-    re.IGNORECASE,
-)
-
-
-_PERSON_LABEL = re.compile(rf"\b(?:{_RELATION}|visitor|guest)s?\b", re.IGNORECASE)
+_PERSON_LABEL = re.compile(rf"\b{_RELATION}s?\b", re.IGNORECASE)
 
 
 def plan_owner(clause: str) -> str | None:
@@ -425,7 +419,7 @@ def plan_owner(clause: str) -> str | None:
     if m["relation"]:
         return m["named"] or m["relation"].lower()
     name = m["name"]
-    return name if name[0].isupper() and name.lower() not in ("i", "it", "that", "this", "there") else None
+    return None if name.lower() in ("it", "that", "this", "there") else name
 
 
 def keep_owners(lines: Sequence[str], said: str, when: datetime) -> list[str]:

@@ -31,20 +31,21 @@ _ISO_DAY = re.compile(r"\b(\d{4})-(\d\d)-(\d\d)\b")
 
 def known_name(memory: MemoryView) -> str | None:
     """The user's name as the human block holds it ("Name: Lena Maier" -> "Lena"), if any."""
-    for line in _human_lines(memory):
+    for line in human_lines(memory):
         value = line.partition(":")[2].strip()
         if is_name_line(line) and value:
             return value.split()[0].strip(",.;")
     return None
 
 
-def _human_lines(memory: MemoryView) -> list[str]:
+def human_lines(memory: MemoryView) -> list[str]:
+    """The lines of the human block."""
     return [line for label, line in memory.core_lines() if label == "human"]
 
 
-def _facts(memory: MemoryView) -> list[str]:
+def user_facts(memory: MemoryView) -> list[str]:
     """The human block's lines other than the name's."""
-    return [ln for ln in _human_lines(memory) if ":" in ln and not is_name_line(ln)]
+    return [ln for ln in human_lines(memory) if ":" in ln and not is_name_line(ln)]
 
 
 def names_a_fact(greeting: str, facts: Sequence[str]) -> bool:
@@ -97,7 +98,7 @@ class GreetByName(Policy):
         name = known_name(memory)
         if name is None:
             return None
-        facts = _facts(memory)
+        facts = user_facts(memory)
         has_name = name.lower() in draft.message.lower()
         has_fact = not facts or names_a_fact(draft.message, facts)
         if has_name and has_fact:

@@ -18,18 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
-from memgpt_local.agent.policy.greet_by_name import known_name
+from memgpt_local.agent.policy.greet_by_name import human_lines, known_name
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.text import content_words, sentences, stem, words
+from memgpt_local.text import RELATIONS, content_words, sentences, stem, words
 
-# labels that say a note is about someone in the user's life, not the user
-RELATIONS = frozenset(
-    "sister brother sibling mother mum mom mama father dad papa parent parents daughter son child children kid kids "
-    "baby wife husband partner spouse fiance fiancee boyfriend girlfriend friend friends bestie grandmother grandma "
-    "gran granny nan grandfather grandpa grandad aunt auntie uncle cousin niece nephew colleague coworker boss "
-    "neighbour neighbor flatmate roommate housemate twin stepson stepdaughter stepmother stepfather "
-    "visitor guest".split()
-)
 # a person's name at the start of a label or value, as its subject: "Nadia's ...", "Tom is ..."
 _SUBJECT = re.compile(r"^([A-Z][a-z]+)(?:'s\b|\s+(?:is|was|has|had|will|and|got|gets)\b)")
 _TO_THE_USER = re.compile(r"\b(?:you|you're|your|yours|yourself)\b", re.IGNORECASE)
@@ -116,7 +108,7 @@ class OwnerGuard(Policy):
         if draft.plan.last or turn.holds[self.name]:
             return None
         user = known_name(memory)
-        notes = owned_notes([line for label, line in memory.core_lines() if label == "human"], user)
+        notes = owned_notes(human_lines(memory), user)
         found = told_as_users(draft.message, notes)
         if found is None:
             return None

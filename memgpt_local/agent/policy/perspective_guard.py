@@ -25,9 +25,8 @@ import re
 from collections.abc import Iterable
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
-from memgpt_local.agent.policy.greet_by_name import known_name
+from memgpt_local.agent.policy.greet_by_name import known_name, user_facts
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.events import is_name_line
 from memgpt_local.text import FIRST_PERSON, content_words, denies, is_question, sentences
 
 # a question that asks the assistant's own view or help ("Do you think I should ...?"): "I think" answers it
@@ -111,10 +110,7 @@ class PerspectiveGuard(Policy):
         )
 
     def _review_greeting(self, draft: Draft, memory: MemoryView) -> Hold | None:
-        notes = [
-            line.partition(":")[2] for label, line in memory.core_lines() if label == "human" and not is_name_line(line)
-        ]
-        sentence = greets_as_user(draft.message, notes)
+        sentence = greets_as_user(draft.message, [line.partition(":")[2] for line in user_facts(memory)])
         if sentence is None:
             return None
         name = known_name(memory)
