@@ -18,6 +18,7 @@ from memgpt_local.agent.facts import (
     notes_prompt,
     parse_notes,
     states_something_personal,
+    undated_plans,
 )
 from memgpt_local.cli.session import ensure_agent
 from memgpt_local.config import FactNoteSettings, Settings
@@ -146,6 +147,19 @@ def test_only_a_message_about_its_writer_is_read():
     assert not states_something_personal("What do I do for a living? And where do I live?")
     assert states_something_personal("I'm Dana, could you help me plan my week?")  # a statement first
     assert states_something_personal("I moved to York. Do you know any good cafes?")
+    # a sentence that leaves out its subject speaks of its writer; the weather does not
+    assert states_something_personal("Off to the dentist tomorrow, wish me luck.")
+    assert states_something_personal("flying to oslo on friday")
+    assert not states_something_personal("Raining again tomorrow.")
+    assert not states_something_personal("Swimming is fun.")
+
+
+def test_plans_said_without_an_i_are_the_writers():
+    from datetime import datetime
+
+    said = "Off to the dentist tomorrow. The shop opens on Friday."
+    plans = undated_plans(["Mood: fine"], said, datetime.fromisoformat(THURSDAY))
+    assert [(m.phrase, m.value) for m in plans] == [("tomorrow", "2026-12-04")]  # not the shop's Friday
 
 
 def test_only_the_statements_of_a_message_are_read_for_facts():
@@ -273,8 +287,9 @@ def test_annotate_takes_a_phrases_date_from_the_sentence_it_was_said_in():
     from memgpt_local.memory.dates import annotate
 
     day = date(2026, 12, 2)  # a Wednesday
-    assert annotate("flies in on Friday", day) == "flies in on Friday (2026-11-27)"  # no future word: the last one
-    assert annotate("flies in on Friday", day, context="He'll fly in on Friday.") == "flies in on Friday (2026-12-04)"
+    assert annotate("visit on Friday", day) == "visit on Friday (2026-12-04)"  # no past form: the next one
+    said = "She came to visit on Friday."
+    assert annotate("visit on Friday", day, context=said) == "visit on Friday (2026-11-27)"  # as it was said
     assert annotate("moved last week (week of 2026-11-23)", day, context="We moved last week") == (
         "moved last week (week of 2026-11-23)"  # already dated
     )
@@ -318,6 +333,14 @@ THURSDAY = "2026-12-03T18:00:00+00:00"
             ["Students: two set a lab bench on fire"],
             "You won't believe it, two of my students set a lab bench on fire on Tuesday.",
             ["Students: two set a lab bench on fire"],
+        ),
+        (  # a `make run` chat: a month, and a day in the present simple (the Thursday after, not before)
+            ["Tickets: to see Radiohead", "Brother: Pawel, starts his new job"],
+            "Got tickets to see Radiohead next June, and my brother Pawel starts his new job on Thursday.",
+            [
+                "Tickets: to see Radiohead (next June, 2027-06)",
+                "Brother: Pawel, starts his new job (on Thursday, 2026-12-10)",
+            ],
         ),
         (  # the day's clause says nothing of the line
             ["Work: runs a bookshop"],

@@ -36,6 +36,25 @@ TUESDAY = datetime(2025, 3, 4, 18, 30, tzinfo=timezone.utc)  # a Tuesday evening
         ("I was working on Saturday.", "I was working on Saturday (2025-03-01)."),
         ("It was amazing on Saturday.", "It was amazing on Saturday (2025-03-01)."),
         ("We went on Saturday, it is raining now.", "We went on Saturday (2025-03-01), it is raining now."),
+        # with no past form in its clause, a bare day is ahead: a scheduled event in the present
+        # simple (a `make run` chat dated a brother's new job to the Thursday before), a plan with no
+        # verb, feelings and arrangements; "set" and "visited" are past
+        ("My brother starts his new job on Friday.", "My brother starts his new job on Friday (2025-03-07)."),
+        ("Dinner with Sam on Saturday.", "Dinner with Sam on Saturday (2025-03-08)."),
+        ("Excited for the gig on Friday!", "Excited for the gig on Friday (2025-03-07)!"),
+        ("I'm booked on Friday.", "I'm booked on Friday (2025-03-07)."),
+        ("They set a bench on fire on Monday.", "They set a bench on fire on Monday (2025-03-03)."),
+        ("My sister visited on Monday.", "My sister visited on Monday (2025-03-03)."),
+        ("I'm free on Tuesday.", "I'm free on Tuesday (2025-03-11)."),  # said on a Tuesday: the next
+        # months, and days of a month, by tense; "may" without its capital is no month
+        ("Got tickets to see Radiohead next June.", "Got tickets to see Radiohead next June (2025-06)."),
+        ("next March", "next March (2026-03)"),  # said in March: the one after
+        ("last March", "last March (2024-03)"),
+        ("We went to Rome in June.", "We went to Rome in June (2024-06)."),
+        ("We're going to Rome in June.", "We're going to Rome in June (2025-06)."),
+        ("My exam is on 14 January.", "My exam is on 14 January (2026-01-14)."),
+        ("Her birthday was on the 2nd of February.", "Her birthday was on the 2nd of February (2025-02-02)."),
+        ("The party is March 4th!", "The party is March 4th (2025-03-04)!"),  # today
         ("Tonight is pizza night.", "Tonight (2025-03-04) is pizza night."),
         ("the day before yesterday", "the day before yesterday (2025-03-02)"),
         ("tomorrow morning", "tomorrow (2025-03-05) morning"),
@@ -58,6 +77,10 @@ def test_annotate_writes_the_day_after_each_phrase(said, shown):
         "today's weather is awful",  # a possessive is not a date to resolve
         "yesterday (2025-03-03) we went",  # already dated
         "We volunteer on Saturdays.",  # a habit, not a day
+        "this may be hard",
+        "The wedding is on June 3rd, 2027.",  # a year: no relative date
+        "We met in June 2019.",
+        "I was born on 31 June.",  # no such day
         "the yesterday-ish feeling",
         "Nothing relative here, just 2025-03-03.",
     ],
@@ -81,7 +104,7 @@ def test_mentions_give_positions_and_values():
 
 def test_date_notes_list_each_phrase_once():
     assert date_notes("Yesterday was long, yesterday!", TUESDAY) == ["yesterday = 2025-03-03"]
-    notes = date_notes("on Saturday, last week", TUESDAY)
+    notes = date_notes("went on Saturday, last week", TUESDAY)
     assert notes == ["on saturday = 2025-03-01", "last week = week of 2025-02-24"]
     assert date_notes("no dates here", TUESDAY) == []
 
@@ -124,6 +147,7 @@ def test_search_hits_show_the_day_of_each_relative_date():
         ("I'll see her on Saturday.", True),
         ("We saw a band on Saturday.", False),
         ("You won't believe it, two of my students set a lab bench on fire on Tuesday.", False),
+        ("My brother starts his new job on Thursday.", True),  # no past form: ahead
     ],
 )
 def test_said_as_future_reads_the_phrase_and_its_own_clause(said, future):

@@ -60,12 +60,12 @@ from memgpt_local.runtime.base import Backend, SideContexts
 from memgpt_local.runtime.grammar import build_notes_grammar
 from memgpt_local.schemas import ChatMessage
 from memgpt_local.text import (
-    FIRST_PERSON,
     RELATIONS,
     content_words,
     names_within,
     normalize_space,
     sentences,
+    speaks_of_its_writer,
     statements,
     stem,
     stems,
@@ -207,12 +207,12 @@ class Notes:
 
 def states_something_personal(message: str) -> bool:
     """Whether ``message`` may state a fact about its writer (cheap; no model): a sentence that
-    is not a question speaks in the first person, or names someone or somewhere (a capitalised
+    is not a question speaks of its writer (``speaks_of_its_writer``), or names someone or somewhere (a capitalised
     word after its first: "Hello there, Dana here. Nurse by trade, based in Leeds."). Questions
     state nothing: read for facts, "Hey, what's the name of my brother again?" became "Name:
     Brother" in place of the user's name."""
     stated = statements(message)
-    return bool(FIRST_PERSON.search(stated)) or any(names_within(s) for s in sentences(stated))
+    return any(speaks_of_its_writer(s) or names_within(s) for s in sentences(stated))
 
 
 def label_of(line: str) -> str | None:
@@ -363,7 +363,7 @@ def undated_plans(lines: Sequence[str], said: str, when: datetime) -> list[Menti
     found = [
         mention
         for mention in plans_in(said, when)
-        if FIRST_PERSON.search(next((s for s in sentences(said) if mention.phrase in s), ""))
+        if speaks_of_its_writer(next((s for s in sentences(said) if mention.phrase in s), ""))
         and not any(mention.value in ln for ln in lines)
     ]
     return list({m.value: m for m in found}.values())

@@ -4,16 +4,20 @@ A message from 2025-03-04 that says "we got back yesterday" means 2025-03-03; a 
 reads the hit months later cannot work that out reliably, so search results show the date
 next to the phrase. ``mentions`` finds the phrases (today, tonight, yesterday, the day before
 yesterday, tomorrow, "three days ago", "in two weeks", "last Sunday", "on Saturday", "this
-Friday", "next Monday", last/this/next week, weekend, month and year); ``annotate`` writes
+Friday", "next Monday", last/this/next week, weekend, month and year, "next June", "in
+March", "14 February", "June 3rd"); ``annotate`` writes
 their dates in ("we got back yesterday (2025-03-03)") and ``date_notes`` lists them
 ("yesterday = 2025-03-03"), to show beside a text that must stay as it was said.
 
 Days are the UTC days of the timestamp (the days search results show). "last Sunday" and
 "this past Sunday" are the latest Sunday before the day; "next Sunday" and "this coming
-Sunday" the first one after it; a bare "on Sunday" or "this Sunday" is the latest one before
-(from the day itself, for "this") unless its sentence speaks of the future ("will", "going
-to", ...) or its clause is in the present progressive ("we're moving on Saturday"), then the
-first one after. A week is Monday to Sunday, shown by its Monday.
+Sunday" the first one after it. A bare "on Sunday", "this Sunday", "in June" or "14 June" is
+ahead (the first one after the day, from the day itself for "this", "in" and a day of a month)
+unless its clause says it in the past ("we saw a band on Saturday", "it was amazing on
+Saturday", "we went to Rome in June") and not also in the future ("will", "going to", or the
+present progressive: "we're moving on Saturday"); then it is the latest one before. A week is
+Monday to Sunday, shown by its Monday. Months are named with their capital ("this may be
+hard" is no month); a day or month followed by a year is no relative date.
 """
 
 from __future__ import annotations
@@ -53,12 +57,32 @@ _DAY_WORDS = {
 }
 _NUMBER = r"(?P<n>\d{1,3}|" + "|".join(sorted((re.escape(k) for k in NUMBERS), key=len, reverse=True)) + r")"
 _DAY = "|".join(WEEKDAYS)
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+_MONTH = "(?-i:" + "|".join(MONTHS) + ")"
+_DATE = r"(?P<d>[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
+_NO_YEAR = r"(?!,?\s*\d)"  # "June 3, 2027" and "in June 2019" are no relative dates
 _PATTERNS = (
     ("count_ago", rf"{_NUMBER}\s+(?P<unit>day|week|month|year)s?\s+ago"),
     ("count_in", rf"in\s+{_NUMBER}\s+(?P<unit>day|week|month|year)s?"),
     ("days", "|".join(sorted((re.escape(k) for k in _DAY_WORDS), key=len, reverse=True))),
     ("weekday", rf"(?P<which>last|this\s+past|this\s+coming|next|this|on)\s+(?P<day>{_DAY})"),
     ("period", r"(?P<which>last|this|next)\s+(?P<period>week|weekend|month|year)"),
+    ("day_month", rf"(?:the\s+)?{_DATE}\s+(?:of\s+)?(?P<month>{_MONTH}){_NO_YEAR}"),
+    ("month_day", rf"(?P<month>{_MONTH})\s+(?:the\s+)?{_DATE}{_NO_YEAR}"),
+    ("month", rf"(?P<which>last|this|next|in)\s+(?P<month>{_MONTH}){_NO_YEAR}"),
 )
 _PHRASE = re.compile(
     r"(?<![\w-])(?:"
@@ -82,7 +106,46 @@ _NOT_VERBS = (
 _PROGRESSIVE = re.compile(
     rf"(?:\b(?:am|is|are)|\w['’](?:m|re|s))\s+(?:\w+\s+)?(?!(?:{_NOT_VERBS})\b)\w+ing\b", re.IGNORECASE
 )
+# a clause says its day in the past by a past form: "we saw a band on Saturday", "it was amazing
+# on Saturday"; with none, a bare day is ahead ("my brother starts his new job on Thursday" was
+# dated to the Thursday before in a `make run` chat). An -ed word after a form of "be" or "get"
+# is a state ("I'm booked on Friday", "they're getting married in June"), and some -ed words are
+# no verbs at all
+_PAST_FORMS = (
+    "was|wasn't|were|weren't|had|hadn't|did|didn't|could|couldn't|went|got|saw|came|took|made|said|told|gave|"
+    "found|met|left|set|ran|ate|drank|bought|brought|thought|felt|kept|lost|won|sent|spent|wrote|heard|held|"
+    "stood|sat|slept|fell|flew|drove|rode|broke|spoke|chose|wore|began|sang|swam|threw|knew|grew|forgot|"
+    "caught|taught|fought|paid|built|lent|meant|sold|told|woke|became|ago"
+)
+_PAST = re.compile(rf"\b(?:{_PAST_FORMS})\b|(?P<before>\b[\w']+\s+)?\b(?P<ed>[a-z]+ed)\b", re.IGNORECASE)
+_STATE_BEFORE = re.compile(r"\b(?:am|is|are|be|been|being|get|gets|getting|\w+['’](?:m|re|s))\s+$", re.IGNORECASE)
+_NOT_PAST = frozenset(
+    "bed red need seed feed speed weed shed wed hundred sacred naked wicked shred breed bleed proceed exceed "
+    "succeed indeed steed reed greed deed freed ted ned fred jed "
+    # feelings and arrangements said without "I'm": "Excited for Friday!", "Supposed to meet on Monday"
+    "excited tired bored interested worried scared stressed thrilled pleased delighted relieved exhausted "
+    "annoyed nervous surprised supposed scheduled".split()
+)
 _CLAUSE_STOPS = ".!?\n,;"
+
+
+def said_in_the_past(clause: str) -> bool:
+    """Whether ``clause`` holds a past form of a verb ("saw", "was", "moved"), an -ed state
+    ("is booked", "'re getting married") left out."""
+    for m in _PAST.finditer(clause):
+        if not m["ed"]:
+            return True
+        if m["ed"].lower() not in _NOT_PAST and not (m["before"] and _STATE_BEFORE.search(m["before"])):
+            return True
+    return False
+
+
+def _ahead(clause: str) -> bool:
+    """Whether a bare day in ``clause`` ("on Saturday", "in June") lies ahead: the clause speaks
+    of the future, or of no past."""
+    return bool(_FUTURE.search(clause) or _PROGRESSIVE.search(clause)) or not said_in_the_past(clause)
+
+
 # already dated: "yesterday (2025-03-03)", "last week (week of ...)", "(moved yesterday, 2025-03-03)"
 _DATED = re.compile(r"(?:\s*\(|,\s*)(?:week(?:end)? of )?\d{4}")
 
@@ -135,9 +198,43 @@ def _weekday(day: date, which: str, name: str, future: bool) -> str:
         offset = -(back or 7)
     elif which in ("next", "this coming") or which == "on":
         offset = ahead or 7
-    else:  # "this": the one of the current stretch of days, looking back unless the future is meant
+    else:  # "this": the one of the current stretch of days, ahead unless the past is meant
         offset = ahead if future else -back
     return (day + timedelta(days=offset)).isoformat()
+
+
+def _month(day: date, which: str, name: str, future: bool) -> str:
+    """ "next June": the first June after this month; "last June": the latest one before it;
+    "this June": this year's; "in June": this month's or the first after, or in the past the
+    latest up to this month."""
+    month = MONTHS.index(name) + 1
+    which = which.lower()
+    if which == "this":
+        year = day.year
+    elif which == "next":
+        year = day.year if month > day.month else day.year + 1
+    elif which == "last":
+        year = day.year if month < day.month else day.year - 1
+    elif future:
+        year = day.year if month >= day.month else day.year + 1
+    else:
+        year = day.year if month <= day.month else day.year - 1
+    return f"{year:04d}-{month:02d}"
+
+
+def _day_of_month(day: date, number: int, name: str, future: bool) -> str | None:
+    """ "14 June": the first 14 June from the day on, or in the past the latest up to it; None for
+    a day no month has ("31 June")."""
+    month = MONTHS.index(name) + 1
+    years = range(day.year, day.year + 9) if future else range(day.year, day.year - 9, -1)
+    for year in years:
+        try:
+            candidate = date(year, month, number)
+        except ValueError:
+            continue
+        if (candidate >= day) if future else (candidate <= day):
+            return candidate.isoformat()
+    return None
 
 
 def _period(day: date, which: str, period: str) -> str:
@@ -160,7 +257,7 @@ def _around(text: str, start: int, end: int, stops: str = ".!?\n") -> str:
     return text[left + 1 : min(rights) if rights else len(text)]
 
 
-def _value(kind: str, phrase: str, day: date, future: bool) -> str:
+def _value(kind: str, phrase: str, day: date, future: bool) -> str | None:
     m = _GROUPS[kind].fullmatch(phrase)
     assert m is not None
     if kind == "count_ago":
@@ -171,6 +268,10 @@ def _value(kind: str, phrase: str, day: date, future: bool) -> str:
         return (day + timedelta(days=_DAY_WORDS[" ".join(phrase.lower().split())])).isoformat()
     if kind == "weekday":
         return _weekday(day, m["which"], m["day"], future)
+    if kind == "month":
+        return _month(day, m["which"], m["month"], future)
+    if kind in ("day_month", "month_day"):
+        return _day_of_month(day, int(m["d"]), m["month"], future)
     return _period(day, m["which"], m["period"])
 
 
@@ -179,13 +280,12 @@ _FORWARD = re.compile(r"(?:the day after )?tomorrow|in\s|next\s|this\s+coming\s"
 
 def said_as_future(text: str, mention: Mention) -> bool:
     """Whether ``mention`` (of ``text``) names a day ahead by its own words ("tomorrow", "next
-    Friday", "in two weeks") or its clause speaks of the future. Weaker than the sentence test
-    ``mentions`` uses for a bare "on Tuesday": "You won't believe it, two of my students set a
-    lab bench on fire on Tuesday" is a past Tuesday to the user, whatever "won't" says."""
+    Friday", "in two weeks") or its clause speaks of the future or of no past ("my brother
+    starts his new job on Thursday"). The clause alone counts: "You won't believe it, two of
+    my students set a lab bench on fire on Tuesday" is a past Tuesday, whatever "won't" says."""
     if _FORWARD.match(mention.phrase):
         return True
-    clause = _around(text, mention.start, mention.end, _CLAUSE_STOPS)
-    return bool(_FUTURE.search(clause) or _PROGRESSIVE.search(clause))
+    return _ahead(_around(text, mention.start, mention.end, _CLAUSE_STOPS))
 
 
 def mentions(text: str, when: datetime | date) -> list[Mention]:
@@ -195,9 +295,9 @@ def mentions(text: str, when: datetime | date) -> list[Mention]:
     for m in _PHRASE.finditer(text):
         kind = m.lastgroup
         assert kind is not None
-        sentence = _around(text, m.start(), m.end())
-        future = bool(_FUTURE.search(sentence) or _PROGRESSIVE.search(_around(text, m.start(), m.end(), _CLAUSE_STOPS)))
-        found.append(Mention(m.start(), m.end(), m.group(0), _value(kind, m.group(0), day, future)))
+        value = _value(kind, m.group(0), day, _ahead(_around(text, m.start(), m.end(), _CLAUSE_STOPS)))
+        if value is not None:
+            found.append(Mention(m.start(), m.end(), m.group(0), value))
     return found
 
 
