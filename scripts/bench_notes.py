@@ -8,7 +8,9 @@ said on one Thursday (``WHEN``):
 - ``tune``: messages used while changing the notes prompt;
 - ``held``: differently worded messages, looked at only to report;
 - ``plans``, ``plans-held``: plans said with a relative day ("next Saturday", "tomorrow"), which
-  must be saved with that day resolved forward (the fact holds the date: "greyhound 2026-12-05").
+  must be saved with that day resolved forward (the fact holds the date: "greyhound 2026-12-05");
+- ``plans-dates``: plans said with a month, a day of a month or a bare weekday in the present
+  simple ("starts primary school in September"), written at stop 32 and never tuned on.
 
 A case is a message, the saved lines before it, the facts a careful reader would write (each a
 set of words that must all occur in one written line) and words no line may hold (a fact the
@@ -269,6 +271,41 @@ SETS: dict[str, tuple[Case, ...]] = {
             ("Name: Priya",),
             "My sister Anjali lands in Delhi in three days for her wedding.",
             ("anjali", "anjali 2026-12-06"),
+        ),
+    ),
+    # written at stop 32, before any run, for the change that made a bare day with no past form
+    # ahead and read months ("next June") and days of a month ("the 18th of December"); never
+    # tuned on. A past month must not become a plan
+    "plans-dates": (
+        case(("Name: Omar",), "My son Yusuf starts primary school in September.", ("yusuf", "school 2027-09")),
+        case(
+            ("Name: Kate",),
+            "Heading to Lisbon on the 18th of December for a conference.",
+            ("lisbon 2026-12-18",),
+        ),
+        case(
+            ("Name: Kate", "Work: nurse"),
+            "Exam's on Tuesday and I haven't revised at all.",
+            ("exam 2026-12-08",),
+            ("2026-12-01",),
+        ),
+        case(("Name: Joe",), "Our baby is due in March, we just found out it's a girl!", ("baby 2027-03",)),
+        case(
+            ("Name: Lin",),
+            "Flying home to Taipei on Saturday to see my grandma.",
+            ("taipei 2026-12-05",),
+            ("2026-11-28",),
+        ),
+        case(("Name: Sam",), "My band plays its first gig on January 9th.", ("gig 2027-01-09",)),
+        case(
+            ("Name: Eve", "Home: Cork"),
+            "We moved here in August and I still don't know anyone.",
+            (),
+            ("2027-08",),
+            ("cork",),
+        ),
+        case(
+            ("Name: Raj",), "Dad turns seventy on Sunday, we're throwing him a party.", ("2026-12-06",), ("2026-11-29",)
         ),
     ),
 }

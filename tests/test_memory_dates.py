@@ -43,6 +43,7 @@ TUESDAY = datetime(2025, 3, 4, 18, 30, tzinfo=timezone.utc)  # a Tuesday evening
         ("Dinner with Sam on Saturday.", "Dinner with Sam on Saturday (2025-03-08)."),
         ("Excited for the gig on Friday!", "Excited for the gig on Friday (2025-03-07)!"),
         ("I'm booked on Friday.", "I'm booked on Friday (2025-03-07)."),
+        ("Exam's on Friday and I haven't revised.", "Exam's on Friday (2025-03-07) and I haven't revised."),
         ("They set a bench on fire on Monday.", "They set a bench on fire on Monday (2025-03-03)."),
         ("My sister visited on Monday.", "My sister visited on Monday (2025-03-03)."),
         ("I'm free on Tuesday.", "I'm free on Tuesday (2025-03-11)."),  # said on a Tuesday: the next

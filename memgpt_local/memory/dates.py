@@ -109,7 +109,8 @@ _PROGRESSIVE = re.compile(
 # a clause says its day in the past by a past form: "we saw a band on Saturday", "it was amazing
 # on Saturday"; with none, a bare day is ahead ("my brother starts his new job on Thursday" was
 # dated to the Thursday before in a `make run` chat). An -ed word after a form of "be" or "get"
-# is a state ("I'm booked on Friday", "they're getting married in June"), and some -ed words are
+# is a state ("I'm booked on Friday", "they're getting married in June"), one after "have" is in
+# the present perfect ("Exam's on Tuesday and I haven't revised at all"), and some -ed words are
 # no verbs at all
 _PAST_FORMS = (
     "was|wasn't|were|weren't|had|hadn't|did|didn't|could|couldn't|went|got|saw|came|took|made|said|told|gave|"
@@ -118,7 +119,9 @@ _PAST_FORMS = (
     "caught|taught|fought|paid|built|lent|meant|sold|told|woke|became|ago"
 )
 _PAST = re.compile(rf"\b(?:{_PAST_FORMS})\b|(?P<before>\b[\w']+\s+)?\b(?P<ed>[a-z]+ed)\b", re.IGNORECASE)
-_STATE_BEFORE = re.compile(r"\b(?:am|is|are|be|been|being|get|gets|getting|\w+['’](?:m|re|s))\s+$", re.IGNORECASE)
+_STATE_BEFORE = re.compile(
+    r"\b(?:am|is|are|be|been|being|get|gets|getting|have|has|haven't|hasn't|\w+['’](?:m|re|s|ve))\s+$", re.IGNORECASE
+)
 _NOT_PAST = frozenset(
     "bed red need seed feed speed weed shed wed hundred sacred naked wicked shred breed bleed proceed exceed "
     "succeed indeed steed reed greed deed freed ted ned fred jed "
