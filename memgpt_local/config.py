@@ -258,6 +258,12 @@ class AgentSettings(Section):
     page_size: int = Field(5, ge=1, le=50)
     result_max_chars: int = Field(3000, ge=200)
     thought_max_chars: int = Field(300, ge=20)
+    reply_thought_max_chars: int | None = Field(
+        None,
+        ge=0,
+        description="longest thought of a step that may only reply (unset: thought_max_chars; 0: an empty "
+        "thought, so the reply's first words come at once)",
+    )
     message_max_chars: int = Field(
         800,
         ge=20,

@@ -11,7 +11,9 @@ Every configuration starts from a fresh data directory and sends the same user m
 Speed-ups switched per configuration: ``model.persist_kv`` (the KV state kept in a file
 between processes), ``agent.stable_core_memory`` (core memory shown as of the last
 eviction, so an edit does not invalidate the cache of the conversation after it) and
-``model.draft`` (prompt-lookup speculative decoding, verified greedily).
+``model.draft`` (prompt-lookup speculative decoding, verified greedily); the ``reply-thought``
+configurations bound the thought of a step that may only reply (``agent.reply_thought_max_chars``:
+0, none; 80 characters).
 
 Per turn it prints: seconds to the first visible reply character (cold: counted from the
 process start, which is what a `send` user waits), seconds to the end of the turn, steps,
@@ -61,6 +63,7 @@ class Config:
     persist_kv: bool
     stable_core: bool
     draft: bool
+    reply_thought: int | None = None  # agent.reply_thought_max_chars (None: unset)
 
 
 CONFIGS = {
@@ -71,6 +74,8 @@ CONFIGS = {
     "cold-kv-only": Config("cold-kv-only", True, True, False, False),
     "warm-core-only": Config("warm-core-only", False, False, True, False),
     "warm-no-draft": Config("warm-no-draft", False, True, True, False),
+    "warm-reply-thought-0": Config("warm-reply-thought-0", False, True, True, True, 0),
+    "warm-reply-thought-80": Config("warm-reply-thought-80", False, True, True, True, 80),
 }
 
 
@@ -79,7 +84,8 @@ def write_config(home: Path, config: Config, n_ctx: int, model: str) -> None:
     (home / "config.toml").write_text(
         f'[model]\ndefault = "{model}"\nn_ctx_cap = {n_ctx}\npersist_kv = {str(config.persist_kv).lower()}\n'
         f'draft = "{"prompt-lookup" if config.draft else "none"}"\n\n'
-        f"[agent]\nstable_core_memory = {str(config.stable_core).lower()}\n",
+        f"[agent]\nstable_core_memory = {str(config.stable_core).lower()}\n"
+        + (f"reply_thought_max_chars = {config.reply_thought}\n" if config.reply_thought is not None else ""),
         encoding="utf-8",
     )
 

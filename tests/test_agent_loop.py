@@ -7,6 +7,7 @@ from agent_helpers import ask, call, make_runner, say
 from store_sql import STORE_KINDS
 
 from memgpt_local import events
+from memgpt_local.runtime.grammar import InvalidScriptError
 
 
 @pytest.fixture(params=STORE_KINDS)
@@ -174,6 +175,27 @@ def test_heartbeat_chain_is_capped_and_the_last_step_may_only_send_a_message(sto
     assert grammars[-1].function_names == ("send_message",)
     assert "archival_memory_search" in grammars[0].function_names
     assert turn.messages == ["final"]
+
+
+def test_a_step_that_may_only_reply_has_its_own_thought_bound(store):
+    script = [
+        call("archival_memory_search", query="q", heartbeat=True),
+        call("send_message", thought="", message="final"),
+    ]
+    runner = make_runner(store, script, heartbeat_cap=2, reply_thought_max_chars=0)
+    assert ask(runner, "what did we talk about?").messages == ["final"]
+    first, last = (r.grammar for r in runner.backend.requests)
+    assert first.thought_max_chars == 300 and last.thought_max_chars == 0
+    assert 'thought\\": " str-0-0 ' in last.text and 'str-0-0 ::= "\\"" "" "\\""' in last.text  # no thought
+    refused = make_runner(
+        store,
+        [call("archival_memory_search", query="q", heartbeat=True), say("final")],
+        name="kim",
+        heartbeat_cap=2,
+        reply_thought_max_chars=0,
+    )
+    with pytest.raises(InvalidScriptError, match="exceeds the grammar's 0"):
+        ask(refused, "what did we talk about?")
 
 
 def test_chain_stops_at_the_cap_even_if_the_model_keeps_asking(store):

@@ -70,6 +70,14 @@ def test_subsets_and_heartbeat_flag(heartbeat):
     assert "jchar{0,50}" in grammar.text
 
 
+def test_a_grammar_without_a_thought_is_accepted_by_llama_cpp():
+    grammar = build_call_grammar([FUNCTIONS_BY_NAME["send_message"]], thought_max_chars=0, heartbeat=False)
+    check_gbnf(grammar.text)
+    assert grammar.thought_max_chars == 0
+    with pytest.raises(GrammarError, match="0 \\(no thought\\) or more"):
+        build_call_grammar([FUNCTIONS_BY_NAME["send_message"]], thought_max_chars=-1)
+
+
 def test_bad_grammar_is_a_clear_error():
     with pytest.raises(GrammarError, match="Undefined rule identifier 'nowhere'"):
         check_gbnf("root ::= nowhere\n")

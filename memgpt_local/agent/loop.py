@@ -82,7 +82,7 @@ class AgentRunner:
         self.executor = FunctionExecutor(store, self.agent_id, settings, self.functions)
         self.queue = QueueManager(store, backend, settings, self.render, self.core_view)
         self.facts = FactNoter(store, backend, self.agent_id, settings.fact_notes)
-        self._grammars: dict[frozenset[str], Grammar] = {}
+        self._grammars: dict[tuple[frozenset[str], int, bool], Grammar] = {}
 
     # ------------------------------------------------------------ context
 
@@ -206,10 +206,13 @@ class AgentRunner:
         """The grammar of the functions ``plan`` allows; a step that may only reply cannot ask
         for another step."""
         functions = [f for f in self.functions if f.kind in plan.kinds]
-        key = frozenset(f.name for f in functions)
+        thought = self.settings.thought_max_chars
+        if plan.reply_only and self.settings.reply_thought_max_chars is not None:
+            thought = self.settings.reply_thought_max_chars
+        key = (frozenset(f.name for f in functions), thought, plan.reply_only)
         if key not in self._grammars:
             self._grammars[key] = build_call_grammar(
-                functions, thought_max_chars=self.settings.thought_max_chars, heartbeat=not plan.reply_only
+                functions, thought_max_chars=thought, heartbeat=not plan.reply_only
             )
         return self._grammars[key]
 

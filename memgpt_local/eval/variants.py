@@ -196,6 +196,13 @@ register(
 )
 register(
     Variant(
+        "reply-thought-0",
+        "a step that may only reply has an empty thought: the reply's first words come at once",
+        agent={"reply_thought_max_chars": 0},
+    )
+)
+register(
+    Variant(
         "denial-guard",
         'hold back (once a turn) an "I don\'t know" while memory holds words of the question, and show them',
         enable=("denial_guard",),

@@ -51,7 +51,7 @@ class Grammar:
     text: str
     function_names: tuple[str, ...] = ()
     heartbeat: bool = True
-    thought_max_chars: int = 0
+    thought_max_chars: int | None = None  # a call grammar's bound on the thought (0: an empty one)
     kind: Literal["call", "text", "json"] = "call"  # json: a JSON value, done when it closes
     max_chars: int = 0  # for kind == "text"
     specs: tuple[CallSpec, ...] = field(default=(), compare=False, repr=False)

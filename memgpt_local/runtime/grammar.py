@@ -265,8 +265,8 @@ def call_grammar_text(functions: Sequence[CallSpec], *, thought_max_chars: int =
     names = [spec.name for spec in functions]
     if len(set(names)) != len(names):
         raise GrammarError(f"duplicate function names in {names}")
-    if thought_max_chars < 1:
-        raise GrammarError("thought_max_chars must be at least 1")
+    if thought_max_chars < 0:
+        raise GrammarError("thought_max_chars must be 0 (no thought) or more")
     rules = _Rules()
     rules.add("root", "")
     thought = _string_rule(rules, 0, thought_max_chars)

@@ -54,7 +54,7 @@ def call_schema(grammar: Grammar) -> dict[str, Any]:
     """A JSON schema admitting what a call grammar admits (for servers without GBNF)."""
     options = []
     thought: dict[str, Any] = {"type": "string"}
-    if grammar.thought_max_chars:
+    if grammar.thought_max_chars is not None:
         thought["maxLength"] = grammar.thought_max_chars
     for spec in grammar.specs:
         properties: dict[str, Any] = {

@@ -106,7 +106,7 @@ class ScriptedBackend:
                     f"scripted call of {call.function!r} is not allowed by this request's grammar "
                     f"(allowed: {', '.join(grammar.function_names)})"
                 )
-            if len(call.thought) > grammar.thought_max_chars:
+            if grammar.thought_max_chars is not None and len(call.thought) > grammar.thought_max_chars:
                 raise InvalidScriptError(
                     f"scripted thought of {len(call.thought)} characters exceeds the grammar's "
                     f"{grammar.thought_max_chars}"
