@@ -703,6 +703,44 @@ def test_identity_guard_holds_a_reply_that_takes_the_users_name_once():
     assert policy.review(turn, draft("My name is Gellhaton."), FakeMemory()) is None
 
 
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I'm sorry, but I can't assist with that.",
+        "I’m sorry, but I can’t assist with that. What else would you like me to do?",
+        "Sorry, I cannot help you with that request.",
+        "I'm unable to help with this.",
+        "I can't help.",
+    ],
+)
+def test_refusal_guard_holds_a_refusal_once_and_out_of_the_context(reply):
+    from memgpt_local.agent.policy.refusal_guard import RefusalGuard
+
+    policy = RefusalGuard()
+    told = Turn(question="What a long day. Completely worn out.")
+    hold = policy.review(told, draft(reply), FakeMemory())
+    assert hold is not None and hold.hide_draft and "told you something" in hold.notice
+    asked = policy.review(Turn(question="What's my job?"), draft(reply), FakeMemory())
+    assert asked is not None and "say you don't know" in asked.notice
+    told.holds[policy.name] = 1  # once a turn: the second draft goes out
+    assert policy.review(told, draft(reply), FakeMemory()) is None
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I can't help but smile at that!",  # idioms, and denials, are no refusals
+        "I can't help thinking you deserve a rest.",
+        "I don't know your blood type yet.",
+        "That sounds exhausting. Can I help with anything?",
+    ],
+)
+def test_refusal_guard_lets_other_replies_go(reply):
+    from memgpt_local.agent.policy.refusal_guard import RefusalGuard
+
+    assert RefusalGuard().review(Turn(question="Long day."), draft(reply), FakeMemory()) is None
+
+
 def test_searched_already_makes_the_next_step_reply_after_the_same_search_again():
     from memgpt_local.agent.policy.searched_already import SearchedAlready
 

@@ -196,6 +196,13 @@ register(
 )
 register(
     Variant(
+        "no-refusal-guard",
+        "the defaults without holding back a reply that refuses (\"I'm sorry, but I can't assist with that.\")",
+        disable=("refusal_guard",),
+    )
+)
+register(
+    Variant(
         "reply-thought-0",
         "a step that may only reply has an empty thought: the reply's first words come at once",
         agent={"reply_thought_max_chars": 0},

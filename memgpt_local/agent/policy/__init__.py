@@ -22,6 +22,7 @@ from memgpt_local.agent.policy.prefetch import Prefetch
 from memgpt_local.agent.policy.question_focus import QuestionFocus
 from memgpt_local.agent.policy.read_results import ReadResults
 from memgpt_local.agent.policy.recap import Recap
+from memgpt_local.agent.policy.refusal_guard import RefusalGuard
 from memgpt_local.agent.policy.repeat_guard import RepeatGuard
 from memgpt_local.agent.policy.reply_check import ReplyCheck
 from memgpt_local.agent.policy.reply_required import ReplyRequired
@@ -48,6 +49,7 @@ FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
     "reply_required": lambda s: ReplyRequired(),
     "repeat_guard": lambda s: RepeatGuard(),
     "internal_guard": lambda s: InternalGuard(),
+    "refusal_guard": lambda s: RefusalGuard(),
     "identity_guard": lambda s: IdentityGuard(),
     "perspective_guard": lambda s: PerspectiveGuard(),
     "owner_guard": lambda s: OwnerGuard(),
