@@ -823,6 +823,32 @@ def test_all_questions_holds_a_reply_that_leaves_a_question_out_once():
     assert policy.review(Turn(question=asked), draft("Kasia is visiting.", last=True), memory) is None
 
 
+@pytest.mark.parametrize(
+    "said, reply, held",
+    [  # eval chat seed 7: the user's sentence came back as the reply, in their first person
+        (
+            "My sister Quarksian is visiting this weekend.",
+            "My sister Quarksian is visiting this weekend. What else?",
+            True,
+        ),
+        (
+            "Big news: I've moved from Gragral to Lirkbury!",
+            "Big news: I've moved from Gragral to Lirkbury! Nice.",
+            True,
+        ),
+        ("Actually I moved to Bath last month.", "Actually I moved to Bath last month. Anything else?", True),
+        ("My sister Quarksian is visiting this weekend.", "I'm glad your sister Quarksian is visiting!", False),
+        ("My sister Quarksian is visiting this weekend.", "Lovely, enjoy the weekend with Quarksian!", False),
+        ("My sister Quarksian is visiting this weekend, she loves museums.", "My favourite is the weekend.", False),
+    ],
+)
+def test_perspective_guard_holds_a_reply_that_echoes_the_user_as_its_own(said, reply, held):
+    from memgpt_local.agent.policy.perspective_guard import PerspectiveGuard
+
+    hold = PerspectiveGuard().review(Turn(question=said), draft(reply), FakeMemory())
+    assert (hold is not None) is held
+
+
 def test_perspective_guard_holds_a_greeting_that_speaks_as_the_user_once():
     from memgpt_local.agent.policy.perspective_guard import PerspectiveGuard
 

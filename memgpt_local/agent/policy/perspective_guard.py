@@ -60,9 +60,26 @@ def speaks_as_user(draft: str, question: str, known: Iterable[str] = ()) -> str 
     told_words = {w for s in told for w in content_words(s)}
     for sentence in sentences(draft):
         own = _in_first_person(sentence)  # "I'm a helper, and you are a nurse.": the words before "you"
-        if own and (asked_words & own or len(told_words & own) >= 2):
+        if own and (asked_words & own or len(told_words & own) >= 2) or echoes(sentence, told):
             return sentence
     return None
+
+
+def echoes(sentence: str, told: Iterable[str]) -> bool:
+    """Whether ``sentence`` says again, in the user's own first person, most of one of the
+    user's sentences ``told``: "My sister Quarksian is visiting this weekend." and "Big news:
+    I've moved from ... to ...!" came back word for word as replies, where ``_in_first_person``
+    looks only at sentences that start with "I". Two thirds of the told sentence's content
+    words (two at least), a first-person word, and no "you" or "your"."""
+    if not FIRST_PERSON.search(sentence) or _TO_THE_USER.search(sentence):
+        return False
+    own = set(content_words(sentence))
+    for said in told:
+        words = set(content_words(said))
+        shared = len(words & own)
+        if shared >= 2 and 3 * shared >= 2 * len(words):
+            return True
+    return False
 
 
 def _in_first_person(sentence: str) -> set[str] | None:
