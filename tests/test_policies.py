@@ -839,6 +839,9 @@ def test_all_questions_holds_a_reply_that_leaves_a_question_out_once():
         ("Actually I moved to Bath last month.", "Actually I moved to Bath last month. Anything else?", True),
         ("My sister Quarksian is visiting this weekend.", "I'm glad your sister Quarksian is visiting!", False),
         ("My sister Quarksian is visiting this weekend.", "Lovely, enjoy the weekend with Quarksian!", False),
+        # an answer in the user's "my" (a `make run` chat), not the assistant's own "my pleasure"
+        ("When does Bea start school, and what's my business?", "My business is running a bakery in Porto.", True),
+        ("What's my business?", "My pleasure! You run a bakery in Porto.", False),
         ("My sister Quarksian is visiting this weekend, she loves museums.", "My favourite is the weekend.", False),
     ],
 )

@@ -39,7 +39,8 @@ _ASSISTANT_ACTS = re.compile(
     re.IGNORECASE,
 )
 _TO_THE_USER = re.compile(r"\b(?:you|you're|your|yours)\b", re.IGNORECASE)
-_SPEAKS_AS_I = re.compile(r"^(?:(?:yes|no|well|oh|sure),?\s+)?(?:i|i'm|i am|i've|i have|i was)\b", re.IGNORECASE)
+# "My business is running a small bakery in Porto." answered "what's my business?" in a `make run` chat
+_SPEAKS_AS_I = re.compile(r"^(?:(?:yes|no|well|oh|sure),?\s+)?(?:i|i'm|i am|i've|i have|i was|my)\b", re.IGNORECASE)
 
 
 def speaks_as_user(draft: str, question: str, known: Iterable[str] = ()) -> str | None:
