@@ -32,7 +32,9 @@ TASKS: dict[str, tuple[str, int]] = {
     "denial-guard": ("nested-kv", 3),
     "no-copy-guard": ("dmr", 2),
 }
-CHAT_ONLY = {"no-direct-reply", "past-thoughts"}  # their difference shows in a conversation: see the chat tests below
+# their difference shows in a conversation (see the chat tests below), or only when the model
+# refuses, which the probe never does (see the refusal test below)
+CHAT_ONLY = {"no-direct-reply", "past-thoughts", "no-refusal-guard"}
 
 
 class ProbeBackend:
@@ -207,3 +209,20 @@ def test_past_thoughts_reaches_the_conversation_evaluation_and_shows_earlier_tho
         earlier = last_prompt[:-3]  # well before the last turn's own steps
         shown[name] = any('"thought": "answer"' in c.content for c in earlier if c.role == "assistant")
     assert shown == {"default": False, "past-thoughts": True}
+
+
+def test_no_refusal_guard_lets_a_refusal_out_that_the_defaults_hold(tmp_path):
+    from agent_helpers import ask, make_runner
+
+    from memgpt_local.memory import open_store
+
+    refusal = FunctionCall(
+        thought="", function="send_message", arguments={"message": "Sorry, I can't assist with that."}
+    )
+    reply = FunctionCall(thought="", function="send_message", arguments={"message": "That sounds tiring. Rest well!"})
+    for name, sent in (("default", [reply.arguments["message"]]), ("no-refusal-guard", [refusal.arguments["message"]])):
+        settings = VARIANTS[name].settings(Settings().agent).model_dump()
+        settings["fact_notes"]["enabled"] = False  # the script holds the turn's own steps only
+        with open_store(tmp_path / f"{name}.db", HashEmbedder()) as store:
+            runner = make_runner(store, [refusal, reply], **settings)
+            assert ask(runner, "What a long day. Completely worn out.").messages == sent, name
