@@ -116,7 +116,7 @@ _PAST_FORMS = (
     "was|wasn't|were|weren't|had|hadn't|did|didn't|could|couldn't|went|got|saw|came|took|made|said|told|gave|"
     "found|met|left|set|ran|ate|drank|bought|brought|thought|felt|kept|lost|won|sent|spent|wrote|heard|held|"
     "stood|sat|slept|fell|flew|drove|rode|broke|spoke|chose|wore|began|sang|swam|threw|knew|grew|forgot|"
-    "caught|taught|fought|paid|built|lent|meant|sold|told|woke|became|ago"
+    "caught|taught|fought|paid|built|lent|meant|sold|woke|became|ago"
 )
 _PAST = re.compile(rf"\b(?:{_PAST_FORMS})\b|(?P<before>\b[\w']+\s+)?\b(?P<ed>[a-z]+ed)\b", re.IGNORECASE)
 _STATE_BEFORE = re.compile(
