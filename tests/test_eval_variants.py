@@ -226,3 +226,25 @@ def test_no_refusal_guard_lets_a_refusal_out_that_the_defaults_hold(tmp_path):
         with open_store(tmp_path / f"{name}.db", HashEmbedder()) as store:
             runner = make_runner(store, [refusal, reply], **settings)
             assert ask(runner, "What a long day. Completely worn out.").messages == sent, name
+
+
+def test_the_conversation_evaluation_records_each_held_draft_with_its_policy(tmp_path):
+    """A trace shows what the user was spared: the (probe) model sends its answer to a question
+    again, which the repeat guard holds; the record names the guard and keeps the draft."""
+    from memgpt_local.eval.chat import scripts
+    from memgpt_local.eval.chat_run import ChatEvaluation
+
+    script = scripts(seed=3, n=1)[0]
+    evaluation = ChatEvaluation(
+        tmp_path / "default",
+        backend=ProbeBackend("conversation_search", copies=False),
+        embedder=HashEmbedder(dim=32),
+        settings=get_variant("default").settings(Settings().agent),
+        variant="default",
+    )
+    (record,) = evaluation.run([script])
+    question = next(t for t in record["turns"] if t["kind"] == "question")
+    assert question["held"], question
+    assert all(set(h) == {"policy", "draft"} and h["policy"] for h in question["held"])
+    assert question["held"][0] == {"policy": "repeat_guard", "draft": question["messages"][0]}  # sent twice
+    assert all("held" in g for g in record["greetings"])

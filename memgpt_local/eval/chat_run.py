@@ -27,7 +27,7 @@ import json
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -85,9 +85,21 @@ class TurnScore:
     retrieved: bool | None
     notes: list[str]
     verdict: str | None = None  # questions: correct / invented / idk / wrong-idk
+    held: list[dict[str, str]] = field(default_factory=list)  # drafts a policy kept from the user
+
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
+
+
+def held_drafts(result: TurnResult) -> list[dict[str, str]]:
+    """Each draft a policy held back in the turn: which policy, and what the user would have read."""
+    held = []
+    for step in result.steps:
+        if step.hold is not None and step.call is not None:
+            draft = step.call.arguments.get("message")
+            held.append({"policy": step.hold.reason, "draft": draft if isinstance(draft, str) else ""})
+    return held
 
 
 def judge(turn: UserTurn, reply: str) -> str | None:
@@ -205,6 +217,7 @@ class ChatEvaluation:
         return {
             "session": number,
             "message": message,
+            "held": held_drafts(result),
             "names_user": contains(message, script.user.first),
             "known_fact": bool(known) and number > 0,
         }
@@ -228,6 +241,7 @@ class ChatEvaluation:
             retrieved=retrieved,
             notes=result.notes,
             verdict=judge(turn, "\n".join(result.messages)),
+            held=held_drafts(result),
         )
 
     @staticmethod
