@@ -110,7 +110,7 @@ def kind_of(content: str, role: str) -> str:
     return role
 
 
-def memory_pressure(used_tokens: int, n_ctx: int) -> NewMessage:
+def memory_pressure(used_tokens: int, n_ctx: int, when: datetime | None = None) -> NewMessage:
     pct = round(100 * used_tokens / n_ctx)
     return system_event(
         "memory pressure warning",
@@ -118,6 +118,7 @@ def memory_pressure(used_tokens: int, n_ctx: int) -> NewMessage:
         "messages will soon be moved out of view into a summary; every message stays searchable. Save "
         "details you will need with archival_memory_insert if they are not saved yet, then go on with "
         "the conversation: answer the user's last message as usual and do not mention this notice.",
+        when=when,
     )
 
 

@@ -148,3 +148,18 @@ def test_a_summary_too_big_for_one_call_is_written_in_chunks_that_each_fit(store
     assert all(runner.backend.count_tokens(c.messages) + SUMMARY_MAX_TOKENS <= 900 for c in calls)
     assert summary == f"summary after chunk {len(calls) - 1}"
     assert "summary after chunk 0" in calls[1].messages[1].content  # each call carries the summary so far
+
+
+def test_the_pressure_warning_is_stamped_with_the_turns_time_not_the_clock(store):
+    """An evaluation's (or an import's) turn from the past is warned on its own day: stamped
+    with the real clock, the warning told the model "today" was another date."""
+    from datetime import datetime, timezone
+
+    runner = make_runner(store, [say("fine")], reply_reserve_tokens=64)
+    then = datetime(2025, 5, 9, 19, 0, tzinfo=timezone.utc)
+    used = runner.queue.pressure().prompt_tokens + 20  # and the message's own tokens
+    runner.backend.n_ctx = int(used / 0.72) + 64
+    runner.run_turn(events.user_message("a long day again", when=then))
+    (warning,) = [m for m in store.recall.in_context(runner.agent_id) if m.content.startswith("[memory pressure")]
+    assert "| 2025-05-09 19:00 UTC]" in warning.content.splitlines()[0]
+    assert warning.created_at.year == 2025

@@ -33,8 +33,9 @@ TASKS: dict[str, tuple[str, int]] = {
     "no-copy-guard": ("dmr", 2),
 }
 # their difference shows in a conversation (see the chat tests below), or only when the model
-# refuses, which the probe never does (see the refusal test below)
-CHAT_ONLY = {"no-direct-reply", "past-thoughts", "no-refusal-guard"}
+# refuses, which the probe never does, or says it does not know to a statement, which the probe is
+# never told (see the refusal and denial tests below)
+CHAT_ONLY = {"no-direct-reply", "past-thoughts", "no-refusal-guard", "unasked-denial"}
 
 
 class ProbeBackend:
@@ -248,3 +249,22 @@ def test_the_conversation_evaluation_records_each_held_draft_with_its_policy(tmp
     assert all(set(h) == {"policy", "draft"} and h["policy"] for h in question["held"])
     assert question["held"][0] == {"policy": "repeat_guard", "draft": question["messages"][0]}  # sent twice
     assert all("held" in g for g in record["greetings"])
+
+
+def test_unasked_denial_holds_an_i_dont_know_to_a_statement_that_the_defaults_send(tmp_path):
+    from agent_helpers import ask, make_runner
+
+    from memgpt_local.memory import open_store
+
+    denial = FunctionCall(
+        thought="",
+        function="send_message",
+        arguments={"message": "I'm sorry, but I don't know much about chess. Can you provide more details?"},
+    )
+    reply = FunctionCall(thought="", function="send_message", arguments={"message": "Chess! What got you into it?"})
+    for name, sent in (("default", [denial.arguments["message"]]), ("unasked-denial", [reply.arguments["message"]])):
+        settings = VARIANTS[name].settings(Settings().agent).model_dump()
+        settings["fact_notes"]["enabled"] = False  # the script holds the turn's own steps only
+        with open_store(tmp_path / f"{name}.db", HashEmbedder()) as store:
+            runner = make_runner(store, [denial, reply], **settings)
+            assert ask(runner, "My new evening hobby is chess.").messages == sent, name

@@ -217,7 +217,7 @@ class AgentRunner:
         return self._grammars[key]
 
     def _step(self, turn: Turn, index: int, plan: StepPlan) -> StepRecord:
-        eviction = self.queue.make_room(self.agent_id)
+        eviction = self.queue.make_room(self.agent_id, turn.clock())
         self.observer.step_started(index)
         # send exactly the prompt the queue manager measured: events another process appends
         # meanwhile (a document upload) are seen at the next step, never overflow this one

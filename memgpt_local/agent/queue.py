@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from memgpt_local import events
@@ -96,8 +97,10 @@ class QueueManager:
         self.last = Pressure(self.backend.count_tokens(messages), self.budget, messages)
         return self.last
 
-    def make_room(self, agent_id: int) -> EvictionReport | None:
-        """Warn or evict as needed before the next step; returns what eviction did, if any."""
+    def make_room(self, agent_id: int, now: datetime | None = None) -> EvictionReport | None:
+        """Warn or evict as needed before the next step; returns what eviction did, if any. The
+        warning is stamped ``now``, the turn's own time (an evaluation's session of 2025 was
+        warned "2026-12-03", the real day, right after its login)."""
         pressure = self.pressure()
         flush_line = self.settings.flush_fraction * pressure.budget
         if pressure.prompt_tokens < flush_line and pressure.fraction >= self.settings.warning_fraction:
@@ -105,7 +108,7 @@ class QueueManager:
             if not agent.state.get("pressure_warned"):
                 with self.store.transaction():
                     self.store.recall.append(
-                        agent_id, [events.memory_pressure(pressure.prompt_tokens, pressure.budget)]
+                        agent_id, [events.memory_pressure(pressure.prompt_tokens, pressure.budget, now)]
                     )
                     self.store.agents.set_state(agent_id, dict(agent.state, pressure_warned=True))
                 pressure = self.pressure()  # the warning itself takes room

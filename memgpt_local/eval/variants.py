@@ -203,6 +203,13 @@ register(
 )
 register(
     Variant(
+        "unasked-denial",
+        "the defaults with holding back (once a turn) an \"I don't know\" to a message that asked nothing",
+        enable=("unasked_denial",),
+    )
+)
+register(
+    Variant(
         "reply-thought-0",
         "a step that may only reply has an empty thought: the reply's first words come at once",
         agent={"reply_thought_max_chars": 0},
