@@ -276,6 +276,14 @@ class AgentSettings(Section):
     reply_repeat_ngram: int = Field(
         8, ge=0, le=64, description="a reply may not repeat a run of this many of its own tokens (0 = off)"
     )
+    reply_formula_words: int = Field(
+        4,
+        ge=0,
+        le=12,
+        description="a reply ends before a sentence, after its first, that opens with the same this-many words as "
+        "a sentence of an earlier turn's reply: a formula ('What else would you like to know about him?' closed "
+        "every reply of an eval chat session) is neither sent nor shown to the model again (0 = off)",
+    )
     idle_heartbeat_minutes: float = Field(0.0, ge=0.0, description="0 disables the idle timer")
     past_thoughts: bool = Field(
         False,

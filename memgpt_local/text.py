@@ -8,7 +8,7 @@ words are the words that are not ``STOPWORDS``.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from difflib import SequenceMatcher
 
 STOPWORDS = frozenset(
@@ -160,6 +160,33 @@ def near_duplicate(a: str, b: str, ratio: float = 0.9) -> bool:
 def sentence_openings(text: str, n: int = 5) -> set[tuple[str, ...]]:
     """The first ``n`` words of each sentence of ``text`` that has at least four."""
     return {tuple(words(s)[:n]) for s in sentences(text) if len(words(s)) >= 4}
+
+
+def sentence_spans(text: str) -> list[tuple[int, str]]:
+    """Each sentence of ``text`` that has a word, with the offset where it starts (as
+    ``sentences`` splits them)."""
+    spans = []
+    for match in _SENTENCE.finditer(text.replace("\u2019", "'")):
+        sentence = match.group().lstrip()
+        if words(sentence):
+            spans.append((match.end() - len(sentence), sentence))
+    return spans
+
+
+def formula_start(message: str, openings: Collection[tuple[str, ...]], k: int) -> int | None:
+    """Where the first sentence of ``message`` after its first one starts that opens with the
+    ``k`` words of one of ``openings`` (the openings of an earlier reply's sentences), else None.
+    Such a sentence is a formula the model copies from reply to reply: "Guskleell is a baker in
+    the area. What else would you like to know about him?" closed every reply of a session, to
+    a move, small talk and questions alike. The first sentence is the reply's own answer and
+    is never counted."""
+    if not openings or k < 1:
+        return None
+    for start, sentence in sentence_spans(message)[1:]:
+        said = words(sentence)
+        if len(said) >= k and tuple(said[:k]) in openings:
+            return start
+    return None
 
 
 def shares_sentence_opening(message: str, earlier: Sequence[str]) -> str | None:

@@ -405,3 +405,38 @@ def test_a_turn_started_by_an_event_from_the_past_stamps_its_steps_beside_it(sto
     stamps = [m.created_at for m in store.recall.in_context(runner.agent_id)][-5:]
     assert stamps[0] == when and all(when <= t < when + timedelta(minutes=1) for t in stamps)
     assert stamps == sorted(stamps)
+
+
+def test_a_reply_ends_before_a_formula_an_earlier_reply_used(store):
+    """A later sentence that opens like a sentence of an earlier turn's reply is cut, with all
+    after it (the sampler stops there; this backend writes it whole): the user never reads the
+    formula twice, and the context never shows it as an example to follow again."""
+    formula = "What else would you like to know about him?"
+    runner = make_runner(
+        store,
+        [
+            say(f"Lovely, a parrot! {formula}"),
+            say(f"A new town, how exciting! {formula} Tell me."),
+        ],
+    )
+    assert ask(runner, "My parrot is called Brallhaette.").messages == [f"Lovely, a parrot! {formula}"]
+    second = ask(runner, "We finally moved to Tezetonbury.")
+    assert second.messages == ["A new town, how exciting!"]
+    stored = [m.function_args for m in store.recall.in_context(runner.agent_id) if m.role == "assistant"]
+    assert stored[-1] == {"message": "A new town, how exciting!"}
+    request = runner.backend.requests[1]
+    assert request.avoid is not None and ("what", "else", "would", "you") in request.avoid.formulas
+
+
+def test_no_formula_is_cut_when_the_setting_is_off(store):
+    """Off, the formula reaches the repeat guard, which holds the whole draft for another."""
+    formula = "What else would you like to know about him?"
+    runner = make_runner(
+        store,
+        [say(f"Lovely! {formula}"), say(f"A new town, how exciting! {formula}"), say("Leeds, how lovely!")],
+        reply_formula_words=0,
+    )
+    ask(runner, "My parrot is called Brallhaette.")
+    turn = ask(runner, "We finally moved to Leeds.")
+    assert [h.reason for h in turn.holds] == ["repeat_guard"] and turn.messages == ["Leeds, how lovely!"]
+    assert runner.backend.requests[1].avoid.formulas == frozenset()

@@ -213,3 +213,29 @@ def test_a_kill_mid_turn_loses_no_committed_step(tmp_path, data_home):
     result = CliRunner().invoke(cli, ["send", "--model", model, "--event", "heartbeat", "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["messages"] == ["saved"]
+
+
+def test_the_chat_never_shows_a_formula_it_cuts_and_shows_all_it_sends(store, capsys):
+    """While a reply streams, a later sentence waits until it has more words than a formula's
+    opening (the step may stop there); at the step's end the rest of the reply is shown."""
+    from agent_helpers import ask, make_runner, say
+
+    from memgpt_local.cli.stream import ConsoleObserver
+    from memgpt_local.server.stream import TurnStream
+
+    formula = "What else would you like to know about him?"
+    replies = [say(f"Lovely, a parrot! {formula}"), say(f"A new town, how exciting! {formula}")]
+    for observer in (ConsoleObserver(verbose=False), TurnStream()):
+        runner = make_runner(store, replies, name=type(observer).__name__.lower())
+        runner.observer = observer
+        ask(runner, "My parrot is called Brallhaette.")
+        capsys.readouterr()
+        if isinstance(observer, TurnStream):
+            observer.events.queue.clear()
+        ask(runner, "We finally moved to Tezetonbury.")
+        if isinstance(observer, TurnStream):
+            shown = "".join(e["delta"] for e in list(observer.events.queue) if e.get("type") == "message")
+        else:
+            shown = capsys.readouterr().out.split("assistant: ")[-1]
+        assert "What else" not in shown and "A new town, how exciting!" in shown
+        assert "Lovely, a parrot!" not in shown  # only this turn's reply

@@ -58,3 +58,35 @@ def test_runs_of_a_held_draft_are_refused_in_every_reply_of_the_step():
     assert ban.refused() == [3]  # "Hello again friend" was the held draft: not again
     feed(ban, [(5, " you"), (9, '"}'), (0, '{"message": "'), (1, "Hello"), (2, " again")])
     assert ban.refused() == [3]  # a new value starts with the held draft's runs still refused
+
+
+def test_a_word_is_never_cut_short_only_the_next_word_is_refused():
+    """A held draft's run may end inside a rare name; refusing the name's last piece misspelt
+    it ("Lirkboickury"), so inside a word only the tokens that start a new one are refused."""
+    vocab = {" in": 1, " L": 2, "irk": 3, "bury": 4, " now": 5, ".": 6, "y": 7, "You": 8, " live": 9}
+
+    def tokenize(text: str) -> list[tuple[int, str]]:
+        return [(vocab[p], p) for p in (" in", " L", "irk", "bury", " now", ".")]
+
+    ban = _NgramBan(RepeatBan(field="message", n=3, prior=("in Lirkbury now.",)), tokenize)
+    feed(ban, [(0, '{"message": "'), (8, "You"), (9, " live"), (1, " in"), (2, " L")])
+    assert ban.refused() == []  # " L" + "irk" would repeat " in L irk", but "irk" goes on with the word
+    feed(ban, [(3, "irk")])
+    assert ban.refused() == []  # "bury" too
+    feed(ban, [(4, "bury")])
+    assert ban.refused() == [5]  # the name is whole: the next word may not copy the draft
+
+
+def test_a_value_must_close_once_a_later_sentence_opens_with_a_formula():
+    formulas = frozenset({("what", "else", "would", "you")})
+    ban = _NgramBan(RepeatBan(field="message", n=0, formulas=formulas, formula_words=4))
+    feed(ban, [(0, '{"message": "'), (1, "What"), (2, " else"), (3, " would"), (4, " you"), (5, " like")])
+    assert not ban.must_close()  # the first sentence is the reply's own, whatever it says
+    feed(ban, [(6, "?"), (1, " What"), (2, " else"), (3, " would"), (4, " you")])
+    assert not ban.must_close()  # "you" may still be "young": only whole words count
+    feed(ban, [(5, " like")])
+    assert ban.must_close() and ban.refused() == []  # n = 0: no run is refused, the formula still ends it
+    feed(ban, [(9, '"}')])
+    assert not ban.must_close()  # the value closed
+    feed(ban, [(0, '{"message": "'), (1, "What")])
+    assert not ban.must_close()  # a new value starts clean

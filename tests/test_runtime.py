@@ -358,3 +358,34 @@ def testmodel_params_switch_restores_the_library_default():
         assert llama_cpp.llama_cpp.llama_model_default_params().use_extra_bufts is False
     assert llama_cpp.llama_cpp.llama_model_default_params is default
     assert default().use_extra_bufts is True
+
+
+@pytest.mark.real_model
+def test_smollm_stops_a_reply_a_few_words_into_a_formula(real_backend):
+    """Asked to say a sentence twice, the model stops when the second one opens like a formula
+    (``RepeatBan.formulas``); without formulas it writes both."""
+    from memgpt_local.runtime.base import Grammar, RepeatBan
+    from memgpt_local.text import formula_start
+
+    grammar = Grammar(text='root ::= "{\\"message\\": \\"" [^"\\\\]* "\\"}"', kind="json")
+    prompt = [
+        ChatMessage(role="system", content="You are a helpful assistant."),
+        ChatMessage(
+            role="user",
+            content='Repeat this sentence twice, in JSON as {"message": "..."}: '
+            "the quick brown fox jumps over the lazy dog.",
+        ),
+    ]
+    formulas = frozenset({("the", "quick", "brown", "fox")})
+    texts = {}
+    for name, avoid in (("free", frozenset()), ("stopped", formulas)):
+        real_backend.reset_cache()
+        done = real_backend.complete(
+            prompt, grammar=grammar, max_tokens=60, avoid=RepeatBan("message", 0, formulas=avoid, formula_words=4)
+        )
+        texts[name] = json.loads(done.text)["message"]
+        assert real_backend.last_stats["formulas_stopped"] == (1 if avoid else 0)
+    assert texts["free"].lower().count("the quick brown fox") == 2
+    cut = formula_start(texts["stopped"], formulas, 4)
+    assert cut is not None and texts["stopped"][:cut].strip() == "The quick brown fox jumps over the lazy dog."
+    assert len(texts["stopped"]) - cut < 30  # it stopped a word or two after the formula's opening

@@ -23,6 +23,7 @@ from memgpt_local.agent.facts import FactNoter, as_note
 from memgpt_local.agent.memory_view import StoreView
 from memgpt_local.agent.policy import Draft, Policy, StepPlan, build_policies
 from memgpt_local.agent.policy.greet_by_name import opener
+from memgpt_local.agent.policy.repeat_guard import earlier_replies
 from memgpt_local.agent.queue import QueueManager
 from memgpt_local.agent.turn import Hold, StepRecord, Turn, TurnResult
 from memgpt_local.config import AgentSettings
@@ -34,7 +35,17 @@ from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FunctionSpec, with_m
 from memgpt_local.memory.core import default_text
 from memgpt_local.runtime.base import Backend, Grammar, RepeatBan
 from memgpt_local.runtime.grammar import build_call_grammar, parse_call, render_function_docs
-from memgpt_local.schemas import Agent, ChatMessage, Completion, CoreBlock, Message, NewMessage, utcnow
+from memgpt_local.schemas import (
+    Agent,
+    ChatMessage,
+    Completion,
+    CoreBlock,
+    FunctionCall,
+    Message,
+    NewMessage,
+    utcnow,
+)
+from memgpt_local.text import formula_start, sentence_openings
 
 if TYPE_CHECKING:
     from memgpt_local.memory.protocol import Store
@@ -42,6 +53,12 @@ if TYPE_CHECKING:
 
 class StepObserver:
     """Hooks for a front end (the CLI prints; tests record). All optional."""
+
+    # set by the runner before each step: the openings of earlier replies' sentences that end a
+    # reply (``agent.reply_formula_words`` words each), so a stream never shows a formula the
+    # loop cuts (``partial.settled``)
+    formulas: frozenset[tuple[str, ...]] = frozenset()
+    formula_words: int = 0
 
     def step_started(self, index: int) -> None: ...
 
@@ -222,30 +239,54 @@ class AgentRunner:
         # send exactly the prompt the queue manager measured: events another process appends
         # meanwhile (a document upload) are seen at the next step, never overflow this one
         prompt = self.queue.last.messages if self.queue.last is not None else self.render()
+        formulas = self._formulas(turn, plan)
+        self.observer.formulas, self.observer.formula_words = formulas, self.settings.reply_formula_words
         completion = self.backend.complete(
             prompt,
             grammar=self._grammar(plan),
             max_tokens=self.settings.reply_reserve_tokens,
             on_text=self.observer.text,
-            avoid=self._repeat_ban(turn, plan),
+            avoid=self._repeat_ban(turn, plan, formulas),
         )
-        record = self._execute(turn, index, completion, plan, prompt)
+        record = self._execute(turn, index, completion, plan, prompt, formulas)
         record.eviction = eviction
         self.observer.step_finished(record)
         return record
 
-    def _repeat_ban(self, turn: Turn, plan: StepPlan) -> RepeatBan | None:
-        """A reply may not loop a run of its own words, nor copy a draft held back this turn
-        (see ``RepeatBan``)."""
+    def _repeat_ban(self, turn: Turn, plan: StepPlan, formulas: frozenset[tuple[str, ...]]) -> RepeatBan | None:
+        """A reply may not loop a run of its own words, nor copy a draft held back this turn,
+        and it ends before a formula (see ``RepeatBan``)."""
         n = self.settings.reply_repeat_ngram
-        return RepeatBan(field="message", n=n, prior=tuple(turn.held_drafts())) if n and "reply" in plan.kinds else None
+        if "reply" not in plan.kinds or not (n or formulas):
+            return None
+        return RepeatBan(
+            field="message",
+            n=n,
+            prior=tuple(turn.held_drafts()),
+            formulas=formulas,
+            formula_words=self.settings.reply_formula_words,
+        )
+
+    def _formulas(self, turn: Turn, plan: StepPlan) -> frozenset[tuple[str, ...]]:
+        """The openings of the sentences of earlier turns' replies that a reply may not repeat
+        after its first sentence (``agent.reply_formula_words``; a login's greeting counts)."""
+        k = self.settings.reply_formula_words
+        if not k or "reply" not in plan.kinds:
+            return frozenset()
+        return frozenset(o for said, _ in earlier_replies(turn, self.memory) for o in sentence_openings(said, k))
 
     def _execute(
-        self, turn: Turn, index: int, completion: Completion, plan: StepPlan, prompt: Sequence[ChatMessage]
+        self,
+        turn: Turn,
+        index: int,
+        completion: Completion,
+        plan: StepPlan,
+        prompt: Sequence[ChatMessage],
+        formulas: frozenset[tuple[str, ...]] = frozenset(),
     ) -> StepRecord:
         allowed = [f for f in self.functions if f.kind in plan.kinds]
         try:
-            call = parse_call(completion.text, allowed)
+            call = without_formula(parse_call(completion.text, allowed), formulas, self.settings.reply_formula_words)
         except CallParseError as exc:
             outcome = FunctionOutcome(
                 False,
@@ -297,3 +338,12 @@ class AgentRunner:
         """The first hold a policy puts on a draft reply, or None: it goes out."""
         draft = Draft(message, prompt, plan)
         return next((h for policy in self.policies if (h := policy.review(turn, draft, self.memory))), None)
+
+
+def without_formula(call: FunctionCall, formulas: frozenset[tuple[str, ...]], k: int) -> FunctionCall:
+    """``call`` with its message cut before a formula (``text.formula_start``): the sampler stops
+    a reply a few words into one; a backend without that stop writes it whole."""
+    message = call.arguments.get("message")
+    if not formulas or not isinstance(message, str) or (cut := formula_start(message, formulas, k)) is None:
+        return call
+    return call.model_copy(update={"arguments": {**call.arguments, "message": message[:cut].rstrip()}})

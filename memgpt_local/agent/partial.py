@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Collection
 
 from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, of_kind
+from memgpt_local.text import formula_start, sentence_spans, words
 
 REPLY_FUNCTIONS = frozenset(f.name for f in of_kind(DEFAULT_FUNCTIONS, "reply"))
 
@@ -42,3 +44,30 @@ class PartialFieldReader:
     def replying(self) -> bool:
         """Whether the step so far calls a reply function (its ``message`` is for the user)."""
         return any(f'"{name}"' in self.text for name in REPLY_FUNCTIONS)
+
+
+_PARTIAL_WORD = re.compile(r"\w+$")
+
+
+def settled(message: str, formulas: Collection[tuple[str, ...]], formula_words: int) -> str:
+    """The part of a streaming reply that may be shown: up to a formula (``text.formula_start``,
+    which the loop cuts; the llama sampler stops there), and without a last sentence (after the
+    first) that has not yet shown more than ``formula_words`` whole words, for it may be one.
+    The rest is shown when the step ends."""
+    if not formulas or formula_words < 1:
+        return message
+    cut = formula_start(_PARTIAL_WORD.sub("", message), formulas, formula_words)
+    if cut is not None:
+        return message[:cut]
+    spans = sentence_spans(message)
+    if len(spans) < 2:
+        return message
+    start, sentence = spans[-1]
+    if len(words(_PARTIAL_WORD.sub("", sentence))) > formula_words:
+        return message
+    return message[:start]
+
+
+def unshown(final: str, shown: str) -> str:
+    """What a reply that went out (``final``) adds to the part of it already shown."""
+    return final[len(shown) :] if final.startswith(shown) else ""

@@ -13,7 +13,7 @@ import json
 import click
 
 from memgpt_local.agent.loop import StepObserver
-from memgpt_local.agent.partial import REPLY_FUNCTIONS, PartialFieldReader
+from memgpt_local.agent.partial import REPLY_FUNCTIONS, PartialFieldReader, settled, unshown
 from memgpt_local.agent.turn import StepRecord
 
 
@@ -25,10 +25,12 @@ class ConsoleObserver(StepObserver):
         self.assistant_name = assistant_name
         self._reader = PartialFieldReader()
         self._shown: dict[str, int] = {}
+        self._message = ""  # the reply shown so far in this step
 
     def step_started(self, index: int) -> None:
         self._reader = PartialFieldReader()
         self._shown = {"thought": 0, "message": 0}
+        self._message = ""
 
     def _emit(self, field: str, value: str) -> None:
         shown = self._shown[field]
@@ -49,7 +51,8 @@ class ConsoleObserver(StepObserver):
         if self.verbose and "thought" in values:
             self._emit("thought", values["thought"])
         if self._reader.replying() and "message" in values:
-            self._emit("message", values["message"])
+            self._message = settled(values["message"], self.formulas, self.formula_words)
+            self._emit("message", self._message)
 
     def noted(self, changes: list[str]) -> None:
         if self.verbose:
@@ -57,6 +60,10 @@ class ConsoleObserver(StepObserver):
                 click.secho(f"  (core memory) {change}", dim=True)
 
     def step_finished(self, record: StepRecord) -> None:
+        if record.hold is None and record.call is not None and record.call.function in REPLY_FUNCTIONS:
+            final = str(record.call.arguments.get("message", ""))
+            if self._shown.get("message"):
+                self._emit("message", self._message + unshown(final, self._message))  # its last sentence
         streamed_message = self._shown.get("message", 0) > 0
         if self._shown.get("thought") or streamed_message:
             click.echo()

@@ -87,7 +87,6 @@ class TurnScore:
     verdict: str | None = None  # questions: correct / invented / idk / wrong-idk
     held: list[dict[str, str]] = field(default_factory=list)  # drafts a policy kept from the user
 
-
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
 

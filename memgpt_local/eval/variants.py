@@ -204,7 +204,7 @@ register(
 register(
     Variant(
         "unasked-denial",
-        "the defaults with holding back (once a turn) an \"I don't know\" to a message that asked nothing",
+        'the defaults with holding back (once a turn) an "I don\'t know" to a message that asked nothing',
         enable=("unasked_denial",),
     )
 )

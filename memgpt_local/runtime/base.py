@@ -85,9 +85,14 @@ class RepeatBan:
     again word for word, and the second one went out.
     """
 
-    field: str  # the JSON key whose string value is watched ("message")
+    field: str  # the JSON key whose string value is watched ("message"; n = 0: no run is refused)
     n: int = 8
     prior: tuple[str, ...] = ()  # texts whose runs are refused too: drafts held back this turn
+    # the value ends before a sentence after its first that opens with the ``formula_words`` words
+    # of one of ``formulas`` (openings of earlier replies' sentences, ``text.formula_start``): the
+    # model stops rather than copy a formula, and the words it began are cut by the caller
+    formulas: frozenset[tuple[str, ...]] = frozenset()
+    formula_words: int = 4
 
 
 @runtime_checkable

@@ -21,6 +21,7 @@ import ctypes
 import functools
 import json
 import os
+import re
 import sys
 import tempfile
 import threading
@@ -38,6 +39,7 @@ from memgpt_local.runtime.base import Grammar, RepeatBan, TextCallback, reusable
 from memgpt_local.runtime.gguf import read_gguf_info
 from memgpt_local.runtime.kv_state import SavedState, StateFileError, StateKey, read_state, write_state
 from memgpt_local.schemas import ChatMessage, Completion
+from memgpt_local.text import formula_start
 
 if TYPE_CHECKING:
     from llama_cpp.llama_types import ChatCompletionRequestMessage
@@ -292,6 +294,9 @@ class _FieldWatch:
                 self.key = None
 
 
+_PARTIAL_WORD = re.compile(r"\w+$")  # the word being written: a formula is matched on whole words
+
+
 def _is_list_number(piece: str) -> bool:
     return piece.strip(" .)").isdigit()
 
@@ -299,37 +304,64 @@ def _is_list_number(piece: str) -> bool:
 class _NgramBan:
     """The tokens that would complete an ``n``-gram the watched value already holds. Number
     tokens are left out of the runs, so a numbered list that starts its items over ("2. Baked
-    salmon with rice. ... 7. Baked salmon with rice.") repeats a run like any other text."""
+    salmon with rice. ... 7. Baked salmon with rice.") repeats a run like any other text.
+
+    Inside a word only the tokens that end it may be refused, never the one that goes on with
+    it: a rare name is several tokens, and refusing its last piece misspelt it ("I live in
+    Lirkboickbury now." held, the rewrite said "You live in Lirkboickury now."). The copy is
+    then refused at the next word instead."""
 
     def __init__(self, ban: RepeatBan, tokenize: Callable[[str], list[tuple[int, str]]] | None = None):
         self.n = max(2, ban.n)
         self.watch = _FieldWatch(ban.field)
         self.prior: dict[tuple[int, ...], set[int]] = {}  # the runs of ``ban.prior``, refused in every value
+        self.pieces: dict[int, str] = {}  # the text of each token seen, to tell a word's start from its middle
+        self.last_piece = ""
         for text in ban.prior:
             if tokenize is None:
                 break
-            kept = [t for t, piece in tokenize(text) if not _is_list_number(piece)]
+            pieces = [(t, piece) for t, piece in tokenize(text) if not _is_list_number(piece)]
+            self.pieces.update(pieces)
+            kept = [t for t, _ in pieces]
             for end in range(self.n, len(kept) + 1):
                 self.prior.setdefault(tuple(kept[end - self.n : end - 1]), set()).add(kept[end - 1])
         self.seen: dict[tuple[int, ...], set[int]] = self._fresh()  # (n-1) tokens -> the tokens that followed
         self.value: list[int] = []
         self.banned = 0  # steps at which a token was refused, for the counters
+        self.refuses_runs = ban.n > 0
+        self.formulas, self.formula_words = ban.formulas, ban.formula_words
+        self.text = ""  # the watched value so far, as JSON string text
+        self.formula = False  # the value has begun a formula: it must close now
+        self.closed = 0  # values closed before a formula, for the counters
 
     def _fresh(self) -> dict[tuple[int, ...], set[int]]:
         return {key: set(followers) for key, followers in self.prior.items()}
 
+    def must_close(self) -> bool:
+        """Whether the value has begun a formula (see ``RepeatBan.formulas``) and ends here."""
+        return self.formula and self.watch.in_field
+
     def refused(self) -> list[int]:
         """Tokens the next step may not pick (empty outside the watched value)."""
-        if not self.watch.in_field or len(self.value) < self.n - 1:
+        if not self.refuses_runs or not self.watch.in_field or len(self.value) < self.n - 1:
             return []
-        return list(self.seen.get(tuple(self.value[-(self.n - 1) :]), ()))
+        followers = self.seen.get(tuple(self.value[-(self.n - 1) :]), ())
+        if self.last_piece[-1:].isalnum():  # inside a word: let it go on
+            return [t for t in followers if not self.pieces.get(t, "")[:1].isalnum()]
+        return list(followers)
 
     def accept(self, token: int, piece: str) -> None:
         inside = self.watch.in_field
         self.watch.feed(piece)
+        self.pieces[token], self.last_piece = piece, piece
         if not self.watch.in_field:
-            self.value, self.seen = [], self._fresh()
-        elif inside and not _is_list_number(piece):  # list numbers: "7. Bake salmon" = "12. Bake salmon"
+            self.value, self.seen, self.text, self.formula = [], self._fresh(), "", False
+            return
+        if inside and self.formulas and not self.formula:
+            self.text += piece
+            whole_words = _PARTIAL_WORD.sub("", self.text.replace("\\n", "\n").replace('\\"', '"'))
+            self.formula = formula_start(whole_words, self.formulas, self.formula_words) is not None
+        if inside and not _is_list_number(piece):  # list numbers: "7. Bake salmon" = "12. Bake salmon"
             self.value.append(token)
             if len(self.value) >= self.n:
                 self.seen.setdefault(tuple(self.value[-self.n : -1]), set()).add(token)
@@ -534,7 +566,13 @@ class LlamaCppBackend:
                 self.last_stats = {"masks": sampler.masks}
                 sampler.close()
         decode = time.perf_counter() - started - prefill
-        self.last_stats.update({"forced_tokens": forced, "refused_repeats": ban.banned if ban else 0})
+        self.last_stats.update(
+            {
+                "forced_tokens": forced,
+                "refused_repeats": ban.banned if ban else 0,
+                "formulas_stopped": ban.closed if ban else 0,
+            }
+        )
         return Completion(
             text=text,
             prompt_tokens=len(tokens),
@@ -643,6 +681,11 @@ class LlamaCppBackend:
     def _choose(self, logits: np.ndarray, sampler: _GrammarSampler | None, ban: _NgramBan | None) -> int:
         """The next token from ``logits``: the pick, unless the n-gram ban or the grammar refuse it."""
         raw = logits
+        if ban is not None and ban.must_close():
+            quote = self._chars().get('"')
+            if quote is not None and (sampler is None or sampler.allows(quote)):
+                ban.closed += 1
+                return quote
         if ban is not None and (refused := ban.refused()):
             logits = raw.copy()
             logits[refused] = -np.inf

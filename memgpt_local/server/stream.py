@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from memgpt_local.agent.loop import StepObserver
-from memgpt_local.agent.partial import PartialFieldReader
+from memgpt_local.agent.partial import REPLY_FUNCTIONS, PartialFieldReader, settled, unshown
 from memgpt_local.agent.turn import StepRecord, TurnResult
 from memgpt_local.errors import MemGPTLocalError
 
@@ -39,10 +39,12 @@ class TurnStream(StepObserver):
         self.events: queue.Queue[Event | object] = queue.Queue()
         self._reader = PartialFieldReader()
         self._sent = {"thought": 0, "message": 0}
+        self._message = ""
 
     def step_started(self, index: int) -> None:
         self._reader = PartialFieldReader()
         self._sent = {"thought": 0, "message": 0}
+        self._message = ""  # the reply sent so far in this step
         self.events.put({"type": "step", "index": index})
 
     def text(self, piece: str) -> None:
@@ -51,6 +53,8 @@ class TurnStream(StepObserver):
             if name not in values or (name == "message" and not self._reader.replying()):
                 continue
             value, sent = values[name], self._sent[name]
+            if name == "message":
+                value = self._message = settled(value, self.formulas, self.formula_words)
             if len(value) > sent:
                 self.events.put({"type": name, "delta": value[sent:]})
                 self._sent[name] = len(value)
@@ -58,6 +62,10 @@ class TurnStream(StepObserver):
     def step_finished(self, record: StepRecord) -> None:
         if record.call is None:
             return
+        if record.hold is None and record.call.function in REPLY_FUNCTIONS and self._sent["message"]:
+            # the reply's last sentence, held while it might turn out a formula (``partial.settled``)
+            if rest := unshown(str(record.call.arguments.get("message", "")), self._message):
+                self.events.put({"type": "message", "delta": rest})
         self.events.put(
             {
                 "type": "call",

@@ -131,6 +131,24 @@ def names_something(message: str) -> bool:
     return any(i.lower() not in SENTENCE_OPENERS for i in identifiers(message))
 
 
+def earlier_replies(turn: Turn, memory: MemoryView) -> list[tuple[str, bool]]:
+    """The replies the main context shows from turns before ``turn``, oldest first, each with
+    whether it greeted a login (a login's turn runs until the next user message)."""
+    replies: list[tuple[str, bool]] = []
+    greeting = False
+    for m in memory.in_context():
+        if turn.event_id is not None and m.id >= turn.event_id:
+            break  # this turn's own steps (the draft itself among them)
+        if m.role == "user":
+            greeting = False
+        elif m.role == "system" and kind_of(m.content, "system") == "login":
+            greeting = True
+        said = (m.function_args or {}).get("message") if m.role == "assistant" else None
+        if isinstance(said, str):
+            replies.append((said, greeting))
+    return replies
+
+
 def _said_before(message: str, turn: Turn, memory: MemoryView) -> str | None:
     """What a reply the main context shows from an earlier turn already said: the whole
     message (nearly the same), or a sentence of it nearly the same as one of that reply's;
@@ -139,19 +157,7 @@ def _said_before(message: str, turn: Turn, memory: MemoryView) -> str | None:
     (after "... more about the students and the lab bench?") was rewritten as the user's own
     message, and then in their voice; a login greeting's sentences are not compared at all:
     its "How can I help you today?" formula opens many a later reply."""
-    earlier: list[str] = []
-    greeting = False
-    for m in memory.in_context():
-        if turn.event_id is not None and m.id >= turn.event_id:
-            break  # this turn's own steps (the draft itself among them)
-        if m.role == "user":
-            greeting = False
-        elif m.role == "system" and kind_of(m.content, "system") == "login":
-            greeting = True  # the login's turn runs until the next user message
-        said = (m.function_args or {}).get("message") if m.role == "assistant" else None
-        if isinstance(said, str):
-            if near_duplicate(said, message):
-                return message
-            if not greeting:
-                earlier.append(said)
-    return repeats_sentence(message, earlier)
+    replies = earlier_replies(turn, memory)
+    if any(near_duplicate(said, message) for said, _ in replies):
+        return message
+    return repeats_sentence(message, [said for said, greeting in replies if not greeting])

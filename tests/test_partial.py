@@ -1,0 +1,34 @@
+"""A reply shown while it streams: its partial values, and a later sentence held back until it
+cannot be a formula the step stops at (``partial.settled``)."""
+
+from memgpt_local.agent.partial import settled, unshown
+from memgpt_local.text import formula_start, sentence_spans
+
+FORMULAS = frozenset({("what", "else", "would", "you")})
+
+
+def test_a_later_sentence_is_shown_once_it_has_more_whole_words_than_a_formula_opening():
+    first = "You live in Leeds now."
+    assert settled(first, FORMULAS, 4) == first  # the first sentence streams at once
+    assert settled(f"{first} What else wou", FORMULAS, 4) == f"{first} "
+    assert settled(f"{first} What else would you like to", FORMULAS, 4) == f"{first} "  # a formula: never shown
+    assert settled(f"{first} What a lovely", FORMULAS, 4) == f"{first} "  # may still be one
+    assert settled(f"{first} What a lovely town it", FORMULAS, 4) == f"{first} "  # "it" may go on
+    assert settled(f"{first} What a lovely town it is", FORMULAS, 4) == f"{first} What a lovely town it is"
+    assert settled(f"{first} What else would you", frozenset(), 4) == f"{first} What else would you"  # no formulas
+
+
+def test_what_a_final_reply_adds_to_what_was_shown():
+    assert unshown("You live in Leeds now. Enjoy!", "You live in Leeds now. ") == "Enjoy!"
+    assert unshown("You live in Leeds now.", "You live in Leeds now.") == ""
+    assert unshown("Something else", "You live") == ""
+
+
+def test_a_formula_is_a_later_sentence_opening_like_an_earlier_replys():
+    openings = {("what", "else", "would", "you")}
+    reply = "You live in Leeds now! What else would you like to know? Bye."
+    assert formula_start(reply, openings, 4) == reply.index("What")
+    assert formula_start("What else would you like to know?", openings, 4) is None  # the first sentence stays
+    assert formula_start("Nice. What else would", openings, 4) is None  # three words: not yet
+    assert formula_start(reply, set(), 4) is None
+    assert [start for start, _ in sentence_spans("  Hi there.  Bye! ")] == [2, 13]
