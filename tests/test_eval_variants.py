@@ -34,8 +34,9 @@ TASKS: dict[str, tuple[str, int]] = {
 }
 # their difference shows in a conversation (see the chat tests below), or only when the model
 # refuses, which the probe never does, or says it does not know to a statement, which the probe is
-# never told (see the refusal and denial tests below)
-CHAT_ONLY = {"no-direct-reply", "past-thoughts", "no-refusal-guard", "unasked-denial"}
+# never told (see the refusal and denial tests below), or repeats an earlier turn's sentence, which
+# a one-question episode has none of (tests/test_agent_loop.py holds the formula tests)
+CHAT_ONLY = {"no-direct-reply", "past-thoughts", "no-refusal-guard", "unasked-denial", "no-formula-stop"}
 
 
 class ProbeBackend:

@@ -210,6 +210,13 @@ register(
 )
 register(
     Variant(
+        "no-formula-stop",
+        "the defaults without ending a reply before a sentence that opens like one of an earlier reply's",
+        agent={"reply_formula_words": 0},
+    )
+)
+register(
+    Variant(
         "reply-thought-0",
         "a step that may only reply has an empty thought: the reply's first words come at once",
         agent={"reply_thought_max_chars": 0},
