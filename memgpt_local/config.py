@@ -137,6 +137,7 @@ DEFAULT_POLICIES: tuple[PolicyName, ...] = (
     "identity_guard",
     "perspective_guard",
     "owner_guard",
+    "unasked_denial",
     "greet_by_name",
     "echo_guard",
     "all_questions",

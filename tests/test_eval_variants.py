@@ -36,7 +36,7 @@ TASKS: dict[str, tuple[str, int]] = {
 # refuses, which the probe never does, or says it does not know to a statement, which the probe is
 # never told (see the refusal and denial tests below), or repeats an earlier turn's sentence, which
 # a one-question episode has none of (tests/test_agent_loop.py holds the formula tests)
-CHAT_ONLY = {"no-direct-reply", "past-thoughts", "no-refusal-guard", "unasked-denial", "no-formula-stop"}
+CHAT_ONLY = {"no-direct-reply", "past-thoughts", "no-refusal-guard", "no-unasked-denial", "no-formula-stop"}
 
 
 class ProbeBackend:
@@ -252,7 +252,7 @@ def test_the_conversation_evaluation_records_each_held_draft_with_its_policy(tmp
     assert all("held" in g for g in record["greetings"])
 
 
-def test_unasked_denial_holds_an_i_dont_know_to_a_statement_that_the_defaults_send(tmp_path):
+def test_the_defaults_hold_an_i_dont_know_to_a_statement_that_no_unasked_denial_sends(tmp_path):
     from agent_helpers import ask, make_runner
 
     from memgpt_local.memory import open_store
@@ -263,7 +263,7 @@ def test_unasked_denial_holds_an_i_dont_know_to_a_statement_that_the_defaults_se
         arguments={"message": "I'm sorry, but I don't know much about chess. Can you provide more details?"},
     )
     reply = FunctionCall(thought="", function="send_message", arguments={"message": "Chess! What got you into it?"})
-    for name, sent in (("default", [denial.arguments["message"]]), ("unasked-denial", [reply.arguments["message"]])):
+    for name, sent in (("default", [reply.arguments["message"]]), ("no-unasked-denial", [denial.arguments["message"]])):
         settings = VARIANTS[name].settings(Settings().agent).model_dump()
         settings["fact_notes"]["enabled"] = False  # the script holds the turn's own steps only
         with open_store(tmp_path / f"{name}.db", HashEmbedder()) as store:

@@ -203,9 +203,9 @@ register(
 )
 register(
     Variant(
-        "unasked-denial",
-        'the defaults with holding back (once a turn) an "I don\'t know" to a message that asked nothing',
-        enable=("unasked_denial",),
+        "no-unasked-denial",
+        'the defaults without holding back (once a turn) an "I don\'t know" to a message that asked nothing',
+        disable=("unasked_denial",),
     )
 )
 register(

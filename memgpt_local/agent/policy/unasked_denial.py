@@ -9,10 +9,14 @@ know about the Douthqueettes", the weather, a sister's visit, a move). A user wh
 assistant something asked for no knowledge, so a denial is never the answer; the redraft goes
 out whatever it says.
 
-Off by default: in its first measurement (eval chat, seed 5, wording 1) it held the first reply
-("I'm sorry, but I don't know much about carpentry or Zapruenton."), the redraft denied again,
-and that session ended worse than the same seed without it (see docs/eval/results.md, stops
-25-26); whether the hold or the other changes of that commit range caused it is not measured.
+On by default since stop 33. In its first measurement (eval chat, seed 5, wording 1, stops
+25-26) it held the first reply ("I'm sorry, but I don't know much about carpentry or
+Zapruenton."), the redraft denied again, and that session ended worse than the same seed
+without it, so it was switched off. At stop 33, with the formula stop (``agent.
+reply_formula_words``) in place, eval chat seed 6 wording 1 sent the denial formula to every
+statement and then to questions without it (3/6 answers right), and 5/6 with it: a held
+denial leaves the context, so it never becomes the example the next reply copies
+(docs/eval/results.md, stop 33, with the seed-8 report).
 """
 
 from __future__ import annotations
