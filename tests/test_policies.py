@@ -926,3 +926,35 @@ def test_owner_guard_holds_a_reply_that_gives_the_user_someone_elses_news_once()
     assert policy.review(chat, draft("You are getting married next Sunday!"), memory) is not None
     chat.holds[policy.name] = 1  # once a turn
     assert policy.review(chat, draft("You are getting married next Sunday!"), memory) is None
+
+
+@pytest.mark.parametrize(
+    "reply, held",
+    [  # eval chat seed 6 (stop 33): the user's name in the third person spread through a session
+        ("I'm glad you enjoyed it! Guskleel is a baker based in Vurdrosreanton.", True),
+        ("Brallhaette is Guskleel's parrot.", True),
+        ("I don't know anything about Guskleel and his work.", True),
+        ("Your parrot is called Brallhaette.", False),
+        ("Hello Guskleel! How was the gig?", False),
+        ("Thanks, Guskleel, that made my day.", False),
+        ("Guskleel, how was the gig?", False),
+        ("Your name is Guskleel and you bake bread.", False),
+        ("I'm Guskleel's assistant, happy to help.", False),
+        ("Gusklee is a nice word.", False),  # not the name
+    ],
+)
+def test_perspective_guard_holds_a_reply_that_speaks_of_the_user_by_name(reply, held):
+    from memgpt_local.agent.policy.perspective_guard import PerspectiveGuard
+
+    memory = FakeMemory(core=[("human", "Name: Guskleel"), ("human", "Work: baker")])
+    hold = PerspectiveGuard().review(
+        Turn(question="Saw a brilliant octopus documentary yesterday."), draft(reply), memory
+    )
+    assert (hold is not None) is held
+    if held:
+        assert hold.keeps_words and hold.notice.endswith(
+            "The user's message: Saw a brilliant octopus documentary yesterday."
+        )
+    greeting = PerspectiveGuard().review(Turn(question=None, kind="login"), draft(f"Hello Guskleel! {reply}"), memory)
+    assert (greeting is not None) is held
+    assert PerspectiveGuard().review(Turn(question="hi"), draft(reply), FakeMemory()) is None  # no saved name

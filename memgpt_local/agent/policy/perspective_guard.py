@@ -17,6 +17,12 @@ At a login there is no question, and the greeting is written from the notes core
 about the user: a `make run` greeting read "Work: pharmacist in Leicester" and "Speech: I'm
 giving a speech" and said "Hello, Priya! ... I'm a pharmacist in Leicester and I'm giving a
 speech." There, a sentence that begins with "I" and says a word of one of those notes is held.
+
+Nor may a reply speak of the user by name as of someone else: "Guskleel is a baker based in
+Vurdrosreanton. What else would you like to know about him?" answered small talk in an eval
+chat session, and "Guskleel is ..." then came into reply after reply, answers included
+("Guskleel's parrot is called Brallhaette."). A sentence with the user's saved name followed
+by "'s" or by a word, not said to them ("Hello Guskleel, ..."), is held the same way.
 """
 
 from __future__ import annotations
@@ -104,6 +110,35 @@ def greets_as_user(greeting: str, notes: Iterable[str]) -> str | None:
     return None
 
 
+# before a name followed by a word: it is said to the user ("Hello Lena and welcome back") or it is
+# the answer ("Your name is Lena and ..."); before "Lena's": the assistant says whose it is
+_SAID_TO_BEFORE = re.compile(
+    r"\b(?:hello|hi|hey|dear|thanks|thank you|welcome|welcome back|morning|evening|night|bye|goodbye|"
+    r"congratulations|congrats|sorry|is|am|i'm|called|named|as)\s*$",
+    re.IGNORECASE,
+)
+_OWNED_BY_ASSISTANT_BEFORE = re.compile(r"\b(?:i'm|i am)\s*$", re.IGNORECASE)  # "I'm Lena's assistant"
+
+
+def speaks_of_user_by_name(draft: str, name: str | None) -> str | None:
+    """The sentence of ``draft`` that speaks of the user, by their name, as of someone else:
+    the name followed by "'s" or by a word ("Guskleel is a baker based in Vurdrosreanton.",
+    "Brallhaette is Guskleel's parrot.") and not said to them ("Hello Guskleel, ..."), else
+    None. An eval chat session said "Guskleel is ..." in every reply once one had."""
+    if not name:
+        return None
+    pattern = re.compile(rf"\b{re.escape(name)}\b(?P<after>'s\b|\s+\w)?", re.IGNORECASE)
+    for sentence in sentences(draft):
+        for match in pattern.finditer(sentence):
+            before = sentence[: match.start()]
+            after = match.group("after")
+            if after == "'s" and not _OWNED_BY_ASSISTANT_BEFORE.search(before):
+                return sentence
+            if after and after != "'s" and not _SAID_TO_BEFORE.search(before):
+                return sentence
+    return None
+
+
 class PerspectiveGuard(Policy):
     name = "perspective_guard"
 
@@ -117,7 +152,7 @@ class PerspectiveGuard(Policy):
         facts = [line.partition(":")[2] for label, line in memory.core_lines() if label == "human"]
         sentence = speaks_as_user(draft.message, turn.question, {w for f in facts for w in content_words(f)})
         if sentence is None:
-            return None
+            return self._review_third_person(draft, memory, f"The user's message: {turn.question}")
         return Hold(
             self.name,
             f"Not sent: {sentence!r} speaks as if you were the user. The user spoke about themself: reply to "
@@ -127,10 +162,25 @@ class PerspectiveGuard(Policy):
             keeps_words=True,
         )
 
+    def _review_third_person(self, draft: Draft, memory: MemoryView, target: str | None) -> Hold | None:
+        name = known_name(memory)
+        sentence = speaks_of_user_by_name(draft.message, name)
+        if sentence is None:
+            return None
+        target = target or f"Start with: Hello {name}! You"
+        return Hold(
+            self.name,
+            f"Not sent: {sentence!r} speaks of the user as {name!r}, as if they were someone else. You are "
+            f'talking to {name}: say "you" and "your" ("You are ...", "Your ..."). {target}',
+            "it spoke of the user by name, as of someone else",
+            hide_draft=True,
+            keeps_words=True,
+        )
+
     def _review_greeting(self, draft: Draft, memory: MemoryView) -> Hold | None:
         sentence = greets_as_user(draft.message, [line.partition(":")[2] for line in user_facts(memory)])
         if sentence is None:
-            return None
+            return self._review_third_person(draft, memory, None)
         name = known_name(memory)
         start = f" Start with: Hello {name}! You" if name else ""  # "You": a 1.5B model went on "I keep ..."
         return Hold(
