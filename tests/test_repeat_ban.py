@@ -90,3 +90,18 @@ def test_a_value_must_close_once_a_later_sentence_opens_with_a_formula():
     assert not ban.must_close()  # the value closed
     feed(ban, [(0, '{"message": "'), (1, "What")])
     assert not ban.must_close()  # a new value starts clean
+
+
+def test_a_refused_word_takes_its_twin_without_a_space_with_it():
+    """After " the", " Dr" refused, the model wrote "Dr": "theDrorbroels"."""
+    vocab = {" by": 1, " the": 2, " Dr": 3, "Dr": 4, "or": 5}
+
+    def tokenize(text: str) -> list[tuple[int, str]]:
+        if text == "Dr":
+            return [(4, "Dr")]
+        return [(1, " by"), (2, " the"), (3, " Dr"), (5, "or")]
+
+    ban = _NgramBan(RepeatBan(field="message", n=3, prior=("by the Dror",)), tokenize)
+    feed(ban, [(0, '{"message": "'), (1, " by"), (2, " the")])
+    assert sorted(ban.refused()) == [3, 4]
+    assert vocab[" Dr"] == 3

@@ -309,10 +309,14 @@ class _NgramBan:
     Inside a word only the tokens that end it may be refused, never the one that goes on with
     it: a rare name is several tokens, and refusing its last piece misspelt it ("I live in
     Lirkboickbury now." held, the rewrite said "You live in Lirkboickury now."). The copy is
-    then refused at the next word instead."""
+    then refused at the next word instead. A refused word's twin without its space is refused
+    with it: after " the", " Dr" refused, the model wrote "Dr" and the user read "a gig by
+    theDrorbroels"."""
 
     def __init__(self, ban: RepeatBan, tokenize: Callable[[str], list[tuple[int, str]]] | None = None):
         self.n = max(2, ban.n)
+        self.tokenize = tokenize
+        self.twins: dict[int, int | None] = {}  # " Dr" -> "Dr", when the vocabulary has it
         self.watch = _FieldWatch(ban.field)
         self.prior: dict[tuple[int, ...], set[int]] = {}  # the runs of ``ban.prior``, refused in every value
         self.pieces: dict[int, str] = {}  # the text of each token seen, to tell a word's start from its middle
@@ -345,10 +349,20 @@ class _NgramBan:
         """Tokens the next step may not pick (empty outside the watched value)."""
         if not self.refuses_runs or not self.watch.in_field or len(self.value) < self.n - 1:
             return []
-        followers = self.seen.get(tuple(self.value[-(self.n - 1) :]), ())
+        refused = list(self.seen.get(tuple(self.value[-(self.n - 1) :]), ()))
         if self.last_piece[-1:].isalnum():  # inside a word: let it go on
-            return [t for t in followers if not self.pieces.get(t, "")[:1].isalnum()]
-        return list(followers)
+            refused = [t for t in refused if not self.pieces.get(t, "")[:1].isalnum()]
+        return refused + [twin for t in refused if (twin := self._twin(t)) is not None and twin not in refused]
+
+    def _twin(self, token: int) -> int | None:
+        """The token that spells ``token``'s word without its leading space, if there is one."""
+        if token not in self.twins:
+            piece, twin = self.pieces.get(token, ""), None
+            if self.tokenize is not None and piece[:1] == " " and piece[1:2].isalnum():
+                spelled = self.tokenize(piece[1:])
+                twin = spelled[0][0] if len(spelled) == 1 and spelled[0][1] == piece[1:] else None
+            self.twins[token] = twin
+        return self.twins[token]
 
     def accept(self, token: int, piece: str) -> None:
         inside = self.watch.in_field
