@@ -64,6 +64,7 @@ class Config:
     stable_core: bool
     draft: bool
     reply_thought: int | None = None  # agent.reply_thought_max_chars (None: unset)
+    formula_words: int | None = None  # agent.reply_formula_words (None: unset; 0: no formula stop)
 
 
 CONFIGS = {
@@ -76,6 +77,7 @@ CONFIGS = {
     "warm-no-draft": Config("warm-no-draft", False, True, True, False),
     "warm-reply-thought-0": Config("warm-reply-thought-0", False, True, True, True, 0),
     "warm-reply-thought-80": Config("warm-reply-thought-80", False, True, True, True, 80),
+    "warm-no-formula-stop": Config("warm-no-formula-stop", False, True, True, True, formula_words=0),
 }
 
 
@@ -85,7 +87,8 @@ def write_config(home: Path, config: Config, n_ctx: int, model: str) -> None:
         f'[model]\ndefault = "{model}"\nn_ctx_cap = {n_ctx}\npersist_kv = {str(config.persist_kv).lower()}\n'
         f'draft = "{"prompt-lookup" if config.draft else "none"}"\n\n'
         f"[agent]\nstable_core_memory = {str(config.stable_core).lower()}\n"
-        + (f"reply_thought_max_chars = {config.reply_thought}\n" if config.reply_thought is not None else ""),
+        + (f"reply_thought_max_chars = {config.reply_thought}\n" if config.reply_thought is not None else "")
+        + (f"reply_formula_words = {config.formula_words}\n" if config.formula_words is not None else ""),
         encoding="utf-8",
     )
 
