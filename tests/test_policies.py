@@ -958,3 +958,20 @@ def test_perspective_guard_holds_a_reply_that_speaks_of_the_user_by_name(reply, 
     greeting = PerspectiveGuard().review(Turn(question=None, kind="login"), draft(f"Hello Guskleel! {reply}"), memory)
     assert (greeting is not None) is held
     assert PerspectiveGuard().review(Turn(question="hi"), draft(reply), FakeMemory()) is None  # no saved name
+
+
+@pytest.mark.parametrize(
+    "said, reply, held",
+    [  # eval chat seed 7: the user's sister became the assistant's
+        ("Quarksian, my sister, comes to stay on Saturday.", "Quarksian is a sister of mine. Lovely!", True),
+        ("Quarksian, my sister, comes to stay on Saturday.", "Enjoy the visit with my sister Quarksian!", True),
+        ("Quarksian, my sister, comes to stay on Saturday.", "Enjoy your sister's visit!", False),
+        ("Quarksian, my sister, comes to stay on Saturday.", "My pleasure to hear it!", False),
+        ("I saw a film.", "My sister loves films.", False),  # no relation of the user's: not this check
+    ],
+)
+def test_perspective_guard_holds_a_reply_that_calls_the_users_relation_its_own(said, reply, held):
+    from memgpt_local.agent.policy.perspective_guard import PerspectiveGuard
+
+    hold = PerspectiveGuard().review(Turn(question=said), draft(reply), FakeMemory())
+    assert (hold is not None) is held

@@ -22,7 +22,9 @@ Nor may a reply speak of the user by name as of someone else: "Guskleel is a bak
 Vurdrosreanton. What else would you like to know about him?" answered small talk in an eval
 chat session, and "Guskleel is ..." then came into reply after reply, answers included
 ("Guskleel's parrot is called Brallhaette."). A sentence with the user's saved name followed
-by "'s" or by a word, not said to them ("Hello Guskleel, ..."), is held the same way.
+by "'s" or by a word, not said to them ("Hello Guskleel, ..."), is held the same way; so is
+one that calls a relation the user named its own ("Quarksian is a sister of mine." for
+"Quarksian, my sister, comes to stay on Saturday.").
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from collections.abc import Iterable
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.policy.greet_by_name import known_name, user_facts
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.text import FIRST_PERSON, content_words, denies, is_question, sentences
+from memgpt_local.text import FIRST_PERSON, RELATIONS, content_words, denies, is_question, sentences, words
 
 # a question that asks the assistant's own view or help ("Do you think I should ...?"): "I think" answers it
 _ASKS_THE_ASSISTANT = re.compile(r"\b(?:do|did|can|could|would|will|should|are|have)\s+you\b", re.IGNORECASE)
@@ -139,6 +141,25 @@ def speaks_of_user_by_name(draft: str, name: str | None) -> str | None:
     return None
 
 
+_RELATION = "(?:" + "|".join(sorted(RELATIONS, key=len, reverse=True)) + ")"
+_CLAIMED_RELATION = re.compile(
+    rf"\bmy\s+(?:\w+\s+)?(?P<mine>{_RELATION})\b|\b(?P<of>{_RELATION})\s+of\s+mine\b", re.IGNORECASE
+)
+
+
+def claims_users_relation(draft: str, told: Iterable[str]) -> str | None:
+    """The sentence of ``draft`` in which the assistant calls someone of the user's its own: a
+    relation the user named ("my sister", in ``told``) said as "my sister" or "a sister of mine"
+    ("Quarksian is a sister of mine." for "Quarksian, my sister, comes to stay on Saturday.",
+    eval chat seed 7), else None."""
+    theirs = {w for text in told for w in words(text) if w in RELATIONS}
+    for sentence in sentences(draft):
+        for match in _CLAIMED_RELATION.finditer(sentence):
+            if (match.group("mine") or match.group("of")).lower() in theirs:
+                return sentence
+    return None
+
+
 class PerspectiveGuard(Policy):
     name = "perspective_guard"
 
@@ -150,7 +171,9 @@ class PerspectiveGuard(Policy):
         if not turn.question:
             return None
         facts = [line.partition(":")[2] for label, line in memory.core_lines() if label == "human"]
-        sentence = speaks_as_user(draft.message, turn.question, {w for f in facts for w in content_words(f)})
+        sentence = speaks_as_user(
+            draft.message, turn.question, {w for f in facts for w in content_words(f)}
+        ) or claims_users_relation(draft.message, [turn.question, *facts])
         if sentence is None:
             return self._review_third_person(draft, memory, f"The user's message: {turn.question}")
         return Hold(
