@@ -886,6 +886,7 @@ def test_owner_guard_holds_a_reply_that_gives_the_user_someone_elses_news_once()
     assert owned_by_another("Work: pharmacist in Leicester", "Priya") is None
     assert owned_by_another("Speech: giving a speech", "Priya") is None
     assert owned_by_another("Priya's work: pharmacist", "Priya") is None  # the user's own
+    assert owned_by_another("Cat's name: Filpeard", "Priya") is None  # her cat's (eval chat seed 8)
     wedding = owned_by_another("Wedding: Nadia's getting married next Sunday (2026-12-06)", "Priya")
     assert wedding is not None and wedding.owner == "Nadia" and "marr" in wedding.words
     sister = owned_by_another("Sister: Kasia, visiting tomorrow (2026-12-03)", "Tomasz")

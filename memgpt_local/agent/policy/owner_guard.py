@@ -53,6 +53,14 @@ def _when_words(text: str) -> set[str]:
     return {w for w in words(text) if w in _DAYS} | set(re.findall(r"\d{4}-\d\d-\d\d", text))
 
 
+# what a user has rather than who they know: "Cat's name: Filpeard" is the user's own note (eval chat
+# seed 8 held "Your pet's name is Filpeard." for it)
+_THINGS = frozenset(
+    "cat dog pet puppy kitten parrot rabbit hamster guinea pig horse pony fish goldfish bird budgie tortoise "
+    "turtle snake lizard goat chicken hen car bike house flat garden plant".split()
+)
+
+
 def owned_by_another(line: str, user_name: str | None) -> Owned | None:
     """``line`` as a note about someone other than the user, else None."""
     label, sep, value = line.partition(":")
@@ -60,7 +68,11 @@ def owned_by_another(line: str, user_name: str | None) -> Owned | None:
         return None
     user = (user_name or "").lower()
     relations = [w for w in words(label) if w in RELATIONS]
-    names = [m[1] for text in (label.strip(), value.strip()) if (m := _SUBJECT.match(text)) and m[1].lower() != user]
+    names = [
+        m[1]
+        for text in (label.strip(), value.strip())
+        if (m := _SUBJECT.match(text)) and m[1].lower() != user and m[1].lower() not in _THINGS
+    ]
     if relations:  # "Best friend: Nadia, getting married": the value's first name is theirs
         names += [w for w in re.findall(r"\b[A-Z][a-z]+\b", value)[:1] if w.lower() != user]
     if not relations and not names:
