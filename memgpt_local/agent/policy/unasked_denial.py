@@ -16,7 +16,10 @@ without it, so it was switched off. At stop 33, with the formula stop (``agent.
 reply_formula_words``) in place, eval chat seed 6 wording 1 sent the denial formula to every
 statement and then to questions without it (3/6 answers right), and 5/6 with it: a held
 denial leaves the context, so it never becomes the example the next reply copies
-(docs/eval/results.md, stop 33, with the seed-8 report).
+(docs/eval/results.md, stop 33, with the seed-8 report). There the redraft denied again in
+every hold read (4 of 4: "I'm sorry, but I don't know anything about Brallhaette's chewing
+habits."), so the notice now gives the reply's first words, as the greeting's does: "Thanks for
+telling me".
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ class UnaskedDenial(Policy):
             self.name,
             "Not sent: the user asked you nothing, they told you something, so there is nothing to know "
             "or to look up. React to what they said, as a friend would, in your own words. "
-            f"Write your reply to {reply_target(turn)}",
+            f"Write your reply to {reply_target(turn)} Start with: Thanks for telling me",
             "it said it did not know, but the user had asked nothing",
             hide_draft=True,
         )
