@@ -677,7 +677,7 @@ def test_unasked_denial_holds_an_i_dont_know_to_a_message_that_asked_nothing_onc
     denial = "I'm sorry, but I don't know your favourite dinner. I'll look it up for you."
     hold = policy.review(told, draft(denial), FakeMemory())
     assert hold is not None and hold.hide_draft and "asked you nothing" in hold.notice
-    assert hold.notice.endswith("my favourite dinner is gnocchi.")
+    assert hold.notice.endswith("my favourite dinner is gnocchi. Start with: Thanks for telling me")
     assert policy.review(told, draft("Gnocchi is a great choice! Do you make it yourself?"), FakeMemory()) is None
     asked = Turn(question="What's my sister called?")  # a question may get an honest "I don't know"
     assert policy.review(asked, draft("I don't know your sister's name yet."), FakeMemory()) is None
