@@ -959,6 +959,9 @@ def test_perspective_guard_holds_a_reply_that_speaks_of_the_user_by_name(reply, 
     greeting = PerspectiveGuard().review(Turn(question=None, kind="login"), draft(f"Hello Guskleel! {reply}"), memory)
     assert (greeting is not None) is held
     assert PerspectiveGuard().review(Turn(question="hi"), draft(reply), FakeMemory()) is None  # no saved name
+    # an answer is not held for it: the rewrite of "Brallhaette is Guskleel's parrot." lost the answer
+    answer = draft("Brallhaette is Guskleel's parrot.")
+    assert PerspectiveGuard().review(Turn(question="What's my parrot called?"), answer, memory) is None
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,9 @@ Nor may a reply speak of the user by name as of someone else: "Guskleel is a bak
 Vurdrosreanton. What else would you like to know about him?" answered small talk in an eval
 chat session, and "Guskleel is ..." then came into reply after reply, answers included
 ("Guskleel's parrot is called Brallhaette."). A sentence with the user's saved name followed
-by "'s" or by a word, not said to them ("Hello Guskleel, ..."), is held the same way; so is
+by "'s" or by a word, not said to them ("Hello Guskleel, ..."), is held the same way, in a
+reply to a message that asks nothing and in a greeting: held in answers, "Brallhaette is
+Guskleel's parrot." was rewritten "I don't know what your parrot is called" (seed 6); so is
 one that calls a relation the user named its own ("Quarksian is a sister of mine." for
 "Quarksian, my sister, comes to stay on Saturday.").
 """
@@ -35,7 +37,16 @@ from collections.abc import Iterable
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.policy.greet_by_name import known_name, user_facts
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.text import FIRST_PERSON, RELATIONS, content_words, denies, is_question, sentences, words
+from memgpt_local.text import (
+    FIRST_PERSON,
+    RELATIONS,
+    asks_something,
+    content_words,
+    denies,
+    is_question,
+    sentences,
+    words,
+)
 
 # a question that asks the assistant's own view or help ("Do you think I should ...?"): "I think" answers it
 _ASKS_THE_ASSISTANT = re.compile(r"\b(?:do|did|can|could|would|will|should|are|have)\s+you\b", re.IGNORECASE)
@@ -174,8 +185,10 @@ class PerspectiveGuard(Policy):
         sentence = speaks_as_user(
             draft.message, turn.question, {w for f in facts for w in content_words(f)}
         ) or claims_users_relation(draft.message, [turn.question, *facts])
-        if sentence is None:
+        if sentence is None and not asks_something(turn.question):  # an answer is only held for "I"
             return self._review_third_person(draft, memory, f"The user's message: {turn.question}")
+        if sentence is None:
+            return None
         return Hold(
             self.name,
             f"Not sent: {sentence!r} speaks as if you were the user. The user spoke about themself: reply to "
