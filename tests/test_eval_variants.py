@@ -213,21 +213,30 @@ def test_past_thoughts_reaches_the_conversation_evaluation_and_shows_earlier_tho
     assert shown == {"default": False, "past-thoughts": True}
 
 
-def test_no_refusal_guard_lets_a_refusal_out_that_the_defaults_hold(tmp_path):
+@pytest.mark.parametrize(
+    "variant, said, bad",
+    [  # the defaults hold the bad draft and send the next; the variant sends it
+        ("no-refusal-guard", "What a long day. Completely worn out.", "Sorry, I can't assist with that."),
+        (
+            "no-unasked-denial",
+            "My new evening hobby is chess.",
+            "I'm sorry, but I don't know much about chess. Can you provide more details?",
+        ),
+    ],
+)
+def test_a_guard_variant_lets_out_a_draft_that_the_defaults_hold(tmp_path, variant, said, bad):
     from agent_helpers import ask, make_runner
 
     from memgpt_local.memory import open_store
 
-    refusal = FunctionCall(
-        thought="", function="send_message", arguments={"message": "Sorry, I can't assist with that."}
-    )
-    reply = FunctionCall(thought="", function="send_message", arguments={"message": "That sounds tiring. Rest well!"})
-    for name, sent in (("default", [reply.arguments["message"]]), ("no-refusal-guard", [refusal.arguments["message"]])):
+    draft = FunctionCall(thought="", function="send_message", arguments={"message": bad})
+    reply = FunctionCall(thought="", function="send_message", arguments={"message": "That sounds lovely. Enjoy!"})
+    for name, sent in (("default", [reply.arguments["message"]]), (variant, [bad])):
         settings = VARIANTS[name].settings(Settings().agent).model_dump()
         settings["fact_notes"]["enabled"] = False  # the script holds the turn's own steps only
         with open_store(tmp_path / f"{name}.db", HashEmbedder()) as store:
-            runner = make_runner(store, [refusal, reply], **settings)
-            assert ask(runner, "What a long day. Completely worn out.").messages == sent, name
+            runner = make_runner(store, [draft, reply], **settings)
+            assert ask(runner, said).messages == sent, name
 
 
 def test_the_conversation_evaluation_records_each_held_draft_with_its_policy(tmp_path):
@@ -250,22 +259,3 @@ def test_the_conversation_evaluation_records_each_held_draft_with_its_policy(tmp
     assert all(set(h) == {"policy", "draft"} and h["policy"] for h in question["held"])
     assert question["held"][0] == {"policy": "repeat_guard", "draft": question["messages"][0]}  # sent twice
     assert all("held" in g for g in record["greetings"])
-
-
-def test_the_defaults_hold_an_i_dont_know_to_a_statement_that_no_unasked_denial_sends(tmp_path):
-    from agent_helpers import ask, make_runner
-
-    from memgpt_local.memory import open_store
-
-    denial = FunctionCall(
-        thought="",
-        function="send_message",
-        arguments={"message": "I'm sorry, but I don't know much about chess. Can you provide more details?"},
-    )
-    reply = FunctionCall(thought="", function="send_message", arguments={"message": "Chess! What got you into it?"})
-    for name, sent in (("default", [reply.arguments["message"]]), ("no-unasked-denial", [denial.arguments["message"]])):
-        settings = VARIANTS[name].settings(Settings().agent).model_dump()
-        settings["fact_notes"]["enabled"] = False  # the script holds the turn's own steps only
-        with open_store(tmp_path / f"{name}.db", HashEmbedder()) as store:
-            runner = make_runner(store, [denial, reply], **settings)
-            assert ask(runner, "My new evening hobby is chess.").messages == sent, name
