@@ -173,6 +173,15 @@ def sentence_spans(text: str) -> list[tuple[int, str]]:
     return spans
 
 
+_PARTIAL_WORD = re.compile(r"\w+$")
+
+
+def without_partial_word(text: str) -> str:
+    """``text`` without the word it may still be writing: a stream's last word can go on
+    ("you" may become "young"), so a formula is matched on whole words only."""
+    return _PARTIAL_WORD.sub("", text)
+
+
 def formula_start(message: str, openings: Collection[tuple[str, ...]], k: int) -> int | None:
     """Where the first sentence of ``message`` after its first one starts that opens with the
     ``k`` words of one of ``openings`` (the openings of an earlier reply's sentences), else None.

@@ -15,13 +15,13 @@ import pytest
 
 from memgpt_local.functions.specs import DEFAULT_FUNCTIONS
 from memgpt_local.runtime.base import RepeatBan
+from memgpt_local.runtime.decoding import PromptLookup
 from memgpt_local.runtime.grammar import build_call_grammar, parse_call
-from memgpt_local.runtime.llama import _PromptLookup
 from memgpt_local.schemas import ChatMessage
 
 
 def test_lookup_proposes_what_followed_the_latest_occurrence():
-    lookup = _PromptLookup([1, 2, 3, 4, 5, 9, 2, 3, 4, 7, 8], n=3, max_draft=3)
+    lookup = PromptLookup([1, 2, 3, 4, 5, 9, 2, 3, 4, 7, 8], n=3, max_draft=3)
     assert lookup.propose() == []  # (4, 7, 8) never occurred before
     for token in (2, 3, 4):
         lookup.add(token)
@@ -31,7 +31,7 @@ def test_lookup_proposes_what_followed_the_latest_occurrence():
 
 
 def test_lookup_on_a_short_context_proposes_nothing():
-    lookup = _PromptLookup([5], n=3, max_draft=4)
+    lookup = PromptLookup([5], n=3, max_draft=4)
     assert lookup.propose() == []
     lookup.add(6)
     assert lookup.propose() == []

@@ -2,16 +2,16 @@
 alone: pieces of a JSON step fed one by one, tokens as small integers."""
 
 from memgpt_local.runtime.base import RepeatBan
-from memgpt_local.runtime.llama import _FieldWatch, _NgramBan
+from memgpt_local.runtime.decoding import FieldWatch, NgramBan
 
 
-def feed(ban: _NgramBan, pieces: list[tuple[int, str]]) -> None:
+def feed(ban: NgramBan, pieces: list[tuple[int, str]]) -> None:
     for token, piece in pieces:
         ban.accept(token, piece)
 
 
 def test_the_watch_knows_when_it_is_inside_the_field_value():
-    watch = _FieldWatch("message")
+    watch = FieldWatch("message")
     flags = []
     step = '{"thought": "a \\"message\\": x", "function": "send_message", "arguments": {"message": "Hi"}}'
     for ch in step:
@@ -22,7 +22,7 @@ def test_the_watch_knows_when_it_is_inside_the_field_value():
 
 
 def test_a_run_of_n_tokens_the_value_already_holds_cannot_be_completed_again():
-    ban = _NgramBan(RepeatBan(field="message", n=3))
+    ban = NgramBan(RepeatBan(field="message", n=3))
     feed(ban, [(0, '{"thought": "x x x x", "arguments": {"message": "')])
     assert ban.refused() == []  # the thought repeated itself: not watched
     feed(ban, [(1, "Thank"), (2, " you"), (3, "."), (1, "Thank")])
@@ -34,14 +34,14 @@ def test_a_run_of_n_tokens_the_value_already_holds_cannot_be_completed_again():
 
 
 def test_every_reply_starts_with_a_clean_slate():
-    ban = _NgramBan(RepeatBan(field="message", n=2))
+    ban = NgramBan(RepeatBan(field="message", n=2))
     feed(ban, [(0, '{"message": "'), (1, "a"), (2, "b"), (9, '"}')])
     feed(ban, [(0, '{"message": "'), (1, "a")])
     assert ban.refused() == []
 
 
 def test_list_numbers_do_not_hide_a_repeated_item():
-    ban = _NgramBan(RepeatBan(field="message", n=4))
+    ban = NgramBan(RepeatBan(field="message", n=4))
     feed(ban, [(0, '{"message": "'), (1, "2"), (2, "."), (3, " Baked"), (4, " salmon"), (5, " rice"), (2, ".")])
     feed(ban, [(6, " 1"), (7, "2"), (2, "."), (3, " Baked"), (4, " salmon")])
     assert ban.refused() == [5]  # ". Baked salmon" was followed by " rice", whatever the item's number
@@ -53,7 +53,7 @@ def test_runs_of_a_held_draft_are_refused_in_every_reply_of_the_step():
     def tokenize(text: str) -> list[tuple[int, str]]:
         return [(pieces[p], p) for p in ("Hello", " again", " friend", "!") if p.strip() in text]
 
-    ban = _NgramBan(RepeatBan(field="message", n=3, prior=("Hello again friend!",)), tokenize)
+    ban = NgramBan(RepeatBan(field="message", n=3, prior=("Hello again friend!",)), tokenize)
     feed(ban, [(0, '{"message": "'), (1, "Hello"), (2, " again")])
     assert ban.refused() == [3]  # "Hello again friend" was the held draft: not again
     feed(ban, [(5, " you"), (9, '"}'), (0, '{"message": "'), (1, "Hello"), (2, " again")])
@@ -68,7 +68,7 @@ def test_a_word_is_never_cut_short_only_the_next_word_is_refused():
     def tokenize(text: str) -> list[tuple[int, str]]:
         return [(vocab[p], p) for p in (" in", " L", "irk", "bury", " now", ".")]
 
-    ban = _NgramBan(RepeatBan(field="message", n=3, prior=("in Lirkbury now.",)), tokenize)
+    ban = NgramBan(RepeatBan(field="message", n=3, prior=("in Lirkbury now.",)), tokenize)
     feed(ban, [(0, '{"message": "'), (8, "You"), (9, " live"), (1, " in"), (2, " L")])
     assert ban.refused() == []  # " L" + "irk" would repeat " in L irk", but "irk" goes on with the word
     feed(ban, [(3, "irk")])
@@ -79,7 +79,7 @@ def test_a_word_is_never_cut_short_only_the_next_word_is_refused():
 
 def test_a_value_must_close_once_a_later_sentence_opens_with_a_formula():
     formulas = frozenset({("what", "else", "would", "you")})
-    ban = _NgramBan(RepeatBan(field="message", n=0, formulas=formulas, formula_words=4))
+    ban = NgramBan(RepeatBan(field="message", n=0, formulas=formulas, formula_words=4))
     feed(ban, [(0, '{"message": "'), (1, "What"), (2, " else"), (3, " would"), (4, " you"), (5, " like")])
     assert not ban.must_close()  # the first sentence is the reply's own, whatever it says
     feed(ban, [(6, "?"), (1, " What"), (2, " else"), (3, " would"), (4, " you")])
@@ -101,7 +101,7 @@ def test_a_refused_word_takes_its_twin_without_a_space_with_it():
             return [(4, "Dr")]
         return [(1, " by"), (2, " the"), (3, " Dr"), (5, "or")]
 
-    ban = _NgramBan(RepeatBan(field="message", n=3, prior=("by the Dror",)), tokenize)
+    ban = NgramBan(RepeatBan(field="message", n=3, prior=("by the Dror",)), tokenize)
     feed(ban, [(0, '{"message": "'), (1, " by"), (2, " the")])
     assert sorted(ban.refused()) == [3, 4]
     assert vocab[" Dr"] == 3

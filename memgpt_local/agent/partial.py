@@ -9,7 +9,7 @@ import re
 from collections.abc import Collection
 
 from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, of_kind
-from memgpt_local.text import formula_start, sentence_spans, words
+from memgpt_local.text import formula_start, sentence_spans, without_partial_word, words
 
 REPLY_FUNCTIONS = frozenset(f.name for f in of_kind(DEFAULT_FUNCTIONS, "reply"))
 
@@ -46,9 +46,6 @@ class PartialFieldReader:
         return any(f'"{name}"' in self.text for name in REPLY_FUNCTIONS)
 
 
-_PARTIAL_WORD = re.compile(r"\w+$")
-
-
 def settled(message: str, formulas: Collection[tuple[str, ...]], formula_words: int) -> str:
     """The part of a streaming reply that may be shown: up to a formula (``text.formula_start``,
     which the loop cuts; the llama sampler stops there), and without a last sentence (after the
@@ -56,14 +53,14 @@ def settled(message: str, formulas: Collection[tuple[str, ...]], formula_words: 
     The rest is shown when the step ends."""
     if not formulas or formula_words < 1:
         return message
-    cut = formula_start(_PARTIAL_WORD.sub("", message), formulas, formula_words)
+    cut = formula_start(without_partial_word(message), formulas, formula_words)
     if cut is not None:
         return message[:cut]
     spans = sentence_spans(message)
     if len(spans) < 2:
         return message
     start, sentence = spans[-1]
-    if len(words(_PARTIAL_WORD.sub("", sentence))) > formula_words:
+    if len(words(without_partial_word(sentence))) > formula_words:
         return message
     return message[:start]
 

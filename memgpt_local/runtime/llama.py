@@ -21,7 +21,6 @@ import ctypes
 import functools
 import json
 import os
-import re
 import sys
 import tempfile
 import threading
@@ -36,10 +35,10 @@ from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
 from memgpt_local.errors import BadModelFileError, ContextOverflowError, GrammarError, ModelError
 from memgpt_local.runtime.base import Grammar, RepeatBan, TextCallback, reusable_prefix
+from memgpt_local.runtime.decoding import NgramBan, PromptLookup, StopTracker
 from memgpt_local.runtime.gguf import read_gguf_info
 from memgpt_local.runtime.kv_state import SavedState, StateFileError, StateKey, read_state, write_state
 from memgpt_local.schemas import ChatMessage, Completion
-from memgpt_local.text import formula_start
 
 if TYPE_CHECKING:
     from llama_cpp.llama_types import ChatCompletionRequestMessage
@@ -227,187 +226,6 @@ class _GrammarSampler:
             self._ptr = None
 
 
-class _StopTracker:
-    """Says when the grammar's output is complete: a closed JSON object, or max_chars of text."""
-
-    def __init__(self, grammar: Grammar | None):
-        self.kind = grammar.kind if grammar is not None else None
-        self.max_chars = grammar.max_chars if grammar is not None else 0
-        self.depth, self.in_str, self.escaped, self.chars = 0, False, False, 0
-
-    def feed(self, piece: str) -> bool:
-        if self.kind == "text":
-            self.chars += len(piece)
-            return self.chars >= self.max_chars
-        if self.kind not in ("call", "json"):
-            return False
-        for ch in piece:
-            if self.in_str:
-                if self.escaped:
-                    self.escaped = False
-                elif ch == "\\":
-                    self.escaped = True
-                elif ch == '"':
-                    self.in_str = False
-            elif ch == '"':
-                self.in_str = True
-            elif ch in "{[":
-                self.depth += 1
-            elif ch in "}]":
-                self.depth -= 1
-                if self.depth == 0:
-                    return True
-        return False
-
-
-class _FieldWatch:
-    """Follows generated JSON text and says whether the next token falls inside the string
-    value of one key."""
-
-    def __init__(self, field: str):
-        self.field = field
-        self.in_str = self.escaped = self.in_field = False
-        self.buf: list[str] = []
-        self.last_string: str | None = None
-        self.key: str | None = None  # the key whose value comes next (after its colon)
-
-    def feed(self, piece: str) -> None:
-        for ch in piece:
-            if self.in_str:
-                if self.escaped:
-                    self.escaped = False
-                elif ch == "\\":
-                    self.escaped = True
-                elif ch == '"':
-                    self.in_str = self.in_field = False
-                    self.last_string = "".join(self.buf)
-                    continue
-                if not self.in_field:
-                    self.buf.append(ch)
-            elif ch == '"':
-                self.in_str, self.buf = True, []
-                self.in_field = self.key == self.field
-                self.key = None
-            elif ch == ":":
-                self.key = self.last_string
-            elif ch in ",{}[]":
-                self.key = None
-
-
-_PARTIAL_WORD = re.compile(r"\w+$")  # the word being written: a formula is matched on whole words
-
-
-def _is_list_number(piece: str) -> bool:
-    return piece.strip(" .)").isdigit()
-
-
-class _NgramBan:
-    """The tokens that would complete an ``n``-gram the watched value already holds. Number
-    tokens are left out of the runs, so a numbered list that starts its items over ("2. Baked
-    salmon with rice. ... 7. Baked salmon with rice.") repeats a run like any other text.
-
-    Inside a word only the tokens that end it may be refused, never the one that goes on with
-    it: a rare name is several tokens, and refusing its last piece misspelt it ("I live in
-    Lirkboickbury now." held, the rewrite said "You live in Lirkboickury now."). The copy is
-    then refused at the next word instead. A refused word's twin without its space is refused
-    with it: after " the", " Dr" refused, the model wrote "Dr" and the user read "a gig by
-    theDrorbroels"."""
-
-    def __init__(self, ban: RepeatBan, tokenize: Callable[[str], list[tuple[int, str]]] | None = None):
-        self.n = max(2, ban.n)
-        self.tokenize = tokenize
-        self.twins: dict[int, int | None] = {}  # " Dr" -> "Dr", when the vocabulary has it
-        self.watch = _FieldWatch(ban.field)
-        self.prior: dict[tuple[int, ...], set[int]] = {}  # the runs of ``ban.prior``, refused in every value
-        self.pieces: dict[int, str] = {}  # the text of each token seen, to tell a word's start from its middle
-        self.last_piece = ""
-        for text in ban.prior:
-            if tokenize is None:
-                break
-            pieces = [(t, piece) for t, piece in tokenize(text) if not _is_list_number(piece)]
-            self.pieces.update(pieces)
-            kept = [t for t, _ in pieces]
-            for end in range(self.n, len(kept) + 1):
-                self.prior.setdefault(tuple(kept[end - self.n : end - 1]), set()).add(kept[end - 1])
-        self.seen: dict[tuple[int, ...], set[int]] = self._fresh()  # (n-1) tokens -> the tokens that followed
-        self.value: list[int] = []
-        self.banned = 0  # steps at which a token was refused, for the counters
-        self.refuses_runs = ban.n > 0
-        self.formulas, self.formula_words = ban.formulas, ban.formula_words
-        self.text = ""  # the watched value so far, as JSON string text
-        self.formula = False  # the value has begun a formula: it must close now
-        self.closed = 0  # values closed before a formula, for the counters
-
-    def _fresh(self) -> dict[tuple[int, ...], set[int]]:
-        return {key: set(followers) for key, followers in self.prior.items()}
-
-    def must_close(self) -> bool:
-        """Whether the value has begun a formula (see ``RepeatBan.formulas``) and ends here."""
-        return self.formula and self.watch.in_field
-
-    def refused(self) -> list[int]:
-        """Tokens the next step may not pick (empty outside the watched value)."""
-        if not self.refuses_runs or not self.watch.in_field or len(self.value) < self.n - 1:
-            return []
-        refused = list(self.seen.get(tuple(self.value[-(self.n - 1) :]), ()))
-        if self.last_piece[-1:].isalnum():  # inside a word: let it go on
-            refused = [t for t in refused if not self.pieces.get(t, "")[:1].isalnum()]
-        return refused + [twin for t in refused if (twin := self._twin(t)) is not None and twin not in refused]
-
-    def _twin(self, token: int) -> int | None:
-        """The token that spells ``token``'s word without its leading space, if there is one."""
-        if token not in self.twins:
-            piece, twin = self.pieces.get(token, ""), None
-            if self.tokenize is not None and piece[:1] == " " and piece[1:2].isalnum():
-                spelled = self.tokenize(piece[1:])
-                twin = spelled[0][0] if len(spelled) == 1 and spelled[0][1] == piece[1:] else None
-            self.twins[token] = twin
-        return self.twins[token]
-
-    def accept(self, token: int, piece: str) -> None:
-        inside = self.watch.in_field
-        self.watch.feed(piece)
-        self.pieces[token], self.last_piece = piece, piece
-        if not self.watch.in_field:
-            self.value, self.seen, self.text, self.formula = [], self._fresh(), "", False
-            return
-        if inside and self.formulas and not self.formula:
-            self.text += piece
-            whole_words = _PARTIAL_WORD.sub("", self.text.replace("\\n", "\n").replace('\\"', '"'))
-            self.formula = formula_start(whole_words, self.formulas, self.formula_words) is not None
-        if inside and not _is_list_number(piece):  # list numbers: "7. Bake salmon" = "12. Bake salmon"
-            self.value.append(token)
-            if len(self.value) >= self.n:
-                self.seen.setdefault(tuple(self.value[-self.n : -1]), set()).add(token)
-
-
-class _PromptLookup:
-    """Draft tokens for speculative decoding by prompt lookup: when the last ``n`` tokens
-    occurred before (in the prompt or the output so far), propose the tokens that followed
-    their latest occurrence. Replies copy names, dates and phrases from search results, core
-    memory and the user's message, so such runs are common; a draft costs one batched
-    evaluation, and greedy verification keeps the output the model would have written."""
-
-    def __init__(self, context: list[int], n: int, max_draft: int):
-        self.n, self.max_draft = n, max_draft
-        self.tokens = list(context)
-        self.follows: dict[tuple[int, ...], int] = {}  # n-gram -> position after its latest occurrence
-        for end in range(n, len(self.tokens)):
-            self.follows[tuple(self.tokens[end - n : end])] = end
-
-    def add(self, token: int) -> None:
-        self.tokens.append(token)
-        end = len(self.tokens) - 1
-        if end >= self.n:
-            self.follows[tuple(self.tokens[end - self.n : end])] = end
-
-    def propose(self) -> list[int]:
-        if len(self.tokens) < self.n:
-            return []
-        start = self.follows.get(tuple(self.tokens[-self.n :]))
-        return [] if start is None else self.tokens[start : start + self.max_draft]
-
-
 # ---------------------------------------------------------------- the backend
 
 
@@ -568,9 +386,9 @@ class LlamaCppBackend:
         if grammar is not None:
             sampler = _GrammarSampler(self._vocab, grammar.text, self._n_vocab, self._chars())
             sampler.eog_token = self._eos_token
-        ban = _NgramBan(avoid, self._tokenize_pieces) if avoid is not None else None
+        ban = NgramBan(avoid, self._tokenize_pieces) if avoid is not None else None
         lookup = (
-            _PromptLookup(tokens, self.draft_ngram, self.draft_max_tokens) if self.draft == "prompt-lookup" else None
+            PromptLookup(tokens, self.draft_ngram, self.draft_max_tokens) if self.draft == "prompt-lookup" else None
         )
         self._drafted = self._accepted = 0
         try:
@@ -692,7 +510,7 @@ class LlamaCppBackend:
     def _is_eog(self, token: int) -> bool:
         return bool(llama_cpp.llama_vocab_is_eog(self._vocab, token))
 
-    def _choose(self, logits: np.ndarray, sampler: _GrammarSampler | None, ban: _NgramBan | None) -> int:
+    def _choose(self, logits: np.ndarray, sampler: _GrammarSampler | None, ban: NgramBan | None) -> int:
         """The next token from ``logits``: the pick, unless the n-gram ban or the grammar refuse it."""
         raw = logits
         if ban is not None and ban.must_close():
@@ -734,11 +552,11 @@ class LlamaCppBackend:
         grammar: Grammar | None,
         max_tokens: int,
         on_text: TextCallback | None,
-        ban: _NgramBan | None = None,
-        lookup: _PromptLookup | None = None,
+        ban: NgramBan | None = None,
+        lookup: PromptLookup | None = None,
     ) -> tuple[str, int, Literal["stop", "length"], int]:
         llm = self._llm
-        stop = _StopTracker(grammar)
+        stop = StopTracker(grammar)
         pieces: list[str] = []
         pending = b""
         generated = forced_count = 0
@@ -799,7 +617,7 @@ class LlamaCppBackend:
         token: int,
         drafts: list[int],
         sampler: _GrammarSampler | None,
-        ban: _NgramBan | None,
+        ban: NgramBan | None,
         accept: Callable[[int], bool],
     ) -> tuple[int | None, bool]:
         """Evaluate ``token`` (already accepted) with ``drafts`` in one batch and keep the
@@ -881,7 +699,7 @@ class LlamaCppBackend:
         llm = self._llm
         cached = llm._input_ids[: llm.n_tokens].tolist()
         evaluated = len(tokens) - reusable_prefix(cached, tokens)
-        stop = _StopTracker(grammar)
+        stop = StopTracker(grammar)
         started = time.perf_counter()
         first = None
         out: list[int] = []

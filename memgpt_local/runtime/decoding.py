@@ -1,0 +1,194 @@
+"""The decoding state the llama backend keeps beside the model, in plain Python (no llama.cpp
+here, so each piece is tested on pieces fed by hand):
+
+- ``StopTracker``: when the grammar's output is complete;
+- ``FieldWatch``: whether the next token falls inside one JSON key's string value;
+- ``NgramBan``: the tokens a reply may not pick (``RepeatBan``: its own runs, a held draft's
+  runs) and when it must close before a formula;
+- ``PromptLookup``: draft tokens for speculative decoding by prompt lookup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from memgpt_local.runtime.base import Grammar, RepeatBan
+from memgpt_local.text import formula_start, without_partial_word
+
+
+class StopTracker:
+    """Says when the grammar's output is complete: a closed JSON object, or max_chars of text."""
+
+    def __init__(self, grammar: Grammar | None):
+        self.kind = grammar.kind if grammar is not None else None
+        self.max_chars = grammar.max_chars if grammar is not None else 0
+        self.depth, self.in_str, self.escaped, self.chars = 0, False, False, 0
+
+    def feed(self, piece: str) -> bool:
+        if self.kind == "text":
+            self.chars += len(piece)
+            return self.chars >= self.max_chars
+        if self.kind not in ("call", "json"):
+            return False
+        for ch in piece:
+            if self.in_str:
+                if self.escaped:
+                    self.escaped = False
+                elif ch == "\\":
+                    self.escaped = True
+                elif ch == '"':
+                    self.in_str = False
+            elif ch == '"':
+                self.in_str = True
+            elif ch in "{[":
+                self.depth += 1
+            elif ch in "}]":
+                self.depth -= 1
+                if self.depth == 0:
+                    return True
+        return False
+
+
+class FieldWatch:
+    """Follows generated JSON text and says whether the next token falls inside the string
+    value of one key."""
+
+    def __init__(self, field: str):
+        self.field = field
+        self.in_str = self.escaped = self.in_field = False
+        self.buf: list[str] = []
+        self.last_string: str | None = None
+        self.key: str | None = None  # the key whose value comes next (after its colon)
+
+    def feed(self, piece: str) -> None:
+        for ch in piece:
+            if self.in_str:
+                if self.escaped:
+                    self.escaped = False
+                elif ch == "\\":
+                    self.escaped = True
+                elif ch == '"':
+                    self.in_str = self.in_field = False
+                    self.last_string = "".join(self.buf)
+                    continue
+                if not self.in_field:
+                    self.buf.append(ch)
+            elif ch == '"':
+                self.in_str, self.buf = True, []
+                self.in_field = self.key == self.field
+                self.key = None
+            elif ch == ":":
+                self.key = self.last_string
+            elif ch in ",{}[]":
+                self.key = None
+
+
+def _is_list_number(piece: str) -> bool:
+    return piece.strip(" .)").isdigit()
+
+
+class NgramBan:
+    """The tokens that would complete an ``n``-gram the watched value already holds. Number
+    tokens are left out of the runs, so a numbered list that starts its items over ("2. Baked
+    salmon with rice. ... 7. Baked salmon with rice.") repeats a run like any other text.
+
+    Inside a word only the tokens that end it may be refused, never the one that goes on with
+    it: a rare name is several tokens, and refusing its last piece misspelt it ("I live in
+    Lirkboickbury now." held, the rewrite said "You live in Lirkboickury now."). The copy is
+    then refused at the next word instead. A refused word's twin without its space is refused
+    with it: after " the", " Dr" refused, the model wrote "Dr" and the user read "a gig by
+    theDrorbroels"."""
+
+    def __init__(self, ban: RepeatBan, tokenize: Callable[[str], list[tuple[int, str]]] | None = None):
+        self.n = max(2, ban.n)
+        self.tokenize = tokenize
+        self.twins: dict[int, int | None] = {}  # " Dr" -> "Dr", when the vocabulary has it
+        self.watch = FieldWatch(ban.field)
+        self.prior: dict[tuple[int, ...], set[int]] = {}  # the runs of ``ban.prior``, refused in every value
+        self.pieces: dict[int, str] = {}  # the text of each token seen, to tell a word's start from its middle
+        self.last_piece = ""
+        for text in ban.prior:
+            if tokenize is None:
+                break
+            pieces = [(t, piece) for t, piece in tokenize(text) if not _is_list_number(piece)]
+            self.pieces.update(pieces)
+            kept = [t for t, _ in pieces]
+            for end in range(self.n, len(kept) + 1):
+                self.prior.setdefault(tuple(kept[end - self.n : end - 1]), set()).add(kept[end - 1])
+        self.seen: dict[tuple[int, ...], set[int]] = self._fresh()  # (n-1) tokens -> the tokens that followed
+        self.value: list[int] = []
+        self.banned = 0  # steps at which a token was refused, for the counters
+        self.refuses_runs = ban.n > 0
+        self.formulas, self.formula_words = ban.formulas, ban.formula_words
+        self.text = ""  # the watched value so far, as JSON string text
+        self.formula = False  # the value has begun a formula: it must close now
+        self.closed = 0  # values closed before a formula, for the counters
+
+    def _fresh(self) -> dict[tuple[int, ...], set[int]]:
+        return {key: set(followers) for key, followers in self.prior.items()}
+
+    def must_close(self) -> bool:
+        """Whether the value has begun a formula (see ``RepeatBan.formulas``) and ends here."""
+        return self.formula and self.watch.in_field
+
+    def refused(self) -> list[int]:
+        """Tokens the next step may not pick (empty outside the watched value)."""
+        if not self.refuses_runs or not self.watch.in_field or len(self.value) < self.n - 1:
+            return []
+        refused = list(self.seen.get(tuple(self.value[-(self.n - 1) :]), ()))
+        if self.last_piece[-1:].isalnum():  # inside a word: let it go on
+            refused = [t for t in refused if not self.pieces.get(t, "")[:1].isalnum()]
+        return refused + [twin for t in refused if (twin := self._twin(t)) is not None and twin not in refused]
+
+    def _twin(self, token: int) -> int | None:
+        """The token that spells ``token``'s word without its leading space, if there is one."""
+        if token not in self.twins:
+            piece, twin = self.pieces.get(token, ""), None
+            if self.tokenize is not None and piece[:1] == " " and piece[1:2].isalnum():
+                spelled = self.tokenize(piece[1:])
+                twin = spelled[0][0] if len(spelled) == 1 and spelled[0][1] == piece[1:] else None
+            self.twins[token] = twin
+        return self.twins[token]
+
+    def accept(self, token: int, piece: str) -> None:
+        inside = self.watch.in_field
+        self.watch.feed(piece)
+        self.pieces[token], self.last_piece = piece, piece
+        if not self.watch.in_field:
+            self.value, self.seen, self.text, self.formula = [], self._fresh(), "", False
+            return
+        if inside and self.formulas and not self.formula:
+            self.text += piece
+            text = without_partial_word(self.text.replace("\\n", "\n").replace('\\"', '"'))
+            self.formula = formula_start(text, self.formulas, self.formula_words) is not None
+        if inside and not _is_list_number(piece):  # list numbers: "7. Bake salmon" = "12. Bake salmon"
+            self.value.append(token)
+            if len(self.value) >= self.n:
+                self.seen.setdefault(tuple(self.value[-self.n : -1]), set()).add(token)
+
+
+class PromptLookup:
+    """Draft tokens for speculative decoding by prompt lookup: when the last ``n`` tokens
+    occurred before (in the prompt or the output so far), propose the tokens that followed
+    their latest occurrence. Replies copy names, dates and phrases from search results, core
+    memory and the user's message, so such runs are common; a draft costs one batched
+    evaluation, and greedy verification keeps the output the model would have written."""
+
+    def __init__(self, context: list[int], n: int, max_draft: int):
+        self.n, self.max_draft = n, max_draft
+        self.tokens = list(context)
+        self.follows: dict[tuple[int, ...], int] = {}  # n-gram -> position after its latest occurrence
+        for end in range(n, len(self.tokens)):
+            self.follows[tuple(self.tokens[end - n : end])] = end
+
+    def add(self, token: int) -> None:
+        self.tokens.append(token)
+        end = len(self.tokens) - 1
+        if end >= self.n:
+            self.follows[tuple(self.tokens[end - self.n : end])] = end
+
+    def propose(self) -> list[int]:
+        if len(self.tokens) < self.n:
+            return []
+        start = self.follows.get(tuple(self.tokens[-self.n :]))
+        return [] if start is None else self.tokens[start : start + self.max_draft]
