@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from agent_helpers import ask, call, make_runner, say
 from store_sql import STORE_KINDS
@@ -329,6 +331,33 @@ def test_a_first_page_starts_with_the_matching_core_memory_lines(store):
         .steps[0]
         .outcome.text.endswith("Core memory (always in your context) holds what you know about the user.")
     )
+
+
+def test_a_date_search_starts_with_the_core_lines_naming_its_days(store):
+    """Asked "when is Omar coming?" with the visit's day in core memory, a small model searched
+    the conversation for that day, read "No results" and answered "I don't know"."""
+    today = dt.datetime.now(dt.timezone.utc).date()
+    friday, trip = today + dt.timedelta(days=1), today - dt.timedelta(days=6)
+    runner = make_runner(
+        store,
+        [
+            call(
+                "conversation_search_date", start_date=friday.isoformat(), end_date=friday.isoformat(), heartbeat=True
+            ),
+            say("On Friday."),
+            call("conversation_search_date", start_date=today.isoformat(), end_date=today.isoformat(), heartbeat=True),
+            say("ok"),
+        ],
+    )
+    lines = [f"Brother: Omar (on Friday, {friday})", f"Trip: Lisbon (week of {trip})", "Dog: Biscuit, 3"]
+    store.core.set_value(runner.agent_id, "human", "\n".join(lines))
+    result = ask(runner, "When is Omar coming?").steps[0].outcome.text
+    assert result.startswith(f"Core memory lines for these days:\n[human] {lines[0]}\nNo results")
+    assert f"Today is {today}: nothing has been said on a later day yet." in result
+    assert lines[1] not in result and lines[2] not in result
+    result = ask(runner, "what did I say today?").steps[0].outcome.text
+    assert f"[human] {lines[1]}" in result and lines[0] not in result  # the trip's week holds today
+    assert "nothing has been said on a later day" not in result
 
 
 def test_the_first_fact_about_the_user_replaces_the_packaged_placeholder(store):

@@ -8,6 +8,8 @@ raised by the store are turned into such outcomes by the executor.
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -18,6 +20,7 @@ from memgpt_local.functions import args as a
 from memgpt_local.functions.links import Link, LinkExpander
 from memgpt_local.functions.results import FunctionOutcome, format_page, search_outcome
 from memgpt_local.memory.core import default_text
+from memgpt_local.memory.dates import day_of
 from memgpt_local.schemas import SearchHit, SearchPage, utcnow
 from memgpt_local.schemas import human_time as stamp
 from memgpt_local.text import content_words, normalize_space
@@ -179,14 +182,63 @@ def conversation_search_date(ctx: FunctionContext, args: a.ConversationSearchDat
         ctx.agent_id, args.start_date, args.end_date, page=args.page, page_size=ctx.settings.page_size
     )
     if _all_in_context(ctx, args, page.total):
-        return FunctionOutcome(
-            True,
+        in_view = (
             f"All {page.total} messages from {args.start_date} to {args.end_date} are in your context "
-            "already: the conversation above. Answer from it; this search finds older messages only.",
-            searched=True,
+            "already: the conversation above. Answer from it; this search finds older messages only."
         )
+        return FunctionOutcome(True, _with_dated_core_lines(ctx, args, page, in_view), searched=True)
     hint = f"{ctx.function}({args.start_date}, {args.end_date})"
-    return search_outcome(page, format_page(page, max_chars=ctx.settings.result_max_chars, next_hint=hint))
+    text = format_page(page, max_chars=ctx.settings.result_max_chars, next_hint=hint)
+    return search_outcome(page, _with_dated_core_lines(ctx, args, page, text))
+
+
+_ISO_DAY = re.compile(r"\b(?:(?P<span>week|weekend) of )?(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})\b", re.IGNORECASE)
+_SPAN_DAYS = {"week": 6, "weekend": 1}
+
+
+def _names_a_day_in(line: str, start: dt.date, end: dt.date) -> bool:
+    """Whether ``line`` names a day (YYYY-MM-DD, or the week or weekend of one) that meets ``start``..``end``."""
+    for match in _ISO_DAY.finditer(line):
+        try:
+            first = dt.date(int(match["y"]), int(match["m"]), int(match["d"]))
+        except ValueError:
+            continue
+        last = first + timedelta(days=_SPAN_DAYS.get((match["span"] or "").lower(), 0))
+        if first <= end and start <= last:
+            return True
+    return False
+
+
+def dated_core_lines(ctx: FunctionContext, start: dt.date, end: dt.date) -> list[str]:
+    """Core-memory lines naming a day from ``start`` to ``end``, as ``[label] line``."""
+    return [
+        f"[{block.label}] {line}"
+        for block in ctx.store.core.blocks(ctx.agent_id)
+        for line in block.value.splitlines()
+        if _names_a_day_in(line, start, end)
+    ]
+
+
+def _with_dated_core_lines(
+    ctx: FunctionContext, args: a.ConversationSearchDateArgs, page: SearchPage, text: str
+) -> str:
+    """A first page starts with the core-memory lines naming a day of the range, and an empty
+    one searched after the turn's day says that nothing was said then yet. Asked "when is Omar
+    coming?" with "Brother: Omar (on Friday, 2026-12-04)" in core memory, a small model searched
+    the conversation for 2026-12-04 twice, read "No results" and answered "I don't know"."""
+    if page.page:
+        return text
+    lines = dated_core_lines(ctx, args.start_date, args.end_date)
+    if lines:
+        text = "Core memory lines for these days:\n" + "\n".join(lines) + "\n" + text
+    if not page.total and ctx.turn_start is not None:
+        today = day_of(ctx.store.recall.get(ctx.agent_id, ctx.turn_start).created_at)
+        if args.start_date > today:
+            text += (
+                f" Today is {today.isoformat()}: nothing has been said on a later day yet. This search finds "
+                "what was said on a day, not what is planned for it."
+            )
+    return text
 
 
 def archival_memory_insert(ctx: FunctionContext, args: a.ArchivalMemoryInsertArgs) -> FunctionOutcome:
