@@ -17,6 +17,7 @@ from memgpt_local.agent.facts import (
     merge,
     notes_prompt,
     parse_notes,
+    said_relations,
     states_something_personal,
     undated_plans,
 )
@@ -478,3 +479,24 @@ def test_someone_elses_plan_keeps_their_name(lines, said, written):
     from datetime import datetime
 
     assert keep_owners(lines, said, datetime.fromisoformat(THURSDAY)) == written
+
+
+@pytest.mark.parametrize(
+    ("lines", "said", "written"),
+    [
+        # a `make run` chat: the notes examples hold a son
+        (
+            ["Son: Ines", "Ines's age: 7 next Tuesday (2026-12-08)"],
+            "I run a bike shop in Porto, and my daughter Ines turns seven next Tuesday.",
+            ["Daughter: Ines", "Ines's age: 7 next Tuesday (2026-12-08)"],
+        ),
+        (["Brother's job: nurse (Sam)"], "My sister, Sam, is a nurse.", ["Sister's job: nurse (Sam)"]),
+        # said as it was, a relation the user never gave the person, and someone unnamed: unchanged
+        (["Daughter: Ines"], "My daughter Ines is seven.", ["Daughter: Ines"]),
+        (["Friend: Rui"], "Rui and I go climbing.", ["Friend: Rui"]),
+        (["Son: a toddler"], "My daughter Ines has a baby brother.", ["Son: a toddler"]),
+        (["Sons: Leo and Max"], "My sons Leo and Max play chess.", ["Sons: Leo and Max"]),
+    ],
+)
+def test_a_relation_the_user_gave_someone_else_is_put_right(lines, said, written):
+    assert said_relations(lines, said) == written

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
@@ -444,6 +444,34 @@ def keep_owners(lines: Sequence[str], said: str, when: datetime) -> list[str]:
     return out
 
 
+_NAMED_RELATION = re.compile(rf"\b(?i:my\s+(?P<relation>{_RELATION}))\s*,?\s+(?P<name>[A-Z][a-z]+)\b")
+
+
+def _in_case_of(word: str) -> Callable[[re.Match[str]], str]:
+    """A ``re.sub`` replacement: ``word``, capitalised where the match was."""
+    return lambda m: word.capitalize() if m[0][0].isupper() else word
+
+
+def said_relations(lines: Sequence[str], said: str) -> list[str]:
+    """``lines`` with a relation in a label that the user gave someone else put right: for "my
+    daughter Ines turns seven next Tuesday" a `make run` chat saved "Son: Ines" (the notes
+    examples hold a son). A label's relation stays when the user said it, or when the user
+    named the person in its line with no relation at all."""
+    called = {m["name"]: m["relation"].lower() for m in _NAMED_RELATION.finditer(said)}
+    heard = set(words(said))
+    out = []
+    for line in lines:
+        label, sep, value = line.partition(":")
+        for word in words(label):
+            if word not in RELATIONS or word in heard or f"{word}s" in heard:
+                continue
+            said_as = next((rel for name, rel in called.items() if name in value or name in label), None)
+            if said_as is not None and said_as != word:
+                label = re.sub(rf"\b{word}\b", _in_case_of(said_as), label, flags=re.IGNORECASE)
+        out.append(f"{label}{sep}{value}")
+    return out
+
+
 def parse_notes(text: str) -> list[str]:
     """The lines of a notes completion (``{"facts": [...]}``); [] for anything else."""
     try:
@@ -548,7 +576,7 @@ class FactNoter:
             planned = [ln for ln in asked if grounded(ln, said) and not passing_state(ln)]
             dated += [with_day(annotate(as_note(ln), day, context=said), mention) for ln in planned]
             dropped += [ln for ln in asked if ln not in planned]
-        value, notes = merge(block.value, keep_owners(dated, said, day), block.limit, said)
+        value, notes = merge(block.value, said_relations(keep_owners(dated, said, day), said), block.limit, said)
         notes.dropped = dropped
         if not notes.changed:
             return notes
