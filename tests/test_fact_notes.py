@@ -11,6 +11,7 @@ from memgpt_local.agent.facts import (
     FactNoter,
     as_note,
     carry_days,
+    glued_label,
     grounded,
     keep_owners,
     label_of,
@@ -500,3 +501,18 @@ def test_someone_elses_plan_keeps_their_name(lines, said, written):
 )
 def test_a_relation_the_user_gave_someone_else_is_put_right(lines, said, written):
     assert said_relations(lines, said) == written
+
+
+@pytest.mark.parametrize(
+    ("line", "glued"),
+    [
+        ("Rafael is buildingInes'sred-bi: with a basket", True),  # a make run chat, saved as it was
+        ("Sister's wedding: in August", False),
+        ("Grandmother's birthday: 3 May", False),
+        ("Responsibilities: the rota", False),
+        ("Job: buildingInes a bike", False),  # only the label is read
+        ("Gift plan buildingbikeforinesred: yes", True),
+    ],
+)
+def test_a_label_of_words_run_together_is_not_saved(line, glued):
+    assert glued_label(line) is glued

@@ -246,6 +246,22 @@ def grounded(line: str, said: str) -> bool:
     return unheard <= len(plain) // 3  # one word in three may be the model's ("a beagle called Rex")
 
 
+_GLUED = re.compile(r"[a-z][A-Z]|'s[A-Za-z]|[A-Za-z'-]{18,}")
+
+
+def glued_label(line: str) -> bool:
+    """Whether ``line``'s label holds words run together: the notes grammar allows three label
+    words, and a model that began a clause there ("Rafael is building Ines's red bike") went on
+    without spaces, "Rafael is buildingInes'sred-bi: with a basket", and that was saved."""
+    return bool(_GLUED.search(line.partition(":")[0]))
+
+
+def worth_saving(line: str, said: str) -> bool:
+    """Whether a line the notes pass wrote goes into the block: grounded in ``said``, no passing
+    state, a label of real words."""
+    return grounded(line, said) and not passing_state(line) and not glued_label(line)
+
+
 # a value that starts as the user's own sentence: its subject is dropped, a few verbs change
 _OWN_SUBJECT = (
     (re.compile(r"^(?:i'm|i am|im|we're|we are)\s+", re.I), ""),
@@ -554,13 +570,13 @@ class FactNoter:
         if side.count_tokens(prompt) + NOTES_MAX_TOKENS > side.n_ctx:
             return Notes()
         found = parse_notes(side.complete(prompt, grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS).text)
-        lines = [line for line in found if grounded(line, said) and not passing_state(line)]
+        lines = [line for line in found if worth_saving(line, said)]
         if found and saved and not merge(block.value, lines, block.limit, said)[1].changed:
             # only the saved lines, written out again: asked once more without them in view
             found = parse_notes(
                 side.complete(notes_prompt([], said), grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS).text
             )
-            lines = [line for line in found if grounded(line, said) and not passing_state(line)]
+            lines = [line for line in found if worth_saving(line, said)]
         dropped = [line for line in found if line not in lines]
         day = when or datetime.now(timezone.utc)
         dated = carry_days([annotate(as_note(line), day, context=said) for line in lines], said, day)
@@ -573,7 +589,7 @@ class FactNoter:
                     plan_prompt(clause_with(said, mention), mention.phrase), grammar=self.plan_grammar, max_tokens=40
                 ).text
             )
-            planned = [ln for ln in asked if grounded(ln, said) and not passing_state(ln)]
+            planned = [ln for ln in asked if worth_saving(ln, said)]
             dated += [with_day(annotate(as_note(ln), day, context=said), mention) for ln in planned]
             dropped += [ln for ln in asked if ln not in planned]
         value, notes = merge(block.value, said_relations(keep_owners(dated, said, day), said), block.limit, said)
