@@ -382,6 +382,28 @@ def test_a_login_ends_with_a_greeting(store):
     assert "greet them and ask it" in store.recall.in_context(runner.agent_id)[0].content
 
 
+def test_a_login_greeting_of_a_known_user_begins_with_their_name(store):
+    """Held for leaving out the name, a greeting was redrafted as the bare "Hello Drervoo!":
+    the grammar now writes "Hello <name>!" and the model goes on from it."""
+    runner = make_runner(store, [say("Hello Dana! How are the beehives?")])
+    store.core.set_value(runner.agent_id, "human", "Name: Dana\nHobby: three beehives")
+    turn = runner.run_turn(runner.login_event())
+    assert turn.messages == ["Hello Dana! How are the beehives?"]
+    grammar = runner.backend.requests[0].grammar
+    assert grammar.message_start == "Hello Dana!" and '"Hello Dana!" jchar{8,' in grammar.text
+    assert runner.backend.requests[0].avoid.fixed_start == "Hello Dana!"
+    assert not runner.backend.requests[0].avoid.formulas  # the model's first sentence is never cut
+    other = make_runner(store, [say("Welcome back!")], name="other")
+    store.core.set_value(other.agent_id, "human", "Name: Dana")
+    with pytest.raises(InvalidScriptError, match="forced start"):
+        other.run_turn(other.login_event())
+    unknown = make_runner(store, [say("Hello!")], name="new")
+    assert unknown.run_turn(unknown.login_event()).messages == ["Hello!"]
+    assert unknown.backend.requests[0].grammar.message_start == ""
+    ask(runner2 := make_runner(store, [say("Nice.")], name="asked"), "I'm Ola")
+    assert runner2.backend.requests[0].grammar.message_start == ""  # a user's turn: no start
+
+
 def test_appending_a_line_core_memory_already_holds_changes_nothing(store):
     runner = make_runner(
         store,

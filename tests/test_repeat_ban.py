@@ -105,3 +105,20 @@ def test_a_refused_word_takes_its_twin_without_a_space_with_it():
     feed(ban, [(0, '{"message": "'), (1, " by"), (2, " the")])
     assert sorted(ban.refused()) == [3, 4]
     assert vocab[" Dr"] == 3
+
+
+def test_the_forced_start_of_a_value_is_never_refused():
+    """The grammar writes a greeting's "Hello Lena!": a held draft's run inside it would leave
+    the sampler no token to pick, so nothing is refused until the start is written."""
+    vocab = {"Hello": 1, " Lena": 2, "!": 3, " How": 4, " are": 5}
+
+    def tokenize(text: str) -> list[tuple[int, str]]:
+        return [(vocab[p], p) for p in ("Hello", " Lena", "!", " How", " are")]
+
+    ban = NgramBan(RepeatBan(field="message", n=2, prior=("Hello Lena! How are",), fixed_start="Hello Lena!"), tokenize)
+    feed(ban, [(0, '{"message": "'), (1, "Hello")])
+    assert ban.refused() == []  # " Lena" follows "Hello" in the held draft, but the grammar writes it
+    feed(ban, [(2, " Lena")])
+    assert ban.refused() == []
+    feed(ban, [(3, "!")])
+    assert ban.refused() == [4]  # the start is written: the model's own words may not copy the draft

@@ -16,7 +16,7 @@ from memgpt_local.errors import (
     ScriptExhaustedError,
 )
 from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FUNCTIONS_BY_NAME
-from memgpt_local.runtime.base import Backend, CallSpec
+from memgpt_local.runtime.base import Backend, CallSpec, RepeatBan
 from memgpt_local.runtime.gguf import read_gguf_info
 from memgpt_local.runtime.grammar import (
     InvalidScriptError,
@@ -389,3 +389,21 @@ def test_smollm_stops_a_reply_a_few_words_into_a_formula(real_backend):
     cut = formula_start(texts["stopped"], formulas, 4)
     assert cut is not None and texts["stopped"][:cut].strip() == "The quick brown fox jumps over the lazy dog."
     assert len(texts["stopped"]) - cut < 30  # it stopped a word or two after the formula's opening
+
+
+@pytest.mark.real_model
+@pytest.mark.parametrize("constrained", ["fast", "llama-cpp-python"])
+def test_smollm_writes_a_forced_start_and_goes_on_from_it(real_backend, constrained):
+    """A greeting's "Hello Lena!" is written by the grammar, with a held draft holding it under
+    the repeat ban: nothing inside the start is refused, and the model adds words of its own."""
+    start = "Hello Lena!"
+    grammar = build_call_grammar([FUNCTIONS_BY_NAME["send_message"]], thought_max_chars=40, message_start=start)
+    ban = RepeatBan(field="message", n=2, prior=("Hello Lena! Hello Lena!",), fixed_start=start)
+    real_backend.constrained = constrained
+    try:
+        out = real_backend.complete(msgs("Greet me."), grammar=grammar, max_tokens=120, avoid=ban)
+    finally:
+        real_backend.constrained = "fast"
+    # (the library's own sampler has no repeat ban: smollm may loop there until max_tokens)
+    message = out.text.partition('"message": "')[2]
+    assert message.startswith(start) and len(message.rstrip('"}')) >= len(start) + 8

@@ -219,17 +219,17 @@ class AgentRunner:
             plan = policy.plan(turn, plan)
         return plan
 
-    def _grammar(self, plan: StepPlan) -> Grammar:
+    def _grammar(self, plan: StepPlan, reply_start: str = "") -> Grammar:
         """The grammar of the functions ``plan`` allows; a step that may only reply cannot ask
-        for another step."""
+        for another step, and a reply begins with ``reply_start``."""
         functions = [f for f in self.functions if f.kind in plan.kinds]
         thought = self.settings.thought_max_chars
         if plan.reply_only and self.settings.reply_thought_max_chars is not None:
             thought = self.settings.reply_thought_max_chars
-        key = (frozenset(f.name for f in functions), thought, plan.reply_only)
+        key = (frozenset(f.name for f in functions), thought, plan.reply_only, reply_start)
         if key not in self._grammars:
             self._grammars[key] = build_call_grammar(
-                functions, thought_max_chars=thought, heartbeat=not plan.reply_only
+                functions, thought_max_chars=thought, heartbeat=not plan.reply_only, message_start=reply_start
             )
         return self._grammars[key]
 
@@ -243,7 +243,7 @@ class AgentRunner:
         self.observer.formulas, self.observer.formula_words = formulas, self.settings.reply_formula_words
         completion = self.backend.complete(
             prompt,
-            grammar=self._grammar(plan),
+            grammar=self._grammar(plan, turn.reply_start),
             max_tokens=self.settings.reply_reserve_tokens,
             on_text=self.observer.text,
             avoid=self._repeat_ban(turn, plan, formulas),
@@ -263,6 +263,7 @@ class AgentRunner:
             field="message",
             n=n,
             prior=tuple(turn.held_drafts()),
+            fixed_start=turn.reply_start,
             formulas=formulas,
             formula_words=self.settings.reply_formula_words,
         )
@@ -271,7 +272,9 @@ class AgentRunner:
         """The openings of the sentences of earlier turns' replies that a reply may not repeat
         after its first sentence (``agent.reply_formula_words``; a login's greeting counts)."""
         k = self.settings.reply_formula_words
-        if not k or "reply" not in plan.kinds:
+        if not k or "reply" not in plan.kinds or turn.reply_start:
+            # after a forced start the model's own first sentence is a reply's second: cut at a
+            # formula, a greeting was left as the bare "Hello Lena!"
             return frozenset()
         return frozenset(o for said, _ in earlier_replies(turn, self.memory) for o in sentence_openings(said, k))
 

@@ -54,6 +54,7 @@ class Grammar:
     thought_max_chars: int | None = None  # a call grammar's bound on the thought (0: an empty one)
     kind: Literal["call", "text", "json"] = "call"  # json: a JSON value, done when it closes
     max_chars: int = 0  # for kind == "text"
+    message_start: str = ""  # a call grammar's forced start of a ``message`` argument
     specs: tuple[CallSpec, ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -93,6 +94,7 @@ class RepeatBan:
     # model stops rather than copy a formula, and the words it began are cut by the caller
     formulas: frozenset[tuple[str, ...]] = frozenset()
     formula_words: int = 4
+    fixed_start: str = ""  # the value's forced first words (``Grammar.message_start``): never refused
 
 
 @runtime_checkable

@@ -10,6 +10,7 @@ here, so each piece is tested on pieces fed by hand):
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 from memgpt_local.runtime.base import Grammar, RepeatBan
@@ -120,6 +121,9 @@ class NgramBan:
         self.banned = 0  # steps at which a token was refused, for the counters
         self.refuses_runs = ban.n > 0
         self.formulas, self.formula_words = ban.formulas, ban.formula_words
+        # the grammar writes the value's first words: a refused token there has no way around it
+        self.fixed = len(json.dumps(ban.fixed_start, ensure_ascii=False)) - 2 if ban.fixed_start else 0
+        self.written = 0  # characters of the watched value so far, as JSON string text
         self.text = ""  # the watched value so far, as JSON string text
         self.formula = False  # the value has begun a formula: it must close now
         self.closed = 0  # values closed before a formula, for the counters
@@ -134,6 +138,8 @@ class NgramBan:
     def refused(self) -> list[int]:
         """Tokens the next step may not pick (empty outside the watched value)."""
         if not self.refuses_runs or not self.watch.in_field or len(self.value) < self.n - 1:
+            return []
+        if self.written < self.fixed:
             return []
         refused = list(self.seen.get(tuple(self.value[-(self.n - 1) :]), ()))
         if self.last_piece[-1:].isalnum():  # inside a word: let it go on
@@ -155,8 +161,10 @@ class NgramBan:
         self.watch.feed(piece)
         self.pieces[token], self.last_piece = piece, piece
         if not self.watch.in_field:
-            self.value, self.seen, self.text, self.formula = [], self._fresh(), "", False
+            self.value, self.seen, self.text, self.formula, self.written = [], self._fresh(), "", False, 0
             return
+        if inside:
+            self.written += len(piece)
         if inside and self.formulas and not self.formula:
             self.text += piece
             text = without_partial_word(self.text.replace("\\n", "\n").replace('\\"', '"'))

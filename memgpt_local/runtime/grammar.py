@@ -242,7 +242,25 @@ def _int_rule_name(lo: int, hi: int) -> str:
     return f"int-{part(lo)}-{part(hi)}"
 
 
-def _args_body(rules: _Rules, spec: CallSpec) -> str:
+MESSAGE_FIELD = "message"  # the argument a reply's start is forced into (``message_start``)
+MESSAGE_START_MIN_MORE = 8  # characters a reply must add after a forced start
+
+
+def _started_string_rule(rules: _Rules, start: str, field: FieldInfo) -> str:
+    """A JSON string that begins with ``start`` and goes on for at least
+    ``MESSAGE_START_MIN_MORE`` characters (within the field's max_length)."""
+    max_len = _constraint(field, annotated_types.MaxLen)
+    high = (max_len.max_length if max_len else 2000) - len(start)
+    if high < MESSAGE_START_MIN_MORE:
+        raise GrammarError(f"the forced start {start!r} leaves no room in its field")
+    escaped = json.dumps(start, ensure_ascii=False)[1:-1]
+    return rules.add(
+        "message-started",
+        f'"\\"" {gbnf_literal(escaped)} {_repeat("jchar", MESSAGE_START_MIN_MORE, high)} "\\""',
+    )
+
+
+def _args_body(rules: _Rules, spec: CallSpec, message_start: str = "") -> str:
     fields = spec.args_model.model_fields
     if not fields:
         return '"{}"'
@@ -250,6 +268,9 @@ def _args_body(rules: _Rules, spec: CallSpec) -> str:
     for i, (key, field) in enumerate(fields.items()):
         prefix = "{" if i == 0 else ", "
         pieces.append(gbnf_literal(f'{prefix}"{key}": '))
+        if message_start and key == MESSAGE_FIELD and field.annotation is str:
+            pieces.append(_started_string_rule(rules, message_start, field))
+            continue
         pieces.append(_value_rule(rules, spec.name, key, field.annotation, field))
     pieces.append('"}"')
     return " ".join(pieces)
@@ -258,8 +279,11 @@ def _args_body(rules: _Rules, spec: CallSpec) -> str:
 # ---------------------------------------------------------------- public API
 
 
-def call_grammar_text(functions: Sequence[CallSpec], *, thought_max_chars: int = 400, heartbeat: bool = True) -> str:
-    """The GBNF text of a call grammar (pure; not checked by llama.cpp)."""
+def call_grammar_text(
+    functions: Sequence[CallSpec], *, thought_max_chars: int = 400, heartbeat: bool = True, message_start: str = ""
+) -> str:
+    """The GBNF text of a call grammar (pure; not checked by llama.cpp). With ``message_start``
+    a ``message`` argument begins with those words and goes on after them."""
     if not functions:
         raise GrammarError("a call grammar needs at least one function")
     names = [spec.name for spec in functions]
@@ -273,7 +297,7 @@ def call_grammar_text(functions: Sequence[CallSpec], *, thought_max_chars: int =
     call_alts: list[str] = []
     for spec in functions:
         fn = _name(spec.name)
-        args = rules.add(f"{fn}-args", _args_body(rules, spec))
+        args = rules.add(f"{fn}-args", _args_body(rules, spec, message_start))
         body = f'{gbnf_literal(json.dumps(spec.name) + ", ")} "\\"arguments\\": " {args}'
         if heartbeat and spec.allows_heartbeat:
             body += ' ", \\"request_heartbeat\\": " bool'
@@ -283,11 +307,20 @@ def call_grammar_text(functions: Sequence[CallSpec], *, thought_max_chars: int =
 
 
 def build_call_grammar(
-    functions: Sequence[CallSpec], *, thought_max_chars: int = 400, heartbeat: bool = True
+    functions: Sequence[CallSpec], *, thought_max_chars: int = 400, heartbeat: bool = True, message_start: str = ""
 ) -> Grammar:
-    """The grammar of one model step calling one of ``functions`` (it carries them as ``specs``)."""
-    text = call_grammar_text(functions, thought_max_chars=thought_max_chars, heartbeat=heartbeat)
-    return Grammar(text=text, heartbeat=heartbeat, thought_max_chars=thought_max_chars, specs=tuple(functions))
+    """The grammar of one model step calling one of ``functions`` (it carries them as ``specs``);
+    a ``message`` argument begins with ``message_start``."""
+    text = call_grammar_text(
+        functions, thought_max_chars=thought_max_chars, heartbeat=heartbeat, message_start=message_start
+    )
+    return Grammar(
+        text=text,
+        heartbeat=heartbeat,
+        thought_max_chars=thought_max_chars,
+        specs=tuple(functions),
+        message_start=message_start,
+    )
 
 
 def build_text_grammar(max_chars: int) -> Grammar:

@@ -97,6 +97,17 @@ class ScriptedBackend:
         heartbeat = grammar.heartbeat if grammar is not None else True
         return render_call(item, self._spec_for(item, grammar), heartbeat=heartbeat)
 
+    @staticmethod
+    def _check_start(item: FunctionCall | str, grammar: Grammar | None) -> None:
+        """A scripted reply must begin as the grammar forces a real model's to."""
+        start = grammar.message_start if grammar is not None else ""
+        message = item.arguments.get("message") if isinstance(item, FunctionCall) else None
+        if start and isinstance(message, str) and not message.startswith(start):
+            raise InvalidScriptError(
+                f"scripted message {message!r} does not begin with the grammar's forced start {start!r}",
+                "script the message with that start",
+            )
+
     def _spec_for(self, call: FunctionCall, grammar: Grammar | None) -> CallSpec:
         """The spec ``call`` is rendered (and its arguments validated) with: the request's call
         grammar's own, else the one given to the constructor."""
@@ -150,6 +161,7 @@ class ScriptedBackend:
         item = self._script[self._position]
         self._position += 1
         text = self._reply_text(item, grammar)
+        self._check_start(item, grammar)
         tokens = simple_tokens(text)
         finish = "stop"
         if len(tokens) > max_tokens:
