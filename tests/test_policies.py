@@ -246,6 +246,12 @@ def test_repeat_guard_holds_a_reply_of_an_earlier_turn_once_and_shows_the_messag
     # ... but not a reply that answers nothing ("Sure, I can help with that!" to every message)
     memory.context[1] = msg(2, "assistant", "ok", function_name="send_message", function_args={"message": earlier})
     assert RepeatGuard().review(question, draft(earlier), memory) is not None
+    # ... and "I don't know" may be said again: held, the redraft invented an answer
+    denial = "I'm sorry, but I don't know what you're asking about."
+    memory.context[1] = msg(2, "assistant", "ok", function_name="send_message", function_args={"message": denial})
+    assert RepeatGuard().review(question, draft(denial), memory) is None
+    assert RepeatGuard().review(Turn(question="I moved to York.", event_id=3), draft(denial), memory) is not None
+    memory.context[1] = msg(2, "assistant", "ok", function_name="send_message", function_args={"message": earlier})
     # a login greeting's formula may open a later reply; the whole greeting again may not
     greeted = FakeMemory(
         context=[

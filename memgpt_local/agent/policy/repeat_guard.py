@@ -32,6 +32,9 @@ has the same answer ("Your sister's name is Tothstiis." after "Your mother's nam
 Tothstiis."), and the second draft, kept from the first one's words, misspelt the name. Only
 an answer that names something is let through: "Sure, I can help with that! What are you
 looking for?" answered "What's my parrot's name?" after it had answered two statements.
+Nor is an answer that says it does not know: held for saying "I'm sorry, but I don't know what
+you're asking about." again, the second draft, kept from its words, invented "You drive a car
+called Kurkgre." (the cat's name; eval chat seed 9) for a car never mentioned.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from memgpt_local.functions.links import identifiers
 from memgpt_local.text import (
     SENTENCE_OPENERS,
     asks_something,
+    denies,
     longest_common_run,
     near_duplicate,
     normalize_space,
@@ -83,7 +87,7 @@ class RepeatGuard(Policy):
             not answered
             and not draft.plan.last
             and not greeting
-            and not (turn.question and asks_something(turn.question) and names_something(message))
+            and not (turn.question and asks_something(turn.question) and (names_something(message) or denies(message)))
             and EARLIER not in turn.marks
             and (repeated := _said_before(message, turn, memory)) is not None
         ):
