@@ -476,6 +476,9 @@ def test_grounded_reply_holds_once_an_answer_about_the_user_that_rests_on_nothin
     general = Turn(question="Is Paris in France?")
     assert guard.review(general, draft("Yes, Paris is the capital.", prompt=seen), FakeMemory()) is None
     assert names_and_numbers("Hello Dana. You have 3 cats. I think so.") == ["Dana", "3"]
+    for help_asked in ("I keep waking up at 4am, any advice?", "How can I sleep better?", "I moved to Bath!"):
+        advice = draft("Try chamomile tea and a warm bath before bed.", prompt=seen)
+        assert GroundedReply().review(Turn(question=help_asked), advice, FakeMemory()) is None
 
 
 def test_grounded_reply_does_not_count_what_the_turn_itself_wrote_as_seen():

@@ -24,12 +24,28 @@ from collections.abc import Sequence
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.schemas import ChatMessage
-from memgpt_local.text import content_words, denies, words
+from memgpt_local.text import content_words, denies, questions, words
 
 _ABOUT_THE_USER = re.compile(r"\b(?:i|i'm|i've|me|my|mine|we|our|us)\b", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _TOKEN = re.compile(r"[A-Za-z]+|\d+")
 _MARK = "grounded_reply"
+
+
+# a question that asks for help, not for what memory holds: "I keep waking up at 4am, any
+# advice?" is answered with things nobody said
+_ASKS_FOR_HELP = re.compile(
+    r"\b(?:advice|tips?|ideas?|recommend\w*|suggest\w*|should i|shall i|how (?:can|do|could|would|should) i)\b",
+    re.I,
+)
+
+
+def asks_about_the_user(message: str) -> bool:
+    """Whether a question of ``message`` asks what memory holds about its writer: it speaks of
+    them ("my", "I") and asks for no advice ("What am I allergic to?", not "Any tips for
+    sleeping better? I keep waking up")."""
+    asked = questions(message)
+    return bool(_ABOUT_THE_USER.search(asked)) and not _ASKS_FOR_HELP.search(asked)
 
 
 def names_and_numbers(text: str) -> list[str]:
@@ -75,7 +91,7 @@ class GroundedReply(Policy):
     name = "grounded_reply"
 
     def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
-        if draft.plan.last or _MARK in turn.marks or not turn.question or not _ABOUT_THE_USER.search(turn.question):
+        if draft.plan.last or _MARK in turn.marks or not turn.question or not asks_about_the_user(turn.question):
             return None
         if denies(draft.message):
             return None
