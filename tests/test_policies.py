@@ -428,6 +428,16 @@ def test_denial_guard_shows_what_memory_holds_about_the_question_once():
     turn.holds[guard.name] += 1
     assert guard.review(turn, draft("I don't know your name."), memory) is None  # the second one goes out
     assert guard.review(Turn(question="What's the capital of Peru?"), draft("I don't know."), memory) is None
+    # "Name: Dana" answers no question about someone else's name
+    assert guard.review(Turn(question="What's my mother's name?"), draft("I don't know."), memory) is None
+    # a line found by a word of its value's stem, or by how people ask about its label
+    from memgpt_local.agent.policy.denial_guard import lines_about
+
+    core = [("human", "Home: Leeds"), ("human", "Work: nurse"), ("human", "Allergy: cat hair")]
+    assert lines_about("Which city am I living in these days?", core) == ["[human] Home: Leeds"]
+    assert lines_about("What do I do for a living?", core) == ["[human] Work: nurse"]
+    assert lines_about("Am I allergic to anything?", core) == ["[human] Allergy: cat hair"]
+    assert lines_about("What car do I drive?", core) == []
     hits = searched_turn(
         "What was the name we gave the ferret we adopted?", ["We adopted a ferret and named her Stoundbea."]
     )

@@ -7,6 +7,10 @@ memory, and "I couldn't find the ferret's name" with "We named her Stoundbea" am
 hits. It may still say it does not know: the second reply goes out (an honest "I don't know"
 is an answer), and a question that shares no words with memory is not held at all.
 
+Core lines are matched by stems ("allergic" finds "Allergy: shellfish") and by the words
+people ask about a label with ("Which town am I living in now?" finds "Home: ..."), both
+denied in eval chat seeds 8 and 9 with the line in core memory.
+
 Off by default: in a real chat (qwen2.5-coder-1.5b) it fired on "What's my name and where do I
 live?" with "Name: Dana" shown, and the model sent the same denial again; not yet measured on
 the evaluations.
@@ -14,15 +18,52 @@ the evaluations.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.config import GuardSettings
 from memgpt_local.functions.results import format_hits
-from memgpt_local.text import content_words, denies
+from memgpt_local.text import content_words, denies, stems, words
 
 
 def key_words(text: str) -> set[str]:
     return {w for w in content_words(text) if len(w) > 2}
+
+
+# the words people ask about a saved line with when they do not say its label: "Which town am
+# I living in now?" for "Home: Stulbreenbury", "What do I do for a living?" for "Work: ..."
+LABEL_TOPICS = {
+    "home": "live living lives town city village house flat based moved move where",
+    "work": "job jobs work working profession career trade",
+    "allergy": "allergic eat take",
+    "health": "allergic eat take ill",
+    "hobby": "hobby hobbies free spare evenings weekends",
+    "band": "gig gigs concert concerts music",
+    "music": "gig gigs concert concerts band",
+}
+_FOR_A_LIVING = re.compile(r"\bfor a living\b", re.I)
+_OWN_NAME = re.compile(r"\b(?:my name|who am i|what am i called|call me)\b", re.I)
+
+
+def lines_about(question: str, lines: Sequence[tuple[str, str]]) -> list[str]:
+    """The core-memory ``(label, line)`` pairs a question asks about, as ``[label] line``: they
+    share a word with it (compared by their first four letters: "allergic" finds "Allergy:
+    shellfish"), or the question uses a word people ask about its label with. "Name" alone
+    matches only a question about the user's own name: "What's my mother's name?" is not
+    answered by "Name: Dana"."""
+    question = _FOR_A_LIVING.sub("for work", question)
+    asked = stems(question)
+    if not _OWN_NAME.search(question):
+        asked.discard("name")
+    heard = set(words(question))
+    found = []
+    for label, line in lines:
+        about = {w for topic in words(line.partition(":")[0]) for w in LABEL_TOPICS.get(topic, "").split()}
+        if asked & stems(line) or heard & about:
+            found.append(f"[{label}] {line}")
+    return found
 
 
 class DenialGuard(Policy):
@@ -35,7 +76,7 @@ class DenialGuard(Policy):
         if draft.plan.last or turn.holds[self.name] or not turn.question or not denies(draft.message):
             return None
         asked = key_words(turn.question)
-        lines = [f"[{label}] {line}" for label, line in memory.core_lines() if asked & key_words(line)]
+        lines = lines_about(turn.question, memory.core_lines())
         hits = [h for h in turn.hits() if len(asked & key_words(h.text)) >= 2][: self.hits]
         if not lines and not hits:
             return None
