@@ -12,7 +12,10 @@ the path `memgpt-local chat` runs, once per configuration:
   know);
 - ``uncovered``: the defaults plus ``search_uncovered`` (a question about the user that
   nothing in view speaks of searches first);
-- ``uncovered-grounded``: both.
+- ``uncovered-grounded``: both;
+- ``denial``: the defaults plus ``denial_guard`` (an "I don't know" while core memory or the
+  turn's hits hold words of the question is held once, and those lines shown);
+- ``denial-grounded``: ``denial_guard`` and ``grounded_reply``.
 
 A name already in the defaults is simply there once.
 
@@ -54,6 +57,8 @@ CONFIGS: dict[str, tuple[str, ...]] = {
     "grounded": (*DEFAULT_POLICIES, "grounded_reply"),
     "uncovered": (*DEFAULT_POLICIES, "search_uncovered"),
     "uncovered-grounded": (*DEFAULT_POLICIES, "search_uncovered", "grounded_reply"),
+    "denial": (*DEFAULT_POLICIES, "denial_guard"),
+    "denial-grounded": (*DEFAULT_POLICIES, "denial_guard", "grounded_reply"),
 }
 
 

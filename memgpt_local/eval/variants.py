@@ -231,6 +231,15 @@ register(
 )
 
 
+register(
+    Variant(
+        "grounded-reply",
+        "hold back (once a turn) an answer about the user that names things nothing in view says",
+        enable=("grounded_reply",),
+    )
+)
+
+
 def _without_core_memory_editing(*args: Any, **kwargs: Any) -> Any:
     """An ``AgentRunner`` offered no function that edits core memory."""
     from memgpt_local.agent.loop import AgentRunner
