@@ -223,6 +223,15 @@ def test_a_login_quotes_what_core_memory_knows_so_the_greeting_can_use_it(store)
     assert runner.login_event().content.endswith(
         'Mention this one in your greeting: "Hobby: keep three beehives on their roof".'
     )
+    # days as a person says them: a greeting copied "(2026-12-08)" to the user
+    store.core.set_value(runner.agent_id, "human", "Name: Dana\nDaughter: Ines, turns 7 next Tuesday (2026-12-08)")
+    from datetime import datetime
+
+    quoted = runner.login_event(datetime.fromisoformat("2026-12-03T12:00:00+00:00")).content
+    assert "Daughter: Ines, turns 7 next Tuesday (Tuesday 8 December)\n" in quoted
+    assert quoted.endswith(
+        '"Daughter: Ines, turns 7 next Tuesday (Tuesday 8 December)" (Tuesday 8 December is in 5 days).'
+    )
 
 
 @pytest.mark.real_model

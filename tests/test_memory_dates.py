@@ -9,7 +9,7 @@ import pytest
 
 from memgpt_local.eval.conversation_facts import relative_date
 from memgpt_local.functions.results import format_hits
-from memgpt_local.memory.dates import annotate, date_notes, mentions
+from memgpt_local.memory.dates import annotate, date_notes, mentions, spoken_days
 from memgpt_local.schemas import SearchHit
 
 TUESDAY = datetime(2025, 3, 4, 18, 30, tzinfo=timezone.utc)  # a Tuesday evening
@@ -156,3 +156,10 @@ def test_said_as_future_reads_the_phrase_and_its_own_clause(said, future):
 
     (mention,) = mentions(said, TUESDAY)
     assert said_as_future(said, mention) is future
+
+
+def test_days_are_said_as_a_person_says_them():
+    today = date(2026, 12, 3)
+    assert spoken_days("Visit: Friday (2026-12-04)", today) == "Visit: Friday (Friday 4 December)"
+    assert spoken_days("Trip: week of 2027-01-04", today) == "Trip: week of Monday 4 January 2027"
+    assert spoken_days("Code: 2026-13-40", today) == "Code: 2026-13-40"  # no day: left alone

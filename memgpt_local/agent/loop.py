@@ -33,6 +33,7 @@ from memgpt_local.functions.handlers import SearchFocus
 from memgpt_local.functions.results import FunctionOutcome
 from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FunctionSpec, with_message_limit
 from memgpt_local.memory.core import default_text
+from memgpt_local.memory.dates import spoken_days
 from memgpt_local.runtime.base import Backend, Grammar, RepeatBan
 from memgpt_local.runtime.grammar import build_call_grammar, parse_call, render_function_docs
 from memgpt_local.schemas import (
@@ -129,8 +130,15 @@ class AgentRunner:
         )
         listed = events.login_facts([as_note(line) for line in known])  # notes in the user's voice, about them
         facts = [ln for ln in listed if not events.is_name_line(ln)]
-        about = opener(facts, (now or utcnow()).date())
-        event = events.login(datetime.fromisoformat(last) if last else None, self.counts(), now, listed, about)
+        today = (now or utcnow()).date()
+        about = opener(facts, today)
+        event = events.login(
+            datetime.fromisoformat(last) if last else None,
+            self.counts(),
+            now,
+            [spoken_days(line, today) for line in listed],
+            spoken_days(about, today) if about else None,
+        )
         with self.store.transaction():
             self.store.agents.set_state(self.agent_id, dict(state, last_login=event.created_at.isoformat()))
         return event

@@ -326,3 +326,26 @@ def date_notes(text: str, when: datetime | date) -> list[str]:
     """The day of each relative date phrase of ``text``, each phrase once, to show beside it:
     ["yesterday = 2025-03-03", "on saturday = 2025-03-01"]."""
     return list(dict.fromkeys(f"{m.phrase.lower()} = {m.value}" for m in mentions(text, when)))
+
+
+_ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+
+
+def spoken_day(day: date, today: date) -> str:
+    """``day`` as a person says it: "Tuesday 8 December", with the year when it is not ``today``'s."""
+    said = f"{WEEKDAYS[day.weekday()].capitalize()} {day.day} {MONTHS[day.month - 1]}"
+    return said if day.year == today.year else f"{said} {day.year}"
+
+
+def spoken_days(text: str, today: date) -> str:
+    """``text`` with its YYYY-MM-DD days as a person says them ("(2026-12-08)" is "(Tuesday 8
+    December)"). A greeting written from "Ines's age: 7 next Tuesday (2026-12-08)" said "Ines's
+    age is 7 next Tuesday (2026-12-08)" to the user."""
+
+    def say(m: re.Match[str]) -> str:
+        try:
+            return spoken_day(date(int(m[1]), int(m[2]), int(m[3])), today)
+        except ValueError:
+            return m[0]
+
+    return _ISO_DAY.sub(say, text)

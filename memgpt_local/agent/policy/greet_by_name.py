@@ -28,6 +28,7 @@ from memgpt_local.agent.facts import as_note
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.events import is_name_line
+from memgpt_local.memory.dates import spoken_days
 from memgpt_local.schemas import NewMessage
 from memgpt_local.text import stems
 
@@ -121,7 +122,9 @@ class GreetByName(Policy):
             if not has_name
             else "said nothing you know about them"
         )
-        about = opener([as_note(line) for line in facts], turn.clock().date())
+        today = turn.clock().date()
+        about = opener([as_note(line) for line in facts], today)
+        about = spoken_days(about, today) if about else None
         ask = f" Ask about one thing from core memory, for example this note: {about}." if about else ""
         return Hold(
             self.name,
