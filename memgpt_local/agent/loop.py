@@ -100,7 +100,7 @@ class AgentRunner:
         self.executor = FunctionExecutor(store, self.agent_id, settings, self.functions)
         self.queue = QueueManager(store, backend, settings, self.render, self.core_view)
         self.facts = FactNoter(store, backend, self.agent_id, settings.fact_notes)
-        self._grammars: dict[tuple[frozenset[str], int, bool], Grammar] = {}
+        self._grammars: dict[tuple[frozenset[str], int, bool, str], Grammar] = {}
 
     # ------------------------------------------------------------ context
 
