@@ -122,8 +122,9 @@ def test_recap_shows_the_best_hits_once_when_the_budget_ends_the_searching():
     recap = Recap(RecapSettings(hits=2))
     assert recap.after_step(turn, turn.steps[-1], memory) == []  # no budget reached
     turn.require_reply("search budget")
+    turn.started_at = datetime(2025, 5, 16, 20, 0, tzinfo=timezone.utc)  # an evaluation's past session
     (notice,) = recap.after_step(turn, turn.steps[-1], memory)
-    assert notice.content.startswith("[search recap")
+    assert notice.content.startswith("[search recap | 2025-05-16 20:0")  # the turn's time, not the clock's
     body = notice.content.split("(best first):\n", 1)[1]
     assert body.splitlines()[0].endswith(HALL[0])  # ordered by the question, not by rank
     assert len(body.splitlines()) == 2

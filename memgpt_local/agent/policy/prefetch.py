@@ -37,4 +37,4 @@ class Prefetch(Policy):
             "Stored memories that may be relevant to the user's message (found automatically; they may not "
             "answer it):\n"
         )
-        return [events.system_event("memory read-ahead", body + "\n".join(sections))]
+        return [events.system_event("memory read-ahead", body + "\n".join(sections), when=turn.clock())]

@@ -35,4 +35,4 @@ class Recap(Policy):
             "Searching is over for this turn; reply to the user now. The best results of your searches "
             "(best first):\n" + "\n".join(format_hits(top, first=1, per_item=300))
         )
-        return [events.system_event("search recap", body)]
+        return [events.system_event("search recap", body, when=turn.clock())]
