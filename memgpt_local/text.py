@@ -241,3 +241,37 @@ DENIAL = re.compile(
 def denies(reply: str) -> bool:
     """Whether a reply says it does not know or found nothing."""
     return bool(DENIAL.search(reply.replace("’", "'")))
+
+
+# the words people ask about a saved line with when they do not say its label: "Which town am
+# I living in now?" for "Home: Stulbreenbury", "What do I do for a living?" for "Work: ..."
+LABEL_TOPICS = {
+    "home": "live living lives town city village house flat based moved move where",
+    "work": "job jobs work working profession career trade",
+    "allergy": "allergic eat take",
+    "health": "allergic eat take ill",
+    "hobby": "hobby hobbies free spare evenings weekends",
+    "band": "gig gigs concert concerts music",
+    "music": "gig gigs concert concerts band",
+}
+_FOR_A_LIVING = re.compile(r"\bfor a living\b", re.I)
+_OWN_NAME = re.compile(r"\b(?:my name|who am i|what am i called|call me)\b", re.I)
+
+
+def lines_about(question: str, lines: Sequence[tuple[str, str]]) -> list[str]:
+    """The core-memory ``(label, line)`` pairs a question asks about, as ``[label] line``: they
+    share a word with it (compared by their first four letters: "allergic" finds "Allergy:
+    shellfish"), or the question uses a word people ask about its label with. "Name" alone
+    matches only a question about the user's own name: "What's my mother's name?" is not
+    answered by "Name: Dana"."""
+    question = _FOR_A_LIVING.sub("for work", question)
+    asked = stems(question)
+    if not _OWN_NAME.search(question):
+        asked.discard("name")
+    heard = set(words(question))
+    found = []
+    for label, line in lines:
+        about = {w for topic in words(line.partition(":")[0]) for w in LABEL_TOPICS.get(topic, "").split()}
+        if asked & stems(line) or heard & about:
+            found.append(f"[{label}] {line}")
+    return found

@@ -333,6 +333,16 @@ def test_a_first_page_starts_with_the_matching_core_memory_lines(store):
     )
 
 
+def test_a_first_page_shows_the_core_lines_the_turns_question_asks_about(store):
+    """Asked "Which town am I living in now?", a small model searched "living in" with "Home:
+    Prurkdrabury" in core memory, and sent an earlier reply it found instead."""
+    runner = make_runner(store, [call("conversation_search", query="living in", heartbeat=True), say("Prurkdrabury.")])
+    store.core.set_value(runner.agent_id, "human", "Name: Koum\nHome: Prurkdrabury\nAllergy: peanuts")
+    result = ask(runner, "Which town am I living in now?").steps[0].outcome.text
+    assert result.startswith("Core memory lines that match:\n[human] Home: Prurkdrabury\nNo results")
+    assert "Allergy" not in result and "Name: Koum" not in result
+
+
 def test_a_date_search_starts_with_the_core_lines_naming_its_days(store):
     """Asked "when is Omar coming?" with the visit's day in core memory, a small model searched
     the conversation for that day, read "No results" and answered "I don't know"."""

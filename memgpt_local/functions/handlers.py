@@ -23,7 +23,7 @@ from memgpt_local.memory.core import default_text
 from memgpt_local.memory.dates import day_of
 from memgpt_local.schemas import SearchHit, SearchPage, utcnow
 from memgpt_local.schemas import human_time as stamp
-from memgpt_local.text import content_words, normalize_space
+from memgpt_local.text import lines_about, normalize_space
 
 if TYPE_CHECKING:
     from memgpt_local.memory.protocol import Store
@@ -119,14 +119,15 @@ def _focus(ctx: FunctionContext, kind: str) -> tuple[str | None, list[int]]:
 
 
 def core_lines_for(ctx: FunctionContext, query: str) -> list[str]:
-    """Core-memory lines that share a content word with ``query``, as ``[label] line``."""
-    asked = set(content_words(query))
-    return [
-        f"[{block.label}] {line}"
-        for block in ctx.store.core.blocks(ctx.agent_id)
-        for line in block.value.splitlines()
-        if asked & set(content_words(line))
-    ]
+    """Core-memory lines about ``query`` or the question the turn answers, as ``[label] line``
+    (``text.lines_about``: the stems of their words, or the words people ask about a label with).
+    Asked "Which town am I living in now?", a small model searched "living in" with "Home:
+    Prurkdrabury" in core memory, paged twice, and sent an earlier reply it found instead."""
+    pairs = [(block.label, line) for block in ctx.store.core.blocks(ctx.agent_id) for line in block.value.splitlines()]
+    found = lines_about(query, pairs)
+    if ctx.focus is not None and ctx.focus.question:
+        found += [line for line in lines_about(ctx.focus.question, pairs) if line not in found]
+    return found
 
 
 def _with_core_lines(ctx: FunctionContext, query: str, page: SearchPage, text: str) -> str:
