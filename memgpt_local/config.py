@@ -97,6 +97,7 @@ PolicyName = Literal[  # in the order they act, whatever the order of ``agent.po
     "search_first",
     "search_uncovered",
     "prefetch",
+    "core_at_question",
     "question_focus",
     "read_results",
     "search_budget",

@@ -999,3 +999,28 @@ def test_perspective_guard_holds_a_reply_that_calls_the_users_relation_its_own(s
 
     hold = PerspectiveGuard().review(Turn(question=said), draft(reply), FakeMemory())
     assert (hold is not None) is held
+
+
+def test_core_at_question_quotes_the_lines_a_question_about_the_user_asks_about():
+    from memgpt_local.agent.policy.core_at_question import CoreAtQuestion
+
+    policy = CoreAtQuestion()
+    memory = FakeMemory(
+        core=[
+            ("persona", "I am a warm companion."),
+            ("human", "Name: Aisha"),
+            ("human", "Brother: Omar (on Friday, 2026-12-04)"),
+            ("human", "Home: Leeds"),
+        ]
+    )
+    when = datetime(2026, 12, 3, 18, 0, tzinfo=timezone.utc)
+    (notice,) = policy.start(Turn(question="Long day. When is Omar coming?", started_at=when), memory)
+    assert notice.content.startswith("[core memory | 2026-12-03 18:0")
+    assert "\n[human] Brother: Omar (on Friday, 2026-12-04)\n" in notice.content and "Leeds" not in notice.content
+    (notice,) = policy.start(Turn(question="Which town am I living in now?"), memory)
+    assert "[human] Home: Leeds" in notice.content
+    assert policy.start(Turn(question="What's my mother's name?"), memory) == []  # "Name: Aisha" is not hers
+    assert policy.start(Turn(question="My brother Omar is lovely."), memory) == []  # no question
+    assert policy.start(Turn(question="What is the capital of Peru?"), memory) == []  # no line about it
+    assert policy.start(Turn(question="Any tips for Leeds in winter? I live there."), memory) == []  # advice
+    assert policy.start(Turn(question=None, kind="login"), memory) == []

@@ -240,6 +240,15 @@ register(
 )
 
 
+register(
+    Variant(
+        "core-at-question",
+        "a question about the user is met with the core-memory lines it asks about, in a notice beside it",
+        enable=("core_at_question",),
+    )
+)
+
+
 def _without_core_memory_editing(*args: Any, **kwargs: Any) -> Any:
     """An ``AgentRunner`` offered no function that edits core memory."""
     from memgpt_local.agent.loop import AgentRunner

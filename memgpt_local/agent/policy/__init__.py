@@ -8,6 +8,7 @@ from collections.abc import Callable
 from memgpt_local.agent.policy.all_questions import AllQuestions
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, StepPlan
 from memgpt_local.agent.policy.copy_guard import CopyGuard
+from memgpt_local.agent.policy.core_at_question import CoreAtQuestion
 from memgpt_local.agent.policy.denial_guard import DenialGuard
 from memgpt_local.agent.policy.direct_reply import DirectReply
 from memgpt_local.agent.policy.echo_guard import EchoGuard
@@ -39,6 +40,7 @@ FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
     "search_first": lambda s: SearchFirst(),
     "search_uncovered": lambda s: SearchUncovered(),
     "prefetch": lambda s: Prefetch(s.prefetch),
+    "core_at_question": lambda s: CoreAtQuestion(),
     "question_focus": lambda s: QuestionFocus(),
     "read_results": lambda s: ReadResults(),
     "search_budget": lambda s: SearchBudget(s.search_budget),

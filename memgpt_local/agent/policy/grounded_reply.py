@@ -45,7 +45,12 @@ def asks_about_the_user(message: str) -> bool:
     them ("my", "I") and asks for no advice ("What am I allergic to?", not "Any tips for
     sleeping better? I keep waking up")."""
     asked = questions(message)
-    return bool(_ABOUT_THE_USER.search(asked)) and not _ASKS_FOR_HELP.search(asked)
+    return bool(_ABOUT_THE_USER.search(asked)) and not asks_for_help(asked)
+
+
+def asks_for_help(question: str) -> bool:
+    """Whether ``question`` asks for advice or ideas rather than for what memory holds."""
+    return bool(_ASKS_FOR_HELP.search(question))
 
 
 def names_and_numbers(text: str) -> list[str]:

@@ -1,0 +1,42 @@
+"""Core at question: a question is met with the core-memory lines it asks about, beside it,
+before the model's first step.
+
+Core memory sits in the system prompt, thousands of tokens above the question, and a 1.5B
+model often acts as if it were not there. Asked "When is Omar coming?" with "Brother: Omar (on
+Friday, 2026-12-04)" in core memory, it searched the conversation for that day twice and
+answered "I don't know" (`make run`); asked "Which town am I living in now?" with "Home:
+Prurkdrabury" saved, it searched "living in", paged, and sent an earlier reply it found
+(eval chat seed 10). The lines a question asks about (``text.lines_about``: a word's stem, or
+a word people ask about the line's label with; "Name: Dana" only for the user's own name) are
+quoted in a notice after the question. The model may still search: the notice says to, for
+what the lines do not answer. A question no line speaks of gets no notice.
+"""
+
+from __future__ import annotations
+
+from memgpt_local import events
+from memgpt_local.agent.policy.base import MemoryView, Policy
+from memgpt_local.agent.policy.grounded_reply import asks_for_help
+from memgpt_local.agent.turn import Turn
+from memgpt_local.schemas import NewMessage
+from memgpt_local.text import lines_about, questions
+
+MAX_LINES = 4  # a question that matches more lines than this is matched loosely: none is quoted
+
+
+class CoreAtQuestion(Policy):
+    name = "core_at_question"
+
+    def start(self, turn: Turn, memory: MemoryView) -> list[NewMessage]:
+        asked = questions(turn.question or "")
+        if not asked or asks_for_help(asked):
+            return []
+        lines = lines_about(asked, memory.core_lines())
+        if not lines or len(lines) > MAX_LINES:
+            return []
+        text = (
+            "For you, not the user: your core memory says this about the user's question:\n"
+            + "\n".join(lines)
+            + "\nAnswer from it if it answers the question; search only for what it does not say."
+        )
+        return [events.system_event("core memory", text, when=turn.clock())]
