@@ -124,6 +124,7 @@ PolicyName = Literal[  # in the order they act, whatever the order of ``agent.po
 POLICY_NAMES: tuple[PolicyName, ...] = get_args(PolicyName)
 DEFAULT_POLICIES: tuple[PolicyName, ...] = (
     "direct_reply",
+    "core_at_question",
     "question_focus",
     "read_results",
     "search_budget",

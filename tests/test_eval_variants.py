@@ -36,7 +36,17 @@ TASKS: dict[str, tuple[str, int]] = {
 # refuses, which the probe never does, or says it does not know to a statement, which the probe is
 # never told (see the refusal and denial tests below), or repeats an earlier turn's sentence, which
 # a one-question episode has none of (tests/test_agent_loop.py holds the formula tests)
-CHAT_ONLY = {"no-direct-reply", "past-thoughts", "no-refusal-guard", "no-unasked-denial", "no-formula-stop"}
+# (grounded-reply: the probe names nothing it did not read; no-core-at-question: the probe's
+# memory has no core line about its question; both are tested in test_policies)
+CHAT_ONLY = {
+    "no-direct-reply",
+    "past-thoughts",
+    "no-refusal-guard",
+    "no-unasked-denial",
+    "no-formula-stop",
+    "grounded-reply",
+    "no-core-at-question",
+}
 
 
 class ProbeBackend:
@@ -240,8 +250,8 @@ def test_a_guard_variant_lets_out_a_draft_that_the_defaults_hold(tmp_path, varia
 
 
 def test_the_conversation_evaluation_records_each_held_draft_with_its_policy(tmp_path):
-    """A trace shows what the user was spared: the (probe) model sends its answer to a question
-    again, which the repeat guard holds; the record names the guard and keeps the draft."""
+    """A trace shows what the user was spared: the record names the guard that held a draft of
+    the (probe) model and keeps the draft."""
     from memgpt_local.eval.chat import scripts
     from memgpt_local.eval.chat_run import ChatEvaluation
 
@@ -254,8 +264,7 @@ def test_the_conversation_evaluation_records_each_held_draft_with_its_policy(tmp
         variant="default",
     )
     (record,) = evaluation.run([script])
-    question = next(t for t in record["turns"] if t["kind"] == "question")
-    assert question["held"], question
-    assert all(set(h) == {"policy", "draft"} and h["policy"] for h in question["held"])
-    assert question["held"][0] == {"policy": "repeat_guard", "draft": question["messages"][0]}  # sent twice
+    held = [h for t in record["turns"] for h in t["held"]]
+    assert held, record["turns"]
+    assert all(set(h) == {"policy", "draft"} and h["policy"] and h["draft"] for h in held)
     assert all("held" in g for g in record["greetings"])

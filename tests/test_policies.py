@@ -1007,7 +1007,7 @@ def test_core_at_question_quotes_the_lines_a_question_about_the_user_asks_about(
     policy = CoreAtQuestion()
     memory = FakeMemory(
         core=[
-            ("persona", "I am a warm companion."),
+            ("persona", "I am a warm companion. I answer like a friend."),
             ("human", "Name: Aisha"),
             ("human", "Brother: Omar (on Friday, 2026-12-04)"),
             ("human", "Home: Leeds"),
@@ -1022,5 +1022,6 @@ def test_core_at_question_quotes_the_lines_a_question_about_the_user_asks_about(
     assert policy.start(Turn(question="What's my mother's name?"), memory) == []  # "Name: Aisha" is not hers
     assert policy.start(Turn(question="My brother Omar is lovely."), memory) == []  # no question
     assert policy.start(Turn(question="What is the capital of Peru?"), memory) == []  # no line about it
+    assert policy.start(Turn(question="What tea do I like?"), memory) == []  # the persona's lines are not the user's
     assert policy.start(Turn(question="Any tips for Leeds in winter? I live there."), memory) == []  # advice
     assert policy.start(Turn(question=None, kind="login"), memory) == []

@@ -242,9 +242,9 @@ register(
 
 register(
     Variant(
-        "core-at-question",
-        "a question about the user is met with the core-memory lines it asks about, in a notice beside it",
-        enable=("core_at_question",),
+        "no-core-at-question",
+        "the defaults without the core-memory lines quoted beside a question",
+        disable=("core_at_question",),
     )
 )
 

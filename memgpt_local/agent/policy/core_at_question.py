@@ -10,6 +10,9 @@ Prurkdrabury" saved, it searched "living in", paged, and sent an earlier reply i
 a word people ask about the line's label with; "Name: Dana" only for the user's own name) are
 quoted in a notice after the question. The model may still search: the notice says to, for
 what the lines do not answer. A question no line speaks of gets no notice.
+
+On by default since stop 34: eval chat tuning seed 6, wording 1, at 7ab5f9f, correct 2/6 ->
+4/6 and invented 1/8 -> 1/8 against the same code without it.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from memgpt_local import events
 from memgpt_local.agent.policy.base import MemoryView, Policy
 from memgpt_local.agent.policy.grounded_reply import asks_for_help
 from memgpt_local.agent.turn import Turn
+from memgpt_local.memory.core import default_text
 from memgpt_local.schemas import NewMessage
 from memgpt_local.text import lines_about, questions
 
@@ -31,7 +35,11 @@ class CoreAtQuestion(Policy):
         asked = questions(turn.question or "")
         if not asked or asks_for_help(asked):
             return []
-        lines = lines_about(asked, memory.core_lines())
+        placeholder = default_text("human").strip()
+        facts = [
+            (label, line) for label, line in memory.core_lines() if label == "human" and line.strip() != placeholder
+        ]
+        lines = lines_about(asked, facts)  # the user's facts: "I answer like a friend" matched "do I like"
         if not lines or len(lines) > MAX_LINES:
             return []
         text = (
