@@ -620,6 +620,9 @@ def test_greet_by_name_holds_a_login_greeting_without_the_known_name_once():
     hold = policy.review(login, draft("Hello Lena! How can I help you today?"), memory)
     assert hold is not None and 'this note: "Pets: two goats"' in hold.notice
     assert hold.user_note == "the greeting said nothing you know about them"
+    assert policy.review(Turn(question=None, kind="login"), draft("Hello Lena! How are your pets?"), memory) is None
+    favourite = FakeMemory(core=[("human", "Name: Lena Maier"), ("human", "Favourite tea: lapsang")])
+    assert policy.review(Turn(question=None, kind="login"), draft("Hello Lena! Your favourite day?"), favourite)
     only_name = FakeMemory(core=[("human", "Name: Lena Maier")])
     assert policy.review(login, draft("Hello Lena! How can I help you today?"), only_name) is None
     login.holds[policy.name] = 1  # once a turn: the second draft goes out

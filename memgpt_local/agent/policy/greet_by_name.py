@@ -55,11 +55,16 @@ def user_facts(memory: MemoryView) -> list[str]:
     return [ln for ln in human_lines(memory) if ":" in ln and not is_name_line(ln)]
 
 
+_BARE_LABEL_WORDS = frozenset({"favo", "name"})  # stems of label words that say nothing alone
+
+
 def names_a_fact(greeting: str, facts: Sequence[str]) -> bool:
-    """Whether ``greeting`` says something of one of ``facts`` (a word of its value, compared
-    by their first four letters: "goats" for "Pets: two goats", "bakery" for "Work: bakery")."""
+    """Whether ``greeting`` says something of one of ``facts``: a word of its value or of its
+    label, compared by their first four letters ("goats" for "Pets: two goats", "bakery" for
+    "Work: bakery", "ferret" for "Ferret: Trossaian"; held for not naming "Trossaian", "I'm glad
+    you mentioned your ferret's name" was redrafted as "Hello Quorouo! What is your hobby?")."""
     said = stems(greeting)
-    return any(said & stems(line.partition(":")[2]) for line in facts)
+    return any(said & (stems(line) - _BARE_LABEL_WORDS) for line in facts)
 
 
 def _day(line: str) -> date | None:
