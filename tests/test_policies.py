@@ -1028,3 +1028,21 @@ def test_core_at_question_quotes_the_lines_a_question_about_the_user_asks_about(
     assert policy.start(Turn(question="What tea do I like?"), memory) == []  # the persona's lines are not the user's
     assert policy.start(Turn(question="Any tips for Leeds in winter? I live there."), memory) == []  # advice
     assert policy.start(Turn(question=None, kind="login"), memory) == []
+
+
+def test_a_question_asked_back_in_other_words_is_an_echo():
+    asked = "When is Tomek's swimming lesson?"
+    assert restates_question("I see. Can you tell me when Tomek's swimming lesson is scheduled?", asked)
+    assert not restates_question("Tomek swims on Saturday. Is he excited about the pool?", asked)
+    assert not restates_question("Lovely! Does Tomek like water?", asked)  # too few words of its own
+
+
+def test_an_echo_with_nothing_searched_is_shown_the_core_lines_the_question_asks_about():
+    memory = FakeMemory(
+        core=[("human", "Son: Tomek, swimming lesson on Saturday (2026-12-05)"), ("human", "Work: nurse")]
+    )
+    turn = Turn(question="When is Tomek's swimming lesson?")
+    hold = EchoGuard(GuardSettings()).review(turn, draft("Can you tell me when Tomek's swimming lesson is?"), memory)
+    assert hold is not None and hold.notice.endswith(
+        "Your core memory says:\n[human] Son: Tomek, swimming lesson on Saturday (2026-12-05)"
+    )

@@ -14,18 +14,21 @@ from memgpt_local.agent.policy.hits import best_hits
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.config import GuardSettings
 from memgpt_local.functions.results import format_hits
-from memgpt_local.text import asks_something, content_words
+from memgpt_local.text import ASKING_WORDS, asks_something, content_words, lines_about, questions, stem
 
 
-def restates_question(draft: str, asked: str, *, coverage: float = 0.8, min_words: int = 3) -> bool:
+def restates_question(draft: str, asked: str, *, coverage: float = 0.75, min_words: int = 3) -> bool:
     """Whether a question in ``draft`` is the user's own question asked back: at least
-    ``min_words`` content words, ``coverage`` of them from the user's message ("Which book by
-    Ann Lee did you say you had finished?" to "Which book by Ann Lee did I say I had finished?")."""
-    said = set(content_words(asked))
+    ``min_words`` content words besides the words of asking ("tell", "remember"), ``coverage``
+    of them from the user's message, compared by their first four letters ("Which book by Ann
+    Lee did you say you had finished?" to "Which book by Ann Lee did I say I had finished?";
+    "Can you tell me when Tomek's swimming lesson is scheduled?" to "When is Tomek's swimming
+    lesson?", in a `make run` chat with the lesson's day in core memory)."""
+    said = {stem(w) for w in content_words(asked)}
     if not said:
         return False
     for sentence in re.findall(r"[^.!?]*\?", draft):
-        words = content_words(sentence)
+        words = [stem(w) for w in content_words(sentence) if w not in ASKING_WORDS]
         if len(words) >= min_words and sum(w in said for w in words) >= coverage * len(words):
             return True
     return False
@@ -43,9 +46,14 @@ class EchoGuard(Policy):
         if not restates_question(draft.message, turn.question):
             return None
         hits = best_hits(turn, memory.embed, self.hits)
+        core = lines_about(
+            questions(turn.question), [(label, ln) for label, ln in memory.core_lines() if label == "human"]
+        )
         found = (
             "What your searches found (best first):\n" + "\n".join(format_hits(hits, first=1, per_item=300))
             if hits
+            else "Your core memory says:\n" + "\n".join(core)
+            if core
             else "Your searches found nothing; if you do not know, say so."
         )
         notice = (
