@@ -20,7 +20,7 @@ from memgpt_local.functions import args as a
 from memgpt_local.functions.links import Link, LinkExpander
 from memgpt_local.functions.results import FunctionOutcome, format_page, search_outcome
 from memgpt_local.memory.core import default_text
-from memgpt_local.memory.dates import day_of
+from memgpt_local.memory.dates import day_of, iso_day
 from memgpt_local.schemas import SearchHit, SearchPage, utcnow
 from memgpt_local.schemas import human_time as stamp
 from memgpt_local.text import lines_about, normalize_space
@@ -200,9 +200,7 @@ _SPAN_DAYS = {"week": 6, "weekend": 1}
 def _names_a_day_in(line: str, start: dt.date, end: dt.date) -> bool:
     """Whether ``line`` names a day (YYYY-MM-DD, or the week or weekend of one) that meets ``start``..``end``."""
     for match in _ISO_DAY.finditer(line):
-        try:
-            first = dt.date(int(match["y"]), int(match["m"]), int(match["d"]))
-        except ValueError:
+        if (first := iso_day(match)) is None:
             continue
         last = first + timedelta(days=_SPAN_DAYS.get((match["span"] or "").lower(), 0))
         if first <= end and start <= last:

@@ -328,7 +328,21 @@ def date_notes(text: str, when: datetime | date) -> list[str]:
     return list(dict.fromkeys(f"{m.phrase.lower()} = {m.value}" for m in mentions(text, when)))
 
 
-_ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+ISO_DAY = re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})\b")  # groups y, m, d
+
+
+def iso_day(match: re.Match[str]) -> date | None:
+    """The day a match of a pattern with groups ``y``, ``m`` and ``d`` spells (None: no such day)."""
+    try:
+        return date(int(match["y"]), int(match["m"]), int(match["d"]))
+    except ValueError:
+        return None
+
+
+def first_iso_day(text: str) -> date | None:
+    """The first YYYY-MM-DD day ``text`` names, if any."""
+    match = ISO_DAY.search(text)
+    return iso_day(match) if match else None
 
 
 def spoken_day(day: date, today: date) -> str:
@@ -343,9 +357,7 @@ def spoken_days(text: str, today: date) -> str:
     age is 7 next Tuesday (2026-12-08)" to the user."""
 
     def say(m: re.Match[str]) -> str:
-        try:
-            return spoken_day(date(int(m[1]), int(m[2]), int(m[3])), today)
-        except ValueError:
-            return m[0]
+        day = iso_day(m)
+        return spoken_day(day, today) if day else m[0]
 
-    return _ISO_DAY.sub(say, text)
+    return ISO_DAY.sub(say, text)

@@ -16,6 +16,31 @@ from collections.abc import Callable
 from memgpt_local.runtime.base import Grammar, RepeatBan
 from memgpt_local.text import formula_start, without_partial_word
 
+OPEN, CLOSE, INSIDE, OUTSIDE = "open", "close", "inside", "outside"
+
+
+class JsonStrings:
+    """Where each character of generated JSON falls: the quote that opens a string, the one that
+    closes it, a character inside one (escapes included), or outside every string."""
+
+    def __init__(self) -> None:
+        self.in_str = self.escaped = False
+
+    def step(self, ch: str) -> str:
+        if not self.in_str:
+            if ch == '"':
+                self.in_str = True
+                return OPEN
+            return OUTSIDE
+        if self.escaped:
+            self.escaped = False
+        elif ch == "\\":
+            self.escaped = True
+        elif ch == '"':
+            self.in_str = False
+            return CLOSE
+        return INSIDE
+
 
 class StopTracker:
     """Says when the grammar's output is complete: a closed JSON object, or max_chars of text."""
@@ -23,7 +48,8 @@ class StopTracker:
     def __init__(self, grammar: Grammar | None):
         self.kind = grammar.kind if grammar is not None else None
         self.max_chars = grammar.max_chars if grammar is not None else 0
-        self.depth, self.in_str, self.escaped, self.chars = 0, False, False, 0
+        self.depth, self.chars = 0, 0
+        self.strings = JsonStrings()
 
     def feed(self, piece: str) -> bool:
         if self.kind == "text":
@@ -32,16 +58,9 @@ class StopTracker:
         if self.kind not in ("call", "json"):
             return False
         for ch in piece:
-            if self.in_str:
-                if self.escaped:
-                    self.escaped = False
-                elif ch == "\\":
-                    self.escaped = True
-                elif ch == '"':
-                    self.in_str = False
-            elif ch == '"':
-                self.in_str = True
-            elif ch in "{[":
+            if self.strings.step(ch) != OUTSIDE:
+                continue
+            if ch in "{[":
                 self.depth += 1
             elif ch in "}]":
                 self.depth -= 1
@@ -56,26 +75,23 @@ class FieldWatch:
 
     def __init__(self, field: str):
         self.field = field
-        self.in_str = self.escaped = self.in_field = False
+        self.in_field = False
+        self.strings = JsonStrings()
         self.buf: list[str] = []
         self.last_string: str | None = None
         self.key: str | None = None  # the key whose value comes next (after its colon)
 
     def feed(self, piece: str) -> None:
         for ch in piece:
-            if self.in_str:
-                if self.escaped:
-                    self.escaped = False
-                elif ch == "\\":
-                    self.escaped = True
-                elif ch == '"':
-                    self.in_str = self.in_field = False
-                    self.last_string = "".join(self.buf)
-                    continue
+            where = self.strings.step(ch)
+            if where == INSIDE:
                 if not self.in_field:
                     self.buf.append(ch)
-            elif ch == '"':
-                self.in_str, self.buf = True, []
+            elif where == CLOSE:
+                self.in_field = False
+                self.last_string = "".join(self.buf)
+            elif where == OPEN:
+                self.buf = []
                 self.in_field = self.key == self.field
                 self.key = None
             elif ch == ":":

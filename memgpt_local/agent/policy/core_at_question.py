@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from memgpt_local import events
 from memgpt_local.agent.policy.base import MemoryView, Policy
+from memgpt_local.agent.policy.greet_by_name import human_lines
 from memgpt_local.agent.policy.grounded_reply import asks_for_help
 from memgpt_local.agent.turn import Turn
 from memgpt_local.memory.core import default_text
@@ -36,9 +37,7 @@ class CoreAtQuestion(Policy):
         if not asked or asks_for_help(asked):
             return []
         placeholder = default_text("human").strip()
-        facts = [
-            (label, line) for label, line in memory.core_lines() if label == "human" and line.strip() != placeholder
-        ]
+        facts = [("human", line) for line in human_lines(memory) if line.strip() != placeholder]
         lines = lines_about(asked, facts)  # the user's facts: "I answer like a friend" matched "do I like"
         if not lines or len(lines) > MAX_LINES:
             return []

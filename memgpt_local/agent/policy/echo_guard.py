@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
+from memgpt_local.agent.policy.greet_by_name import human_lines
 from memgpt_local.agent.policy.hits import best_hits
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.config import GuardSettings
@@ -46,9 +47,7 @@ class EchoGuard(Policy):
         if not restates_question(draft.message, turn.question):
             return None
         hits = best_hits(turn, memory.embed, self.hits)
-        core = lines_about(
-            questions(turn.question), [(label, ln) for label, ln in memory.core_lines() if label == "human"]
-        )
+        core = lines_about(questions(turn.question), [("human", line) for line in human_lines(memory)])
         found = (
             "What your searches found (best first):\n" + "\n".join(format_hits(hits, first=1, per_item=300))
             if hits

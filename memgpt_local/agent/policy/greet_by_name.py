@@ -20,7 +20,6 @@ formula is cut from such a greeting, whose own first sentence is its second.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import date
 
@@ -28,12 +27,11 @@ from memgpt_local.agent.facts import as_note
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.events import is_name_line
-from memgpt_local.memory.dates import spoken_days
+from memgpt_local.memory.dates import first_iso_day, spoken_days
 from memgpt_local.schemas import NewMessage
 from memgpt_local.text import stems
 
 NEAR_DAYS = 14  # a dated note this close to today is the one to ask about
-_ISO_DAY = re.compile(r"\b(\d{4})-(\d\d)-(\d\d)\b")
 
 
 def known_name(memory: MemoryView) -> str | None:
@@ -67,16 +65,6 @@ def names_a_fact(greeting: str, facts: Sequence[str]) -> bool:
     return any(said & (stems(line) - _BARE_LABEL_WORDS) for line in facts)
 
 
-def _day(line: str) -> date | None:
-    m = _ISO_DAY.search(line)
-    if m is None:
-        return None
-    try:
-        return date(int(m[1]), int(m[2]), int(m[3]))
-    except ValueError:
-        return None
-
-
 def _how_far(day: date, today: date) -> str:
     gap = (day - today).days
     if gap == 0:
@@ -92,12 +80,12 @@ def opener(facts: Sequence[str], today: date) -> str | None:
     left out: shown "Sister: Kasia, visiting tomorrow (2026-12-03)" two days later, with "it
     is over now" beside it, the 1.5B model still greeted "your sister Kasia is visiting
     tomorrow"."""
-    dated = [((d - today).days, -i, line, d) for i, line in enumerate(facts) if (d := _day(line)) is not None]
+    dated = [((d - today).days, -i, line, d) for i, line in enumerate(facts) if (d := first_iso_day(line)) is not None]
     near = [item for item in dated if 0 <= item[0] <= NEAR_DAYS]
     if near:
         _, _, line, day = min(near)
         return f'"{line}" ({_how_far(day, today)})'
-    undated = [line for line in facts if _day(line) is None]
+    undated = [line for line in facts if first_iso_day(line) is None]
     return f'"{undated[-1]}"' if undated else None
 
 
