@@ -163,3 +163,19 @@ def test_the_pressure_warning_is_stamped_with_the_turns_time_not_the_clock(store
     (warning,) = [m for m in store.recall.in_context(runner.agent_id) if m.content.startswith("[memory pressure")]
     assert "| 2025-05-09 19:00 UTC]" in warning.content.splitlines()[0]
     assert warning.created_at.year == 2025
+
+
+def test_the_pressure_warning_goes_before_the_turns_notices_not_between_them_and_the_step(store):
+    """The notices a turn puts beside the question (here the core lines it asks about) are the
+    last thing the model reads before its step: with the warning after them, the model denied
+    facts the notice quoted (eval chat seed 11)."""
+    runner = make_runner(store, [say("You live in Leeds.")], reply_reserve_tokens=64)
+    store.core.set_value(runner.agent_id, "human", "Name: Dana\nHome: Leeds")
+    used = runner.queue.pressure().prompt_tokens + 60  # and the question's and the notice's tokens
+    runner.backend.n_ctx = int(used / 0.72) + 64
+    runner.run_turn(events.user_message("Which town am I living in now?"))
+    queue = [m.content.split("\n")[0] for m in store.recall.in_context(runner.agent_id)]
+    question = queue.index("Which town am I living in now?")
+    assert queue[question + 1].startswith("[memory pressure warning")
+    assert queue[question + 2].startswith("[core memory")
+    assert runner.agent.state["pressure_warned"] is True

@@ -24,7 +24,7 @@ from memgpt_local.agent.memory_view import StoreView
 from memgpt_local.agent.policy import Draft, Policy, StepPlan, build_policies
 from memgpt_local.agent.policy.greet_by_name import opener
 from memgpt_local.agent.policy.repeat_guard import earlier_replies
-from memgpt_local.agent.queue import QueueManager
+from memgpt_local.agent.queue import EvictionReport, QueueManager
 from memgpt_local.agent.turn import Hold, StepRecord, Turn, TurnResult
 from memgpt_local.config import AgentSettings
 from memgpt_local.errors import CallParseError, ContextOverflowError
@@ -166,11 +166,16 @@ class AgentRunner:
         with self.store.transaction():
             self._update_state(self.core_view.at_turn_start)
             if isinstance(event, NewMessage):
-                (stored, *_) = self.store.recall.append(self.agent_id, [event, *notices])
+                (stored,) = self.store.recall.append(self.agent_id, [event])
                 turn.event_id = stored.id
-            elif notices:
+        # a pressure warning (or an eviction) goes before the notices, not between them and the
+        # step: with the warning last, the model denied facts the core notice quoted (eval chat
+        # seed 11)
+        early_eviction = self.queue.make_room(self.agent_id, turn.clock())
+        if notices:
+            with self.store.transaction():
                 self.store.recall.append(self.agent_id, notices)
-        self._run_steps(turn)
+        self._run_steps(turn, early_eviction)
         result = turn.result()
         if question is not None and self.settings.fact_notes.enabled:
             result.notes = self.facts.note(question, when=turn.clock()).lines()
@@ -195,11 +200,13 @@ class AgentRunner:
         if tokens > self.queue.budget:
             raise ContextOverflowError(tokens, self.backend.n_ctx, self.settings.reply_reserve_tokens)
 
-    def _run_steps(self, turn: Turn) -> None:
+    def _run_steps(self, turn: Turn, early_eviction: EvictionReport | None = None) -> None:
         cap = self.settings.heartbeat_cap
         for index in range(cap):
             plan = self._plan(turn, last=index == cap - 1)
             record = self._step(turn, index, plan)
+            if index == 0 and record.eviction is None:
+                record.eviction = early_eviction
             turn.add(record)
             if plan.last or (record.hold is not None and record.hold.end_turn):
                 return
@@ -242,7 +249,8 @@ class AgentRunner:
         return self._grammars[key]
 
     def _step(self, turn: Turn, index: int, plan: StepPlan) -> StepRecord:
-        eviction = self.queue.make_room(self.agent_id, turn.clock())
+        # the turn's start warned already, before the notices: its first step only evicts
+        eviction = self.queue.make_room(self.agent_id, turn.clock(), warn=index > 0)
         self.observer.step_started(index)
         # send exactly the prompt the queue manager measured: events another process appends
         # meanwhile (a document upload) are seen at the next step, never overflow this one

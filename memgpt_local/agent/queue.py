@@ -97,13 +97,14 @@ class QueueManager:
         self.last = Pressure(self.backend.count_tokens(messages), self.budget, messages)
         return self.last
 
-    def make_room(self, agent_id: int, now: datetime | None = None) -> EvictionReport | None:
-        """Warn or evict as needed before the next step; returns what eviction did, if any. The
-        warning is stamped ``now``, the turn's own time (an evaluation's session of 2025 was
-        warned "2026-12-03", the real day, right after its login)."""
+    def make_room(self, agent_id: int, now: datetime | None = None, *, warn: bool = True) -> EvictionReport | None:
+        """Warn (unless not ``warn``) or evict as needed before the next step; returns what
+        eviction did, if any. The warning is stamped ``now``, the turn's own time (an
+        evaluation's session of 2025 was warned "2026-12-03", the real day, right after its
+        login)."""
         pressure = self.pressure()
         flush_line = self.settings.flush_fraction * pressure.budget
-        if pressure.prompt_tokens < flush_line and pressure.fraction >= self.settings.warning_fraction:
+        if warn and pressure.prompt_tokens < flush_line and pressure.fraction >= self.settings.warning_fraction:
             agent = self.store.agents.get_by_id(agent_id)
             if not agent.state.get("pressure_warned"):
                 with self.store.transaction():
