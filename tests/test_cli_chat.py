@@ -239,3 +239,45 @@ def test_the_chat_never_shows_a_formula_it_cuts_and_shows_all_it_sends(store, ca
             shown = capsys.readouterr().out.split("assistant: ")[-1]
         assert "What else" not in shown and "A new town, how exciting!" in shown
         assert "Lovely, a parrot!" not in shown  # only this turn's reply
+
+
+def test_a_held_draft_that_streamed_to_a_terminal_is_erased_there(capsys, monkeypatch):
+    """On a terminal the held draft's rows are cleared before the note, so the user never reads
+    a reply that did not go out (a redrafted greeting stayed on screen in `make run`); a pipe
+    keeps the draft and gets the note under it."""
+    import os
+    import re
+    import shutil
+
+    from memgpt_local.agent.turn import Hold, StepRecord
+    from memgpt_local.cli.stream import ConsoleObserver, rows
+    from memgpt_local.functions.results import FunctionOutcome
+    from memgpt_local.schemas import Completion, FunctionCall
+
+    draft = "Hello Dana! I am Sam, your friend."  # "assistant: " + this = 46 columns: 3 rows of 20
+    step = json.dumps({"thought": "hi", "function": "send_message", "arguments": {"message": draft}})
+    hold = Hold("greet_by_name", "notice", "it did not name a fact it knows")
+    record = StepRecord(
+        0,
+        step,
+        FunctionCall(thought="hi", function="send_message", arguments={"message": draft}),
+        FunctionOutcome(True, hold.notice),
+        Completion(text=step, prompt_tokens=1, evaluated_tokens=1, generated_tokens=1),
+        hold=hold,
+    )
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda *a: os.terminal_size((20, 24)))
+    assert rows("assistant: " + draft, 20) == 3 and rows("ab\ncd", 20) == 2 and rows("日本語", 5) == 2
+
+    for tty in (True, False):
+        monkeypatch.setattr(sys.stdout, "isatty", lambda tty=tty: tty)
+        observer = ConsoleObserver(verbose=False)
+        observer.step_started(0)
+        observer.text(step)
+        observer.step_finished(record)
+        out = re.sub(r"\x1b\[\d*m", "", capsys.readouterr().out)  # styles (dim) aside
+        note = "(draft held back: it did not name a fact it knows; answering again)"
+        if tty:
+            erased_at = out.index(draft + "\r\x1b[2A\x1b[J") + len(draft)
+            assert note in out[erased_at:] and "\n" not in out[erased_at : out.index(note)]
+        else:
+            assert out.endswith(draft + "\n  " + note + "\n")

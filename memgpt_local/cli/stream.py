@@ -3,18 +3,51 @@
 The model writes one JSON object per step; ``agent.partial.PartialFieldReader`` pulls the
 growing values of its ``thought`` and ``message`` strings out of the partial text so the chat
 can show the reply as it is generated: the message in normal style, the inner monologue and
-function calls dimmed.
+function calls dimmed. A draft that a policy holds back has already streamed: on a terminal it
+is erased again (the user read a greeting that was then redrafted, `make run`), elsewhere (a
+pipe, a log) a note under it says it was not sent.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
+import sys
+import unicodedata
 
 import click
 
 from memgpt_local.agent.loop import StepObserver
 from memgpt_local.agent.partial import REPLY_FUNCTIONS, PartialFieldReader, settled, unshown
 from memgpt_local.agent.turn import StepRecord
+
+
+def cells(text: str) -> int:
+    """The terminal columns ``text`` takes: wide characters two, combining marks none."""
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def rows(text: str, columns: int) -> int:
+    """The terminal rows ``text`` takes when printed from the start of a row ``columns`` wide."""
+    return sum(max(1, -(-cells(line) // max(1, columns))) for line in text.split("\n"))
+
+
+class ErasableDraft:
+    """The reply printed so far in a step, from the start of its row, so that a terminal can
+    take it back when the draft is held."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def erase(self) -> bool:
+        """Clear the draft's rows and leave the cursor at the start of its first one; False
+        (nothing done) when nothing was printed or the output is not a terminal."""
+        if not self.text or not sys.stdout.isatty():
+            return False
+        up = rows(self.text, shutil.get_terminal_size().columns) - 1
+        click.echo("\r" + (f"\x1b[{up}A" if up else "") + "\x1b[J", nl=False)
+        self.text = ""
+        return True
 
 
 class ConsoleObserver(StepObserver):
@@ -26,11 +59,13 @@ class ConsoleObserver(StepObserver):
         self._reader = PartialFieldReader()
         self._shown: dict[str, int] = {}
         self._message = ""  # the reply shown so far in this step
+        self._draft = ErasableDraft()
 
     def step_started(self, index: int) -> None:
         self._reader = PartialFieldReader()
         self._shown = {"thought": 0, "message": 0}
         self._message = ""
+        self._draft = ErasableDraft()
 
     def _emit(self, field: str, value: str) -> None:
         shown = self._shown[field]
@@ -43,7 +78,11 @@ class ConsoleObserver(StepObserver):
                 nl=False,
                 dim=field == "thought",
             )
+            if field == "message":
+                self._draft.text = prefix
         click.secho(value[shown:], nl=False, dim=field == "thought")
+        if field == "message":
+            self._draft.text += value[shown:]
         self._shown[field] = len(value)
 
     def text(self, piece: str) -> None:
@@ -65,7 +104,8 @@ class ConsoleObserver(StepObserver):
             if self._shown.get("message"):
                 self._emit("message", self._message + unshown(final, self._message))  # its last sentence
         streamed_message = self._shown.get("message", 0) > 0
-        if self._shown.get("thought") or streamed_message:
+        erased = record.hold is not None and self._draft.erase()  # the cursor is at a row's start
+        if (self._shown.get("thought") or streamed_message) and not erased:
             click.echo()
         if record.outcome.user_message and not streamed_message:
             click.echo(f"{self.assistant_name}: {record.outcome.user_message}")
@@ -93,11 +133,13 @@ class EventPrinter:
         self.verbose = verbose
         self.assistant_name = assistant_name
         self._shown = {"thought": 0, "message": 0}
+        self._draft = ErasableDraft()
 
     def show(self, event: dict) -> None:
         kind = event["type"]
         if kind == "step":
             self._shown = {"thought": 0, "message": 0}
+            self._draft = ErasableDraft()
         elif kind == "thought" and self.verbose:
             if not self._shown["thought"]:
                 click.secho("  (thinking) ", nl=False, dim=True)
@@ -106,10 +148,13 @@ class EventPrinter:
         elif kind == "message":
             if not self._shown["message"]:
                 click.echo(("\n" if self._shown["thought"] else "") + f"{self.assistant_name}: ", nl=False)
+                self._draft.text = f"{self.assistant_name}: "
             click.echo(event["delta"], nl=False)
+            self._draft.text += event["delta"]
             self._shown["message"] += len(event["delta"])
         elif kind == "call":
-            if self._shown["thought"] or self._shown["message"]:
+            erased = bool(event.get("held")) and self._draft.erase()
+            if (self._shown["thought"] or self._shown["message"]) and not erased:
                 click.echo()
             if event.get("held"):
                 click.secho(f"  (not sent: {event['held']})", dim=True)
