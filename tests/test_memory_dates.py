@@ -162,4 +162,7 @@ def test_days_are_said_as_a_person_says_them():
     today = date(2026, 12, 3)
     assert spoken_days("Visit: Friday (2026-12-04)", today) == "Visit: Friday (Friday 4 December)"
     assert spoken_days("Trip: week of 2027-01-04", today) == "Trip: week of Monday 4 January 2027"
+    assert spoken_days("Brother: Omar (on Friday, 2026-12-04)", today) == "Brother: Omar (on Friday 4 December)"
+    assert spoken_days("Dentist: monday 2026-12-07", today) == "Dentist: Monday 7 December"
+    assert spoken_days("Party: Sunday, 2026-12-04", today) == "Party: Sunday, Friday 4 December"  # a wrong day stays
     assert spoken_days("Code: 2026-13-40", today) == "Code: 2026-13-40"  # no day: left alone

@@ -1019,7 +1019,7 @@ def test_core_at_question_quotes_the_lines_a_question_about_the_user_asks_about(
     when = datetime(2026, 12, 3, 18, 0, tzinfo=timezone.utc)
     (notice,) = policy.start(Turn(question="Long day. When is Omar coming?", started_at=when), memory)
     assert notice.content.startswith("[core memory | 2026-12-03 18:0")
-    assert "\n[human] Brother: Omar (on Friday, 2026-12-04)\n" in notice.content and "Leeds" not in notice.content
+    assert "\n[human] Brother: Omar (on Friday 4 December)\n" in notice.content and "Leeds" not in notice.content
     (notice,) = policy.start(Turn(question="Which town am I living in now?"), memory)
     assert "[human] Home: Leeds" in notice.content
     assert policy.start(Turn(question="What's my mother's name?"), memory) == []  # "Name: Aisha" is not hers

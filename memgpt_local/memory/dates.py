@@ -358,6 +358,13 @@ def spoken_days(text: str, today: date) -> str:
 
     def say(m: re.Match[str]) -> str:
         day = iso_day(m)
-        return spoken_day(day, today) if day else m[0]
+        if day is None:
+            return m[0]
+        named = m["weekday"]  # "on Friday, 2026-12-04" is "on Friday 4 December", not "Friday, Friday"
+        kept = m[0][: m.start("y") - m.start()] if named and named.lower() != WEEKDAYS[day.weekday()] else ""
+        return kept + spoken_day(day, today)
 
-    return ISO_DAY.sub(say, text)
+    return _NAMED_ISO_DAY.sub(say, text)
+
+
+_NAMED_ISO_DAY = re.compile(rf"(?:\b(?P<weekday>{'|'.join(WEEKDAYS)}),?\s+)?{ISO_DAY.pattern}", re.IGNORECASE)

@@ -9,7 +9,9 @@ Prurkdrabury" saved, it searched "living in", paged, and sent an earlier reply i
 (eval chat seed 10). The lines a question asks about (``text.lines_about``: a word's stem, or
 a word people ask about the line's label with; "Name: Dana" only for the user's own name) are
 quoted in a notice after the question. The model may still search: the notice says to, for
-what the lines do not answer. A question no line speaks of gets no notice.
+what the lines do not answer. A question no line speaks of gets no notice. Days are quoted as
+a person says them ("on Friday 4 December"): quoted "2026-12-04", replies passed the ISO date
+on to the user.
 
 On by default since stop 34: eval chat tuning seed 6, wording 1, at 7ab5f9f, correct 2/6 ->
 4/6 and invented 1/8 -> 1/8 against the same code without it.
@@ -23,6 +25,7 @@ from memgpt_local.agent.policy.greet_by_name import human_lines
 from memgpt_local.agent.policy.grounded_reply import asks_for_help
 from memgpt_local.agent.turn import Turn
 from memgpt_local.memory.core import default_text
+from memgpt_local.memory.dates import spoken_days
 from memgpt_local.schemas import NewMessage
 from memgpt_local.text import lines_about, questions
 
@@ -43,7 +46,7 @@ class CoreAtQuestion(Policy):
             return []
         text = (
             "For you, not the user: your core memory says this about the user's question:\n"
-            + "\n".join(lines)
+            + "\n".join(spoken_days(line, turn.clock().date()) for line in lines)
             + "\nAnswer from it if it answers the question; search only for what it does not say."
         )
         return [events.system_event("core memory", text, when=turn.clock())]
