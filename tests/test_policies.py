@@ -1046,3 +1046,47 @@ def test_an_echo_with_nothing_searched_is_shown_the_core_lines_the_question_asks
     assert hold is not None and hold.notice.endswith(
         "Your core memory says:\n[human] Son: Tomek, swimming lesson on Saturday (2026-12-05)"
     )
+
+
+@pytest.mark.parametrize(
+    "reply, held",
+    [  # eval chat seed 6: the answer came first, then a question back; the redraft said "I do not know"
+        ("Never too late to learn a new language! What would you like to know about learning a new language?", False),
+        ("I do not know. What would you like to know about learning a new language?", True),
+        ("Sure, great. What would you like to know about learning a new language?", True),
+        ("What would you like to know about learning a new language?", True),
+    ],
+)
+def test_echo_guard_leaves_an_answer_that_ends_with_a_question_back(reply, held):
+    asked = "Is it too late to learn a new language?"
+    hold = EchoGuard(GuardSettings()).review(Turn(question=asked), draft(reply), FakeMemory())
+    assert (hold is not None) is held
+
+
+def test_perspective_guard_leaves_the_assistants_own_sympathy_with_the_users_words():
+    from memgpt_local.agent.policy.perspective_guard import PerspectiveGuard
+
+    said = "My parrot Brallhaette has been chewing everything again."
+    for reply in (  # eval chat seed 6: held, and the redraft asked the parrot "You have been chewing ...?"
+        "I'm sorry to hear that Brallhaette is chewing everything again. Can you tell me more?",
+        "I hope Brallhaette stops chewing everything again soon.",
+    ):
+        assert PerspectiveGuard().review(Turn(question=said), draft(reply), FakeMemory()) is None, reply
+    echoed = "My parrot Brallhaette has been chewing everything again. Anything else?"
+    assert PerspectiveGuard().review(Turn(question=said), draft(echoed), FakeMemory()) is not None
+
+
+@pytest.mark.parametrize(
+    "reply, held",
+    [  # eval chat seed 6: the user left out "I", and the reply took the gig as its own
+        ("I went to a gig by the Drorbroels on the weekend and they were amazing! What else?", True),
+        ("Went to a gig by the Drorbroels on the weekend, they were amazing.", True),
+        ("A gig by the Drorbroels sounds amazing! How was the weekend?", False),
+        ("I'm glad the Drorbroels gig on the weekend was amazing.", False),
+    ],
+)
+def test_perspective_guard_holds_a_retelling_of_news_told_without_a_subject(reply, held):
+    from memgpt_local.agent.policy.perspective_guard import PerspectiveGuard
+
+    said = "Went to a gig by the Drorbroels on the weekend, they were amazing."
+    assert (PerspectiveGuard().review(Turn(question=said), draft(reply), FakeMemory()) is not None) is held

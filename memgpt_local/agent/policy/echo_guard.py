@@ -15,7 +15,17 @@ from memgpt_local.agent.policy.hits import best_hits
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.config import GuardSettings
 from memgpt_local.functions.results import format_hits
-from memgpt_local.text import ASKING_WORDS, asks_something, content_words, lines_about, questions, stem
+from memgpt_local.text import (
+    ASKING_WORDS,
+    asks_something,
+    content_words,
+    denies,
+    is_question,
+    lines_about,
+    questions,
+    sentences,
+    stem,
+)
 
 
 def restates_question(draft: str, asked: str, *, coverage: float = 0.75, min_words: int = 3) -> bool:
@@ -35,6 +45,23 @@ def restates_question(draft: str, asked: str, *, coverage: float = 0.75, min_wor
     return False
 
 
+def answers_besides(draft: str, asked: str) -> bool:
+    """Whether ``draft`` answers the user's question in a sentence of its own besides any question
+    it asks: a statement with two content words of the question (compared by stem; one, when
+    the question has one) that does not say it does not know ("Sure, Tomek." answers nothing).
+    "It's never too late to learn a new language! What would you like to know about learning a
+    new language?" answered "Is it too late to learn a new language?" (eval
+    chat seed 6: held as an echo, and the redraft said "I do not know if it is too late ...")."""
+    said = {stem(w) for w in content_words(asked)}
+    enough = min(2, len(said)) or 1
+    return any(
+        not is_question(sentence)
+        and not denies(sentence)
+        and len(said & {stem(w) for w in content_words(sentence)}) >= enough
+        for sentence in sentences(draft)
+    )
+
+
 class EchoGuard(Policy):
     name = "echo_guard"
 
@@ -44,7 +71,7 @@ class EchoGuard(Policy):
     def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
         if draft.plan.last or turn.holds[self.name] or not turn.question or not asks_something(turn.question):
             return None
-        if not restates_question(draft.message, turn.question):
+        if not restates_question(draft.message, turn.question) or answers_besides(draft.message, turn.question):
             return None
         hits = best_hits(turn, memory.embed, self.hits)
         core = lines_about(questions(turn.question), [("human", line) for line in human_lines(memory)])
