@@ -285,7 +285,8 @@ class AgentSettings(Section):
         le=12,
         description="a reply ends before a sentence, after its first, that opens with the same this-many words as "
         "a sentence of an earlier turn's reply: a formula ('What else would you like to know about him?' closed "
-        "every reply of an eval chat session) is neither sent nor shown to the model again (0 = off)",
+        "every reply of an eval chat session) is neither sent nor shown to the model again; after a first sentence "
+        "under four words ('I see.') the formula is turned away instead (0 = off)",
     )
     idle_heartbeat_minutes: float = Field(0.0, ge=0.0, description="0 disables the idle timer")
     past_thoughts: bool = Field(

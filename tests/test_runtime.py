@@ -392,6 +392,38 @@ def test_smollm_stops_a_reply_a_few_words_into_a_formula(real_backend):
 
 
 @pytest.mark.real_model
+def test_smollm_turns_away_from_a_formula_after_a_short_first_sentence(real_backend):
+    """After "Nice." a formula is not stopped at (the reply would be the bare "Nice."): the word
+    that would complete its opening is refused, and the model writes on."""
+    from memgpt_local.runtime.base import Grammar, RepeatBan
+    from memgpt_local.text import formula_start
+
+    # the grammar writes "Nice."; the model goes on with the sentence it was asked to repeat
+    grammar = Grammar(text='root ::= "{\\"message\\": \\"Nice." [^"\\\\]* "\\"}"', kind="json")
+    prompt = [
+        ChatMessage(role="system", content="You are a helpful assistant."),
+        ChatMessage(
+            role="user",
+            content='Repeat this text exactly, in JSON as {"message": "..."}: '
+            "Nice. The quick brown fox jumps over the lazy dog.",
+        ),
+    ]
+    formulas = frozenset({("the", "quick", "brown", "fox")})
+    texts = {}
+    for name, avoid in (("free", frozenset()), ("turned", formulas)):
+        real_backend.reset_cache()
+        done = real_backend.complete(
+            prompt, grammar=grammar, max_tokens=24, avoid=RepeatBan("message", 0, formulas=avoid, formula_words=4)
+        )
+        texts[name] = done.text.split('"message": "', 1)[1].removesuffix('"}')  # may stop unclosed at 24 tokens
+        assert real_backend.last_stats["formulas_turned"] == (1 if avoid else 0)
+        assert real_backend.last_stats["formulas_stopped"] == 0
+    assert texts["free"].lower().startswith("nice. the quick brown fox")
+    assert texts["turned"].lower().startswith("nice. the quick brown")
+    assert formula_start(texts["turned"], formulas, 4) is None and len(texts["turned"]) > len("Nice. The quick brown ")
+
+
+@pytest.mark.real_model
 @pytest.mark.parametrize("constrained", ["fast", "llama-cpp-python"])
 def test_smollm_writes_a_forced_start_and_goes_on_from_it(real_backend, constrained):
     """A greeting's "Hello Lena!" is written by the grammar, with a held draft holding it under

@@ -91,7 +91,8 @@ class RepeatBan:
     prior: tuple[str, ...] = ()  # texts whose runs are refused too: drafts held back this turn
     # the value ends before a sentence after its first that opens with the ``formula_words`` words
     # of one of ``formulas`` (openings of earlier replies' sentences, ``text.formula_start``): the
-    # model stops rather than copy a formula, and the words it began are cut by the caller
+    # model stops rather than copy a formula, and the words it began are cut by the caller; after a
+    # first sentence under four words ("I see.") the word that would complete the opening is refused
     formulas: frozenset[tuple[str, ...]] = frozenset()
     formula_words: int = 4
     fixed_start: str = ""  # the value's forced first words (``Grammar.message_start``): never refused

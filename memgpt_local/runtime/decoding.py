@@ -14,9 +14,17 @@ import json
 from collections.abc import Callable
 
 from memgpt_local.runtime.base import Grammar, RepeatBan
-from memgpt_local.text import formula_start, without_partial_word
+from memgpt_local.text import formula_start, sentence_spans, without_partial_word, words
 
 OPEN, CLOSE, INSIDE, OUTSIDE = "open", "close", "inside", "outside"
+# a first sentence this short ("I see.", "Oh no!") is no answer of its own: a formula after it is
+# turned away (``NgramBan``), not stopped at
+SHORT_OPENING_WORDS = 4
+
+
+def _plain(json_text: str) -> str:
+    """A JSON string's text so far with its line breaks and quotes unescaped."""
+    return json_text.replace("\\n", "\n").replace('\\"', '"')
 
 
 class JsonStrings:
@@ -143,6 +151,9 @@ class NgramBan:
         self.text = ""  # the watched value so far, as JSON string text
         self.formula = False  # the value has begun a formula: it must close now
         self.closed = 0  # values closed before a formula, for the counters
+        self.turned = 0  # values turned away from a formula after a short first sentence, for the counters
+        self.turned_this_value = False
+        self.starts: dict[str, list[int]] = {}  # a formula's word -> the tokens that start it
 
     def _fresh(self) -> dict[tuple[int, ...], set[int]]:
         return {key: set(followers) for key, followers in self.prior.items()}
@@ -153,14 +164,50 @@ class NgramBan:
 
     def refused(self) -> list[int]:
         """Tokens the next step may not pick (empty outside the watched value)."""
-        if not self.refuses_runs or not self.watch.in_field or len(self.value) < self.n - 1:
+        if not self.watch.in_field or self.written < self.fixed:
             return []
-        if self.written < self.fixed:
+        return self._repeats() + self._formula_turn()
+
+    def _repeats(self) -> list[int]:
+        """The tokens that would complete a run of ``n`` the value (or a held draft) holds."""
+        if not self.refuses_runs or len(self.value) < self.n - 1:
             return []
         refused = list(self.seen.get(tuple(self.value[-(self.n - 1) :]), ()))
         if self.last_piece[-1:].isalnum():  # inside a word: let it go on
             refused = [t for t in refused if not self.pieces.get(t, "")[:1].isalnum()]
         return refused + [twin for t in refused if (twin := self._twin(t)) is not None and twin not in refused]
+
+    def _formula_turn(self) -> list[int]:
+        """After a short first sentence ("I see.", under ``SHORT_OPENING_WORDS`` words), the
+        first tokens of the words that would complete a formula's opening: there the formula
+        stop would leave the bare "I see." as the reply (eval chat seed 6, to "peanuts make me
+        ill, but gnocchi is my favourite meal"), so the sentence is turned away from the formula
+        instead ("Thanks for telling me" may not go on "about"). After a longer first sentence
+        the formula stop ends the reply as before."""
+        if not self.formulas or self.tokenize is None or self.formula:
+            return []
+        text = _plain(self.text)
+        spans = sentence_spans(text)
+        if len(spans) < 2 or len(words(text[: spans[-1][0]])) >= SHORT_OPENING_WORDS:
+            return []
+        begun = tuple(words(spans[-1][1]))
+        if len(begun) != self.formula_words - 1:
+            return []
+        refused: list[int] = []
+        for opening in self.formulas:
+            if opening[:-1] == begun:
+                refused += self._word_starts(opening[-1])
+        if refused and not self.turned_this_value:
+            self.turned += 1
+            self.turned_this_value = True
+        return refused
+
+    def _word_starts(self, word: str) -> list[int]:
+        """The first token of `` word`` and of `` Word`` (a formula's words are lowercase)."""
+        if word not in self.starts and self.tokenize is not None:
+            pieces = [self.tokenize(" " + form) for form in dict.fromkeys((word, word.capitalize()))]
+            self.starts[word] = list(dict.fromkeys(first[0][0] for first in pieces if first))
+        return self.starts.get(word, [])
 
     def _twin(self, token: int) -> int | None:
         """The token that spells ``token``'s word without its leading space, if there is one."""
@@ -178,12 +225,13 @@ class NgramBan:
         self.pieces[token], self.last_piece = piece, piece
         if not self.watch.in_field:
             self.value, self.seen, self.text, self.formula, self.written = [], self._fresh(), "", False, 0
+            self.turned_this_value = False
             return
         if inside:
             self.written += len(piece)
         if inside and self.formulas and not self.formula:
             self.text += piece
-            text = without_partial_word(self.text.replace("\\n", "\n").replace('\\"', '"'))
+            text = without_partial_word(_plain(self.text))
             self.formula = formula_start(text, self.formulas, self.formula_words) is not None
         if inside and not _is_list_number(piece):  # list numbers: "7. Bake salmon" = "12. Bake salmon"
             self.value.append(token)

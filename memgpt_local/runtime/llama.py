@@ -403,6 +403,7 @@ class LlamaCppBackend:
                 "forced_tokens": forced,
                 "refused_repeats": ban.banned if ban else 0,
                 "formulas_stopped": ban.closed if ban else 0,
+                "formulas_turned": ban.turned if ban else 0,
             }
         )
         return Completion(
