@@ -255,6 +255,9 @@ LABEL_TOPICS = {
     "music": "gig gigs concert concerts band",
 }
 _FOR_A_LIVING = re.compile(r"\bfor a living\b", re.I)
+# "Which band did I see live a while ago?" asks about a gig, not a home: it was met with "Home: ..."
+# alone (eval chat seed 12), and the model said it did not know without searching
+_SEEN_LIVE = re.compile(r"\b((?:see|saw|seen|seeing|watch\w*|play\w*|hear|heard)(?:\s+\w+){0,3}\s+)live\b", re.I)
 _OWN_NAME = re.compile(r"\b(?:my name|who am i|what am i called|call me)\b", re.I)
 
 
@@ -264,7 +267,7 @@ def lines_about(question: str, lines: Sequence[tuple[str, str]]) -> list[str]:
     shellfish"), or the question uses a word people ask about its label with. "Name" alone
     matches only a question about the user's own name: "What's my mother's name?" is not
     answered by "Name: Dana"."""
-    question = _FOR_A_LIVING.sub("for work", question)
+    question = _SEEN_LIVE.sub(r"\1gig", _FOR_A_LIVING.sub("for work", question))
     asked = stems(question)
     if not _OWN_NAME.search(question):
         asked.discard("name")

@@ -439,6 +439,11 @@ def test_denial_guard_shows_what_memory_holds_about_the_question_once():
     assert lines_about("What do I do for a living?", core) == ["[human] Work: nurse"]
     assert lines_about("Am I allergic to anything?", core) == ["[human] Allergy: cat hair"]
     assert lines_about("What car do I drive?", core) == []
+    # "live" after seeing or playing is a gig, not a home (eval chat seed 12)
+    gig = [*core, ("human", "Music: Kimreels")]
+    assert lines_about("Which band did I see live a while ago?", gig) == ["[human] Music: Kimreels"]
+    assert lines_about("Who played live at the hall?", core) == []
+    assert lines_about("Where do I live these days?", gig) == ["[human] Home: Leeds"]
     hits = searched_turn(
         "What was the name we gave the ferret we adopted?", ["We adopted a ferret and named her Stoundbea."]
     )
