@@ -1095,3 +1095,18 @@ def test_perspective_guard_holds_a_retelling_of_news_told_without_a_subject(repl
 
     said = "Went to a gig by the Drorbroels on the weekend, they were amazing."
     assert (PerspectiveGuard().review(Turn(question=said), draft(reply), FakeMemory()) is not None) is held
+
+
+@pytest.mark.parametrize(
+    "reply, held",
+    [  # eval chat seed 12: the user named a place without "I", and the reply took it as its own
+        ("I'm an architect based in Binaanton. How can I assist you further?", True),
+        ("You're an architect based in Binaanton, lovely!", False),
+        ("I'm glad to meet you, Mourpiette.", False),
+    ],
+)
+def test_perspective_guard_holds_a_retelling_of_a_statement_that_names_a_place(reply, held):
+    from memgpt_local.agent.policy.perspective_guard import PerspectiveGuard
+
+    said = "Hello there, Mourpiette here. Architect by trade, based in Binaanton."
+    assert (PerspectiveGuard().review(Turn(question=said), draft(reply), FakeMemory()) is not None) is held

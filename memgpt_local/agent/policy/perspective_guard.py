@@ -44,6 +44,7 @@ from memgpt_local.text import (
     content_words,
     denies,
     is_question,
+    names_within,
     sentences,
     speaks_of_its_writer,
     words,
@@ -88,7 +89,9 @@ def speaks_as_user(draft: str, question: str, known: Iterable[str] = ()) -> str 
         for s in sentences(question)
         if is_question(s) and FIRST_PERSON.search(s) and not _ASKS_THE_ASSISTANT.search(s)
     ]
-    told = [s for s in sentences(question) if not is_question(s) and _of_the_writer(s)]
+    # "Architect by trade, based in Binaanton." tells of its writer by naming a place: it came back
+    # as "I'm an architect based in Binaanton." (eval chat seed 12)
+    told = [s for s in sentences(question) if not is_question(s) and (_of_the_writer(s) or names_within(s))]
     if not asked and not told:
         return None
     asked_words = {w for s in asked for w in content_words(s)} | (set(known) if asked else set())
