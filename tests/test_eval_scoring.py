@@ -111,10 +111,14 @@ def test_the_chat_band_question_accepts_the_band_as_named_and_old_records_are_ju
         "wording": 0,
         "turns": [{"text": t.text, "messages": [f"You saw the {name} live."], "verdict": "invented"} for t in turns],
     }
+    greeting = {"session": 1, "message": f"Hello {script.user.first}! How were the {name}?", "known_fact": False}
+    record["greetings"] = [greeting, {**greeting, "session": 0}]
     (tmp_path / RESULTS_FILE).write_text(json.dumps(record) + "\n")
     (read,) = read_records(tmp_path)
     verdicts = {t["text"]: t["verdict"] for t in read["turns"]}
     assert verdicts[band.text] == "correct"  # recorded as invented before the fix
+    # a greeting that names the band names a known fact (not counted before stop 36); the first login knows nothing
+    assert [g["known_fact"] for g in read["greetings"]] == [True, False]
 
 
 def test_a_reply_that_repeats_an_earlier_replys_sentence_is_counted_as_copied():

@@ -87,8 +87,21 @@ class Profile:
     band: str
 
     def known_words(self) -> tuple[str, ...]:
-        """Words any of which shows a greeting used something known about the user."""
-        return (self.town, self.new_town, self.job, self.pet, self.animal, self.food, self.hobby, self.sibling_name)
+        """Words any of which shows a greeting used something known about the user (the band and
+        the allergy since stop 36: "Hello Mourpiette! I know you love music, especially
+        Kimreels." had not counted)."""
+        return (
+            self.town,
+            self.new_town,
+            self.job,
+            self.pet,
+            self.animal,
+            self.food,
+            self.hobby,
+            self.sibling_name,
+            self.band,
+            self.allergy,
+        )
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from memgpt_local.eval.chat import scripts
-from memgpt_local.eval.chat_run import RESULTS_FILE, judge
+from memgpt_local.eval.chat_run import RESULTS_FILE, greeting_knows, judge
 from memgpt_local.eval.report import wilson
 from memgpt_local.text import shares_sentence_opening
 
@@ -109,7 +109,7 @@ def read_records(out: Path) -> list[dict[str, Any]]:
     """The stored records, their answers judged again against the scripts (the same seed makes
     the same script): a scoring fix reaches runs recorded before it. Until stop 23 the band
     question accepted only "Tragreette", so a reply naming "the Tragreettes" was scored
-    invented."""
+    invented; until stop 36 a greeting naming the band or the allergy did not name a known fact."""
     path = out / RESULTS_FILE
     if not path.exists():
         return []
@@ -123,7 +123,11 @@ def rejudged(record: dict[str, Any]) -> dict[str, Any]:
     if len(said) != len(record["turns"]) or any(a.text != t["text"] for a, t in zip(said, record["turns"])):
         return record  # another script version: left as recorded
     turns = [{**t, "verdict": judge(a, "\n".join(t["messages"]))} for a, t in zip(said, record["turns"])]
-    return {**record, "turns": turns}
+    greetings = [
+        {**g, "known_fact": greeting_knows(script.user, g["message"], g["session"])}
+        for g in record.get("greetings", [])
+    ]
+    return {**record, "turns": turns, "greetings": greetings}
 
 
 def write_chat_report(out: Path) -> Path | None:

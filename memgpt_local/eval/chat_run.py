@@ -36,7 +36,7 @@ from memgpt_local import events
 from memgpt_local.agent.loop import AgentRunner
 from memgpt_local.agent.turn import TurnResult
 from memgpt_local.config import AgentSettings
-from memgpt_local.eval.chat import ChatScript, Session, UserTurn
+from memgpt_local.eval.chat import ChatScript, Profile, Session, UserTurn
 from memgpt_local.eval.scoring import contains, contains_any
 from memgpt_local.memory.core import default_blocks
 from memgpt_local.text import denies, near_duplicate, normalize_space, sentences, words
@@ -69,6 +69,11 @@ def degenerate(message: str) -> bool:
 
 def fact_in(block: str, keys: Sequence[str]) -> bool:
     return all(contains(block, k) for k in keys)
+
+
+def greeting_knows(user: Profile, message: str, session: int) -> bool:
+    """Whether a greeting after the first session names something known about the user."""
+    return session > 0 and any(w and contains(message, w) for w in user.known_words())
 
 
 @dataclass
@@ -212,13 +217,12 @@ class ChatEvaluation:
     def _login(self, runner: AgentRunner, script: ChatScript, session: Session, number: int) -> dict[str, Any]:
         result = runner.run_turn(runner.login_event(now=session.at))
         message = "\n".join(result.messages)
-        known = [w for w in script.user.known_words() if w and contains(message, w)]
         return {
             "session": number,
             "message": message,
             "held": held_drafts(result),
             "names_user": contains(message, script.user.first),
-            "known_fact": bool(known) and number > 0,
+            "known_fact": greeting_knows(script.user, message, number),
         }
 
     def _turn(self, runner: AgentRunner, number: int, turn: UserTurn, when: datetime) -> TurnScore:
