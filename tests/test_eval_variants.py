@@ -36,8 +36,9 @@ TASKS: dict[str, tuple[str, int]] = {
 # refuses, which the probe never does, or says it does not know to a statement, which the probe is
 # never told (see the refusal and denial tests below), or repeats an earlier turn's sentence, which
 # a one-question episode has none of (tests/test_agent_loop.py holds the formula tests)
-# (grounded-reply: the probe names nothing it did not read; no-core-at-question: the probe's
-# memory has no core line about its question; both are tested in test_policies)
+# (grounded-reply: the probe names nothing it did not read; no-core-at-question and
+# answer-from-core: the probe's memory has no core line about its question; all are tested in
+# test_policies)
 CHAT_ONLY = {
     "no-direct-reply",
     "past-thoughts",
@@ -46,6 +47,7 @@ CHAT_ONLY = {
     "no-formula-stop",
     "grounded-reply",
     "no-core-at-question",
+    "answer-from-core",
 }
 
 

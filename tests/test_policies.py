@@ -1060,10 +1060,12 @@ def test_an_echo_with_nothing_searched_is_shown_the_core_lines_the_question_asks
         ("I do not know. What would you like to know about learning a new language?", True),
         ("Sure, great. What would you like to know about learning a new language?", True),
         ("What would you like to know about learning a new language?", True),
+        # the user's own words around the question, told back, answer nothing
+        ("You want a new language. Is it too late to learn a new language?", True),
     ],
 )
 def test_echo_guard_leaves_an_answer_that_ends_with_a_question_back(reply, held):
-    asked = "Is it too late to learn a new language?"
+    asked = "I want a new language. Is it too late to learn a new language?"
     hold = EchoGuard(GuardSettings()).review(Turn(question=asked), draft(reply), FakeMemory())
     assert (hold is not None) is held
 
@@ -1110,3 +1112,23 @@ def test_perspective_guard_holds_a_retelling_of_a_statement_that_names_a_place(r
 
     said = "Hello there, Mourpiette here. Architect by trade, based in Binaanton."
     assert (PerspectiveGuard().review(Turn(question=said), draft(reply), FakeMemory()) is not None) is held
+
+
+def test_answer_from_core_starts_the_reply_to_a_question_about_the_user_with_you():
+    from memgpt_local.agent.policy.answer_from_core import AnswerFromCore
+
+    memory = FakeMemory(core=[("human", "Name: Mourpiette"), ("human", "Work: architect"), ("human", "Son: Tomek")])
+    policy = AnswerFromCore()
+    for asked, start in (
+        ("What's my job?", "You"),  # eval chat seed 12: "I'm sorry, but I don't know what my job is."
+        ("Remind me, what do I do for work?", "You"),
+        ("When does Tomek start school?", ""),  # not about the user: "Tomek starts ..."
+        ("What's my blood type?", ""),  # core memory says nothing of it
+        ("Any tips for my work as an architect?", ""),  # advice, not memory
+        ("I love my work.", ""),  # no question
+    ):
+        turn = Turn(question=asked)
+        assert policy.start(turn, memory) == [] and turn.reply_start == start, asked
+    login = Turn(question=None, kind="login")
+    policy.start(login, memory)
+    assert login.reply_start == ""

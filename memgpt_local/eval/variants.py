@@ -242,6 +242,15 @@ register(
 
 register(
     Variant(
+        "answer-from-core",
+        'a question about the user that core memory speaks of has its reply begin with "You"',
+        enable=("answer_from_core",),
+    )
+)
+
+
+register(
+    Variant(
         "no-core-at-question",
         "the defaults without the core-memory lines quoted beside a question",
         disable=("core_at_question",),

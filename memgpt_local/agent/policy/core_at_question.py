@@ -32,17 +32,24 @@ from memgpt_local.text import lines_about, questions
 MAX_LINES = 4  # a question that matches more lines than this is matched loosely: none is quoted
 
 
+def lines_asked_about(question: str | None, memory: MemoryView) -> list[str]:
+    """The ``human`` block's lines the questions of ``question`` ask about, as ``[human] line``
+    (none for a request for advice, or when more than ``MAX_LINES`` match)."""
+    asked = questions(question or "")
+    if not asked or asks_for_help(asked):
+        return []
+    placeholder = default_text("human").strip()
+    facts = [("human", line) for line in human_lines(memory) if line.strip() != placeholder]
+    lines = lines_about(asked, facts)  # the user's facts: "I answer like a friend" matched "do I like"
+    return lines if len(lines) <= MAX_LINES else []
+
+
 class CoreAtQuestion(Policy):
     name = "core_at_question"
 
     def start(self, turn: Turn, memory: MemoryView) -> list[NewMessage]:
-        asked = questions(turn.question or "")
-        if not asked or asks_for_help(asked):
-            return []
-        placeholder = default_text("human").strip()
-        facts = [("human", line) for line in human_lines(memory) if line.strip() != placeholder]
-        lines = lines_about(asked, facts)  # the user's facts: "I answer like a friend" matched "do I like"
-        if not lines or len(lines) > MAX_LINES:
+        lines = lines_asked_about(turn.question, memory)
+        if not lines:
             return []
         text = (
             "For you, not the user: your core memory says this about the user's question:\n"

@@ -24,6 +24,7 @@ from memgpt_local.text import (
     lines_about,
     questions,
     sentences,
+    statements,
     stem,
 )
 
@@ -48,18 +49,22 @@ def restates_question(draft: str, asked: str, *, coverage: float = 0.75, min_wor
 def answers_besides(draft: str, asked: str) -> bool:
     """Whether ``draft`` answers the user's question in a sentence of its own besides any question
     it asks: a statement with two content words of the question (compared by stem; one, when
-    the question has one) that does not say it does not know ("Sure, Tomek." answers nothing).
+    the question has one) that does not say it does not know ("Sure, Tomek." answers nothing)
+    and is not what the user said around the question, told back ("You told me about your sister
+    last week." for "I told you about my sister last week. What's her name?").
     "It's never too late to learn a new language! What would you like to know about learning a
-    new language?" answered "Is it too late to learn a new language?" (eval
-    chat seed 6: held as an echo, and the redraft said "I do not know if it is too late ...")."""
-    said = {stem(w) for w in content_words(asked)}
+    new language?" answered "Is it too late to learn a new language?" (eval chat seed 6: held as
+    an echo, and the redraft said "I do not know if it is too late ...")."""
+    said = {stem(w) for w in content_words(questions(asked) or asked)}
+    told = {stem(w) for w in content_words(statements(asked))}
     enough = min(2, len(said)) or 1
-    return any(
-        not is_question(sentence)
-        and not denies(sentence)
-        and len(said & {stem(w) for w in content_words(sentence)}) >= enough
-        for sentence in sentences(draft)
-    )
+    for sentence in sentences(draft):
+        own = {stem(w) for w in content_words(sentence)}
+        if is_question(sentence) or denies(sentence) or len(said & own) < enough:
+            continue
+        if 4 * len(own & told) < 3 * len(own):  # under three quarters of it the user's own statement
+            return True
+    return False
 
 
 class EchoGuard(Policy):
