@@ -11,6 +11,12 @@ that starts "You" goes on with what it knows about the user ("You work as an arc
 says so in the user's terms ("You haven't told me ..."). Only for a question that speaks of
 the user ("my", "I") and that core memory speaks of: "When does Lia start school?" is answered
 "Lia starts ...".
+
+Measured worse, so off: on eval chat tuning seed 6 (wording 1, 44e3d81) the "You" start became
+"You asked about ..." and "You mentioned that ..." before the same denial ("You mentioned that
+you have a peanut allergy. I'm sorry, but I don't know what you can't eat or take based on
+that."), and 7 of 19 replies copied an earlier sentence's opening. Kept as the variant
+``answer-from-core`` to compare a better form of the idea against; see docs/eval/results.md.
 """
 
 from __future__ import annotations
