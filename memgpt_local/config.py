@@ -289,6 +289,13 @@ class AgentSettings(Section):
         "every reply of an eval chat session) is neither sent nor shown to the model again; after a first sentence "
         "under four words ('I see.') the formula is turned away instead (0 = off)",
     )
+    reply_fresh_openings: bool = Field(
+        True,
+        description="a reply's first sentence may not open with the same reply_formula_words words as a sentence of an "
+        "earlier turn's reply (one that does not deny): the sampler refuses the word that would complete the opening, "
+        "unless core memory or the user's message holds it; seven small-talk replies of one eval chat session opened "
+        '"I\'m glad/sorry to hear that ..."',
+    )
     idle_heartbeat_minutes: float = Field(0.0, ge=0.0, description="0 disables the idle timer")
     past_thoughts: bool = Field(
         False,

@@ -157,9 +157,10 @@ def near_duplicate(a: str, b: str, ratio: float = 0.9) -> bool:
     return min(len(x), len(y)) >= 20 and SequenceMatcher(None, x, y).ratio() >= ratio
 
 
-def sentence_openings(text: str, n: int = 5) -> set[tuple[str, ...]]:
-    """The first ``n`` words of each sentence of ``text`` that has at least four."""
-    return {tuple(words(s)[:n]) for s in sentences(text) if len(words(s)) >= 4}
+def sentence_openings(text: str, n: int = 5, with_denials: bool = True) -> set[tuple[str, ...]]:
+    """The first ``n`` words of each sentence of ``text`` that has at least four (without the
+    sentences that say they do not know, unless ``with_denials``)."""
+    return {tuple(words(s)[:n]) for s in sentences(text) if len(words(s)) >= 4 and (with_denials or not denies(s))}
 
 
 def sentence_spans(text: str) -> list[tuple[int, str]]:

@@ -489,6 +489,34 @@ def test_a_reply_ends_before_a_formula_an_earlier_reply_used(store):
     assert request.avoid is not None and ("what", "else", "would", "you") in request.avoid.formulas
 
 
+def test_a_first_sentence_may_not_open_like_an_earlier_reply(store):
+    """The sampler is told the openings of earlier replies' sentences a first sentence may not
+    repeat: not a denial's (the honest "I don't know" may come again), nor one ending on a word
+    core memory or the user's message holds (a refused name would be an invented one)."""
+    runner = make_runner(
+        store,
+        [
+            say("I'm glad to hear that you enjoyed it. Your parrot is Brallhaette."),
+            say("I'm sorry, but I don't know your blood group."),
+            say("I'm glad you had fun!"),
+        ],
+    )
+    store.core.set_value(runner.agent_id, "human", "Name: Guskleel\nParrot: Brallhaette")
+    ask(runner, "Saw a brilliant octopus documentary yesterday.")
+    ask(runner, "Do you remember my blood group?")
+    ask(runner, "Went to a gig on the weekend.")
+    openings = runner.backend.requests[2].avoid.openings
+    assert ("i", "m", "glad", "to") in openings  # small talk may not open "I'm glad to" again
+    assert ("your", "parrot", "is", "brallhaette") not in openings  # core memory holds "Brallhaette"
+    assert not any(o[:3] == ("i", "m", "sorry") for o in openings)  # a denial's opening is free
+    off = make_runner(
+        store, [say("I'm glad to hear that you enjoyed it."), say("Nice!")], name="off", reply_fresh_openings=False
+    )
+    ask(off, "Saw a documentary.")
+    ask(off, "Went to a gig.")
+    assert off.backend.requests[1].avoid.openings == frozenset()
+
+
 def test_no_formula_is_cut_when_the_setting_is_off(store):
     """Off, the formula reaches the repeat guard, which holds the whole draft for another."""
     formula = "What else would you like to know about him?"

@@ -45,6 +45,7 @@ CHAT_ONLY = {
     "no-refusal-guard",
     "no-unasked-denial",
     "no-formula-stop",
+    "same-openings",
     "grounded-reply",
     "no-core-at-question",
     "answer-from-core",

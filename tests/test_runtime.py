@@ -439,3 +439,33 @@ def test_smollm_writes_a_forced_start_and_goes_on_from_it(real_backend, constrai
     # (the library's own sampler has no repeat ban: smollm may loop there until max_tokens)
     message = out.text.partition('"message": "')[2]
     assert message.startswith(start) and len(message.rstrip('"}')) >= len(start) + 8
+
+
+@pytest.mark.real_model
+def test_smollm_opens_its_own_way_when_an_earlier_reply_took_the_opening(real_backend):
+    """A first sentence one word short of an earlier reply's opening may not go on with the word
+    that completes it: the model writes another first sentence, and the step still completes."""
+    from memgpt_local.runtime.base import Grammar, RepeatBan
+
+    grammar = Grammar(text='root ::= "{\\"message\\": \\"" [^"\\\\]* "\\"}"', kind="json")
+    prompt = [
+        ChatMessage(role="system", content="You are a helpful assistant."),
+        ChatMessage(
+            role="user",
+            content='Repeat this text exactly, in JSON as {"message": "..."}: '
+            "The quick brown fox jumps over the lazy dog.",
+        ),
+    ]
+    openings = frozenset({("the", "quick", "brown", "fox")})
+    texts = {}
+    for name, avoid in (("free", frozenset()), ("turned", openings)):
+        real_backend.reset_cache()
+        done = real_backend.complete(
+            prompt, grammar=grammar, max_tokens=24, avoid=RepeatBan("message", 0, openings=avoid, formula_words=4)
+        )
+        texts[name] = done.text.split('"message": "', 1)[1].removesuffix('"}')
+        assert real_backend.last_stats["openings_turned"] == (1 if avoid else 0)
+    assert texts["free"].lower().startswith("the quick brown fox")
+    assert texts["turned"].lower().startswith("the quick brown") and not texts["turned"].lower().startswith(
+        "the quick brown fox"
+    )

@@ -46,7 +46,7 @@ from memgpt_local.schemas import (
     NewMessage,
     utcnow,
 )
-from memgpt_local.text import formula_start, sentence_openings
+from memgpt_local.text import content_words, formula_start, sentence_openings
 
 if TYPE_CHECKING:
     from memgpt_local.memory.protocol import Store
@@ -262,18 +262,24 @@ class AgentRunner:
             grammar=self._grammar(plan, turn.reply_start),
             max_tokens=self.settings.reply_reserve_tokens,
             on_text=self.observer.text,
-            avoid=self._repeat_ban(turn, plan, formulas),
+            avoid=self._repeat_ban(turn, plan, formulas, self._openings(turn, plan)),
         )
         record = self._execute(turn, index, completion, plan, prompt, formulas)
         record.eviction = eviction
         self.observer.step_finished(record)
         return record
 
-    def _repeat_ban(self, turn: Turn, plan: StepPlan, formulas: frozenset[tuple[str, ...]]) -> RepeatBan | None:
+    def _repeat_ban(
+        self,
+        turn: Turn,
+        plan: StepPlan,
+        formulas: frozenset[tuple[str, ...]],
+        openings: frozenset[tuple[str, ...]] = frozenset(),
+    ) -> RepeatBan | None:
         """A reply may not loop a run of its own words, nor copy a draft held back this turn,
-        and it ends before a formula (see ``RepeatBan``)."""
+        nor open like an earlier reply, and it ends before a formula (see ``RepeatBan``)."""
         n = self.settings.reply_repeat_ngram
-        if "reply" not in plan.kinds or not (n or formulas):
+        if "reply" not in plan.kinds or not (n or formulas or openings):
             return None
         return RepeatBan(
             field="message",
@@ -282,6 +288,7 @@ class AgentRunner:
             fixed_start=turn.reply_start,
             formulas=formulas,
             formula_words=self.settings.reply_formula_words,
+            openings=openings,
         )
 
     def _formulas(self, turn: Turn, plan: StepPlan) -> frozenset[tuple[str, ...]]:
@@ -293,6 +300,23 @@ class AgentRunner:
             # formula, a greeting was left as the bare "Hello Lena!"
             return frozenset()
         return frozenset(o for said, _ in earlier_replies(turn, self.memory) for o in sentence_openings(said, k))
+
+    def _openings(self, turn: Turn, plan: StepPlan) -> frozenset[tuple[str, ...]]:
+        """The openings of earlier turns' reply sentences a reply's first sentence may not
+        repeat (``agent.reply_fresh_openings``): not a denial's ("I'm sorry, but I don't know"
+        is the honest answer again), nor one whose last word core memory or the user's message
+        holds ("Your parrot is Brallhaette." twice is the answer twice, and a refused name is an
+        invented one)."""
+        k = self.settings.reply_formula_words
+        if not (k and self.settings.reply_fresh_openings) or "reply" not in plan.kinds or turn.reply_start:
+            return frozenset()
+        known = set(content_words(" ".join(line for _, line in self.memory.core_lines()) + " " + (turn.question or "")))
+        return frozenset(
+            opening
+            for said, _ in earlier_replies(turn, self.memory)
+            for opening in sentence_openings(said, k, with_denials=False)
+            if opening[-1] not in known
+        )
 
     def _execute(
         self,

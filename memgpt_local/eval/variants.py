@@ -217,6 +217,13 @@ register(
 )
 register(
     Variant(
+        "same-openings",
+        "the defaults without turning a reply's first sentence away from an earlier reply's opening",
+        agent={"reply_fresh_openings": False},
+    )
+)
+register(
+    Variant(
         "reply-thought-0",
         "a step that may only reply has an empty thought: the reply's first words come at once",
         agent={"reply_thought_max_chars": 0},

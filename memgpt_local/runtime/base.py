@@ -95,6 +95,11 @@ class RepeatBan:
     # first sentence under four words ("I see.") the word that would complete the opening is refused
     formulas: frozenset[tuple[str, ...]] = frozenset()
     formula_words: int = 4
+    # the value's first sentence may not open with one of these ``formula_words``-word openings
+    # (of earlier replies' sentences): the word that would complete one is refused, so the reply
+    # opens its own way; seven small-talk replies of one session opened "I'm glad/sorry to hear
+    # that ..." (eval chat seed 6)
+    openings: frozenset[tuple[str, ...]] = frozenset()
     fixed_start: str = ""  # the value's forced first words (``Grammar.message_start``): never refused
 
 

@@ -145,6 +145,7 @@ class NgramBan:
         self.banned = 0  # steps at which a token was refused, for the counters
         self.refuses_runs = ban.n > 0
         self.formulas, self.formula_words = ban.formulas, ban.formula_words
+        self.openings = ban.openings
         # the grammar writes the value's first words: a refused token there has no way around it
         self.fixed = len(json.dumps(ban.fixed_start, ensure_ascii=False)) - 2 if ban.fixed_start else 0
         self.written = 0  # characters of the watched value so far, as JSON string text
@@ -153,6 +154,8 @@ class NgramBan:
         self.closed = 0  # values closed before a formula, for the counters
         self.turned = 0  # values turned away from a formula after a short first sentence, for the counters
         self.turned_this_value = False
+        self.opened = 0  # first sentences turned away from an earlier reply's opening, for the counters
+        self.opened_this_value = False
         self.starts: dict[str, list[int]] = {}  # a formula's word -> the tokens that start it
 
     def _fresh(self) -> dict[tuple[int, ...], set[int]]:
@@ -166,7 +169,7 @@ class NgramBan:
         """Tokens the next step may not pick (empty outside the watched value)."""
         if not self.watch.in_field or self.written < self.fixed:
             return []
-        return self._repeats() + self._formula_turn()
+        return self._repeats() + self._formula_turn() + self._opening_turn()
 
     def _repeats(self) -> list[int]:
         """The tokens that would complete a run of ``n`` the value (or a held draft) holds."""
@@ -202,6 +205,29 @@ class NgramBan:
             self.turned_this_value = True
         return refused
 
+    def _opening_turn(self) -> list[int]:
+        """While the first sentence has one word fewer than ``formula_words`` and those words
+        begin one of ``openings``, the first tokens of the words that would complete it: the
+        reply is turned away from opening like an earlier one ("I'm glad to" may not go on
+        "hear" again; it says "I'm glad you enjoyed it" instead)."""
+        if not self.openings or self.tokenize is None:
+            return []
+        text = _plain(self.text)
+        spans = sentence_spans(text)
+        if len(spans) != 1 or text.rstrip()[-1:] in (".", "!", "?"):
+            return []
+        begun = tuple(words(spans[0][1]))
+        if len(begun) != self.formula_words - 1:
+            return []
+        refused: list[int] = []
+        for opening in self.openings:
+            if opening[:-1] == begun:
+                refused += self._word_starts(opening[-1])
+        if refused and not self.opened_this_value:
+            self.opened += 1
+            self.opened_this_value = True
+        return refused
+
     def _word_starts(self, word: str) -> list[int]:
         """The first token of `` word`` and of `` Word`` (a formula's words are lowercase)."""
         if word not in self.starts and self.tokenize is not None:
@@ -225,12 +251,13 @@ class NgramBan:
         self.pieces[token], self.last_piece = piece, piece
         if not self.watch.in_field:
             self.value, self.seen, self.text, self.formula, self.written = [], self._fresh(), "", False, 0
-            self.turned_this_value = False
+            self.turned_this_value = self.opened_this_value = False
             return
         if inside:
             self.written += len(piece)
-        if inside and self.formulas and not self.formula:
+        if inside and (self.formulas or self.openings) and not self.formula:
             self.text += piece
+        if inside and self.formulas and not self.formula:
             text = without_partial_word(_plain(self.text))
             self.formula = formula_start(text, self.formulas, self.formula_words) is not None
         if inside and not _is_list_number(piece):  # list numbers: "7. Bake salmon" = "12. Bake salmon"

@@ -404,6 +404,7 @@ class LlamaCppBackend:
                 "refused_repeats": ban.banned if ban else 0,
                 "formulas_stopped": ban.closed if ban else 0,
                 "formulas_turned": ban.turned if ban else 0,
+                "openings_turned": ban.opened if ban else 0,
             }
         )
         return Completion(
