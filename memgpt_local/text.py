@@ -126,10 +126,24 @@ _ASKING_START = re.compile(
 )
 
 
+# "What a long day." and "How lovely!" open with a question word and ask nothing: the model's
+# old "I'm sorry, but I don't know ..." went out to "What a long day. Completely worn out." (eval
+# chat seed 6), unheld since the message seemed to ask
+_EXCLAMATION = re.compile(
+    r"^\W*(?:what\s+an?\b|how\s+(?!(?:do|does|did|can|could|would|will|should|is|are|was|were|am|have|has|had|"
+    r"many|much|long|often|old|far|to|about)\b)\w+\W*(?:$|[,!]))",
+    re.I,
+)
+
+
 def asks_something(text: str) -> bool:
     """Whether any sentence of ``text`` ends with "?" or opens with a question word or a
-    request to find something ("Remind me what we said")."""
-    return any(s.endswith("?") or _ASKING_START.match(s) for s in sentences(text))
+    request to find something ("Remind me what we said"); one that ends with "!" or exclaims
+    ("What a long day.", "How lovely, ...") does not."""
+    return any(
+        s.endswith("?") or (_ASKING_START.match(s) and not s.endswith("!") and not _EXCLAMATION.match(s))
+        for s in sentences(text)
+    )
 
 
 def statements(text: str) -> str:

@@ -715,6 +715,26 @@ def test_unasked_denial_holds_an_i_dont_know_to_a_message_that_asked_nothing_onc
     assert policy.review(told, draft(denial), FakeMemory()) is None
 
 
+@pytest.mark.parametrize(
+    "message, asks",
+    [
+        ("What a long day. Completely worn out.", False),  # eval chat seed 6: an old denial went out
+        ("How lovely, the sun is out.", False),
+        ("What an evening!", False),
+        ("Who knew baking could be this hard!", False),
+        ("How do I fix a dripping tap.", True),  # a request without its "?"
+        ("How long have I been learning chess", True),
+        ("What's my sister called", True),
+        ("Remind me what we said about Bath.", True),
+        ("Is it too late to learn a new language?", True),
+    ],
+)
+def test_an_exclamation_asks_nothing(message, asks):
+    from memgpt_local.text import asks_something
+
+    assert asks_something(message) is asks
+
+
 def test_identity_guard_holds_a_reply_that_takes_the_users_name_once():
     from memgpt_local.agent.policy.identity_guard import IdentityGuard
 
