@@ -517,32 +517,6 @@ def test_a_first_sentence_may_not_open_like_an_earlier_reply(store):
     assert off.backend.requests[1].avoid.openings == frozenset()
 
 
-def test_core_in_thought_has_each_step_of_a_question_turn_think_from_the_lines_first(store):
-    """With ``core_in_thought`` on, a question about the user that core memory speaks of has the
-    grammar begin every step's thought with the lines; a script that does not is refused, as a
-    real model could not write it; a statement's turn is left alone."""
-    start = "My core memory says: Work: baker."
-    runner = make_runner(
-        store,
-        [
-            call("conversation_search", thought=f"{start} Let me check.", heartbeat=True, query="job"),
-            call("send_message", thought=f"{start} Tell them.", message="You are a baker."),
-            say("Nice!"),
-        ],
-        policies=["core_in_thought"],
-    )
-    store.core.set_value(runner.agent_id, "human", "Name: Guskleel\nWork: baker")
-    assert ask(runner, "What's my job?").messages == ["You are a baker."]
-    assert [r.grammar.thought_start for r in runner.backend.requests] == [start, start]
-    assert f'"{start}" jchar{{0,' in runner.backend.requests[0].grammar.text
-    ask(runner, "I baked rye bread today.")
-    assert runner.backend.requests[2].grammar.thought_start == ""
-    wrong = make_runner(store, [say("You are a baker.")], name="wrong", policies=["core_in_thought"])
-    store.core.set_value(wrong.agent_id, "human", "Name: Guskleel\nWork: baker")
-    with pytest.raises(InvalidScriptError, match="thought"):
-        ask(wrong, "What's my job?")
-
-
 def test_no_formula_is_cut_when_the_setting_is_off(store):
     """Off, the formula reaches the repeat guard, which holds the whole draft for another."""
     formula = "What else would you like to know about him?"

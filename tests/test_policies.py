@@ -1134,21 +1134,21 @@ def test_perspective_guard_holds_a_retelling_of_a_statement_that_names_a_place(r
     assert (PerspectiveGuard().review(Turn(question=said), draft(reply), FakeMemory()) is not None) is held
 
 
-def test_core_in_thought_begins_the_thought_with_the_lines_a_question_about_the_user_asks_about():
-    from memgpt_local.agent.policy.core_in_thought import CoreInThought
+def test_answer_from_core_starts_the_reply_to_a_question_about_the_user_with_you():
+    from memgpt_local.agent.policy.answer_from_core import AnswerFromCore
 
     memory = FakeMemory(core=[("human", "Name: Mourpiette"), ("human", "Work: architect"), ("human", "Son: Tomek")])
-    policy = CoreInThought()
+    policy = AnswerFromCore()
     for asked, start in (
-        ("What's my job?", "My core memory says: Work: architect."),  # seed 12: "I don't know what my job is."
-        ("Remind me, what do I do for work?", "My core memory says: Work: architect."),
+        ("What's my job?", "You"),  # eval chat seed 12: "I'm sorry, but I don't know what my job is."
+        ("Remind me, what do I do for work?", "You"),
         ("When does Tomek start school?", ""),  # not about the user: "Tomek starts ..."
         ("What's my blood type?", ""),  # core memory says nothing of it
         ("Any tips for my work as an architect?", ""),  # advice, not memory
         ("I love my work.", ""),  # no question
     ):
         turn = Turn(question=asked)
-        assert policy.start(turn, memory) == [] and turn.thought_start == start, asked
+        assert policy.start(turn, memory) == [] and turn.reply_start == start, asked
     login = Turn(question=None, kind="login")
     policy.start(login, memory)
-    assert login.thought_start == ""
+    assert login.reply_start == ""

@@ -442,20 +442,6 @@ def test_smollm_writes_a_forced_start_and_goes_on_from_it(real_backend, constrai
 
 
 @pytest.mark.real_model
-def test_smollm_writes_a_forced_thought_start_and_a_parsable_step(real_backend):
-    """``core_in_thought`` puts core lines at the start of the thought: the grammar writes them,
-    with a quote and a colon inside, and the step parses with them in its thought."""
-    start = 'My core memory says: Work: baker ("the best in town").'
-    from memgpt_local.functions.specs import with_message_limit
-
-    (spec,) = with_message_limit((FUNCTIONS_BY_NAME["send_message"],), 80)
-    grammar = build_call_grammar([spec], thought_max_chars=90, thought_start=start)
-    out = real_backend.complete(msgs("What's my job?"), grammar=grammar, max_tokens=200)
-    call = parse_call(out.text, [spec])
-    assert call.thought.startswith(start) and call.arguments["message"]
-
-
-@pytest.mark.real_model
 def test_smollm_opens_its_own_way_when_an_earlier_reply_took_the_opening(real_backend):
     """A first sentence one word short of an earlier reply's opening may not go on with the word
     that completes it: the model writes another first sentence, and the step still completes."""

@@ -100,7 +100,7 @@ class AgentRunner:
         self.executor = FunctionExecutor(store, self.agent_id, settings, self.functions)
         self.queue = QueueManager(store, backend, settings, self.render, self.core_view)
         self.facts = FactNoter(store, backend, self.agent_id, settings.fact_notes)
-        self._grammars: dict[tuple[frozenset[str], int, bool, str, str], Grammar] = {}
+        self._grammars: dict[tuple[frozenset[str], int, bool, str], Grammar] = {}
 
     # ------------------------------------------------------------ context
 
@@ -234,24 +234,17 @@ class AgentRunner:
             plan = policy.plan(turn, plan)
         return plan
 
-    def _grammar(self, plan: StepPlan, reply_start: str = "", thought_start: str = "") -> Grammar:
+    def _grammar(self, plan: StepPlan, reply_start: str = "") -> Grammar:
         """The grammar of the functions ``plan`` allows; a step that may only reply cannot ask
-        for another step, a reply begins with ``reply_start`` and the thought with
-        ``thought_start`` (none where the thought is empty or too short for it)."""
+        for another step, and a reply begins with ``reply_start``."""
         functions = [f for f in self.functions if f.kind in plan.kinds]
         thought = self.settings.thought_max_chars
         if plan.reply_only and self.settings.reply_thought_max_chars is not None:
             thought = self.settings.reply_thought_max_chars
-        if len(thought_start) > thought:
-            thought_start = ""
-        key = (frozenset(f.name for f in functions), thought, plan.reply_only, reply_start, thought_start)
+        key = (frozenset(f.name for f in functions), thought, plan.reply_only, reply_start)
         if key not in self._grammars:
             self._grammars[key] = build_call_grammar(
-                functions,
-                thought_max_chars=thought,
-                heartbeat=not plan.reply_only,
-                message_start=reply_start,
-                thought_start=thought_start,
+                functions, thought_max_chars=thought, heartbeat=not plan.reply_only, message_start=reply_start
             )
         return self._grammars[key]
 
@@ -266,7 +259,7 @@ class AgentRunner:
         self.observer.formulas, self.observer.formula_words = formulas, self.settings.reply_formula_words
         completion = self.backend.complete(
             prompt,
-            grammar=self._grammar(plan, turn.reply_start, turn.thought_start),
+            grammar=self._grammar(plan, turn.reply_start),
             max_tokens=self.settings.reply_reserve_tokens,
             on_text=self.observer.text,
             avoid=self._repeat_ban(turn, plan, formulas, self._openings(turn, plan)),

@@ -249,9 +249,9 @@ register(
 
 register(
     Variant(
-        "core-in-thought",
-        "a question about the user that core memory speaks of has each step's thought begin with those lines",
-        enable=("core_in_thought",),
+        "answer-from-core",
+        'a question about the user that core memory speaks of has its reply begin with "You"',
+        enable=("answer_from_core",),
     )
 )
 

@@ -55,7 +55,6 @@ class Grammar:
     kind: Literal["call", "text", "json"] = "call"  # json: a JSON value, done when it closes
     max_chars: int = 0  # for kind == "text"
     message_start: str = ""  # a call grammar's forced start of a ``message`` argument
-    thought_start: str = ""  # a call grammar's forced start of the thought
     specs: tuple[CallSpec, ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -250,19 +250,14 @@ def _started_string_rule(rules: _Rules, start: str, field: FieldInfo) -> str:
     """A JSON string that begins with ``start`` and goes on for at least
     ``MESSAGE_START_MIN_MORE`` characters (within the field's max_length)."""
     max_len = _constraint(field, annotated_types.MaxLen)
-    return _begun_string_rule(
-        rules, "message-started", start, MESSAGE_START_MIN_MORE, max_len.max_length if max_len else 2000
-    )
-
-
-def _begun_string_rule(rules: _Rules, name: str, start: str, more: int, max_chars: int) -> str:
-    """A JSON string that begins with ``start`` and goes on for ``more`` characters or more, up
-    to ``max_chars`` in all."""
-    high = max_chars - len(start)
-    if high < more:
+    high = (max_len.max_length if max_len else 2000) - len(start)
+    if high < MESSAGE_START_MIN_MORE:
         raise GrammarError(f"the forced start {start!r} leaves no room in its field")
     escaped = json.dumps(start, ensure_ascii=False)[1:-1]
-    return rules.add(name, f'"\\"" {gbnf_literal(escaped)} {_repeat("jchar", more, high)} "\\""')
+    return rules.add(
+        "message-started",
+        f'"\\"" {gbnf_literal(escaped)} {_repeat("jchar", MESSAGE_START_MIN_MORE, high)} "\\""',
+    )
 
 
 def _args_body(rules: _Rules, spec: CallSpec, message_start: str = "") -> str:
@@ -285,16 +280,10 @@ def _args_body(rules: _Rules, spec: CallSpec, message_start: str = "") -> str:
 
 
 def call_grammar_text(
-    functions: Sequence[CallSpec],
-    *,
-    thought_max_chars: int = 400,
-    heartbeat: bool = True,
-    message_start: str = "",
-    thought_start: str = "",
+    functions: Sequence[CallSpec], *, thought_max_chars: int = 400, heartbeat: bool = True, message_start: str = ""
 ) -> str:
     """The GBNF text of a call grammar (pure; not checked by llama.cpp). With ``message_start``
-    a ``message`` argument begins with those words and goes on after them; with
-    ``thought_start`` the thought does (and may stop there)."""
+    a ``message`` argument begins with those words and goes on after them."""
     if not functions:
         raise GrammarError("a call grammar needs at least one function")
     names = [spec.name for spec in functions]
@@ -304,10 +293,7 @@ def call_grammar_text(
         raise GrammarError("thought_max_chars must be 0 (no thought) or more")
     rules = _Rules()
     rules.add("root", "")
-    if thought_start:
-        thought = _begun_string_rule(rules, "thought-started", thought_start, 0, thought_max_chars)
-    else:
-        thought = _string_rule(rules, 0, thought_max_chars)
+    thought = _string_rule(rules, 0, thought_max_chars)
     call_alts: list[str] = []
     for spec in functions:
         fn = _name(spec.name)
@@ -321,21 +307,12 @@ def call_grammar_text(
 
 
 def build_call_grammar(
-    functions: Sequence[CallSpec],
-    *,
-    thought_max_chars: int = 400,
-    heartbeat: bool = True,
-    message_start: str = "",
-    thought_start: str = "",
+    functions: Sequence[CallSpec], *, thought_max_chars: int = 400, heartbeat: bool = True, message_start: str = ""
 ) -> Grammar:
     """The grammar of one model step calling one of ``functions`` (it carries them as ``specs``);
-    a ``message`` argument begins with ``message_start``, the thought with ``thought_start``."""
+    a ``message`` argument begins with ``message_start``."""
     text = call_grammar_text(
-        functions,
-        thought_max_chars=thought_max_chars,
-        heartbeat=heartbeat,
-        message_start=message_start,
-        thought_start=thought_start,
+        functions, thought_max_chars=thought_max_chars, heartbeat=heartbeat, message_start=message_start
     )
     return Grammar(
         text=text,
@@ -343,7 +320,6 @@ def build_call_grammar(
         thought_max_chars=thought_max_chars,
         specs=tuple(functions),
         message_start=message_start,
-        thought_start=thought_start,
     )
 
 

@@ -107,12 +107,6 @@ class ScriptedBackend:
                 f"scripted message {message!r} does not begin with the grammar's forced start {start!r}",
                 "script the message with that start",
             )
-        thought_start = grammar.thought_start if grammar is not None else ""
-        if thought_start and isinstance(item, FunctionCall) and not item.thought.startswith(thought_start):
-            raise InvalidScriptError(
-                f"scripted thought {item.thought!r} does not begin with the grammar's forced start {thought_start!r}",
-                "script the thought with that start",
-            )
 
     def _spec_for(self, call: FunctionCall, grammar: Grammar | None) -> CallSpec:
         """The spec ``call`` is rendered (and its arguments validated) with: the request's call

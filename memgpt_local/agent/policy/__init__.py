@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from memgpt_local.agent.policy.all_questions import AllQuestions
+from memgpt_local.agent.policy.answer_from_core import AnswerFromCore
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, StepPlan
 from memgpt_local.agent.policy.copy_guard import CopyGuard
 from memgpt_local.agent.policy.core_at_question import CoreAtQuestion
-from memgpt_local.agent.policy.core_in_thought import CoreInThought
 from memgpt_local.agent.policy.denial_guard import DenialGuard
 from memgpt_local.agent.policy.direct_reply import DirectReply
 from memgpt_local.agent.policy.echo_guard import EchoGuard
@@ -42,7 +42,7 @@ FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
     "search_uncovered": lambda s: SearchUncovered(),
     "prefetch": lambda s: Prefetch(s.prefetch),
     "core_at_question": lambda s: CoreAtQuestion(),
-    "core_in_thought": lambda s: CoreInThought(),
+    "answer_from_core": lambda s: AnswerFromCore(),
     "question_focus": lambda s: QuestionFocus(),
     "read_results": lambda s: ReadResults(),
     "search_budget": lambda s: SearchBudget(s.search_budget),
