@@ -98,7 +98,7 @@ PolicyName = Literal[  # in the order they act, whatever the order of ``agent.po
     "search_uncovered",
     "prefetch",
     "core_at_question",
-    "answer_from_core",
+    "answer_start",
     "question_focus",
     "read_results",
     "search_budget",

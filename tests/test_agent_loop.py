@@ -499,6 +499,8 @@ def test_a_first_sentence_may_not_open_like_an_earlier_reply(store):
             say("I'm glad to hear that you enjoyed it. Your parrot is Brallhaette."),
             say("I'm sorry, but I don't know your blood group."),
             say("I'm glad you had fun!"),
+            say("I'm sorry, but I don't know."),
+            say("Thanks for telling me, rest well."),
         ],
     )
     store.core.set_value(runner.agent_id, "human", "Name: Guskleel\nParrot: Brallhaette")
@@ -509,6 +511,9 @@ def test_a_first_sentence_may_not_open_like_an_earlier_reply(store):
     assert ("i", "m", "glad", "to") in openings  # small talk may not open "I'm glad to" again
     assert ("your", "parrot", "is", "brallhaette") not in openings  # core memory holds "Brallhaette"
     assert not any(o[:3] == ("i", "m", "sorry") for o in openings)  # a denial's opening is free
+    held = ask(runner, "What a long day.")
+    assert [h.reason for h in held.holds] == ["unasked_denial"]
+    assert runner.backend.requests[3].avoid.openings and not runner.backend.requests[4].avoid.openings
     off = make_runner(
         store, [say("I'm glad to hear that you enjoyed it."), say("Nice!")], name="off", reply_fresh_openings=False
     )

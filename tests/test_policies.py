@@ -1134,18 +1134,29 @@ def test_perspective_guard_holds_a_retelling_of_a_statement_that_names_a_place(r
     assert (PerspectiveGuard().review(Turn(question=said), draft(reply), FakeMemory()) is not None) is held
 
 
-def test_answer_from_core_starts_the_reply_to_a_question_about_the_user_with_you():
-    from memgpt_local.agent.policy.answer_from_core import AnswerFromCore
+def test_answer_start_begins_the_reply_with_the_label_of_the_line_that_answers():
+    from memgpt_local.agent.policy.answer_start import AnswerStart
 
-    memory = FakeMemory(core=[("human", "Name: Mourpiette"), ("human", "Work: architect"), ("human", "Son: Tomek")])
-    policy = AnswerFromCore()
+    memory = FakeMemory(
+        core=[
+            ("human", "Name: Mourpiette"),
+            ("human", "Parrot: Brallhaette"),
+            ("human", "Parrot's behavior: chewing everything again"),
+            ("human", "Favourite meal: gnocchi"),
+            ("human", "Grace's hip surgery: on Monday"),
+            ("human", "Sister's wedding: in June"),
+        ]
+    )
+    policy = AnswerStart()
     for asked, start in (
-        ("What's my job?", "You"),  # eval chat seed 12: "I'm sorry, but I don't know what my job is."
-        ("Remind me, what do I do for work?", "You"),
-        ("When does Tomek start school?", ""),  # not about the user: "Tomek starts ..."
+        ("Remind me, what is my parrot called?", "Your parrot"),  # seed 6: "I don't know the parrot's name."
+        ("What's my favourite meal again?", "Your favourite meal"),
+        ("When is my sister's wedding?", "Your sister's wedding"),
+        ("When is my friend Grace's hip surgery?", ""),  # "Your Grace's ..." is no way to say it
         ("What's my blood type?", ""),  # core memory says nothing of it
-        ("Any tips for my work as an architect?", ""),  # advice, not memory
-        ("I love my work.", ""),  # no question
+        ("When does Brallhaette moult?", ""),  # not about the user
+        ("Any tips for my parrot?", ""),  # advice, not memory
+        ("My parrot is loud.", ""),  # no question
     ):
         turn = Turn(question=asked)
         assert policy.start(turn, memory) == [] and turn.reply_start == start, asked

@@ -155,7 +155,8 @@ def test_a_first_sentence_is_turned_away_from_an_earlier_replys_opening():
     """Seven small-talk replies of one session opened "I'm glad/sorry to hear that ...": while
     the first sentence is one word short of an earlier reply's opening, the word that would
     complete it is refused; once the sentence has gone its own way, or ended, nothing is."""
-    vocab = {" to": 7, " To": 8, " hear": 9, " Hear": 10}
+    vocab = {" to": 7, " To": 8, " hear": 9, " Hear": 10, ",": 20, ".": 21, "!": 22, ";": 23, ":": 24}
+    vocab.update({'."': 25, '!"': 26, " -": 27})
 
     def tokenize(text: str) -> list[tuple[int, str]]:
         return [(vocab[text], text)]
@@ -165,7 +166,9 @@ def test_a_first_sentence_is_turned_away_from_an_earlier_replys_opening():
     feed(ban, [(0, '{"message": "'), (1, "I"), (2, "'m")])
     assert ban.refused() == []  # two words: nothing to refuse yet
     feed(ban, [(3, " glad")])
-    assert sorted(ban.refused()) == [7, 8]  # " to" / " To" would open like the earlier reply
+    # " to" / " To" would open like the earlier reply; a comma or a full stop would end the words
+    # begun ("I'm glad, Guskleel.")
+    assert sorted(ban.refused()) == [7, 8, 20, 21, 22, 23, 24, 25, 26, 27]
     assert ban.opened == 1
     feed(ban, [(4, " you"), (5, " enjoyed"), (6, " it"), (11, "!"), (1, " I"), (2, "'m"), (3, " glad")])
     assert ban.refused() == []  # a later sentence: the formula rules govern it, not this one
@@ -173,7 +176,7 @@ def test_a_first_sentence_is_turned_away_from_an_earlier_replys_opening():
     assert ban.opened == 1 and not ban.opened_this_value  # counted once a value
 
     ended = NgramBan(RepeatBan(field="message", n=0, openings=openings, formula_words=4), tokenize)
-    feed(ended, [(0, '{"message": "'), (1, "I"), (2, "'m"), (3, " glad"), (11, "!")])
+    feed(ended, [(0, '{"message": "'), (1, "I"), (2, "'m"), (3, " glad"), (22, "!")])
     assert ended.refused() == []  # "I'm glad!" is a whole sentence: the next may open as it likes
 
     off = NgramBan(RepeatBan(field="message", n=0, formula_words=4), tokenize)

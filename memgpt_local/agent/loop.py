@@ -306,9 +306,12 @@ class AgentRunner:
         repeat (``agent.reply_fresh_openings``): not a denial's ("I'm sorry, but I don't know"
         is the honest answer again), nor one whose last word core memory or the user's message
         holds ("Your parrot is Brallhaette." twice is the answer twice, and a refused name is an
-        invented one)."""
+        invented one). None after a held draft: the notice may give the first words ("Start
+        with: Thanks for telling me" was turned into "Thanks for telling us")."""
         k = self.settings.reply_formula_words
         if not (k and self.settings.reply_fresh_openings) or "reply" not in plan.kinds or turn.reply_start:
+            return frozenset()
+        if any(step.hold is not None for step in turn.steps):
             return frozenset()
         known = set(content_words(" ".join(line for _, line in self.memory.core_lines()) + " " + (turn.question or "")))
         return frozenset(

@@ -249,9 +249,10 @@ register(
 
 register(
     Variant(
-        "answer-from-core",
-        'a question about the user that core memory speaks of has its reply begin with "You"',
-        enable=("answer_from_core",),
+        "answer-start",
+        "a question about the user that a core-memory line answers has its reply begin with the line's label "
+        '("Your parrot")',
+        enable=("answer_start",),
     )
 )
 

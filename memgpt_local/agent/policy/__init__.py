@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from memgpt_local.agent.policy.all_questions import AllQuestions
-from memgpt_local.agent.policy.answer_from_core import AnswerFromCore
+from memgpt_local.agent.policy.answer_start import AnswerStart
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, StepPlan
 from memgpt_local.agent.policy.copy_guard import CopyGuard
 from memgpt_local.agent.policy.core_at_question import CoreAtQuestion
@@ -42,7 +42,7 @@ FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
     "search_uncovered": lambda s: SearchUncovered(),
     "prefetch": lambda s: Prefetch(s.prefetch),
     "core_at_question": lambda s: CoreAtQuestion(),
-    "answer_from_core": lambda s: AnswerFromCore(),
+    "answer_start": lambda s: AnswerStart(),
     "question_focus": lambda s: QuestionFocus(),
     "read_results": lambda s: ReadResults(),
     "search_budget": lambda s: SearchBudget(s.search_budget),

@@ -1,0 +1,63 @@
+"""Answer start: a question about the user that a core-memory line answers has its reply begin
+with that line's label in the user's terms ("Your parrot"), written by the grammar. Off by
+default: an experiment.
+
+Over ten eval chat sessions (seeds 6 and 12, stops 35-37), most wrong answers were denials
+written right under the core line that answered the question, which ``core_at_question`` had
+quoted beside it: "I'm sorry, but I don't know the parrot's name." under "[human] Parrot:
+Brallhaette", with a thought that read "the core memory only mentions that the parrot is called
+Brallhaette". The denial is settled by the reply's first words, "I'm sorry, but", copied from
+earlier replies; made to begin with "You" (stop 36), the model wrote "You mentioned that ..."
+into the same denial. Begun "Your parrot", a reply has one way on that reads well: what the
+line says. The label is the line's whose words the question shares (else the first quoted);
+one that names someone else ("Grace's surgery") is not turned into "Your Grace's surgery", and
+such a question is left alone. Only for a question that speaks of the user ("my", "I").
+"""
+
+from __future__ import annotations
+
+from memgpt_local.agent.policy.base import MemoryView, Policy
+from memgpt_local.agent.policy.core_at_question import lines_asked_about
+from memgpt_local.agent.turn import Turn
+from memgpt_local.schemas import NewMessage
+from memgpt_local.text import FIRST_PERSON, RELATIONS, questions, stems, words
+
+
+def label_of(line: str) -> str:
+    """The label of a quoted core line ("[human] Parrot: Brallhaette" -> "Parrot")."""
+    return line.split("] ", 1)[-1].partition(":")[0].strip()
+
+
+def your(label: str) -> str | None:
+    """``label`` said to the user ("Favourite meal" -> "Your favourite meal"), or None when it
+    names someone else ("Grace's hip surgery") or is no label at all."""
+    said = words(label)
+    if not said or len(said) > 4:
+        return None
+    owner = label.split("'s", 1)[0] if "'s" in label else None
+    if owner is not None and owner.strip().lower() not in RELATIONS:
+        return None
+    return "Your " + label[0].lower() + label[1:]
+
+
+def answer_start(question: str, lines: list[str]) -> str:
+    """The reply's forced first words for ``question`` and the core ``lines`` it asks about:
+    "Your" and the label of the line whose label shares a word with the question, else of the
+    first line; "" when that label cannot be said so."""
+    asked = stems(question)
+    labels = [label_of(line) for line in lines]
+    chosen = next((label for label in labels if stems(label) & asked), labels[0] if labels else "")
+    return (your(chosen) or "") if chosen else ""
+
+
+class AnswerStart(Policy):
+    name = "answer_start"
+
+    def start(self, turn: Turn, memory: MemoryView) -> list[NewMessage]:
+        asked = questions(turn.question or "")
+        if turn.kind == "login" or not FIRST_PERSON.search(asked):
+            return []
+        lines = lines_asked_about(turn.question, memory)
+        if lines:
+            turn.reply_start = answer_start(asked, lines)
+        return []
