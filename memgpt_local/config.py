@@ -126,6 +126,7 @@ POLICY_NAMES: tuple[PolicyName, ...] = get_args(PolicyName)
 DEFAULT_POLICIES: tuple[PolicyName, ...] = (
     "direct_reply",
     "core_at_question",
+    "answer_start",
     "question_focus",
     "read_results",
     "search_budget",

@@ -312,7 +312,9 @@ def test_a_users_turn_ends_with_its_reply_even_when_the_model_asks_for_more(stor
 def test_a_first_page_starts_with_the_matching_core_memory_lines(store):
     """A model told only "No results" answered "I don't know anything about that" with the
     user's name in core memory: every first page lists the core lines that share its words."""
-    runner = make_runner(store, [call("conversation_search", query="my name", heartbeat=True), say("You are Dana.")])
+    runner = make_runner(
+        store, [call("conversation_search", query="my name", heartbeat=True), say("Your name is Dana.")]
+    )
     store.core.set_value(runner.agent_id, "human", "Name: Dana\nHome: Leeds, three beehives on the roof")
     turn = ask(runner, "What's my name?")
     result = turn.steps[0].outcome.text
@@ -336,7 +338,9 @@ def test_a_first_page_starts_with_the_matching_core_memory_lines(store):
 def test_a_first_page_shows_the_core_lines_the_turns_question_asks_about(store):
     """Asked "Which town am I living in now?", a small model searched "living in" with "Home:
     Prurkdrabury" in core memory, and sent an earlier reply it found instead."""
-    runner = make_runner(store, [call("conversation_search", query="living in", heartbeat=True), say("Prurkdrabury.")])
+    runner = make_runner(
+        store, [call("conversation_search", query="living in", heartbeat=True), say("Your home is Prurkdrabury.")]
+    )
     store.core.set_value(runner.agent_id, "human", "Name: Koum\nHome: Prurkdrabury\nAllergy: peanuts")
     result = ask(runner, "Which town am I living in now?").steps[0].outcome.text
     assert result.startswith("Core memory lines that match:\n[human] Home: Prurkdrabury\nNo results")

@@ -169,7 +169,7 @@ def test_the_pressure_warning_goes_before_the_turns_notices_not_between_them_and
     """The notices a turn puts beside the question (here the core lines it asks about) are the
     last thing the model reads before its step: with the warning after them, the model denied
     facts the notice quoted (eval chat seed 11)."""
-    runner = make_runner(store, [say("You live in Leeds.")], reply_reserve_tokens=64)
+    runner = make_runner(store, [say("Your home is Leeds.")], reply_reserve_tokens=64)
     store.core.set_value(runner.agent_id, "human", "Name: Dana\nHome: Leeds")
     used = runner.queue.pressure().prompt_tokens + 60  # and the question's and the notice's tokens
     runner.backend.n_ctx = int(used / 0.72) + 64

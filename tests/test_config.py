@@ -62,4 +62,4 @@ def test_config_show_prints_policy_tables(cli_runner):
     result = cli_runner.invoke(cli, ["config", "show"])
     assert result.exit_code == 0, result.output
     assert "[agent.search_budget]\nsearches = 3" in result.output
-    assert 'policies = ["direct_reply", "core_at_question", "question_focus", "read_results"' in result.output
+    assert 'policies = ["direct_reply", "core_at_question", "answer_start", "question_focus"' in result.output

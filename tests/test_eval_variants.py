@@ -37,7 +37,7 @@ TASKS: dict[str, tuple[str, int]] = {
 # never told (see the refusal and denial tests below), or repeats an earlier turn's sentence, which
 # a one-question episode has none of (tests/test_agent_loop.py holds the formula tests)
 # (grounded-reply: the probe names nothing it did not read; no-core-at-question and
-# answer-start: the probe's memory has no core line about its question; all are tested in
+# no-answer-start: the probe's memory has no core line about its question; all are tested in
 # test_policies)
 CHAT_ONLY = {
     "no-direct-reply",
@@ -48,7 +48,7 @@ CHAT_ONLY = {
     "same-openings",
     "grounded-reply",
     "no-core-at-question",
-    "answer-start",
+    "no-answer-start",
 }
 
 

@@ -1145,6 +1145,7 @@ def test_answer_start_begins_the_reply_with_the_label_of_the_line_that_answers()
             ("human", "Favourite meal: gnocchi"),
             ("human", "Grace's hip surgery: on Monday"),
             ("human", "Sister's wedding: in June"),
+            ("human", "Plays: violin"),
         ]
     )
     policy = AnswerStart()
@@ -1153,6 +1154,7 @@ def test_answer_start_begins_the_reply_with_the_label_of_the_line_that_answers()
         ("What's my favourite meal again?", "Your favourite meal"),
         ("When is my sister's wedding?", "Your sister's wedding"),
         ("When is my friend Grace's hip surgery?", ""),  # "Your Grace's ..." is no way to say it
+        ("What do I play?", ""),  # the model's own label, a verb: "Your plays" is no way either
         ("What's my blood type?", ""),  # core memory says nothing of it
         ("When does Brallhaette moult?", ""),  # not about the user
         ("Any tips for my parrot?", ""),  # advice, not memory

@@ -155,8 +155,7 @@ def test_a_first_sentence_is_turned_away_from_an_earlier_replys_opening():
     """Seven small-talk replies of one session opened "I'm glad/sorry to hear that ...": while
     the first sentence is one word short of an earlier reply's opening, the word that would
     complete it is refused; once the sentence has gone its own way, or ended, nothing is."""
-    vocab = {" to": 7, " To": 8, " hear": 9, " Hear": 10, ",": 20, ".": 21, "!": 22, ";": 23, ":": 24}
-    vocab.update({'."': 25, '!"': 26, " -": 27})
+    vocab = {" to": 7, " To": 8, " hear": 9, " Hear": 10}
 
     def tokenize(text: str) -> list[tuple[int, str]]:
         return [(vocab[text], text)]
@@ -166,9 +165,9 @@ def test_a_first_sentence_is_turned_away_from_an_earlier_replys_opening():
     feed(ban, [(0, '{"message": "'), (1, "I"), (2, "'m")])
     assert ban.refused() == []  # two words: nothing to refuse yet
     feed(ban, [(3, " glad")])
-    # " to" / " To" would open like the earlier reply; a comma or a full stop would end the words
-    # begun ("I'm glad, Guskleel.")
-    assert sorted(ban.refused()) == [7, 8, 20, 21, 22, 23, 24, 25, 26, 27]
+    # " to" / " To" would open like the earlier reply; a comma stays free: refused, the honest
+    # "I'm sorry, but I don't know your blood group." became "I'm sorry if I didn't help."
+    assert sorted(ban.refused()) == [7, 8]
     assert ban.opened == 1
     feed(ban, [(4, " you"), (5, " enjoyed"), (6, " it"), (11, "!"), (1, " I"), (2, "'m"), (3, " glad")])
     assert ban.refused() == []  # a later sentence: the formula rules govern it, not this one

@@ -249,10 +249,10 @@ register(
 
 register(
     Variant(
-        "answer-start",
-        "a question about the user that a core-memory line answers has its reply begin with the line's label "
-        '("Your parrot")',
-        enable=("answer_start",),
+        "no-answer-start",
+        "the defaults without beginning the reply to a question about the user with the label of the core line "
+        'that answers it ("Your parrot")',
+        disable=("answer_start",),
     )
 )
 

@@ -223,20 +223,10 @@ class NgramBan:
         for opening in self.openings:
             if opening[:-1] == begun:
                 refused += self._word_starts(opening[-1])
-        if refused:  # nor may it stop there: "I'm sorry" turned from "to hear" went ", Guskleel." and ended
-            refused += [t for t in self._stops() if t not in refused]
         if refused and not self.opened_this_value:
             self.opened += 1
             self.opened_this_value = True
         return refused
-
-    def _stops(self) -> list[int]:
-        """The first tokens of the punctuation that would end the words begun: a comma or a
-        sentence's end, alone or closing the value."""
-        if "" not in self.starts and self.tokenize is not None:
-            marks = (",", ".", "!", ";", ":", '."', '!"', " -")
-            self.starts[""] = list(dict.fromkeys(t[0][0] for mark in marks if (t := self.tokenize(mark))))
-        return self.starts.get("", [])
 
     def _word_starts(self, word: str) -> list[int]:
         """The first token of `` word`` and of `` Word`` (a formula's words are lowercase)."""

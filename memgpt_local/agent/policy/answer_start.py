@@ -1,6 +1,5 @@
 """Answer start: a question about the user that a core-memory line answers has its reply begin
-with that line's label in the user's terms ("Your parrot"), written by the grammar. Off by
-default: an experiment.
+with that line's label in the user's terms ("Your parrot"), written by the grammar.
 
 Over ten eval chat sessions (seeds 6 and 12, stops 35-37), most wrong answers were denials
 written right under the core line that answered the question, which ``core_at_question`` had
@@ -12,6 +11,12 @@ into the same denial. Begun "Your parrot", a reply has one way on that reads wel
 line says. The label is the line's whose words the question shares (else the first quoted);
 one that names someone else ("Grace's surgery") is not turned into "Your Grace's surgery", and
 such a question is left alone. Only for a question that speaks of the user ("my", "I").
+
+On by default since stop 37: on eval chat tuning seed 6, wording 1 (42ca932), correct 3/6 ->
+6/6 against the same code without it ("Your parrot is called Brallhaette.", "Your home is
+Tezetonbury.", "Your work is as a baker."); stop 37's core_in_thought, which wrote the line at
+the start of the step's thought instead, went on "I don't know what the parrot's name is." and
+was dropped. See docs/eval/results.md, stop 37.
 """
 
 from __future__ import annotations
@@ -28,11 +33,14 @@ def label_of(line: str) -> str:
     return line.split("] ", 1)[-1].partition(":")[0].strip()
 
 
-def your(label: str) -> str | None:
+def your(label: str, asked: str = "") -> str | None:
     """``label`` said to the user ("Favourite meal" -> "Your favourite meal"), or None when it
-    names someone else ("Grace's hip surgery") or is no label at all."""
+    names someone else ("Grace's hip surgery"), is the verb the question ``asked`` uses ("Plays:
+    violin" for "What do I play?": "Your plays" is no English) or is no label at all."""
     said = words(label)
     if not said or len(said) > 4:
+        return None
+    if len(said) == 1 and said[0].endswith("s") and said[0][:-1] in words(asked):
         return None
     owner = label.split("'s", 1)[0] if "'s" in label else None
     if owner is not None and owner.strip().lower() not in RELATIONS:
@@ -47,7 +55,7 @@ def answer_start(question: str, lines: list[str]) -> str:
     asked = stems(question)
     labels = [label_of(line) for line in lines]
     chosen = next((label for label in labels if stems(label) & asked), labels[0] if labels else "")
-    return (your(chosen) or "") if chosen else ""
+    return (your(chosen, question) or "") if chosen else ""
 
 
 class AnswerStart(Policy):
