@@ -276,13 +276,19 @@ _SEEN_LIVE = re.compile(r"\b((?:see|saw|seen|seeing|watch\w*|play\w*|hear|heard)
 _OWN_NAME = re.compile(r"\b(?:my name|who am i|what am i called|call me)\b", re.I)
 
 
+def topic_words(question: str) -> str:
+    """``question`` with its idioms said as the topic they ask about: "for a living" is work,
+    "see ... live" a gig (not a home)."""
+    return _SEEN_LIVE.sub(r"\1gig", _FOR_A_LIVING.sub("for work", question))
+
+
 def lines_about(question: str, lines: Sequence[tuple[str, str]]) -> list[str]:
     """The core-memory ``(label, line)`` pairs a question asks about, as ``[label] line``: they
     share a word with it (compared by their first four letters: "allergic" finds "Allergy:
     shellfish"), or the question uses a word people ask about its label with. "Name" alone
     matches only a question about the user's own name: "What's my mother's name?" is not
     answered by "Name: Dana"."""
-    question = _SEEN_LIVE.sub(r"\1gig", _FOR_A_LIVING.sub("for work", question))
+    question = topic_words(question)
     asked = stems(question)
     if not _OWN_NAME.search(question):
         asked.discard("name")

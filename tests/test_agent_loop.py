@@ -526,6 +526,18 @@ def test_a_first_sentence_may_not_open_like_an_earlier_reply(store):
     assert off.backend.requests[1].avoid.openings == frozenset()
 
 
+def test_an_answer_begun_with_its_label_still_ends_before_a_formula(store):
+    """``answer_start`` begins the answer "Your home" (no sentence, unlike a greeting's "Hello
+    Dana!"), so a formula after the answer's first sentence is cut as in any reply."""
+    formula = "What do you like about it?"
+    runner = make_runner(store, [say(f"Moving is big news! {formula}"), say(f"Your home is Leeds. {formula}")])
+    store.core.set_value(runner.agent_id, "human", "Name: Dana\nHome: Leeds")
+    ask(runner, "I moved to Leeds.")
+    assert ask(runner, "Which town am I living in now?").messages == ["Your home is Leeds."]
+    request = runner.backend.requests[1]
+    assert request.grammar.message_start == "Your home" and request.avoid.formulas
+
+
 def test_no_formula_is_cut_when_the_setting_is_off(store):
     """Off, the formula reaches the repeat guard, which holds the whole draft for another."""
     formula = "What else would you like to know about him?"

@@ -1146,6 +1146,9 @@ def test_answer_start_begins_the_reply_with_the_label_of_the_line_that_answers()
             ("human", "Grace's hip surgery: on Monday"),
             ("human", "Sister's wedding: in June"),
             ("human", "Plays: violin"),
+            ("human", "Home: Shassoettebury"),
+            ("human", "Work: pharmacist"),
+            ("human", "Fosveel is allergic: penicillin"),
         ]
     )
     policy = AnswerStart()
@@ -1155,6 +1158,10 @@ def test_answer_start_begins_the_reply_with_the_label_of_the_line_that_answers()
         ("When is my sister's wedding?", "Your sister's wedding"),
         ("When is my friend Grace's hip surgery?", ""),  # "Your Grace's ..." is no way to say it
         ("What do I play?", ""),  # the model's own label, a verb: "Your plays" is no way either
+        ("Which town am I living in now?", "Your home"),
+        ("What do I do for a living?", "Your work"),  # not "Your home": "for a living" is work
+        ("Where did I go to university?", ""),  # seed 13: "Your home is Shassoettebury." ("where")
+        ("What am I allergic to?", ""),  # seed 13: "Your fosveel is allergic to penicillin."
         ("What's my blood type?", ""),  # core memory says nothing of it
         ("When does Brallhaette moult?", ""),  # not about the user
         ("Any tips for my parrot?", ""),  # advice, not memory

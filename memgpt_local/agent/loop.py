@@ -295,9 +295,10 @@ class AgentRunner:
         """The openings of the sentences of earlier turns' replies that a reply may not repeat
         after its first sentence (``agent.reply_formula_words``; a login's greeting counts)."""
         k = self.settings.reply_formula_words
-        if not k or "reply" not in plan.kinds or turn.reply_start:
-            # after a forced start the model's own first sentence is a reply's second: cut at a
-            # formula, a greeting was left as the bare "Hello Lena!"
+        if not k or "reply" not in plan.kinds or turn.reply_start.rstrip()[-1:] in (".", "!", "?"):
+            # after a forced first sentence the model's own first sentence is a reply's second:
+            # cut at a formula, a greeting was left as the bare "Hello Lena!" ("Your parrot" is
+            # no sentence: the formula after "Your home is Leeds." is cut)
             return frozenset()
         return frozenset(o for said, _ in earlier_replies(turn, self.memory) for o in sentence_openings(said, k))
 

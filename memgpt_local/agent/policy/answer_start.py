@@ -25,7 +25,14 @@ from memgpt_local.agent.policy.base import MemoryView, Policy
 from memgpt_local.agent.policy.core_at_question import lines_asked_about
 from memgpt_local.agent.turn import Turn
 from memgpt_local.schemas import NewMessage
-from memgpt_local.text import FIRST_PERSON, RELATIONS, questions, stems, words
+from memgpt_local.text import FIRST_PERSON, LABEL_TOPICS, RELATIONS, questions, stems, topic_words, words
+
+# a label that holds a clause is no noun to put after "Your": "Fosveel is allergic: penicillin"
+# (a note the model wrote) became "Your fosveel is allergic to penicillin." (eval chat seed 13)
+_CLAUSE_WORDS = frozenset("is are was were has have had will does do can".split())
+# question words say nothing of a topic: "where" is a word people ask about a home with, but
+# "Where did I go to university?" was begun "Your home" and answered with the town (seed 13)
+_BARE_ASKING = frozenset("where what when which who how why".split())
 
 
 def label_of(line: str) -> str:
@@ -42,19 +49,29 @@ def your(label: str, asked: str = "") -> str | None:
         return None
     if len(said) == 1 and said[0].endswith("s") and said[0][:-1] in words(asked):
         return None
+    if _CLAUSE_WORDS & set(said):
+        return None
     owner = label.split("'s", 1)[0] if "'s" in label else None
     if owner is not None and owner.strip().lower() not in RELATIONS:
         return None
     return "Your " + label[0].lower() + label[1:]
 
 
+def names_the_topic(label: str, question: str) -> bool:
+    """Whether ``question`` asks about ``label`` itself: they share a word's stem ("parrot"), or
+    the question uses a word people ask about the label with ("town" for "Home"), a bare
+    question word aside."""
+    question = topic_words(question)
+    topics = {w for word in words(label) for w in LABEL_TOPICS.get(word, "").split()} - _BARE_ASKING
+    return bool(stems(label) & stems(question) or topics & set(words(question)))
+
+
 def answer_start(question: str, lines: list[str]) -> str:
     """The reply's forced first words for ``question`` and the core ``lines`` it asks about:
-    "Your" and the label of the line whose label shares a word with the question, else of the
-    first line; "" when that label cannot be said so."""
-    asked = stems(question)
-    labels = [label_of(line) for line in lines]
-    chosen = next((label for label in labels if stems(label) & asked), labels[0] if labels else "")
+    "Your" and the label of the first line whose label the question asks about; "" when no
+    label is, or it cannot be said so (a line that only shares a word of its value with the
+    question may not answer it: the model is left to judge)."""
+    chosen = next((label for label in map(label_of, lines) if names_the_topic(label, question)), "")
     return (your(chosen, question) or "") if chosen else ""
 
 
