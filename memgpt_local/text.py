@@ -260,8 +260,10 @@ def denies(reply: str) -> bool:
 
 # the words people ask about a saved line with when they do not say its label: "Which town am
 # I living in now?" for "Home: Stulbreenbury", "What do I do for a living?" for "Work: ..."
+# (no bare question word: "where" quoted the home line beside "Where did I go to university?",
+# never said, and the model answered "You went to university in Shassoettebury." (eval chat seed 13))
 LABEL_TOPICS = {
-    "home": "live living lives town city village house flat based moved move where",
+    "home": "live living lives town city village house flat based moved move",
     "work": "job jobs work working profession career trade",
     "allergy": "allergic eat take",
     "health": "allergic eat take ill",

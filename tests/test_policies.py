@@ -444,6 +444,7 @@ def test_denial_guard_shows_what_memory_holds_about_the_question_once():
     assert lines_about("Which band did I see live a while ago?", gig) == ["[human] Music: Kimreels"]
     assert lines_about("Who played live at the hall?", core) == []
     assert lines_about("Where do I live these days?", gig) == ["[human] Home: Leeds"]
+    assert lines_about("Where did I go to university?", gig) == []  # "where" alone is no topic
     hits = searched_turn(
         "What was the name we gave the ferret we adopted?", ["We adopted a ferret and named her Stoundbea."]
     )

@@ -30,9 +30,6 @@ from memgpt_local.text import FIRST_PERSON, LABEL_TOPICS, RELATIONS, questions, 
 # a label that holds a clause is no noun to put after "Your": "Fosveel is allergic: penicillin"
 # (a note the model wrote) became "Your fosveel is allergic to penicillin." (eval chat seed 13)
 _CLAUSE_WORDS = frozenset("is are was were has have had will does do can".split())
-# question words say nothing of a topic: "where" is a word people ask about a home with, but
-# "Where did I go to university?" was begun "Your home" and answered with the town (seed 13)
-_BARE_ASKING = frozenset("where what when which who how why".split())
 
 
 def label_of(line: str) -> str:
@@ -59,10 +56,11 @@ def your(label: str, asked: str = "") -> str | None:
 
 def names_the_topic(label: str, question: str) -> bool:
     """Whether ``question`` asks about ``label`` itself: they share a word's stem ("parrot"), or
-    the question uses a word people ask about the label with ("town" for "Home"), a bare
-    question word aside."""
+    the question uses a word people ask about the label with ("town" for "Home"). (A bare
+    "where" was such a word until "Where did I go to university?" was begun "Your home" and
+    answered with the town, eval chat seed 13.)"""
     question = topic_words(question)
-    topics = {w for word in words(label) for w in LABEL_TOPICS.get(word, "").split()} - _BARE_ASKING
+    topics = {w for word in words(label) for w in LABEL_TOPICS.get(word, "").split()}
     return bool(stems(label) & stems(question) or topics & set(words(question)))
 
 
