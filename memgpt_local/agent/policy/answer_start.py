@@ -8,15 +8,17 @@ Brallhaette", with a thought that read "the core memory only mentions that the p
 Brallhaette". The denial is settled by the reply's first words, "I'm sorry, but", copied from
 earlier replies; made to begin with "You" (stop 36), the model wrote "You mentioned that ..."
 into the same denial. Begun "Your parrot", a reply has one way on that reads well: what the
-line says. The label is the line's whose words the question shares (else the first quoted);
-one that names someone else ("Grace's surgery") is not turned into "Your Grace's surgery", and
-such a question is left alone. Only for a question that speaks of the user ("my", "I").
+line says. The label is that of the first quoted line the question asks about (a shared stem,
+or a word people ask about the label with, ``names_the_topic``); a question that asks about no
+label is left alone, as is one whose label names someone else ("Your Grace's surgery"), is a
+verb or holds a clause. Only for a question that speaks of the user ("my", "I").
 
 On by default since stop 37: on eval chat tuning seed 6, wording 1 (42ca932), correct 3/6 ->
-6/6 against the same code without it ("Your parrot is called Brallhaette.", "Your home is
-Tezetonbury.", "Your work is as a baker."); stop 37's core_in_thought, which wrote the line at
-the start of the step's thought instead, went on "I don't know what the parrot's name is." and
-was dropped. See docs/eval/results.md, stop 37.
+6/6 against the defaults of fbd2a43 ("Your parrot is called Brallhaette.", "Your home is
+Tezetonbury.", "Your work is as a baker."); on reporting seed 13, both wordings, 10/12 -> 12/12
+against stop 36's code, invented 0/16 -> 1/16. Stop 37's core_in_thought, which wrote the line
+at the start of the step's thought instead, went on "I don't know what the parrot's name is."
+and was dropped. See docs/eval/results.md, stop 37.
 """
 
 from __future__ import annotations
