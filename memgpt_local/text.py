@@ -278,6 +278,11 @@ _SEEN_LIVE = re.compile(r"\b((?:see|saw|seen|seeing|watch\w*|play\w*|hear|heard)
 _OWN_NAME = re.compile(r"\b(?:my name|who am i|what am i called|call me)\b", re.I)
 
 
+def label_topics(label: str) -> set[str]:
+    """The words people ask about a line labelled ``label`` with (``LABEL_TOPICS``)."""
+    return {w for word in words(label) for w in LABEL_TOPICS.get(word, "").split()}
+
+
 def topic_words(question: str) -> str:
     """``question`` with its idioms said as the topic they ask about: "for a living" is work,
     "see ... live" a gig (not a home)."""
@@ -297,7 +302,7 @@ def lines_about(question: str, lines: Sequence[tuple[str, str]]) -> list[str]:
     heard = set(words(question))
     found = []
     for label, line in lines:
-        about = {w for topic in words(line.partition(":")[0]) for w in LABEL_TOPICS.get(topic, "").split()}
+        about = label_topics(line.partition(":")[0])
         if asked & stems(line) or heard & about:
             found.append(f"[{label}] {line}")
     return found

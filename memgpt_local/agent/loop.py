@@ -255,14 +255,17 @@ class AgentRunner:
         # send exactly the prompt the queue manager measured: events another process appends
         # meanwhile (a document upload) are seen at the next step, never overflow this one
         prompt = self.queue.last.messages if self.queue.last is not None else self.render()
-        formulas = self._formulas(turn, plan)
+        # the earlier replies are read once for both checks
+        checks = "reply" in plan.kinds and self.settings.reply_formula_words
+        said = [text for text, _ in earlier_replies(turn, self.memory)] if checks else []
+        formulas = self._formulas(turn, plan, said)
         self.observer.formulas, self.observer.formula_words = formulas, self.settings.reply_formula_words
         completion = self.backend.complete(
             prompt,
             grammar=self._grammar(plan, turn.reply_start),
             max_tokens=self.settings.reply_reserve_tokens,
             on_text=self.observer.text,
-            avoid=self._repeat_ban(turn, plan, formulas, self._openings(turn, plan)),
+            avoid=self._repeat_ban(turn, plan, formulas, self._openings(turn, plan, said)),
         )
         record = self._execute(turn, index, completion, plan, prompt, formulas)
         record.eviction = eviction
@@ -291,19 +294,20 @@ class AgentRunner:
             openings=openings,
         )
 
-    def _formulas(self, turn: Turn, plan: StepPlan) -> frozenset[tuple[str, ...]]:
-        """The openings of the sentences of earlier turns' replies that a reply may not repeat
-        after its first sentence (``agent.reply_formula_words``; a login's greeting counts)."""
+    def _formulas(self, turn: Turn, plan: StepPlan, said: Sequence[str]) -> frozenset[tuple[str, ...]]:
+        """The openings of the sentences of earlier turns' replies (``said``) that a reply may
+        not repeat after its first sentence (``agent.reply_formula_words``; a login's greeting
+        counts)."""
         k = self.settings.reply_formula_words
         if not k or "reply" not in plan.kinds or turn.reply_start.rstrip()[-1:] in (".", "!", "?"):
             # after a forced first sentence the model's own first sentence is a reply's second:
             # cut at a formula, a greeting was left as the bare "Hello Lena!" ("Your parrot" is
             # no sentence: the formula after "Your home is Leeds." is cut)
             return frozenset()
-        return frozenset(o for said, _ in earlier_replies(turn, self.memory) for o in sentence_openings(said, k))
+        return frozenset(o for text in said for o in sentence_openings(text, k))
 
-    def _openings(self, turn: Turn, plan: StepPlan) -> frozenset[tuple[str, ...]]:
-        """The openings of earlier turns' reply sentences a reply's first sentence may not
+    def _openings(self, turn: Turn, plan: StepPlan, said: Sequence[str]) -> frozenset[tuple[str, ...]]:
+        """The openings of earlier turns' reply sentences (``said``) a reply's first sentence may not
         repeat (``agent.reply_fresh_openings``): not a denial's ("I'm sorry, but I don't know"
         is the honest answer again), nor one whose last word core memory or the user's message
         holds ("Your parrot is Brallhaette." twice is the answer twice, and a refused name is an
@@ -315,12 +319,8 @@ class AgentRunner:
         if any(step.hold is not None for step in turn.steps):
             return frozenset()
         known = set(content_words(" ".join(line for _, line in self.memory.core_lines()) + " " + (turn.question or "")))
-        return frozenset(
-            opening
-            for said, _ in earlier_replies(turn, self.memory)
-            for opening in sentence_openings(said, k, with_denials=False)
-            if opening[-1] not in known
-        )
+        openings = (o for text in said for o in sentence_openings(text, k, with_denials=False))
+        return frozenset(o for o in openings if o[-1] not in known)
 
     def _execute(
         self,

@@ -169,7 +169,12 @@ class NgramBan:
         """Tokens the next step may not pick (empty outside the watched value)."""
         if not self.watch.in_field or self.written < self.fixed:
             return []
-        return self._repeats() + self._formula_turn() + self._opening_turn()
+        refused = self._repeats()
+        if (self.formulas or self.openings) and self.tokenize is not None:
+            text = _plain(self.text)  # split once a token for both turns
+            spans = sentence_spans(text)
+            refused += self._formula_turn(text, spans) + self._opening_turn(text, spans)
+        return refused
 
     def _repeats(self) -> list[int]:
         """The tokens that would complete a run of ``n`` the value (or a held draft) holds."""
@@ -180,53 +185,43 @@ class NgramBan:
             refused = [t for t in refused if not self.pieces.get(t, "")[:1].isalnum()]
         return refused + [twin for t in refused if (twin := self._twin(t)) is not None and twin not in refused]
 
-    def _formula_turn(self) -> list[int]:
+    def _formula_turn(self, text: str, spans: list[tuple[int, str]]) -> list[int]:
         """After a short first sentence ("I see.", under ``SHORT_OPENING_WORDS`` words), the
         first tokens of the words that would complete a formula's opening: there the formula
         stop would leave the bare "I see." as the reply (eval chat seed 6, to "peanuts make me
         ill, but gnocchi is my favourite meal"), so the sentence is turned away from the formula
         instead ("Thanks for telling me" may not go on "about"). After a longer first sentence
         the formula stop ends the reply as before."""
-        if not self.formulas or self.tokenize is None or self.formula:
+        if not self.formulas or self.formula:
             return []
-        text = _plain(self.text)
-        spans = sentence_spans(text)
         if len(spans) < 2 or len(words(text[: spans[-1][0]])) >= SHORT_OPENING_WORDS:
             return []
-        begun = tuple(words(spans[-1][1]))
-        if len(begun) != self.formula_words - 1:
-            return []
-        refused: list[int] = []
-        for opening in self.formulas:
-            if opening[:-1] == begun:
-                refused += self._word_starts(opening[-1])
+        refused = self._completing(spans[-1][1], self.formulas)
         if refused and not self.turned_this_value:
             self.turned += 1
             self.turned_this_value = True
         return refused
 
-    def _opening_turn(self) -> list[int]:
+    def _opening_turn(self, text: str, spans: list[tuple[int, str]]) -> list[int]:
         """While the first sentence has one word fewer than ``formula_words`` and those words
         begin one of ``openings``, the first tokens of the words that would complete it: the
         reply is turned away from opening like an earlier one ("I'm glad to" may not go on
         "hear" again; it says "I'm glad you enjoyed it" instead)."""
-        if not self.openings or self.tokenize is None:
+        if not self.openings or len(spans) != 1 or text.rstrip()[-1:] in (".", "!", "?"):
             return []
-        text = _plain(self.text)
-        spans = sentence_spans(text)
-        if len(spans) != 1 or text.rstrip()[-1:] in (".", "!", "?"):
-            return []
-        begun = tuple(words(spans[0][1]))
-        if len(begun) != self.formula_words - 1:
-            return []
-        refused: list[int] = []
-        for opening in self.openings:
-            if opening[:-1] == begun:
-                refused += self._word_starts(opening[-1])
+        refused = self._completing(spans[0][1], self.openings)
         if refused and not self.opened_this_value:
             self.opened += 1
             self.opened_this_value = True
         return refused
+
+    def _completing(self, sentence: str, openings: frozenset[tuple[str, ...]]) -> list[int]:
+        """The first tokens of the words that would complete one of ``openings`` when
+        ``sentence`` holds all of its words but the last."""
+        begun = tuple(words(sentence))
+        if len(begun) != self.formula_words - 1:
+            return []
+        return [t for opening in openings if opening[:-1] == begun for t in self._word_starts(opening[-1])]
 
     def _word_starts(self, word: str) -> list[int]:
         """The first token of `` word`` and of `` Word`` (a formula's words are lowercase)."""

@@ -27,7 +27,7 @@ from memgpt_local.agent.policy.base import MemoryView, Policy
 from memgpt_local.agent.policy.core_at_question import lines_asked_about
 from memgpt_local.agent.turn import Turn
 from memgpt_local.schemas import NewMessage
-from memgpt_local.text import FIRST_PERSON, LABEL_TOPICS, RELATIONS, questions, stems, topic_words, words
+from memgpt_local.text import FIRST_PERSON, RELATIONS, label_topics, questions, stems, topic_words, words
 
 # a label that holds a clause is no noun to put after "Your": "Fosveel is allergic: penicillin"
 # (a note the model wrote) became "Your fosveel is allergic to penicillin." (eval chat seed 13)
@@ -62,8 +62,7 @@ def names_the_topic(label: str, question: str) -> bool:
     "where" was such a word until "Where did I go to university?" was begun "Your home" and
     answered with the town, eval chat seed 13.)"""
     question = topic_words(question)
-    topics = {w for word in words(label) for w in LABEL_TOPICS.get(word, "").split()}
-    return bool(stems(label) & stems(question) or topics & set(words(question)))
+    return bool(stems(label) & stems(question) or label_topics(label) & set(words(question)))
 
 
 def answer_start(question: str, lines: list[str]) -> str:
