@@ -433,6 +433,28 @@ def test_a_value_said_as_the_users_own_sentence_is_written_about_them(line, note
     assert as_note(line) == note
 
 
+@pytest.mark.parametrize(
+    "line, plain",
+    [  # labels seen in eval chat blocks (seed 13)
+        ("Parrot's name: Drarkmeette", "Parrot: Drarkmeette"),
+        ("Mushroom risotto is: their favourite dinner", "Favourite dinner: Mushroom risotto"),
+        ("Mushroom risotto is: my favourite dinner", "Favourite dinner: Mushroom risotto"),
+        ("Tiago is: coming on Saturday", "Tiago: coming on Saturday"),
+        ("Sister's name: Ana", "Sister: Ana"),
+        # labels that say just their topic, and owners that are the user
+        ("My name: Ana", "My name: Ana"),
+        ("Name: Ana", "Name: Ana"),
+        ("Grace's hip surgery: on Monday", "Grace's hip surgery: on Monday"),
+        ("Island: Mallorca", "Island: Mallorca"),
+        ("Cats are: their favourite animals to draw", "Cats: their favourite animals to draw"),  # no short label
+    ],
+)
+def test_a_label_that_says_more_than_its_topic_is_made_plain(line, plain):
+    from memgpt_local.agent.facts import plain_label
+
+    assert plain_label(line) == plain
+
+
 def test_the_notes_pass_writes_no_line_in_the_users_voice(store):
     from datetime import datetime
 

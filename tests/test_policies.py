@@ -842,6 +842,27 @@ def test_perspective_guard_holds_an_answer_that_speaks_as_the_user_once():
     assert policy.review(turn, draft("I'm allergic to penicillin."), memory) is None
 
 
+def test_perspective_guard_holds_a_reply_to_news_that_speaks_as_the_user_with_a_saved_fact():
+    """A `make run` chat: a maths teacher's news about her day got "I love teaching maths!"; the
+    redraft may not open a sentence with "I" or "My"."""
+    from memgpt_local.agent.policy.perspective_guard import PerspectiveGuard
+
+    policy = PerspectiveGuard()
+    memory = FakeMemory(core=[("human", "Name: Ines"), ("human", "Work: teaches maths in Braga")])
+    news = Turn(question="Honestly the best part is when a kid finally gets fractions. Today was exhausting.")
+    hold = policy.review(news, draft("I love teaching maths! It's rewarding."), memory)
+    assert hold is not None and hold.banned_openers == ("I", "My")
+    for fine in (
+        "That sounds rewarding! Do you enjoy teaching maths?",
+        "I'm glad the fractions finally clicked.",  # the assistant's own feeling
+        "I love that!",  # no word of a saved fact
+    ):
+        assert policy.review(news, draft(fine), memory) is None, fine
+    cake = FakeMemory(core=[("human", "Hobby: baking lemon cake")])
+    asked = Turn(question="Any ideas for a lemon cake glaze?")  # asks, and not about the user
+    assert policy.review(asked, draft("I love lemon cake! Try a lemon drizzle."), cake) is None
+
+
 def test_all_questions_holds_a_reply_that_leaves_a_question_out_once():
     from memgpt_local.agent.policy.all_questions import AllQuestions, unanswered
 

@@ -181,3 +181,30 @@ def test_a_first_sentence_is_turned_away_from_an_earlier_replys_opening():
     off = NgramBan(RepeatBan(field="message", n=0, formula_words=4), tokenize)
     feed(off, [(0, '{"message": "'), (1, "I"), (2, "'m"), (3, " glad")])
     assert off.refused() == []
+
+
+def test_no_sentence_may_begin_with_a_banned_opener():
+    """After a draft held for speaking as the user, no sentence of the redraft may begin with
+    "I" or "My": the tokens that spell the whole word are refused at a sentence's start only
+    (" Im", the start of "Imagine", stays free)."""
+    vocab = {"I": 1, " I": 2, "My": 3, " My": 4, " Im": 5}
+
+    def tokenize(text: str) -> list[tuple[int, str]]:
+        return [(vocab[text], text)] if text in vocab else [(9, text[:1]), (10, text[1:])]
+
+    ban = NgramBan(RepeatBan(field="message", n=0, banned_openers=("I", "My")), tokenize)
+    feed(ban, [(0, '{"message": "')])
+    assert sorted(ban.refused()) == [1, 2, 3, 4]  # the value's first word
+    feed(ban, [(6, "You"), (7, " did")])
+    assert ban.refused() == []  # inside a sentence "I" is free
+    feed(ban, [(8, " well"), (11, "!")])
+    assert sorted(ban.refused()) == [1, 2, 3, 4]  # the next sentence's first word
+    feed(ban, [(99, '"}')])
+    fixed = NgramBan(RepeatBan(field="message", n=0, banned_openers=("I",), fixed_start="Hello Ana!"), tokenize)
+    feed(fixed, [(0, '{"message": "'), (12, "Hello"), (13, " Ana")])
+    assert fixed.refused() == []  # the grammar writes the forced start
+    feed(fixed, [(11, "!")])
+    assert sorted(fixed.refused()) == [1, 2]
+    off = NgramBan(RepeatBan(field="message", n=0), tokenize)
+    feed(off, [(0, '{"message": "')])
+    assert off.refused() == []

@@ -469,3 +469,30 @@ def test_smollm_opens_its_own_way_when_an_earlier_reply_took_the_opening(real_ba
     assert texts["turned"].lower().startswith("the quick brown") and not texts["turned"].lower().startswith(
         "the quick brown fox"
     )
+
+
+@pytest.mark.real_model
+def test_smollm_begins_no_sentence_with_a_banned_opener(real_backend):
+    """With "I" and "My" banned as openers (a redraft after a reply spoke as the user), asked to
+    repeat sentences that all begin "I", the model begins each of its sentences another way."""
+    from memgpt_local.runtime.base import Grammar, RepeatBan
+    from memgpt_local.text import sentences, words
+
+    grammar = Grammar(text='root ::= "{\\"message\\": \\"" [^"\\\\]* "\\"}"', kind="json")
+    prompt = [
+        ChatMessage(role="system", content="You are a helpful assistant."),
+        ChatMessage(
+            role="user",
+            content='Repeat this text exactly, in JSON as {"message": "..."}: I love tea. I bake bread. My cat sleeps.',
+        ),
+    ]
+    texts = {}
+    for name, banned in (("free", ()), ("banned", ("I", "My"))):
+        real_backend.reset_cache()
+        done = real_backend.complete(
+            prompt, grammar=grammar, max_tokens=30, avoid=RepeatBan("message", 0, banned_openers=banned)
+        )
+        texts[name] = done.text.split('"message": "', 1)[1].removesuffix('"}')
+    assert texts["free"].startswith("I love tea")
+    firsts = [words(s)[0] for s in sentences(texts["banned"]) if words(s)]
+    assert firsts and not {"i", "my"} & set(firsts), texts["banned"]

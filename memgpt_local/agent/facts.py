@@ -25,6 +25,8 @@ written:
   shift, two car crashes back to back" once replaced "Work: paramedic in Utrecht" with "Work:
   two car crashes back to back". The same value, or a part of it ("Pet: Pixel" for "Pet: Pixel
   (grey cat)"), changes nothing;
+- a label that says more than its topic is made plain ("Parrot's name: Kiwi" is "Parrot: Kiwi",
+  "Mushroom risotto is: their favourite dinner" is "Favourite dinner: Mushroom risotto");
 - a value said as the user's own sentence is written about them ("Speech: I'm giving a
   speech" is "Speech: giving a speech"): a login that read the first form greeted as if the
   assistant were the user;
@@ -292,6 +294,33 @@ def as_note(line: str) -> str:
             break
     text = _OWN_WORD.sub(lambda m: _OWN_WORDS[m[0].lower()], text)
     return f"{label}: {text}" if text else line
+
+
+_NAME_OF = re.compile(r"^(?P<owner>.+?)'s\s+name$", re.IGNORECASE)
+_ENDS_WITH_VERB = re.compile(r"^(?P<head>.+?)\s+(?:is|are|was|were)$", re.IGNORECASE)
+_POSSESSIVE = re.compile(r"^(?:their|my|his|her|the user's)\s+(?=\w)", re.IGNORECASE)
+
+
+def plain_label(line: str) -> str:
+    """``line`` with a label that says more than its topic made plain: "Parrot's name: Kiwi" is
+    "Parrot: Kiwi" (an eval chat block held "Parrot's name: Drarkmeette" beside the same fact as
+    "Parrot: ..."), and a label the model began as a clause loses its verb, "Mushroom risotto
+    is: their favourite dinner" is "Favourite dinner: Mushroom risotto" (what it is, by whose
+    word) and "Tiago is: coming on Saturday" is "Tiago: coming on Saturday"."""
+    label, sep, value = line.partition(":")
+    label, value = label.strip(), value.strip()
+    if not sep or not value:
+        return line
+    named = _NAME_OF.match(label)
+    if named and named["owner"].lower() not in ("my", "your", "their", "user", "the user"):
+        return f"{named['owner']}: {value}"
+    clause = _ENDS_WITH_VERB.match(label)
+    if clause is None:
+        return line
+    topic = _POSSESSIVE.sub("", value)
+    if topic != value and len(topic.split()) <= 3:  # "their favourite dinner": the value is the label
+        return f"{topic[0].upper()}{topic[1:]}: {clause['head']}"
+    return f"{clause['head']}: {value}"
 
 
 # how someone feels today: a value made of these words only is no lasting fact
@@ -579,7 +608,7 @@ class FactNoter:
             lines = [line for line in found if worth_saving(line, said)]
         dropped = [line for line in found if line not in lines]
         day = when or datetime.now(timezone.utc)
-        dated = carry_days([annotate(as_note(line), day, context=said) for line in lines], said, day)
+        dated = carry_days([annotate(as_note(plain_label(line)), day, context=said) for line in lines], said, day)
         for mention in undated_plans(dated, said, day)[:PLANS_PER_MESSAGE]:
             # the plan's own clause: given the whole message "...and my daughter Layla has her first
             # ballet recital tomorrow evening. I'm more nervous than she is!", the model wrote
@@ -590,7 +619,7 @@ class FactNoter:
                 ).text
             )
             planned = [ln for ln in asked if worth_saving(ln, said)]
-            dated += [with_day(annotate(as_note(ln), day, context=said), mention) for ln in planned]
+            dated += [with_day(annotate(as_note(plain_label(ln)), day, context=said), mention) for ln in planned]
             dropped += [ln for ln in asked if ln not in planned]
         value, notes = merge(block.value, said_relations(keep_owners(dated, said, day), said), block.limit, said)
         notes.dropped = dropped

@@ -280,9 +280,11 @@ class AgentRunner:
         openings: frozenset[tuple[str, ...]] = frozenset(),
     ) -> RepeatBan | None:
         """A reply may not loop a run of its own words, nor copy a draft held back this turn,
-        nor open like an earlier reply, and it ends before a formula (see ``RepeatBan``)."""
+        nor open like an earlier reply, nor begin a sentence with a word a hold banned, and it
+        ends before a formula (see ``RepeatBan``)."""
         n = self.settings.reply_repeat_ngram
-        if "reply" not in plan.kinds or not (n or formulas or openings):
+        banned = turn.banned_openers()
+        if "reply" not in plan.kinds or not (n or formulas or openings or banned):
             return None
         return RepeatBan(
             field="message",
@@ -292,6 +294,7 @@ class AgentRunner:
             formulas=formulas,
             formula_words=self.settings.reply_formula_words,
             openings=openings,
+            banned_openers=banned,
         )
 
     def _formulas(self, turn: Turn, plan: StepPlan, said: Sequence[str]) -> frozenset[tuple[str, ...]]:

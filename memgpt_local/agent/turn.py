@@ -33,6 +33,9 @@ class Hold:
     # "You teach chemistry in Ghent"): the repeat ban leaves its runs alone, else names come out
     # misspelt ("lapsang souchONG")
     keeps_words: bool = False
+    # words no sentence of the turn's later drafts may begin with (``RepeatBan.banned_openers``):
+    # told to say "you", a redraft still went "I'm looking forward to baking a lemon cake"
+    banned_openers: tuple[str, ...] = ()
 
 
 @dataclass
@@ -146,6 +149,11 @@ class Turn(_Steps):
             for s in self.steps
             if s.hold is not None and not s.hold.keeps_words and s.call is not None and s.call.arguments.get("message")
         ]
+
+    def banned_openers(self) -> tuple[str, ...]:
+        """The words no sentence of a later draft may begin with, by the holds so far."""
+        found = (word for s in self.steps if s.hold is not None for word in s.hold.banned_openers)
+        return tuple(dict.fromkeys(found))
 
     def require_reply(self, reason: str) -> None:
         """The next step must answer the user (its grammar allows only the reply function)."""

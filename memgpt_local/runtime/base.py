@@ -100,6 +100,10 @@ class RepeatBan:
     # opens its own way; seven small-talk replies of one session opened "I'm glad/sorry to hear
     # that ..." (eval chat seed 6)
     openings: frozenset[tuple[str, ...]] = frozenset()
+    # no sentence of the value may begin with one of these words (as typed: "I", "My"): after a
+    # draft held for speaking as the user, the redraft said "I'm looking forward to baking a lemon
+    # cake tomorrow." for the user's plan (a `make run` chat, stop 37)
+    banned_openers: tuple[str, ...] = ()
     fixed_start: str = ""  # the value's forced first words (``Grammar.message_start``): never refused
 
 

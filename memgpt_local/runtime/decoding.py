@@ -146,6 +146,9 @@ class NgramBan:
         self.refuses_runs = ban.n > 0
         self.formulas, self.formula_words = ban.formulas, ban.formula_words
         self.openings = ban.openings
+        self.banned_openers = ban.banned_openers
+        self.opener_tokens: list[int] | None = None  # the tokens of ``banned_openers``, spelled once
+        self.follows_text = bool(self.formulas or self.openings or self.banned_openers)  # keeps ``text``
         # the grammar writes the value's first words: a refused token there has no way around it
         self.fixed = len(json.dumps(ban.fixed_start, ensure_ascii=False)) - 2 if ban.fixed_start else 0
         self.written = 0  # characters of the watched value so far, as JSON string text
@@ -170,11 +173,22 @@ class NgramBan:
         if not self.watch.in_field or self.written < self.fixed:
             return []
         refused = self._repeats()
-        if (self.formulas or self.openings) and self.tokenize is not None:
+        if self.follows_text and self.tokenize is not None:
             text = _plain(self.text)  # split once a token for both turns
             spans = sentence_spans(text)
-            refused += self._formula_turn(text, spans) + self._opening_turn(text, spans)
+            refused += self._formula_turn(text, spans) + self._opening_turn(text, spans) + self._opener(text)
         return refused
+
+    def _opener(self, text: str) -> list[int]:
+        """At the start of a sentence, the tokens that spell one of ``banned_openers`` (with and
+        without a leading space): the sentence has to begin another way."""
+        if not self.banned_openers or (text.strip() and text.rstrip()[-1] not in (".", "!", "?")):
+            return []
+        if self.opener_tokens is None and self.tokenize is not None:
+            spelled = [self.tokenize(form) for word in self.banned_openers for form in (word, " " + word)]
+            # only a token that is the whole word: " Im" begins "Imagine", "I" + "'m" is "I'm"
+            self.opener_tokens = [t[0][0] for t in spelled if t and t[0][1].strip() in self.banned_openers]
+        return list(self.opener_tokens or [])
 
     def _repeats(self) -> list[int]:
         """The tokens that would complete a run of ``n`` the value (or a held draft) holds."""
@@ -250,7 +264,7 @@ class NgramBan:
             return
         if inside:
             self.written += len(piece)
-        if inside and (self.formulas or self.openings) and not self.formula:
+        if inside and self.follows_text and not self.formula:
             self.text += piece
         if inside and self.formulas and not self.formula:
             text = without_partial_word(_plain(self.text))

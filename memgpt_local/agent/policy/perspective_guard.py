@@ -11,7 +11,10 @@ fact the human block holds about them ("Work: nurse"), or two of what the user j
 themself (a retelling: "I teach chemistry in Ghent." for "I'm Marta. I teach chemistry in
 Ghent."), unless it says the assistant does not know ("I don't remember your allergy"), or the
 question asks for the assistant's own view ("Do you think I should learn to swim?": "I think
-so").
+so"). A reply to news that asks nothing is held the same way for a word of a saved fact: "I
+love teaching maths!" answered a maths teacher's "Honestly the best part is when a kid finally
+gets fractions." The redraft may not begin a sentence with "I" or "My" (``Hold.banned_openers``):
+told to say "you", one still went "I'm looking forward to baking a lemon cake tomorrow."
 
 At a login there is no question, and the greeting is written from the notes core memory holds
 about the user: a `make run` greeting read "Work: pharmacist in Leicester" and "Speech: I'm
@@ -59,6 +62,9 @@ _ASSISTANT_ACTS = re.compile(
     r"|^(?:i'm|i am)\s+(?:sorry|glad|happy|not sure|here)\b",
     re.IGNORECASE,
 )
+# what no sentence of the redraft may begin with: told to say "you", a redraft still went "I'm looking
+# forward to baking a lemon cake tomorrow." (a `make run` chat, stop 37)
+SPEAKING_AS_I = ("I", "My")
 _TO_THE_USER = re.compile(r"\b(?:you|you're|your|yours)\b", re.IGNORECASE)
 # "My business is running a small bakery in Porto." answered "what's my business?" in a `make run` chat
 _SPEAKS_AS_I = re.compile(r"^(?:(?:yes|no|well|oh|sure),?\s+)?(?:i|i'm|i am|i've|i have|i was|my)\b", re.IGNORECASE)
@@ -92,9 +98,13 @@ def speaks_as_user(draft: str, question: str, known: Iterable[str] = ()) -> str 
     # "Architect by trade, based in Binaanton." tells of its writer by naming a place: it came back
     # as "I'm an architect based in Binaanton." (eval chat seed 12)
     told = [s for s in sentences(question) if not is_question(s) and (_of_the_writer(s) or names_within(s))]
-    if not asked and not told:
+    # the user's saved facts count for a question about them and for news that asks nothing: "I love
+    # teaching maths!" answered "Honestly the best part is when a kid finally gets fractions." from a
+    # maths teacher (a `make run` chat, stop 37); to "any cake ideas?" the assistant may like cake
+    facts = set(known) if asked or not asks_something(question) else set()
+    if not asked and not told and not facts:
         return None
-    asked_words = {w for s in asked for w in content_words(s)} | (set(known) if asked else set())
+    asked_words = {w for s in asked for w in content_words(s)} | facts
     told_words = {w for s in told for w in content_words(s)}
     for sentence in sentences(draft):
         own = _in_first_person(sentence)  # "I'm a helper, and you are a nurse.": the words before "you"
@@ -204,7 +214,7 @@ class PerspectiveGuard(Policy):
             return self._review_greeting(draft, memory)
         if not turn.question:
             return None
-        facts = [line.partition(":")[2] for label, line in memory.core_lines() if label == "human"]
+        facts = [line.partition(":")[2] for line in user_facts(memory)]  # the name is the identity guard's
         sentence = speaks_as_user(
             draft.message, turn.question, {w for f in facts for w in content_words(f)}
         ) or claims_users_relation(draft.message, [turn.question, *facts])
@@ -219,6 +229,7 @@ class PerspectiveGuard(Policy):
             "it answered as if it were the user",
             hide_draft=True,
             keeps_words=True,
+            banned_openers=SPEAKING_AS_I,
         )
 
     def _review_third_person(self, draft: Draft, memory: MemoryView, target: str | None) -> Hold | None:
@@ -249,4 +260,5 @@ class PerspectiveGuard(Policy):
             "the greeting spoke as if it were the user",
             hide_draft=True,
             keeps_words=True,
+            banned_openers=SPEAKING_AS_I,
         )
