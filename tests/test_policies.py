@@ -1171,6 +1171,7 @@ def test_answer_start_begins_the_reply_with_the_label_of_the_line_that_answers()
             ("human", "Home: Shassoettebury"),
             ("human", "Work: pharmacist"),
             ("human", "Fosveel is allergic: penicillin"),
+            ("human", "Brother: Tiago, coming to visit on Saturday (2026-12-05)"),
         ]
     )
     policy = AnswerStart()
@@ -1188,6 +1189,11 @@ def test_answer_start_begins_the_reply_with_the_label_of_the_line_that_answers()
         ("When does Brallhaette moult?", ""),  # not about the user
         ("Any tips for my parrot?", ""),  # advice, not memory
         ("My parrot is loud.", ""),  # no question
+        # a `make run` chat denied it under the quoted line: "who" and two words of a person's line
+        ("Who is coming to visit this weekend, and what are we doing?", "Your brother"),
+        ("Who did I say was coming to visit?", "Your brother"),
+        ("Who won the match on Saturday?", ""),  # one word of the line: not asked about him
+        ("Who wrote Hamlet?", ""),
     ):
         turn = Turn(question=asked)
         assert policy.start(turn, memory) == [] and turn.reply_start == start, asked

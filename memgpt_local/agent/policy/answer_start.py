@@ -11,7 +11,9 @@ into the same denial. Begun "Your parrot", a reply has one way on that reads wel
 line says. The label is that of the first quoted line the question asks about (a shared stem,
 or a word people ask about the label with, ``names_the_topic``); a question that asks about no
 label is left alone, as is one whose label names someone else ("Your Grace's surgery"), is a
-verb or holds a clause. Only for a question that speaks of the user ("my", "I").
+verb or holds a clause. Only for a question that speaks of the user ("my", "I"), or asks
+"who" with the words of a line about one of their people ("Who is coming to visit this
+weekend?" begins "Your brother" under "Brother: Tiago, coming to visit on Saturday").
 
 On by default since stop 37: on eval chat tuning seed 6, wording 1 (42ca932), correct 3/6 ->
 6/6 against the defaults of fbd2a43 ("Your parrot is called Brallhaette.", "Your home is
@@ -22,6 +24,8 @@ and was dropped. See docs/eval/results.md, stop 37.
 """
 
 from __future__ import annotations
+
+import re
 
 from memgpt_local.agent.policy.base import MemoryView, Policy
 from memgpt_local.agent.policy.core_at_question import lines_asked_about
@@ -65,12 +69,42 @@ def names_the_topic(label: str, question: str) -> bool:
     return bool(stems(label) & stems(question) or label_topics(label) & set(words(question)))
 
 
+_WHO = re.compile(r"\b(?:who|whom)\b", re.IGNORECASE)
+
+
+def is_person(label: str) -> bool:
+    """Whether ``label`` names one of the user's people ("Brother", "Best friend")."""
+    said = words(label)
+    return bool(said) and said[-1] in RELATIONS and "'s" not in label
+
+
+def person_asked_for(question: str, lines: list[str]) -> str:
+    """For a question that asks "who", the label of the first line about one of the user's
+    people whose value shares two words with it: "Who is coming to visit this weekend?" and
+    "Brother: Tiago, coming to visit on Saturday" (a `make run` chat denied it under that
+    line). One shared word is not enough: "Who won the match?" is not asked about a brother
+    going to one."""
+    if not _WHO.search(question):
+        return ""
+    asked = stems(question)
+    return next(
+        (
+            label
+            for label, _, value in (line.split("] ", 1)[-1].partition(":") for line in lines)
+            if is_person(label) and len(stems(value) & asked) >= 2
+        ),
+        "",
+    )
+
+
 def answer_start(question: str, lines: list[str]) -> str:
     """The reply's forced first words for ``question`` and the core ``lines`` it asks about:
-    "Your" and the label of the first line whose label the question asks about; "" when no
-    label is, or it cannot be said so (a line that only shares a word of its value with the
-    question may not answer it: the model is left to judge)."""
+    "Your" and the label of the first line whose label the question asks about, or, asked
+    "who", of the person whose line the question's words are from (``person_asked_for``); ""
+    when there is none, or it cannot be said so (another line that only shares a word of its
+    value with the question may not answer it: the model is left to judge)."""
     chosen = next((label for label in map(label_of, lines) if names_the_topic(label, question)), "")
+    chosen = chosen or person_asked_for(question, lines).strip()
     return (your(chosen, question) or "") if chosen else ""
 
 
@@ -79,7 +113,7 @@ class AnswerStart(Policy):
 
     def start(self, turn: Turn, memory: MemoryView) -> list[NewMessage]:
         asked = questions(turn.question or "")
-        if turn.kind == "login" or not FIRST_PERSON.search(asked):
+        if turn.kind == "login" or not (FIRST_PERSON.search(asked) or _WHO.search(asked)):
             return []
         lines = lines_asked_about(turn.question, memory)
         if lines:
