@@ -631,6 +631,9 @@ def test_greet_by_name_holds_a_login_greeting_without_the_known_name_once():
     assert policy.review(Turn(question=None, kind="login"), draft("Hello Lena! Your favourite day?"), favourite)
     only_name = FakeMemory(core=[("human", "Name: Lena Maier")])
     assert policy.review(login, draft("Hello Lena! How can I help you today?"), only_name) is None
+    # a note that holds the name is no fact said (eval chat seed 13: "Fosveel is allergic: penicillin")
+    named = FakeMemory(core=[("human", "Name: Lena"), ("human", "Lena is allergic: penicillin")])
+    assert policy.review(Turn(question=None, kind="login"), draft("Hello Lena! How can I help?"), named) is not None
     login.holds[policy.name] = 1  # once a turn: the second draft goes out
     assert policy.review(login, draft("Hello!"), memory) is None
     assert policy.review(Turn(question="hi"), draft("Hello!"), memory) is None  # only at a login

@@ -56,12 +56,14 @@ def user_facts(memory: MemoryView) -> list[str]:
 _BARE_LABEL_WORDS = frozenset({"favo", "name"})  # stems of label words that say nothing alone
 
 
-def names_a_fact(greeting: str, facts: Sequence[str]) -> bool:
+def names_a_fact(greeting: str, facts: Sequence[str], name: str = "") -> bool:
     """Whether ``greeting`` says something of one of ``facts``: a word of its value or of its
     label, compared by their first four letters ("goats" for "Pets: two goats", "bakery" for
     "Work: bakery", "ferret" for "Ferret: Trossaian"; held for not naming "Trossaian", "I'm glad
-    you mentioned your ferret's name" was redrafted as "Hello Quorouo! What is your hobby?")."""
-    said = stems(greeting)
+    you mentioned your ferret's name" was redrafted as "Hello Quorouo! What is your hobby?").
+    The user's ``name`` is no fact: with "Fosveel is allergic: penicillin" among the notes,
+    "Hello Fosveel! How can I help you today?" went out at both logins of eval chat seed 13."""
+    said = stems(greeting) - stems(name)
     return any(said & (stems(line) - _BARE_LABEL_WORDS) for line in facts)
 
 
@@ -105,7 +107,7 @@ class GreetByName(Policy):
             return None
         facts = user_facts(memory)
         has_name = name.lower() in draft.message.lower()
-        has_fact = not facts or names_a_fact(draft.message, facts)
+        has_fact = not facts or names_a_fact(draft.message, facts, name)
         if has_name and has_fact:
             return None
         missing = (
