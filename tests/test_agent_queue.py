@@ -179,3 +179,26 @@ def test_the_pressure_warning_goes_before_the_turns_notices_not_between_them_and
     assert queue[question + 1].startswith("[memory pressure warning")
     assert queue[question + 2].startswith("[core memory")
     assert runner.agent.state["pressure_warned"] is True
+
+
+@pytest.mark.real_model
+def test_the_summary_is_written_in_a_side_context_and_the_conversation_stays_cached(smollm_path, store):
+    """Written in the conversation's own context, the summary's prompt replaced the cached
+    conversation, and the next step read the unchanged system instructions again."""
+    from memgpt_local.agent.queue import QueueManager
+    from memgpt_local.config import AgentSettings
+    from memgpt_local.runtime.llama import LlamaCppBackend
+    from memgpt_local.schemas import ChatMessage
+
+    backend = LlamaCppBackend(smollm_path, n_ctx=2048, n_threads=2, name="smollm2-135m")
+    try:
+        chat = [ChatMessage(role="system", content="You are helpful."), ChatMessage(role="user", content="Hi there!")]
+        queue = QueueManager(store, backend, AgentSettings(), lambda: chat)
+        assert queue.summarizer.backend is backend.side_context(2048) and queue.summarizer.backend is not backend
+        first = backend.complete(chat, grammar=None, max_tokens=8)
+        gone = [Message(id=1, agent_id=1, seq=1, role="user", content="I keep bees in Leeds.", created_at=utcnow())]
+        assert queue.summarizer.summarize("", gone).strip()
+        again = backend.complete(chat, grammar=None, max_tokens=8)
+        assert again.evaluated_tokens == 1 and again.text == first.text  # the conversation's cache is intact
+    finally:
+        backend.close()

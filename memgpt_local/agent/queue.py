@@ -9,6 +9,10 @@ context window minus the room kept for the reply:
   ``evict_fraction`` of the FIFO queue, never separating a function call from its result,
   and folds the evicted messages into a new recursive summary written by the model itself
   (``agent/summarizer.py``), in chunks small enough that every summary call fits the window.
+  The summary is written in a second context of the same size when the backend can open one
+  (``SideContexts``): written in the conversation's own, its prompt replaced the cached
+  conversation, and the next step read the system instructions and function docs (about
+  1,000 tokens) again, though they had not changed.
 
 Eviction is bounded: each round removes at least one message, and when only the newest
 message is left and it still does not fit, a ``ContextOverflowError`` stops the turn.
@@ -19,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from memgpt_local import events
@@ -26,6 +31,7 @@ from memgpt_local.agent.context import CoreView
 from memgpt_local.agent.summarizer import Summarizer
 from memgpt_local.config import AgentSettings
 from memgpt_local.errors import ContextOverflowError
+from memgpt_local.runtime.base import SideContexts
 from memgpt_local.schemas import ChatMessage, Message
 
 if TYPE_CHECKING:
@@ -85,8 +91,15 @@ class QueueManager:
         self.backend = backend
         self.settings = settings
         self.render = render
-        self.summarizer = Summarizer(backend)
         self.last: Pressure | None = None  # the latest measured prompt: what the next step sends
+
+    @cached_property
+    def summarizer(self) -> Summarizer:
+        """The summary's writer, in a side context opened at the first eviction (see the module
+        docstring)."""
+        if isinstance(self.backend, SideContexts):
+            return Summarizer(self.backend.side_context(self.backend.n_ctx))
+        return Summarizer(self.backend)
 
     @property
     def budget(self) -> int:
