@@ -260,6 +260,13 @@ class AgentSettings(Section):
     warning_fraction: float = Field(0.70, gt=0.0, lt=1.0)
     flush_fraction: float = Field(1.00, gt=0.0, le=1.0)
     evict_fraction: float = Field(0.50, gt=0.0, lt=1.0)
+    idle_evict_fraction: float | None = Field(
+        0.80,
+        gt=0.0,
+        le=1.0,
+        description="after a turn, once warned, evict when the prompt is at this fraction of the budget: the "
+        "summary is written while the user reads the reply, not in the middle of their next turn (unset: off)",
+    )
     reply_reserve_tokens: int = Field(768, ge=32, description="tokens kept free for one step's output")
     heartbeat_cap: int = Field(10, ge=1)
     page_size: int = Field(5, ge=1, le=50)

@@ -21,8 +21,10 @@ def say(text: str, heartbeat: bool = False) -> FunctionCall:
 
 def make_runner(store, script, *, name: str = "sam", n_ctx: int = 8192, **agent_settings) -> AgentRunner:
     """A runner over a scripted model. Fact notes (one extra completion after a user's turn)
-    are off unless asked for, so a script lists only the turn's own steps."""
+    and the eviction after a turn's reply (a summary completion) are off unless asked for, so a
+    script lists only the turn's own steps."""
     agent_settings.setdefault("fact_notes", {"enabled": False})
+    agent_settings.setdefault("idle_evict_fraction", None)
     settings = Settings(agent=AgentSettings(**agent_settings))
     ensure_agent(store, name, settings)
     backend = ScriptedBackend(list(script), n_ctx=n_ctx)

@@ -181,6 +181,35 @@ def test_the_pressure_warning_goes_before_the_turns_notices_not_between_them_and
     assert runner.agent.state["pressure_warned"] is True
 
 
+def test_after_a_warned_turn_past_the_idle_line_the_summary_is_written_before_the_next_turn(store):
+    """Left to the flush line, an eviction fell between a search and the answer of the next
+    turn, and the user waited 90-150 s (eval chat seed 13): once warned, a turn that ends past
+    ``idle_evict_fraction`` evicts right after its reply."""
+    from memgpt_local.agent.loop import StepObserver
+
+    class Seen(StepObserver):
+        def __init__(self) -> None:
+            self.evicted: list[int] = []
+
+        def tidied(self, report) -> None:
+            self.evicted.append(report.evicted)
+
+    runner = make_runner(store, [], reply_reserve_tokens=64, idle_evict_fraction=0.8)
+    seen = runner.observer = Seen()
+    _fill(runner, 8)
+    used = runner.queue.pressure().prompt_tokens + 60  # and the next turn's message and reply
+    runner.backend.n_ctx = int(used / 0.85) + 64  # ~85% after it: past the idle line, below the flush line
+    runner.backend.enqueue(say("fine"), "The user sent filler messages.")
+    first = ask(runner, "are you still there?")
+    assert first.messages == ["fine"] and all(s.eviction is None for s in first.steps)  # no eviction in the turn
+    assert runner.agent.state["pressure_warned"] is False  # the warning was given, and the eviction reset it
+    assert seen.evicted and seen.evicted[0] > 0 and "filler" in runner.agent.summary
+    assert runner.queue.pressure().fraction < 0.8
+    quiet = make_runner(store, [say("ok")], name="quiet", reply_reserve_tokens=64, idle_evict_fraction=0.8)
+    ask(quiet, "hello")  # far below the line, never warned: nothing is evicted
+    assert quiet.agent.summary == "" and quiet.queue.tidy(quiet.agent_id) is None
+
+
 @pytest.mark.real_model
 def test_the_summary_is_written_in_a_side_context_and_the_conversation_stays_cached(smollm_path, store):
     """Written in the conversation's own context, the summary's prompt replaced the cached
@@ -200,5 +229,8 @@ def test_the_summary_is_written_in_a_side_context_and_the_conversation_stays_cac
         assert queue.summarizer.summarize("", gone).strip()
         again = backend.complete(chat, grammar=None, max_tokens=8)
         assert again.evaluated_tokens == 1 and again.text == first.text  # the conversation's cache is intact
+        longer = [*chat, ChatMessage(role="assistant", content="Hello!"), ChatMessage(role="user", content="Bees?")]
+        assert backend.prefill(longer) > 0  # read ahead, as after an eviction at a turn's end
+        assert backend.complete(longer, grammar=None, max_tokens=4).evaluated_tokens == 1
     finally:
         backend.close()

@@ -70,6 +70,9 @@ class StepObserver:
     def noted(self, changes: list[str]) -> None:
         """What fact notes wrote into core memory after the turn's reply."""
 
+    def tidied(self, report: EvictionReport) -> None:
+        """What the eviction after the turn's reply did (``QueueManager.tidy``)."""
+
 
 class AgentRunner:
     """Runs one agent against one backend."""
@@ -183,6 +186,9 @@ class AgentRunner:
                 self.observer.noted(result.notes)
         with self.store.transaction():
             self._update_state(self.core_view.after_turn)
+        tidied = self.queue.tidy(self.agent_id)  # the reply is out: the summary is written now
+        if tidied is not None and tidied.evicted:
+            self.observer.tidied(tidied)
         return result
 
     def _update_state(self, change: Callable[[dict, list[CoreBlock]], dict | None]) -> None:

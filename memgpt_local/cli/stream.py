@@ -19,6 +19,7 @@ import click
 
 from memgpt_local.agent.loop import StepObserver
 from memgpt_local.agent.partial import REPLY_FUNCTIONS, PartialFieldReader, settled, unshown
+from memgpt_local.agent.queue import EvictionReport
 from memgpt_local.agent.turn import StepRecord
 
 
@@ -97,6 +98,9 @@ class ConsoleObserver(StepObserver):
         if self.verbose:
             for change in changes:
                 click.secho(f"  (core memory) {change}", dim=True)
+
+    def tidied(self, report: EvictionReport) -> None:
+        click.secho(f"  (memory: moved {report.evicted} old messages into the summary)", dim=True)
 
     def step_finished(self, record: StepRecord) -> None:
         if record.hold is None and record.call is not None and record.call.function in REPLY_FUNCTIONS:

@@ -20,7 +20,7 @@ from memgpt_local.text import shares_sentence_opening
 COLUMNS = (
     "variant | model | n_ctx | seed | wording | users | facts in human | changes replaced | msgs/turn | dup "
     "| copied | degen | correct | invented | idk on absent | greeting name | greeting fact | retrieval | s/turn "
-    "| gen tok/turn"
+    "| reply s/turn | slowest reply s | gen tok/turn"
 )
 
 
@@ -62,6 +62,8 @@ def row(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "retrieval": (sum(bool(t["retrieved"]) for t in searched), len(searched)),
         "seconds_per_turn": sum(t["seconds"] for t in turns) / max(1, len(turns)),
         "generated_per_turn": sum(t["generated"] for t in turns) / max(1, len(turns)),
+        # until the reply went out (records from before stop 38 lack it)
+        "reply_seconds": [t["reply_seconds"] for t in turns if t.get("reply_seconds") is not None],
     }
 
 
@@ -99,6 +101,8 @@ def table(records: Sequence[dict[str, Any]]) -> str:
             _share(*s["greeting_fact"]),
             _share(*s["retrieval"]),
             f"{s['seconds_per_turn']:.1f}",
+            f"{sum(s['reply_seconds']) / len(s['reply_seconds']):.1f}" if s["reply_seconds"] else "-",
+            f"{max(s['reply_seconds']):.0f}" if s["reply_seconds"] else "-",
             f"{s['generated_per_turn']:.0f}",
         ]
         lines.append("| " + " | ".join(cells) + " |")

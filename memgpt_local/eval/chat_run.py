@@ -18,7 +18,8 @@ What is scored, per script and summed over a run:
 - greetings: after the first session, whether the login greeting names the user, and whether
   it mentions something known about them;
 - retrieval: for questions whose turn searched, whether a search result held the answer;
-- seconds and generated tokens per user turn.
+- seconds and generated tokens per user turn, and seconds until its last reply went out (what
+  the user waited; the fact notes and an eviction after the reply come later).
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memgpt_local import events
-from memgpt_local.agent.loop import AgentRunner
-from memgpt_local.agent.turn import TurnResult
+from memgpt_local.agent.loop import AgentRunner, StepObserver
+from memgpt_local.agent.turn import StepRecord, TurnResult
 from memgpt_local.config import AgentSettings
 from memgpt_local.eval.chat import ChatScript, Profile, Session, UserTurn
 from memgpt_local.eval.scoring import contains, contains_any
@@ -90,6 +91,7 @@ class TurnScore:
     retrieved: bool | None
     notes: list[str]
     verdict: str | None = None  # questions: correct / invented / idk / wrong-idk
+    reply_seconds: float | None = None  # until its last reply went out (None: no reply)
     held: list[dict[str, str]] = field(default_factory=list)  # drafts a policy kept from the user
 
     def as_dict(self) -> dict[str, Any]:
@@ -119,6 +121,17 @@ def judge(turn: UserTurn, reply: str) -> str | None:
     if contains_any(affirmed, turn.answers) and not contains_any(reply, turn.wrong):
         return "correct"
     return "idk" if denies(reply) else "invented"
+
+
+class ReplyClock(StepObserver):
+    """When a turn's replies went out (``time.perf_counter``), for the seconds a user waited."""
+
+    def __init__(self) -> None:
+        self.sent: list[float] = []
+
+    def step_finished(self, record: StepRecord) -> None:
+        if record.outcome.user_message and record.hold is None:
+            self.sent.append(time.perf_counter())
 
 
 class ChatEvaluation:
@@ -179,13 +192,14 @@ class ChatEvaluation:
     def play(self, script: ChatScript) -> dict[str, Any]:
         store = self._open()
         try:
-            runner = self.runner_factory(store, self.backend, AGENT, self.settings)
+            clock = ReplyClock()
+            runner = self.runner_factory(store, self.backend, AGENT, self.settings, observer=clock)
             turns, greetings, facts = [], [], []
             for number, session in enumerate(script.sessions):
                 greetings.append(self._login(runner, script, session, number))
                 sent: list[str] = [greetings[-1]["message"]]
                 for position, turn in enumerate(session.turns, start=1):
-                    scored = self._turn(runner, number, turn, session.at + timedelta(minutes=2 * position))
+                    scored = self._turn(runner, clock, number, turn, session.at + timedelta(minutes=2 * position))
                     scored_dict = scored.as_dict()
                     scored_dict["duplicates"] = sum(duplicate(m, sent) for m in scored.messages)
                     scored_dict["degenerate"] = sum(degenerate(m) for m in scored.messages)
@@ -225,10 +239,12 @@ class ChatEvaluation:
             "known_fact": greeting_knows(script.user, message, number),
         }
 
-    def _turn(self, runner: AgentRunner, number: int, turn: UserTurn, when: datetime) -> TurnScore:
+    def _turn(self, runner: AgentRunner, clock: ReplyClock, number: int, turn: UserTurn, when: datetime) -> TurnScore:
+        clock.sent.clear()
         started = time.perf_counter()
         result: TurnResult = runner.run_turn(events.user_message(turn.text, when=when))
         seconds = time.perf_counter() - started
+        replied = round(clock.sent[-1] - started, 2) if clock.sent else None
         searched = [s for s in result.steps if s.outcome.searched]
         retrieved = None
         if turn.answers and searched:
@@ -239,6 +255,7 @@ class ChatEvaluation:
             text=turn.text,
             messages=list(result.messages),
             seconds=round(seconds, 2),
+            reply_seconds=replied,
             generated=sum(s.completion.generated_tokens for s in result.steps),
             searched=bool(searched),
             retrieved=retrieved,

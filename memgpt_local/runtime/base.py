@@ -151,6 +151,15 @@ class StatePersisting(Protocol):
 
 
 @runtime_checkable
+class Prefills(Protocol):
+    """A backend that can read a prompt into its KV cache ahead of the call that needs it."""
+
+    def prefill(self, messages: list[ChatMessage]) -> int:
+        """Evaluate what the cache lacks of ``messages``' prompt; returns the tokens evaluated."""
+        ...
+
+
+@runtime_checkable
 class SideContexts(Protocol):
     """A backend that can open a second context on the same weights: a side task (fact notes)
     then runs its own short prompt without replacing the conversation's cached one."""

@@ -419,6 +419,15 @@ class LlamaCppBackend:
             accepted_draft_tokens=self._accepted,
         )
 
+    def prefill(self, messages: list[ChatMessage]) -> int:
+        """Read ``messages``' prompt into the KV cache now (``Prefills``), so the call that sends
+        it, or a prompt that goes on from it, evaluates only what is new; returns the tokens
+        evaluated. A prompt too long for the window is left alone."""
+        if self.vocab_only:
+            return 0
+        tokens = self.tokenize_prompt(self.render(messages))
+        return self._prefill(tokens) if len(tokens) < self.n_ctx else 0
+
     # ------------------------------------------------------------ saved state (runtime/kv_state.py)
 
     def attach_state_file(
