@@ -150,6 +150,20 @@ def test_a_summary_too_big_for_one_call_is_written_in_chunks_that_each_fit(store
     assert "summary after chunk 0" in calls[1].messages[1].content  # each call carries the summary so far
 
 
+def test_the_summary_begins_the_user_and_leaves_out_the_results_of_replies(store):
+    """Left to begin as it liked, the model went on with the chat: an eval chat's summary was its
+    first reply word for word, and it came back as the greeting at every later login."""
+    runner = make_runner(store, [say("Hello Ana! Lovely to meet you.")])
+    ask(runner, "Hi, I'm Ana and I keep bees.")
+    runner.backend.enqueue("The user is Ana, who keeps bees.")
+    summary = runner.queue.summarizer.summarize("", store.recall.in_context(runner.agent_id))
+    request = runner.backend.requests[-1]
+    assert summary == "The user is Ana, who keeps bees."
+    assert request.grammar is not None and request.grammar.text.startswith('root ::= "The user" ')
+    told = request.messages[-1].content
+    assert "Hello Ana! Lovely to meet you." in told and "Message sent." not in told
+
+
 def test_the_pressure_warning_is_stamped_with_the_turns_time_not_the_clock(store):
     """An evaluation's (or an import's) turn from the past is warned on its own day: stamped
     with the real clock, the warning told the model "today" was another date."""

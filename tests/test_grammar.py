@@ -267,3 +267,8 @@ def test_text_grammar():
     assert grammar.kind == "text" and grammar.max_chars == 300
     json.dumps(grammar.text)
     check_gbnf(grammar.text)
+    started = build_text_grammar(300, start='The "user"')
+    assert started.text.startswith('root ::= "The \\"user\\"" ') and started.max_chars == 300
+    check_gbnf(started.text)
+    with pytest.raises(GrammarError):
+        build_text_grammar(5, start="The user")

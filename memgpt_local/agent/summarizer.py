@@ -4,21 +4,30 @@
 them to the model in chunks small enough that every summary call (instructions, the summary
 so far, the chunk, and the room for the answer) fits the model's window; each call carries
 the summary the previous one wrote. The answer is free text under a text grammar, cut to
-``SUMMARY_MAX_CHARS``.
+``SUMMARY_MAX_CHARS``, and it begins "The user" (``SUMMARY_START``, written by the grammar):
+left to begin as it liked, qwen2.5-coder-1.5b went on with the chat instead, and the summary
+of an eval chat's first session was the assistant's first reply word for word ("Hello
+Folpreette! I'm glad to know you work as a librarian. What's your favorite book?"). Read at
+the head of the queue, that line then came back as the greeting at every later login. Begun
+"The user", the same call wrote "The user logged in for the first time. They are Folpreette,
+a librarian from Stobathitonton ...". The results of replies ("Message sent.") are left out
+of the transcript: they say nothing and cost prefill.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memgpt_local.agent.context import transcript_line
+from memgpt_local.agent.context import is_reply_result, transcript_line
 from memgpt_local.errors import ContextOverflowError
+from memgpt_local.functions.specs import FUNCTIONS_BY_NAME
 from memgpt_local.runtime.base import Backend
 from memgpt_local.runtime.grammar import build_text_grammar
 from memgpt_local.schemas import ChatMessage, Message
 
 SUMMARY_MAX_CHARS = 1500
 SUMMARY_MAX_TOKENS = 400
+SUMMARY_START = "The user"
 
 SUMMARIZER_INSTRUCTIONS = (
     "You maintain the running summary of a long conversation between a user and their assistant. "
@@ -63,9 +72,9 @@ class Summarizer:
     def summarize(self, previous: str, messages: Sequence[Message]) -> str:
         """Fold ``messages`` into ``previous`` with the model, chunk by chunk, each summary
         call sized against the summary it actually carries."""
-        grammar = build_text_grammar(SUMMARY_MAX_CHARS)
+        grammar = build_text_grammar(SUMMARY_MAX_CHARS, start=SUMMARY_START)
         summary = previous[:SUMMARY_MAX_CHARS]
-        lines = [transcript_line(m) for m in messages]
+        lines = [transcript_line(m) for m in messages if not is_reply_result(m, FUNCTIONS_BY_NAME)]
         while lines:
             chunk, used = self.next_chunk(summary, lines)
             lines = lines[used:]

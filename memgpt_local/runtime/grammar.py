@@ -323,11 +323,14 @@ def build_call_grammar(
     )
 
 
-def build_text_grammar(max_chars: int) -> Grammar:
-    """Plain text of at most ``max_chars`` characters, no control characters but newlines."""
-    if max_chars < 1:
-        raise GrammarError("max_chars must be at least 1")
-    text = f"root ::= {_repeat('tchar', 1, max_chars)}\ntchar ::= [^\\x00-\\x09\\x0b-\\x1f]\n"
+def build_text_grammar(max_chars: int, *, start: str = "") -> Grammar:
+    """Plain text of at most ``max_chars`` characters, no control characters but newlines,
+    beginning with ``start`` when one is given (the model goes on from it)."""
+    if max_chars < 1 or len(start) >= max_chars:
+        raise GrammarError("max_chars must be at least 1, and longer than the start")
+    body = _repeat("tchar", 0 if start else 1, max_chars - len(start))
+    head = f"{gbnf_literal(start)} " if start else ""
+    text = f"root ::= {head}{body}\ntchar ::= [^\\x00-\\x09\\x0b-\\x1f]\n"
     return Grammar(text=text, kind="text", max_chars=max_chars)
 
 
