@@ -793,6 +793,28 @@ def test_refusal_guard_lets_other_replies_go(reply):
     assert RefusalGuard().review(Turn(question="Long day."), draft(reply), FakeMemory()) is None
 
 
+def test_core_found_makes_the_next_step_reply_once_a_search_shows_the_line_asked_about():
+    """Eval chat seed 14: "What's my brother's name?" searched "brother" twice, each time reading
+    "[human] Brother: Pestia" first."""
+    from memgpt_local.agent.policy.core_found import CoreFound
+
+    policy = CoreFound()
+    memory = FakeMemory(core=[("human", "Name: Ana"), ("human", "Brother: Pestia (this weekend)")])
+    turn = Turn(question="What's my brother's name?")
+    shown = "Core memory lines that match:\n[human] Brother: Pestia (this weekend)\nshowing 1-1 of 1"
+    turn.add(search_step(0, [hit(1, shown)], query="brother"))
+    policy.after_step(turn, turn.steps[-1], memory)
+    assert turn.reply_reason == "the search showed the core memory line asked about"
+    other = Turn(question="What's my brother's name?")  # results without the line: search on
+    other.add(search_step(0, [hit(1, "the user said: my brother is visiting")], query="brother"))
+    policy.after_step(other, other.steps[-1], memory)
+    assert other.reply_reason is None
+    blood = Turn(question="What's my blood type?")  # the line shown is not the one asked about
+    blood.add(search_step(0, [hit(1, shown)], query="blood"))
+    policy.after_step(blood, blood.steps[-1], memory)
+    assert blood.reply_reason is None
+
+
 def test_searched_already_makes_the_next_step_reply_after_the_same_search_again():
     from memgpt_local.agent.policy.searched_already import SearchedAlready
 

@@ -10,6 +10,7 @@ from memgpt_local.agent.policy.answer_start import AnswerStart
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, StepPlan
 from memgpt_local.agent.policy.copy_guard import CopyGuard
 from memgpt_local.agent.policy.core_at_question import CoreAtQuestion
+from memgpt_local.agent.policy.core_found import CoreFound
 from memgpt_local.agent.policy.denial_guard import DenialGuard
 from memgpt_local.agent.policy.direct_reply import DirectReply
 from memgpt_local.agent.policy.echo_guard import EchoGuard
@@ -49,6 +50,7 @@ FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
     "recap": lambda s: Recap(s.recap),
     "saved_already": lambda s: SavedAlready(),
     "searched_already": lambda s: SearchedAlready(),
+    "core_found": lambda s: CoreFound(),
     "one_reply": lambda s: OneReply(),
     "reply_required": lambda s: ReplyRequired(),
     "repeat_guard": lambda s: RepeatGuard(),
