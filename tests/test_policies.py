@@ -976,12 +976,15 @@ def test_perspective_guard_holds_a_greeting_that_speaks_as_the_user_once():
 
 
 def test_owner_guard_holds_a_reply_that_gives_the_user_someone_elses_news_once():
-    from memgpt_local.agent.policy.owner_guard import OwnerGuard, owned_by_another
+    from memgpt_local.agent.policy.owner_guard import OwnerGuard, owned_by_another, owned_notes
 
     assert owned_by_another("Work: pharmacist in Leicester", "Priya") is None
     assert owned_by_another("Speech: giving a speech", "Priya") is None
     assert owned_by_another("Priya's work: pharmacist", "Priya") is None  # the user's own
     assert owned_by_another("Cat's name: Filpeard", "Priya") is None  # her cat's (eval chat seed 8)
+    # a thing of the user's that a note of its own names (eval chat seed 14), unlike a person
+    lines = ["Ferret: Stouwia", "Ferret's job: boss of the house", "Sister: Kasia", "Sister's wedding: in June"]
+    assert [n.line for n in owned_notes(lines, "Ana")] == ["Sister: Kasia", "Sister's wedding: in June"]
     wedding = owned_by_another("Wedding: Nadia's getting married next Sunday (2026-12-06)", "Priya")
     assert wedding is not None and wedding.owner == "Nadia" and "marr" in wedding.words
     sister = owned_by_another("Sister: Kasia, visiting tomorrow (2026-12-03)", "Tomasz")

@@ -57,7 +57,8 @@ def _when_words(text: str) -> set[str]:
 # seed 8 held "Your pet's name is Filpeard." for it)
 _THINGS = frozenset(
     "cat dog pet puppy kitten parrot rabbit hamster guinea pig horse pony fish goldfish bird budgie tortoise "
-    "turtle snake lizard goat chicken hen car bike house flat garden plant".split()
+    "turtle snake lizard goat chicken hen car bike house flat garden plant ferret mouse rat chinchilla gecko "
+    "iguana cow sheep pig duck donkey alpaca canary cockatiel".split()
 )
 
 
@@ -88,7 +89,14 @@ def owned_notes(lines: Sequence[str], user_name: str | None) -> list[Owned]:
     """The notes of ``lines`` about someone other than the user, each also named by the
     relation another note gives that person ("Best friend: Nadia" makes "your best friend's
     wedding" name the owner of "Wedding: Nadia's getting married")."""
-    notes = [n for line in lines if (n := owned_by_another(line, user_name))]
+    # what the user has and names in a note of its own ("Ferret: Stouwia"): "Ferret's job: boss of the
+    # house" is about the user's ferret (eval chat seed 14 held "Your pet's name is Stouwia.")
+    theirs = {
+        label.strip().lower()
+        for label, _, value in (line.partition(":") for line in lines)
+        if len(words(label)) == 1 and label.strip().lower() not in RELATIONS and value.strip()[:1].isupper()
+    }
+    notes = [n for line in lines if (n := owned_by_another(line, user_name)) and n.owner.lower() not in theirs]
     relations: dict[str, set[str]] = {}
     for note in notes:
         related = {t for t in note.terms if t in RELATIONS}
