@@ -271,3 +271,11 @@ def test_the_conversation_evaluation_records_each_held_draft_with_its_policy(tmp
     assert held, record["turns"]
     assert all(set(h) == {"policy", "draft"} and h["policy"] and h["draft"] for h in held)
     assert all("held" in g for g in record["greetings"])
+    # what a user waited: until the reply went out, within the turn's whole time; a login's time
+    assert all(0 < t["reply_seconds"] <= t["seconds"] for t in record["turns"] if t["messages"])
+    assert all(g["seconds"] > 0 for g in record["greetings"])
+    from memgpt_local.eval.chat_report import table
+
+    header, _, cells = table([record]).splitlines()[:3]
+    shown = dict(zip(header.split(" | "), cells.split(" | ")))
+    assert shown["reply s/turn"] != "-" and shown["s/login"] != "-"

@@ -20,7 +20,7 @@ from memgpt_local.text import shares_sentence_opening
 COLUMNS = (
     "variant | model | n_ctx | seed | wording | users | facts in human | changes replaced | msgs/turn | dup "
     "| copied | degen | correct | invented | idk on absent | greeting name | greeting fact | retrieval | s/turn "
-    "| reply s/turn | slowest reply s | gen tok/turn"
+    "| reply s/turn | slowest reply s | s/login | gen tok/turn"
 )
 
 
@@ -64,6 +64,7 @@ def row(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "generated_per_turn": sum(t["generated"] for t in turns) / max(1, len(turns)),
         # until the reply went out (records from before stop 38 lack it)
         "reply_seconds": [t["reply_seconds"] for t in turns if t.get("reply_seconds") is not None],
+        "login_seconds": [g["seconds"] for r in records for g in r["greetings"] if "seconds" in g],
     }
 
 
@@ -103,6 +104,7 @@ def table(records: Sequence[dict[str, Any]]) -> str:
             f"{s['seconds_per_turn']:.1f}",
             f"{sum(s['reply_seconds']) / len(s['reply_seconds']):.1f}" if s["reply_seconds"] else "-",
             f"{max(s['reply_seconds']):.0f}" if s["reply_seconds"] else "-",
+            f"{sum(s['login_seconds']) / len(s['login_seconds']):.1f}" if s["login_seconds"] else "-",
             f"{s['generated_per_turn']:.0f}",
         ]
         lines.append("| " + " | ".join(cells) + " |")

@@ -19,7 +19,8 @@ What is scored, per script and summed over a run:
   it mentions something known about them;
 - retrieval: for questions whose turn searched, whether a search result held the answer;
 - seconds and generated tokens per user turn, and seconds until its last reply went out (what
-  the user waited; the fact notes and an eviction after the reply come later).
+  the user waited; the fact notes and an eviction after the reply come later); seconds per
+  login (the greeting, and an eviction after it).
 """
 
 from __future__ import annotations
@@ -229,10 +230,12 @@ class ChatEvaluation:
             store.close()
 
     def _login(self, runner: AgentRunner, script: ChatScript, session: Session, number: int) -> dict[str, Any]:
+        started = time.perf_counter()
         result = runner.run_turn(runner.login_event(now=session.at))
         message = "\n".join(result.messages)
         return {
             "session": number,
+            "seconds": round(time.perf_counter() - started, 2),  # an eviction after the greeting included
             "message": message,
             "held": held_drafts(result),
             "names_user": contains(message, script.user.first),
