@@ -262,7 +262,15 @@ def denies(reply: str) -> bool:
 # I living in now?" for "Home: Stulbreenbury", "What do I do for a living?" for "Work: ..."
 # (no bare question word: "where" quoted the home line beside "Where did I go to university?",
 # never said, and the model answered "You went to university in Shassoettebury." (eval chat seed 13))
+# animals people keep: a line labelled with one is asked about as a pet ("What's my pet's name again?"
+# found nothing under "Ferret: Stouwia", and the reply was "Stouwia's name is Stouwia.", eval chat seed 14)
+PETS = frozenset(
+    "cat dog pet puppy kitten parrot rabbit bunny hamster gerbil guinea pig horse pony fish goldfish bird budgie "
+    "tortoise turtle snake lizard goat chicken hen ferret mouse rat chinchilla gecko iguana cow sheep duck donkey "
+    "alpaca canary cockatiel".split()
+)
 LABEL_TOPICS = {
+    **{animal: "pet pets animal animals" for animal in PETS},
     "home": "live living lives town city village house flat based moved move",
     "work": "job jobs work working profession career trade",
     "allergy": "allergic eat take",

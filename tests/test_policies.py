@@ -444,6 +444,9 @@ def test_denial_guard_shows_what_memory_holds_about_the_question_once():
     assert lines_about("Which band did I see live a while ago?", gig) == ["[human] Music: Kimreels"]
     assert lines_about("Who played live at the hall?", core) == []
     assert lines_about("Where do I live these days?", gig) == ["[human] Home: Leeds"]
+    # a pet asked about as one (eval chat seed 14: nothing found under "Ferret: Stouwia")
+    pets = [*core, ("human", "Ferret: Stouwia")]
+    assert lines_about("What's my pet's name again?", pets) == ["[human] Ferret: Stouwia"]
     assert lines_about("Where did I go to university?", gig) == []  # "where" alone is no topic
     hits = searched_turn(
         "What was the name we gave the ferret we adopted?", ["We adopted a ferret and named her Stoundbea."]
@@ -1205,6 +1208,7 @@ def test_answer_start_begins_the_reply_with_the_label_of_the_line_that_answers()
     policy = AnswerStart()
     for asked, start in (
         ("Remind me, what is my parrot called?", "Your parrot"),  # seed 6: "I don't know the parrot's name."
+        ("What's my pet's name again?", "Your parrot"),  # seed 14: "Stouwia's name is Stouwia."
         ("What's my favourite meal again?", "Your favourite meal"),
         ("When is my sister's wedding?", "Your sister's wedding"),
         ("When is my friend Grace's hip surgery?", ""),  # "Your Grace's ..." is no way to say it

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.policy.greet_by_name import human_lines, known_name
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.text import RELATIONS, content_words, sentences, stem, words
+from memgpt_local.text import PETS, RELATIONS, content_words, sentences, stem, words
 
 # a person's name at the start of a label or value, as its subject: "Nadia's ...", "Tom is ..."
 _SUBJECT = re.compile(r"^([A-Z][a-z]+)(?:'s\b|\s+(?:is|was|has|had|will|and|got|gets)\b)")
@@ -55,11 +55,7 @@ def _when_words(text: str) -> set[str]:
 
 # what a user has rather than who they know: "Cat's name: Filpeard" is the user's own note (eval chat
 # seed 8 held "Your pet's name is Filpeard." for it)
-_THINGS = frozenset(
-    "cat dog pet puppy kitten parrot rabbit hamster guinea pig horse pony fish goldfish bird budgie tortoise "
-    "turtle snake lizard goat chicken hen car bike house flat garden plant ferret mouse rat chinchilla gecko "
-    "iguana cow sheep pig duck donkey alpaca canary cockatiel".split()
-)
+_THINGS = PETS | frozenset("car bike house flat garden plant".split())
 
 
 def owned_by_another(line: str, user_name: str | None) -> Owned | None:
