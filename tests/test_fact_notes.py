@@ -53,6 +53,15 @@ def test_a_value_must_come_from_the_users_words():
     assert not grounded("Vegan: yes", "Oh, and I'm vegetarian.") and not grounded("Smoker: yes", said)
 
 
+def test_a_day_alone_that_another_line_holds_is_not_written():
+    from memgpt_local.agent.facts import without_bare_days
+
+    pair = ["Stay: Saturday (2026-12-05)", "Guest: comes to stay on Saturday (2026-12-05)"]  # eval chat seed 14
+    assert without_bare_days(pair) == pair[1:]
+    assert without_bare_days(["Stay: Saturday"]) == ["Stay: Saturday"]  # nothing else holds the day
+    assert without_bare_days(["Birthday: 5 May", "Party: on 5 May"]) == ["Birthday: 5 May", "Party: on 5 May"]
+
+
 def test_a_passing_state_is_no_fact():
     from memgpt_local.agent.facts import passing_state
 
@@ -60,6 +69,8 @@ def test_a_passing_state_is_no_fact():
     assert passing_state("Feeling: a bit stressed")
     assert not passing_state("Health: can't eat gluten") and not passing_state("Work: nurse, busy ward")
     assert not passing_state("Sleep: a night owl") and not passing_state("Name: Dana")
+    # only how good it was (eval chat seed 14: "Favorite music: amazing" for "they were amazing")
+    assert passing_state("Favorite music: amazing") and not passing_state("Music: amazing jazz trio")
 
 
 def test_lines_are_parsed_and_labels_normalised():
@@ -503,7 +514,17 @@ def test_the_notes_pass_writes_no_line_in_the_users_voice(store):
             "My best friend Nadia is getting married next Sunday.",
             ["Wedding: Nadia's getting married next Sunday (2026-12-06)"],
         ),
+        (
+            ["Guest: comes to stay on Saturday (2026-12-05)"],  # eval chat seed 14: the name between commas
+            "Pestia, my brother, comes to stay on Saturday.",
+            ["Guest: Pestia, comes to stay on Saturday (2026-12-05)"],
+        ),
         (["Trip: Lisbon (2026-12-11)"], "I'm flying to Lisbon next Friday.", ["Trip: Lisbon (2026-12-11)"]),
+        (
+            ["Trip: Oslo on Saturday (2026-12-05)"],
+            "My sister is great, and I fly to Oslo on Saturday.",
+            ["Trip: Oslo on Saturday (2026-12-05)"],
+        ),
         (["Surgery: hip (2026-11-30)"], "My mum Grace had hip surgery on Monday.", ["Surgery: hip (2026-11-30)"]),
     ],
 )

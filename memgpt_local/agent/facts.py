@@ -30,14 +30,17 @@ written:
 - a value said as the user's own sentence is written about them ("Speech: I'm giving a
   speech" is "Speech: giving a speech"): a login that read the first form greeted as if the
   assistant were the user;
-- a line whose value is only a passing state ("Health: wiped out", "Mood: so tired") is
-  dropped: how the user feels after one shift is no fact to greet them with in a month;
+- a line whose value is only a passing state ("Health: wiped out", "Mood: so tired") or only
+  how good something was ("Favorite music: amazing") is dropped: how the user feels after one
+  shift is no fact to greet them with in a month; so is a line that holds only a day another
+  line of the pass also holds ("Stay: Saturday" beside "Guest: comes to stay on Saturday");
 - a relative date gets its day written in ("Sister: Kasia, visiting tomorrow (2026-12-03)"),
   resolved as in the user's sentence: the block is read for months, and a `make run` chat
   saved "Sister: Kasia, visiting tomorrow", which is wrong from the next day on; a plan's
   day that the line left out is written onto it (``carry_days``), and a plan the pass left
   out altogether is asked about on its own (``plan_prompt``), and someone else's plan is
-  labelled with their name when the line left it out ("Grace's hip surgery: on Monday");
+  labelled with their name when the line left it out ("Grace's hip surgery: on Monday", "Guest:
+  Pestia, comes to stay on Saturday" for "Pestia, my brother, comes to stay on Saturday");
 - when the block would overflow, its oldest lines move to archival memory, and the notice
   says so.
 
@@ -328,14 +331,43 @@ _PASSING = frozenset(
     "tired exhausted wiped knackered drained worn sleepy shattered beat stressed stressy frazzled bored "
     "grumpy cranky upset sad down happy glad excited thrilled nervous hungry cold sore busy fine good ok okay "
     "great awful rough out bit little totally completely really very so today tonight now right "
-    "this morning afternoon evening".split()
+    "this morning afternoon evening amazing awesome brilliant wonderful fantastic lovely nice terrible "
+    "horrible cool fun boring incredible epic".split()
 )
 
 
 def passing_state(line: str) -> bool:
-    """Whether ``line``'s value says only how the user feels or fares now ("wiped out")."""
+    """Whether ``line``'s value says only how the user feels or fares now ("wiped out"), or only
+    how good something was: "Favorite music: amazing" for "Went to a gig by the Perkvoans on
+    the weekend, they were amazing." (eval chat seed 14), later answered as "Your favorite
+    music is amazing"."""
     value = content_words(line.partition(":")[2])
     return bool(value) and all(w in _PASSING for w in value)
+
+
+_DAY_WORDS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight weekend next this on".split()
+)
+
+
+def without_bare_days(lines: Sequence[str]) -> list[str]:
+    """``lines`` without a line whose value is only a day that another of them also holds: for
+    "Pestia, my brother, comes to stay on Saturday." the pass wrote "Stay: Saturday" beside
+    "Guest: comes to stay on Saturday" (eval chat seed 14). A day alone is kept when no other
+    line holds it ("Birthday: 5 May")."""
+
+    def day_only(line: str) -> bool:
+        value = re.sub(r"\(\d{4}-\d\d-\d\d\)|\d{4}-\d\d-\d\d", " ", line.partition(":")[2])
+        said = words(value)
+        return bool(said) and all(w in _DAY_WORDS for w in said)
+
+    out = []
+    for line in lines:
+        days = set(words(line.partition(":")[2])) - {"on", "next", "this"}
+        if day_only(line) and any(o is not line and days <= set(words(o)) for o in lines):
+            continue
+        out.append(line)
+    return out
 
 
 def _words_of_value(line: str) -> set[str]:
@@ -452,6 +484,9 @@ _PLAN_SUBJECT = re.compile(  # the relation in any case, a name with its capital
     rf"\b(?i:my\s+(?P<relation>{_RELATION}))(?:\s+(?P<named>[A-Z][a-z]+))?(?i:'s|\s+(?:is|are|was|has|will|'s))\b"
     r"|\b(?P<name>[A-Z][a-z]+)(?:'s|\s+(?:is|was|has|will))\s+(?:\w+ing|got|off|back|coming|going|due)\b"
 )
+# a name said with its relation between commas, just before the plan's clause: "Pestia, my brother,
+# comes to stay on Saturday" (eval chat seed 14 saved "Guest: comes to stay on Saturday")
+_APPOSITIVE = re.compile(rf"\b(?P<name>[A-Z][a-z]+),\s+(?i:my\s+(?:{_RELATION})),\s*$")
 _PERSON_LABEL = re.compile(rf"\b{_RELATION}s?\b", re.IGNORECASE)
 
 
@@ -474,7 +509,9 @@ def keep_owners(lines: Sequence[str], said: str, when: datetime) -> list[str]:
     Monday"; "Grace's hip surgery: on Monday (2026-12-07)" says whose it is."""
     out = list(lines)
     for mention in plans_in(said, when):
-        owner = plan_owner(clause_with(said, mention))
+        before = said[: _clause_bounds(said, mention)[0]]
+        named = _APPOSITIVE.search(before)
+        owner = plan_owner(clause_with(said, mention)) or (named["name"] if named else None)
         if owner is None:
             continue
         for i, line in enumerate(out):
@@ -621,7 +658,8 @@ class FactNoter:
             planned = [ln for ln in asked if worth_saving(ln, said)]
             dated += [with_day(annotate(as_note(plain_label(ln)), day, context=said), mention) for ln in planned]
             dropped += [ln for ln in asked if ln not in planned]
-        value, notes = merge(block.value, said_relations(keep_owners(dated, said, day), said), block.limit, said)
+        written = without_bare_days(said_relations(keep_owners(dated, said, day), said))
+        value, notes = merge(block.value, written, block.limit, said)
         notes.dropped = dropped
         if not notes.changed:
             return notes
