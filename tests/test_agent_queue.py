@@ -162,6 +162,14 @@ def test_the_summary_begins_the_user_and_leaves_out_the_results_of_replies(store
     assert request.grammar is not None and request.grammar.text.startswith('root ::= "The user" ')
     told = request.messages[-1].content
     assert "Hello Ana! Lovely to meet you." in told and "Message sent." not in told
+    # notices that instruct the model stay out; a login is only said to have happened
+    login = runner.login_event()
+    with store.transaction():
+        store.recall.append(runner.agent_id, [login, events.memory_pressure(90, 100)])
+    runner.backend.enqueue("The user is Ana.")
+    runner.queue.summarizer.summarize("", store.recall.in_context(runner.agent_id))
+    told = runner.backend.requests[-1].messages[-1].content
+    assert "the user logged in" in told and "Greet" not in told and "memory pressure" not in told
 
 
 def test_the_pressure_warning_is_stamped_with_the_turns_time_not_the_clock(store):

@@ -11,19 +11,21 @@ Folpreette! I'm glad to know you work as a librarian. What's your favorite book?
 the head of the queue, that line then came back as the greeting at every later login. Begun
 "The user", the same call wrote "The user logged in for the first time. They are Folpreette,
 a librarian from Stobathitonton ...". The results of replies ("Message sent.") are left out
-of the transcript: they say nothing and cost prefill.
+of the transcript, and so are notices that instruct the model (``summary_line``): they say
+nothing and cost prefill.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from memgpt_local import events
 from memgpt_local.agent.context import is_reply_result, transcript_line
 from memgpt_local.errors import ContextOverflowError
 from memgpt_local.functions.specs import FUNCTIONS_BY_NAME
 from memgpt_local.runtime.base import Backend
 from memgpt_local.runtime.grammar import build_text_grammar
-from memgpt_local.schemas import ChatMessage, Message
+from memgpt_local.schemas import ChatMessage, Message, human_time
 
 SUMMARY_MAX_CHARS = 1500
 SUMMARY_MAX_TOKENS = 400
@@ -42,6 +44,26 @@ def summary_prompt(previous: str, lines: Sequence[str]) -> list[ChatMessage]:
     body = "\n".join(lines)
     user = f"Previous summary:\n{previous.strip() or '(none)'}\n\nNew messages:\n{body}\n\nUpdated summary:"
     return [ChatMessage(role="system", content=SUMMARIZER_INSTRUCTIONS), ChatMessage(role="user", content=user)]
+
+
+_FOR_THE_MODEL = "For you, not the user"  # the opening of notices that instruct the model
+
+
+def summary_line(message: Message) -> str | None:
+    """``message`` as a line of the transcript the summary is written from, or None when it
+    carries nothing to remember: a reply's result ("Message sent."), a notice that instructs the
+    model (a pressure warning, the core lines quoted beside a question). A login is only said to
+    have happened: summarised whole, its instructions came back as "You greet them by their
+    name, Folpreette, and mention ..." (eval chat seed 14)."""
+    if is_reply_result(message, FUNCTIONS_BY_NAME):
+        return None
+    if message.role == "system":
+        kind = events.kind_of(message.content, message.role)
+        if kind == "memory pressure warning" or _FOR_THE_MODEL in message.content:
+            return None
+        if kind == "login":
+            return f"{human_time(message.created_at)} the user logged in"
+    return transcript_line(message)
 
 
 class Summarizer:
@@ -74,7 +96,7 @@ class Summarizer:
         call sized against the summary it actually carries."""
         grammar = build_text_grammar(SUMMARY_MAX_CHARS, start=SUMMARY_START)
         summary = previous[:SUMMARY_MAX_CHARS]
-        lines = [transcript_line(m) for m in messages if not is_reply_result(m, FUNCTIONS_BY_NAME)]
+        lines = [line for m in messages if (line := summary_line(m))]
         while lines:
             chunk, used = self.next_chunk(summary, lines)
             lines = lines[used:]
