@@ -267,19 +267,26 @@ def test_conversation_search_finds_what_was_said_earlier_but_not_the_turn_itself
     assert "you said: Nice!" not in result  # shares no word with the query
 
 
-def test_conversation_search_leaves_out_the_users_questions(store):
+def test_conversation_search_leaves_out_messages_that_only_ask(store):
     """Eval chat seed 14: "What car do I drive?" searched "car", found the user's old "What's my
     pet's name again?", searched that, and answered with the pet's name."""
     runner = make_runner(
         store,
-        [say("Nice!"), say("Stouwia."), call("conversation_search", query="pet name car"), say("I don't know.")],
+        [
+            say("Nice! What is your pet's name?"),
+            say("Which car do you mean?"),
+            call("conversation_search", query="pet name car"),
+            say("I don't know."),
+        ],
     )
     ask(runner, "I have a ferret called Stouwia, my pet and the boss of the house.")
     ask(runner, "What's my pet's name again?")
     result = ask(runner, "What car do I drive?").steps[0].outcome.text
     assert "the user said: I have a ferret called Stouwia" in result  # a statement is a hit
-    assert "What's my pet's name again?" not in result  # a message that only asks is not
-    assert "showing 1-" in result and "of 1," in result  # the count says what is shown
+    assert "the user said: What's my pet's name again?" not in result  # a message that only asks is not
+    assert "you said: Nice! What is your pet's name?" in result  # a reply that states something is
+    assert "Which car do you mean?" not in result  # one that only asks is not (seed 15)
+    assert "showing 1-2 of 2," in result  # the count says what is shown
 
 
 def test_conversation_search_finds_no_thoughts(store):

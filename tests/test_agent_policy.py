@@ -434,7 +434,7 @@ def test_search_results_show_repeated_messages_once_with_their_count(store):
             [
                 *[
                     NewMessage(
-                        role="assistant", content="Did anything funny happen at the Saith Studio?", in_context=False
+                        role="assistant", content="Something funny happened at the Saith Studio.", in_context=False
                     )
                     for _ in range(15)
                 ],

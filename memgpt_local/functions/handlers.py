@@ -145,11 +145,13 @@ def _with_core_lines(ctx: FunctionContext, query: str, page: SearchPage, text: s
 
 
 def without_questions(page: SearchPage) -> SearchPage:
-    """``page`` without the user's messages that only ask: a question holds no fact, and a small
-    model that found its user's old "What's my pet's name again?" under the query "car" searched
-    that question next and answered "What car do I drive?" with the pet's name (eval chat seed
-    14, both wordings). The count drops by what this page left out."""
-    kept = [h for h in page.items if not (h.role == "user" and not statements(h.text).strip())]
+    """``page`` without the messages that only ask, the user's or the assistant's: a question
+    holds no fact, and a small model that found its user's old "What's my pet's name again?"
+    under the query "car" searched that question next and answered "What car do I drive?" with
+    the pet's name (eval chat seed 14, both wordings); on seed 15 the same search found only the
+    assistant's "What's your name?" and an answer that was no answer followed. The count drops
+    by what this page left out."""
+    kept = [h for h in page.items if not (h.role in ("user", "assistant") and not statements(h.text).strip())]
     if len(kept) == len(page.items):
         return page
     return page.model_copy(update={"items": kept, "total": page.total - (len(page.items) - len(kept))})
