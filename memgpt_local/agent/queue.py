@@ -141,14 +141,14 @@ class QueueManager:
         ``idle_evict_fraction`` of the budget, then read the new prompt into the cache (see the
         module docstring); None when nothing was done."""
         line = self.settings.idle_evict_fraction
-        if line is None:
-            return None
+        if line is None or not self.store.agents.get_by_id(agent_id).state.get("pressure_warned"):
+            return None  # the state first: the prompt is rendered and counted only once warned
         pressure = self.pressure()
-        if pressure.fraction < line or not self.store.agents.get_by_id(agent_id).state.get("pressure_warned"):
+        if pressure.fraction < line:
             return None
         report = self.evict(agent_id, pressure, force=True)
-        if report.evicted and isinstance(self.backend, Prefills):
-            self.backend.prefill(self.pressure().messages)
+        if report.evicted and isinstance(self.backend, Prefills) and self.last is not None:
+            self.backend.prefill(self.last.messages)  # measured by the eviction's last round
         return report
 
     def evict(self, agent_id: int, pressure: Pressure | None = None, *, force: bool = False) -> EvictionReport:

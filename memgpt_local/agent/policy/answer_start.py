@@ -87,14 +87,8 @@ def person_asked_for(question: str, lines: list[str]) -> str:
     if not _WHO.search(question):
         return ""
     asked = stems(question)
-    return next(
-        (
-            label
-            for label, _, value in (line.split("] ", 1)[-1].partition(":") for line in lines)
-            if is_person(label) and len(stems(value) & asked) >= 2
-        ),
-        "",
-    )
+    people = ((label_of(line), line.partition(":")[2]) for line in lines)
+    return next((label for label, value in people if is_person(label) and len(stems(value) & asked) >= 2), "")
 
 
 def answer_start(question: str, lines: list[str]) -> str:
@@ -104,7 +98,7 @@ def answer_start(question: str, lines: list[str]) -> str:
     when there is none, or it cannot be said so (another line that only shares a word of its
     value with the question may not answer it: the model is left to judge)."""
     chosen = next((label for label in map(label_of, lines) if names_the_topic(label, question)), "")
-    chosen = chosen or person_asked_for(question, lines).strip()
+    chosen = chosen or person_asked_for(question, lines)
     return (your(chosen, question) or "") if chosen else ""
 
 
