@@ -61,6 +61,13 @@ ASKING_WORDS = frozenset(
     "who whom whose how he she they him her them his hers its their theirs".split()
 )
 
+# words of when, not what: "Are you free next Sunday?" tells nobody's news
+WHEN_WORDS = frozenset(
+    "next last this coming tomorrow today tonight yesterday week weekend month year morning afternoon evening night "
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
+    "september october november december".split()
+)
+
 # words for the people in a user's life: a note labelled with one is about them, not the user
 RELATIONS = frozenset(
     "sister brother sibling mother mum mom mama father dad papa parent parents daughter son child children kid kids "

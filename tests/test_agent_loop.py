@@ -9,6 +9,7 @@ from agent_helpers import ask, call, make_runner, say
 from store_sql import STORE_KINDS
 
 from memgpt_local import events
+from memgpt_local.config import DEFAULT_POLICIES
 from memgpt_local.runtime.grammar import InvalidScriptError
 
 
@@ -239,15 +240,18 @@ def test_a_message_larger_than_the_window_is_refused_and_nothing_is_stored(store
 
 
 def test_a_search_always_gets_another_step_to_read_its_results(store):
-    runner = make_runner(store, [call("archival_memory_search", query="keys"), say("Nothing about keys.")])
+    runner = make_runner(
+        store, [call("archival_memory_search", query="keys"), say("I don't know where your keys are.")]
+    )
     turn = ask(runner, "where are my keys?")
-    assert len(turn.steps) == 2 and turn.messages == ["Nothing about keys."]
+    assert len(turn.steps) == 2 and turn.messages == ["I don't know where your keys are."]
     plain = make_runner(
         store,
         [call("archival_memory_search", query="keys")],
         name="plain",
         read_search_results=False,
         reply_required=False,
+        policies=[p for p in DEFAULT_POLICIES if p != "nothing_found"],  # it would make the next step reply
     )
     assert len(ask(plain, "where are my keys?").steps) == 1
 
@@ -349,7 +353,8 @@ def test_a_first_page_starts_with_the_matching_core_memory_lines(store):
     store.core.set_value(archival.agent_id, "human", "Home: Leeds, three beehives on the roof")
     text = ask(archival, "how many hives do I have?").steps[0].outcome.text
     assert text.startswith("Core memory lines that match:\n[human] Home: Leeds")
-    bare = make_runner(store, [call("archival_memory_search", query="tortoise", heartbeat=True), say("ok")], name="c")
+    nothing = say("I don't know anything about a tortoise.")  # nothing_found: the search found no tortoise
+    bare = make_runner(store, [call("archival_memory_search", query="tortoise", heartbeat=True), nothing], name="c")
     assert (
         ask(bare, "my tortoise?")
         .steps[0]
@@ -488,7 +493,8 @@ def test_a_turn_started_by_an_event_from_the_past_stamps_its_steps_beside_it(sto
     clock read "today" as another day."""
     from datetime import datetime, timedelta, timezone
 
-    runner = make_runner(store, [call("conversation_search", query="tea", heartbeat=True), say("Lapsang.")])
+    search = call("conversation_search", query="tea", heartbeat=True)
+    runner = make_runner(store, [search, say("I don't know which tea you like.")])  # nothing_found
     when = datetime(2025, 5, 5, 18, 0, tzinfo=timezone.utc)
     runner.run_turn(events.user_message("What tea did I say I like?", when=when))
     stamps = [m.created_at for m in store.recall.in_context(runner.agent_id)][-5:]

@@ -213,7 +213,8 @@ def test_search_budget_makes_the_step_after_the_last_allowed_search_a_reply(stor
 
 def test_without_a_search_budget_the_model_may_keep_searching(store):
     searches = [call("conversation_search", query="ferret", page=p, heartbeat=True) for p in range(3)]
-    runner = make_runner(store, [*searches, say("Tansy")], search_budget=0)
+    runner = make_runner(store, [say("Lovely!"), *searches, say("Tansy")], search_budget=0)
+    ask(runner, "Our ferret is called Tansy.")  # found, so nothing_found does not end the search
     turn = ask(runner, "What is our ferret called?")
     assert [s.call.function for s in turn.steps].count("conversation_search") == 3
 
@@ -295,9 +296,11 @@ def test_the_recap_orders_the_turns_hits_by_the_question_with_question_focus(sto
 
 def test_no_recap_without_the_setting(store):
     searches = [call("conversation_search", query="ferret", page=p, heartbeat=True) for p in range(2)]
-    runner = make_runner(store, [*searches, say("Tansy")], search_budget=2)
+    without = [p for p in DEFAULT_POLICIES if p != "recap"]
+    runner = make_runner(store, [say("Lovely!"), *searches, say("Tansy")], search_budget=2, policies=without)
+    ask(runner, "Our ferret is called Tansy.")  # found: nothing_found does not end the search, and recap would show it
     ask(runner, "What is our ferret called?")
-    assert "search recap" not in runner.backend.requests[2].messages[-1].content
+    assert "search recap" not in runner.backend.requests[3].messages[-1].content
 
 
 def test_reply_check_does_not_show_detail_that_is_not_about_the_question(store):

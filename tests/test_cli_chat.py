@@ -32,7 +32,7 @@ def test_send_prints_the_reply_and_json_steps(cli_runner, tmp_path):
             {
                 "thought": "answer",
                 "function": "send_message",
-                "arguments": {"message": "I found nothing about keys."},
+                "arguments": {"message": "I don't know where your keys are."},
                 "request_heartbeat": False,
             },
             '{"facts": []}',  # fact notes: the question states nothing about the user
@@ -42,7 +42,7 @@ def test_send_prints_the_reply_and_json_steps(cli_runner, tmp_path):
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert [s["function"] for s in data["steps"]] == ["archival_memory_search", "send_message"]
-    assert data["messages"] == ["I found nothing about keys."] and data["core_memory"] == []
+    assert data["messages"] == ["I don't know where your keys are."] and data["core_memory"] == []
     assert data["steps"][0]["tokens"]["prompt"] > 0
 
 

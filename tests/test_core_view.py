@@ -110,7 +110,7 @@ def test_earlier_turns_show_their_calls_without_thoughts_or_reply_results(store)
         store,
         [
             call("conversation_search", query="cello", heartbeat=True, thought="I should look up my cello notes."),
-            call("send_message", message="It was in the workshop.", thought="The result says workshop."),
+            call("send_message", message="I don't know where your cello is.", thought="The result says nothing."),
             call("send_message", message="Happy to help.", thought="Thank them."),
         ],
     )
@@ -120,8 +120,8 @@ def test_earlier_turns_show_their_calls_without_thoughts_or_reply_results(store)
     # inside its own turn a step's thought is in view: the next step reads the plan
     assert any("I should look up my cello notes." in m.content for m in second_step.messages)
     shown = "\n".join(m.content for m in next_turn.messages[1:])
-    assert "I should look up my cello notes." not in shown and "The result says workshop." not in shown
-    assert '"query": "cello"' in shown and "It was in the workshop." in shown  # what was done stays
+    assert "I should look up my cello notes." not in shown and "The result says nothing." not in shown
+    assert '"query": "cello"' in shown and "I don't know where your cello is." in shown  # what was done stays
     assert "Message sent." not in shown
     assert runner.render()[-1].content.endswith("Message sent.")  # the current turn's result is there
 

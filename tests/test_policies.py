@@ -818,6 +818,75 @@ def test_core_found_makes_the_next_step_reply_once_a_search_shows_the_line_asked
     assert blood.reply_reason is None
 
 
+def _nothing_found(question: str, hits, memory=None, query: str = "q") -> Turn:
+    from memgpt_local.agent.policy.nothing_found import NothingFound
+
+    turn = Turn(question=question, event_id=100)
+    turn.add(search_step(0, hits, query=query))
+    NothingFound().after_step(turn, turn.steps[-1], memory or FakeMemory(core=[("human", "Name: Ana")]))
+    return turn
+
+
+def test_nothing_found_makes_the_reply_say_it_does_not_know_after_a_search_without_the_question_words():
+    """Eval chat seed 14: "What car do I drive?" searched "car", read two old questions of the
+    user's, searched "pet's name" and answered with the pet; "Which university did I study at?"
+    read five messages without "university" and answered with the user's old home town."""
+    for question, texts in [
+        ("What car do I drive?", ["Where do I live these days?", "I have a ferret called Stouwia"]),
+        ("Which university did I study at?", ["Librarian by trade, based in Stobathitonton.", "Who was that gig?"]),
+        ("By the way, where did I go to university?", ["I moved to Leeds last year."]),
+    ]:
+        turn = _nothing_found(question, [hit(i, t, kind="message", role="user") for i, t in enumerate(texts, 1)])
+        assert (turn.reply_reason, turn.reply_start) == ("the search found nothing about the question", "I don't know")
+    empty = _nothing_found("What's my blood type?", [])
+    assert empty.reply_start == "I don't know"
+
+
+def test_nothing_found_leaves_the_model_to_answer_when_memory_speaks_of_the_question():
+    said = [hit(1, "I drive an old red car to work", kind="message", role="user")]
+    assert _nothing_found("What car do I drive?", said).reply_reason is None  # a hit holds "car"
+    pet = [hit(1, "I have a ferret called Stouwia", kind="message", role="user")]
+    assert _nothing_found("What's my pet's name again?", pet).reply_reason is None  # a ferret is a pet
+    invented = [hit(1, "You drive a blue car, a Volvo.", kind="message", role="assistant")]
+    assert _nothing_found("What car do I drive?", invented).reply_start == "I don't know"  # its own reply
+    core = FakeMemory(core=[("human", "Name: Ana"), ("human", "Car: a green Fiat")])
+    assert _nothing_found("What car do I drive?", [], core).reply_reason is None
+    home = FakeMemory(core=[("human", "Home: Leeds")])  # asked about by the label's words
+    assert _nothing_found("Which town am I living in?", [], home).reply_reason is None
+    hives = FakeMemory(core=[("human", "Home: Leeds, three beehives on the roof")])  # shown for the query
+    assert _nothing_found("How many hives do I have?", [], hives, query="beehives").reply_reason is None
+    assert _nothing_found("How many hives do I have?", [], hives, query="hives").reply_start == "I don't know"
+    in_view = FakeMemory(context=[msg(5, "user", "My car broke down again"), msg(100, "user", "What car do I drive?")])
+    assert _nothing_found("What car do I drive?", [], in_view).reply_reason is None
+    own_question = FakeMemory(context=[msg(100, "user", "What car do I drive?")])  # the turn's own message
+    assert _nothing_found("What car do I drive?", [], own_question).reply_start == "I don't know"
+    for question in [
+        "What's the capital of France?",  # not about the user
+        "What's my name and where do I work?",  # two questions
+        "What should I cook tonight?",  # asks for help
+        "What's my name?",  # asks about nothing but the name
+        "I finally bought a car.",  # asks nothing
+        "What did we talk about last week?",  # about the conversation: its messages need not say "talk"
+        "What did I do yesterday?",  # nothing but when
+        "Hello there, what did I tell you yesterday?",  # nothing but a greeting and when
+    ]:
+        assert _nothing_found(question, []).reply_reason is None, question
+    dated = Turn(question="What did I eat on Tuesday?", event_id=100)
+    dated.add(step(0, "conversation_search_date", FunctionOutcome(True, "x", searched=True), start_date="2026-04-28"))
+    from memgpt_local.agent.policy.nothing_found import NothingFound
+
+    NothingFound().after_step(dated, dated.steps[-1], FakeMemory())
+    assert dated.reply_reason is None  # found by date, not by words
+    login = Turn(question="What car do I drive?", kind="login")
+    login.add(search_step(0, []))
+    NothingFound().after_step(login, login.steps[-1], FakeMemory())
+    assert login.reply_reason is None
+    started = Turn(question="What car do I drive?", reply_start="Your car")
+    started.add(search_step(0, []))
+    NothingFound().after_step(started, started.steps[-1], FakeMemory())
+    assert (started.reply_reason, started.reply_start) == (None, "Your car")
+
+
 def test_searched_already_makes_the_next_step_reply_after_the_same_search_again():
     from memgpt_local.agent.policy.searched_already import SearchedAlready
 

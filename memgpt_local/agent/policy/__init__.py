@@ -18,6 +18,7 @@ from memgpt_local.agent.policy.greet_by_name import GreetByName
 from memgpt_local.agent.policy.grounded_reply import GroundedReply
 from memgpt_local.agent.policy.identity_guard import IdentityGuard
 from memgpt_local.agent.policy.internal_guard import InternalGuard
+from memgpt_local.agent.policy.nothing_found import NothingFound
 from memgpt_local.agent.policy.one_reply import OneReply
 from memgpt_local.agent.policy.owner_guard import OwnerGuard
 from memgpt_local.agent.policy.perspective_guard import PerspectiveGuard
@@ -51,6 +52,7 @@ FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
     "saved_already": lambda s: SavedAlready(),
     "searched_already": lambda s: SearchedAlready(),
     "core_found": lambda s: CoreFound(),
+    "nothing_found": lambda s: NothingFound(),
     "one_reply": lambda s: OneReply(),
     "reply_required": lambda s: ReplyRequired(),
     "repeat_guard": lambda s: RepeatGuard(),

@@ -20,18 +20,12 @@ from dataclasses import dataclass, replace
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.policy.greet_by_name import human_lines, known_name
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.text import PETS, RELATIONS, content_words, sentences, stem, words
+from memgpt_local.text import PETS, RELATIONS, WHEN_WORDS, content_words, sentences, stem, words
 
 # a person's name at the start of a label or value, as its subject: "Nadia's ...", "Tom is ..."
 _SUBJECT = re.compile(r"^([A-Z][a-z]+)(?:'s\b|\s+(?:is|was|has|had|will|and|got|gets)\b)")
 _TO_THE_USER = re.compile(r"\b(?:you|you're|your|yours|yourself)\b", re.IGNORECASE)
 SHARED_WORDS = 2  # words of the note's value a sentence must say to be telling it
-# words of when, not what: "Are you free next Sunday?" tells nobody's news
-_WHEN = frozenset(
-    "next last this coming tomorrow today tonight yesterday week weekend month year morning afternoon evening night "
-    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
-    "september october november december".split()
-)
 
 
 @dataclass(frozen=True)
@@ -45,7 +39,7 @@ class Owned:
     when: frozenset[str]  # its words of when: "sunday", "2026-12-06"
 
 
-_DAYS = _WHEN - {"next", "last", "this", "coming", "week", "weekend", "month", "year"}
+_DAYS = WHEN_WORDS - {"next", "last", "this", "coming", "week", "weekend", "month", "year"}
 
 
 def _when_words(text: str) -> set[str]:
@@ -76,7 +70,7 @@ def owned_by_another(line: str, user_name: str | None) -> Owned | None:
         return None
     terms = frozenset(w.lower() for w in [*names, *relations])
     said = content_words(f"{label} {value}")
-    what = frozenset(stem(w) for w in said if len(w) > 2 and w not in terms and w not in _WHEN and not w.isdigit())
+    what = frozenset(stem(w) for w in said if len(w) > 2 and w not in terms and w not in WHEN_WORDS and not w.isdigit())
     owner = names[0] if names else f"their {relations[-1]}"
     return Owned(line, owner, terms, what, frozenset(_when_words(value)))
 
