@@ -276,8 +276,13 @@ PETS = frozenset(
     "tortoise turtle snake lizard goat chicken hen ferret mouse rat chinchilla gecko iguana cow sheep duck donkey "
     "alpaca canary cockatiel".split()
 )
+_ANIMAL_WORDS = " ".join(sorted(PETS | {"pets", "animal", "animals"}))
 LABEL_TOPICS = {
     **{animal: "pet pets animal animals" for animal in PETS},
+    # and a line labelled "Pet" is asked about by the animal: "Remind me, what is my cat called?"
+    # under "Pet: Gollse" was met with "What do you remember about it?" (eval chat seed 15)
+    "pet": _ANIMAL_WORDS,
+    "pets": _ANIMAL_WORDS,
     "home": "live living lives town city village house flat based moved move",
     "work": "job jobs work working profession career trade",
     "allergy": "allergic eat take",
@@ -304,14 +309,21 @@ def topic_words(question: str) -> str:
     return _SEEN_LIVE.sub(r"\1gig", _FOR_A_LIVING.sub("for work", question))
 
 
+_REMEMBERING = frozenset(
+    stem(w) for w in "remember remind recall know knew tell told said say mention mentioned forget forgot".split()
+)
+
+
 def lines_about(question: str, lines: Sequence[tuple[str, str]]) -> list[str]:
     """The core-memory ``(label, line)`` pairs a question asks about, as ``[label] line``: they
     share a word with it (compared by their first four letters: "allergic" finds "Allergy:
     shellfish"), or the question uses a word people ask about its label with. "Name" alone
     matches only a question about the user's own name: "What's my mother's name?" is not
-    answered by "Name: Dana"."""
+    answered by "Name: Dana". The words of remembering say nothing of the topic: "Do you
+    remember my blood group?" found the persona's "I remember what matters ..." (eval chat seed
+    15), shown first among a search's results as a line that matched."""
     question = topic_words(question)
-    asked = stems(question)
+    asked = stems(question) - _REMEMBERING
     if not _OWN_NAME.search(question):
         asked.discard("name")
     heard = set(words(question))

@@ -580,3 +580,18 @@ def test_no_formula_is_cut_when_the_setting_is_off(store):
     turn = ask(runner, "We finally moved to Leeds.")
     assert [h.reason for h in turn.holds] == ["repeat_guard"] and turn.messages == ["Leeds, how lovely!"]
     assert runner.backend.requests[1].avoid.formulas == frozenset()
+
+
+def test_an_answer_begun_from_a_core_line_ends_after_its_first_sentence(store):
+    """Eval chat seed 16: "Your favorite band is Sheldeens. Sheldeens is a Swedish rock band that
+    formed in 1988 ..." (300 invented tokens). The sampler closes the answer after one sentence;
+    what a backend without that stop writes after it is cut."""
+    runner = make_runner(store, [say("Your band is the Sheldeens. They formed in 1988 in Malmo.")])
+    store.core.set_value(runner.agent_id, "human", "Name: Ana\nBand: Sheldeens")
+    turn = ask(runner, "Which band do I like?")
+    assert turn.messages == ["Your band is the Sheldeens."]
+    assert runner.backend.requests[0].avoid is not None and runner.backend.requests[0].avoid.max_sentences == 1
+    two = make_runner(store, [say("Your band is the Sheldeens. You live in Leeds.")], name="two")
+    store.core.set_value(two.agent_id, "human", "Name: Ana\nBand: Sheldeens\nHome: Leeds")
+    both = ask(two, "Which band do I like, and where do I live?")  # two questions: no limit
+    assert both.messages == ["Your band is the Sheldeens. You live in Leeds."]

@@ -447,6 +447,13 @@ def test_denial_guard_shows_what_memory_holds_about_the_question_once():
     # a pet asked about as one (eval chat seed 14: nothing found under "Ferret: Stouwia")
     pets = [*core, ("human", "Ferret: Stouwia")]
     assert lines_about("What's my pet's name again?", pets) == ["[human] Ferret: Stouwia"]
+    persona = [("persona", "I remember what matters from our conversations.")]  # "remember" is no topic
+    assert lines_about("Do you remember my blood group?", persona) == []
+    # and a line labelled "Pet" asked about by the animal (eval chat seed 15: "Pet: Gollse")
+    assert lines_about("Remind me, what is my cat called?", [*core, ("human", "Pet: Gollse")]) == [
+        "[human] Allergy: cat hair",
+        "[human] Pet: Gollse",
+    ]
     assert lines_about("Where did I go to university?", gig) == []  # "where" alone is no topic
     hits = searched_turn(
         "What was the name we gave the ferret we adopted?", ["We adopted a ferret and named her Stoundbea."]
@@ -632,6 +639,14 @@ def test_greet_by_name_holds_a_login_greeting_without_the_known_name_once():
     assert policy.review(Turn(question=None, kind="login"), draft("Hello Lena! How are your pets?"), memory) is None
     favourite = FakeMemory(core=[("human", "Name: Lena Maier"), ("human", "Favourite tea: lapsang")])
     assert policy.review(Turn(question=None, kind="login"), draft("Hello Lena! Your favourite day?"), favourite)
+    # asking for what a note says is not saying it (eval chat seed 15, both logins)
+    documentary = FakeMemory(core=[("human", "Name: Lena"), ("human", "Favorite documentary: about octopuses")])
+    for asked in ["What's your favorite documentary?", "What is your favorite documentary about octopuses?"]:
+        hold = policy.review(Turn(question=None, kind="login"), draft(f"Hello Lena! {asked}"), documentary)
+        assert hold is not None and hold.user_note == "the greeting only asked what you know already"
+        assert "Do not ask what core memory says" in hold.notice
+    liked = "Hello Lena! How was the documentary about octopuses?"
+    assert policy.review(Turn(question=None, kind="login"), draft(liked), documentary) is None
     only_name = FakeMemory(core=[("human", "Name: Lena Maier")])
     assert policy.review(login, draft("Hello Lena! How can I help you today?"), only_name) is None
     # a note that holds the name is no fact said (eval chat seed 13: "Fosveel is allergic: penicillin")
@@ -641,6 +656,49 @@ def test_greet_by_name_holds_a_login_greeting_without_the_known_name_once():
     assert policy.review(login, draft("Hello!"), memory) is None
     assert policy.review(Turn(question="hi"), draft("Hello!"), memory) is None  # only at a login
     assert policy.review(Turn(question=None, kind="login"), draft("Hello!"), FakeMemory()) is None  # name unknown
+
+
+def test_a_question_asks_for_a_note_when_all_its_words_of_what_are_the_notes():
+    from memgpt_local.agent.policy.greet_by_name import asks_for
+
+    assert asks_for("What's your favorite documentary?", "Favorite documentary: about octopuses")
+    assert asks_for("What is your favourite music?", "Favorite music: amazing")  # compared by "favo"
+    assert asks_for("What's your name?", "Name: Lena")
+    assert asks_for("Which is your new home?", "Home: Nollthaenbury")
+    assert not asks_for("What's your new home like?", "Home: Nollthaenbury")  # asks for more
+    assert not asks_for("How do you like your job?", "Work: pharmacist")
+    assert not asks_for("What's your favorite documentary?", "Hobby: watching documentaries")  # which one is new
+    assert not asks_for("Your documentary was about octopuses.", "Favorite documentary: about octopuses")
+
+
+def test_asked_known_holds_a_reply_that_asks_for_what_the_user_just_said_once():
+    """Eval chat seed 15: "Hi! I'm Pasoard. I live in Rudaoton ..." was answered "What's your
+    name?", and a move to Nollthaenbury "What's your new home?"."""
+    from memgpt_local.agent.policy.asked_known import AskedKnown, introduces_writer
+
+    policy = AskedKnown()
+    intro = Turn(question="Hi! I'm Pasoard. I live in Rudaoton and I work as a florist.")
+    hold = policy.review(intro, draft("What's your name?"), FakeMemory())
+    assert hold is not None and hold.hide_draft and "they have just told you in their message" in hold.notice
+    assert hold.notice.endswith("the user's message: Hi! I'm Pasoard. I live in Rudaoton and I work as a florist.")
+    moved = Turn(question="Big news: I've moved from Rudaoton to Nollthaenbury!")
+    old_home = FakeMemory(core=[("human", "Home: Rudaoton")])
+    hold = policy.review(moved, draft("I'm glad you've moved. What's your new home?"), old_home)
+    assert hold is not None and "just told you" in hold.notice  # the message, not the old line
+    documentary = FakeMemory(core=[("human", "Favorite documentary: about octopuses")])
+    hold = policy.review(Turn(question="Long day."), draft("Oh no! What is your favorite documentary?"), documentary)
+    assert hold is not None and 'your core memory says "Favorite documentary: about octopuses"' in hold.notice
+    for reply in [
+        "What's your new home like?",  # asks for more
+        "Nice to meet you, Pasoard! How do you like being a florist?",
+        "What's your favorite flower?",  # not known
+    ]:
+        assert policy.review(intro, draft(reply), old_home) is None, reply
+    assert policy.review(Turn(question="Hi there!"), draft("What's your name?"), FakeMemory()) is None
+    moved.holds[policy.name] = 1  # once a turn
+    assert policy.review(moved, draft("What's your new home?"), old_home) is None
+    assert introduces_writer("Hello there, Folpreette here.") and introduces_writer("my name is Lena")
+    assert not introduces_writer("Hi there, how are you?") and not introduces_writer("I'm tired")
 
 
 def test_a_greeting_is_asked_about_the_dated_note_nearest_to_today():

@@ -208,3 +208,32 @@ def test_no_sentence_may_begin_with_a_banned_opener():
     off = NgramBan(RepeatBan(field="message", n=0), tokenize)
     feed(off, [(0, '{"message": "')])
     assert off.refused() == []
+
+
+def test_a_value_must_close_once_it_holds_its_sentences():
+    """An answer begun from a core line went on "Sheldeens is a Swedish rock band that formed in
+    1988 ..." for 300 tokens (eval chat seed 16): with ``max_sentences`` the value ends there."""
+    ban = NgramBan(RepeatBan(field="message", n=0, max_sentences=1, fixed_start="Your band"))
+    feed(ban, [(0, '{"message": "'), (1, "Your"), (2, " band"), (3, " is"), (4, " the"), (5, " Sheld"), (6, "eens")])
+    assert not ban.must_close()
+    feed(ban, [(7, ".")])
+    assert ban.must_close()  # one sentence written: the quote comes next
+    feed(ban, [(8, '"}')])
+    assert not ban.must_close()  # the value closed, the next starts clean
+    two = NgramBan(RepeatBan(field="message", n=0, max_sentences=2))
+    feed(two, [(0, '{"message": "'), (1, "I"), (2, " don't"), (3, " know"), (4, " e"), (5, ".g"), (6, ".")])
+    assert not two.must_close()  # "e.g." ends no sentence
+    feed(two, [(7, " it"), (8, " at"), (9, " 10"), (10, "."), (11, "30"), (12, " sadly"), (13, ".")])
+    assert not two.must_close()  # one sentence: "10." was no end either
+    feed(two, [(14, " Sorry"), (15, "!")])
+    assert two.must_close()
+
+
+def test_sentences_ended_counts_only_at_the_end_of_a_sentence():
+    from memgpt_local.runtime.decoding import sentences_ended
+
+    assert sentences_ended("Your band is the Sheldeens.") == 1
+    assert sentences_ended("Your band is the Sheldeens. They") == 0
+    assert sentences_ended("I don't know. Have you told me?") == 2
+    assert sentences_ended("It starts at 10.") == 0 and sentences_ended("See e.g.") == 0
+    assert sentences_ended("Your band is the Sheldeens. ") == 0  # a space: the next is begun

@@ -46,7 +46,7 @@ from memgpt_local.schemas import (
     NewMessage,
     utcnow,
 )
-from memgpt_local.text import content_words, formula_start, sentence_openings
+from memgpt_local.text import content_words, formula_start, sentence_openings, sentence_spans
 
 if TYPE_CHECKING:
     from memgpt_local.memory.protocol import Store
@@ -290,7 +290,7 @@ class AgentRunner:
         ends before a formula (see ``RepeatBan``)."""
         n = self.settings.reply_repeat_ngram
         banned = turn.banned_openers()
-        if "reply" not in plan.kinds or not (n or formulas or openings or banned):
+        if "reply" not in plan.kinds or not (n or formulas or openings or banned or turn.reply_sentences):
             return None
         return RepeatBan(
             field="message",
@@ -301,6 +301,7 @@ class AgentRunner:
             formula_words=self.settings.reply_formula_words,
             openings=openings,
             banned_openers=banned,
+            max_sentences=turn.reply_sentences,
         )
 
     def _formulas(self, turn: Turn, plan: StepPlan, said: Sequence[str]) -> frozenset[tuple[str, ...]]:
@@ -343,6 +344,7 @@ class AgentRunner:
         allowed = [f for f in self.functions if f.kind in plan.kinds]
         try:
             call = without_formula(parse_call(completion.text, allowed), formulas, self.settings.reply_formula_words)
+            call = first_sentences(call, turn.reply_sentences)
         except CallParseError as exc:
             outcome = FunctionOutcome(
                 False,
@@ -394,6 +396,16 @@ class AgentRunner:
         """The first hold a policy puts on a draft reply, or None: it goes out."""
         draft = Draft(message, prompt, plan)
         return next((h for policy in self.policies if (h := policy.review(turn, draft, self.memory))), None)
+
+
+def first_sentences(call: FunctionCall, k: int) -> FunctionCall:
+    """``call`` with its message cut after ``k`` sentences (0: whole): the sampler closes a reply
+    there; a backend without that stop writes it whole."""
+    message = call.arguments.get("message")
+    if not k or not isinstance(message, str) or len(spans := sentence_spans(message)) <= k:
+        return call
+    cut = spans[k][0]
+    return call.model_copy(update={"arguments": {**call.arguments, "message": message[:cut].rstrip()}})
 
 
 def without_formula(call: FunctionCall, formulas: frozenset[tuple[str, ...]], k: int) -> FunctionCall:

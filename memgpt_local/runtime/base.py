@@ -105,6 +105,9 @@ class RepeatBan:
     # cake tomorrow." for the user's plan (a `make run` chat, stop 37)
     banned_openers: tuple[str, ...] = ()
     fixed_start: str = ""  # the value's forced first words (``Grammar.message_start``): never refused
+    # the value ends after this many sentences (0: no limit): an answer begun from a core line went
+    # on "Sheldeens is a Swedish rock band that formed in 1988 ..." for 300 tokens (eval chat seed 16)
+    max_sentences: int = 0
 
 
 @runtime_checkable

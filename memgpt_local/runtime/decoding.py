@@ -11,6 +11,7 @@ here, so each piece is tested on pieces fed by hand):
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 
 from memgpt_local.runtime.base import Grammar, RepeatBan
@@ -148,7 +149,9 @@ class NgramBan:
         self.openings = ban.openings
         self.banned_openers = ban.banned_openers
         self.opener_tokens: list[int] | None = None  # the tokens of ``banned_openers``, spelled once
-        self.follows_text = bool(self.formulas or self.openings or self.banned_openers)  # keeps ``text``
+        self.max_sentences = ban.max_sentences
+        self.full = False  # the value holds ``max_sentences`` sentences: it must close now
+        self.follows_text = bool(self.formulas or self.openings or self.banned_openers or self.max_sentences)
         # the grammar writes the value's first words: a refused token there has no way around it
         self.fixed = len(json.dumps(ban.fixed_start, ensure_ascii=False)) - 2 if ban.fixed_start else 0
         self.written = 0  # characters of the watched value so far, as JSON string text
@@ -165,8 +168,9 @@ class NgramBan:
         return {key: set(followers) for key, followers in self.prior.items()}
 
     def must_close(self) -> bool:
-        """Whether the value has begun a formula (see ``RepeatBan.formulas``) and ends here."""
-        return self.formula and self.watch.in_field
+        """Whether the value has begun a formula (see ``RepeatBan.formulas``) or holds its
+        ``max_sentences`` sentences, and ends here."""
+        return (self.formula or self.full) and self.watch.in_field
 
     def refused(self) -> list[int]:
         """Tokens the next step may not pick (empty outside the watched value)."""
@@ -260,6 +264,7 @@ class NgramBan:
         self.pieces[token], self.last_piece = piece, piece
         if not self.watch.in_field:
             self.value, self.seen, self.text, self.formula, self.written = [], self._fresh(), "", False, 0
+            self.full = False
             self.turned_this_value = self.opened_this_value = False
             return
         if inside:
@@ -269,10 +274,25 @@ class NgramBan:
         if inside and self.formulas and not self.formula:
             text = without_partial_word(_plain(self.text))
             self.formula = formula_start(text, self.formulas, self.formula_words) is not None
+        if inside and self.max_sentences and not self.full and self.written >= self.fixed:
+            self.full = sentences_ended(_plain(self.text)) >= self.max_sentences
         if inside and not _is_list_number(piece):  # list numbers: "7. Bake salmon" = "12. Bake salmon"
             self.value.append(token)
             if len(self.value) >= self.n:
                 self.seen.setdefault(tuple(self.value[-self.n : -1]), set()).add(token)
+
+
+_SENTENCE_END = re.compile(r"(?:[^\W\d_]{2}|[)\"'])[.!?]+(?=\s|$)")
+_ENDS_SENTENCE = re.compile(r"(?:[^\W\d_]{2}|[)\"'])[.!?]+$")
+
+
+def sentences_ended(text: str) -> int:
+    """How many sentences ``text`` holds when it ends at the end of one ("Your band is the
+    Sheldeens." is 1, "Your band is the" is 0): a period after one letter ("e.g.") or a
+    digit ("at 10.30") is no end."""
+    if not _ENDS_SENTENCE.search(text):
+        return 0
+    return len(_SENTENCE_END.findall(text))
 
 
 class PromptLookup:

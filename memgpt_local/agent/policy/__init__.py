@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from memgpt_local.agent.policy.all_questions import AllQuestions
 from memgpt_local.agent.policy.answer_start import AnswerStart
+from memgpt_local.agent.policy.asked_known import AskedKnown
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, StepPlan
 from memgpt_local.agent.policy.copy_guard import CopyGuard
 from memgpt_local.agent.policy.core_at_question import CoreAtQuestion
@@ -64,6 +65,7 @@ FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
     "unasked_denial": lambda s: UnaskedDenial(),
     "greet_by_name": lambda s: GreetByName(),
     "echo_guard": lambda s: EchoGuard(s.echo_guard),
+    "asked_known": lambda s: AskedKnown(),
     "all_questions": lambda s: AllQuestions(),
     "copy_guard": lambda s: CopyGuard(s.copy_guard),
     "denial_guard": lambda s: DenialGuard(s.denial_guard),

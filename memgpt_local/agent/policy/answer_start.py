@@ -13,7 +13,8 @@ or a word people ask about the label with, ``names_the_topic``); a question that
 label is left alone, as is one whose label names someone else ("Your Grace's surgery"), is a
 verb or holds a clause. Only for a question that speaks of the user ("my", "I"), or asks
 "who" with the words of a line about one of their people ("Who is coming to visit this
-weekend?" begins "Your brother" under "Brother: Tiago, coming to visit on Saturday").
+weekend?" begins "Your brother" under "Brother: Tiago, coming to visit on Saturday"). Such an
+answer to one question is one sentence (``ANSWER_SENTENCES``): the sampler closes it there.
 
 On by default since stop 37: on eval chat tuning seed 6, wording 1 (42ca932), correct 3/6 ->
 6/6 against the defaults of fbd2a43 ("Your parrot is called Brallhaette.", "Your home is
@@ -27,12 +28,17 @@ from __future__ import annotations
 
 import re
 
+from memgpt_local.agent.policy.all_questions import asked_questions
 from memgpt_local.agent.policy.base import MemoryView, Policy
 from memgpt_local.agent.policy.core_at_question import lines_asked_about
 from memgpt_local.agent.turn import Turn
 from memgpt_local.schemas import NewMessage
 from memgpt_local.text import FIRST_PERSON, RELATIONS, label_topics, questions, stems, topic_words, words
 
+# an answer begun from a core line is that line said: what followed it was invented ("Your favorite
+# band is Sheldeens. Sheldeens is a Swedish rock band that formed in 1988 ...", 300 tokens, eval chat
+# seed 16) or generic ("Your allergy to sesame is a common food allergy. It can cause ...")
+ANSWER_SENTENCES = 1
 # a label that holds a clause is no noun to put after "Your": "Fosveel is allergic: penicillin"
 # (a note the model wrote) became "Your fosveel is allergic to penicillin." (eval chat seed 13)
 _CLAUSE_WORDS = frozenset("is are was were has have had will does do can".split())
@@ -112,4 +118,6 @@ class AnswerStart(Policy):
         lines = lines_asked_about(turn.question, memory)
         if lines:
             turn.reply_start = answer_start(asked, lines)
+            if turn.reply_start and len(asked_questions(asked)) == 1:
+                turn.reply_sentences = ANSWER_SENTENCES
         return []

@@ -20,6 +20,7 @@ formula is cut from such a greeting, whose own first sentence is its second.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import date
 
@@ -29,7 +30,7 @@ from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.events import is_name_line
 from memgpt_local.memory.dates import first_iso_day, spoken_days
 from memgpt_local.schemas import NewMessage
-from memgpt_local.text import stems
+from memgpt_local.text import content_words, sentences, stem, stems
 
 NEAR_DAYS = 14  # a dated note this close to today is the one to ask about
 
@@ -65,6 +66,31 @@ def names_a_fact(greeting: str, facts: Sequence[str], name: str = "") -> bool:
     "Hello Fosveel! How can I help you today?" went out at both logins of eval chat seed 13."""
     said = stems(greeting) - stems(name)
     return any(said & (stems(line) - _BARE_LABEL_WORDS) for line in facts)
+
+
+# "What's your favourite documentary?": a question for the value of a line, and nothing else
+_ASKS_FOR = re.compile(
+    r"^(?:so,?\s+)?(?:what|which|where|who)(?:'s|’s|\s+is|\s+are|\s+was|\s+were)\s+your\s+(?P<what>[^?]+?)\s*\?$",
+    re.IGNORECASE,
+)
+_QUALIFIERS = frozenset("new current".split())  # "favourite" is a word of what: "Favourite meal: gnocchi"
+
+
+def asks_for(sentence: str, line: str) -> bool:
+    """Whether ``sentence`` asks the user for what the core ``line`` says, all its words of
+    what being the line's: "What's your favorite documentary?" under "Favorite documentary:
+    about octopuses" (a returning user's greeting at both logins of eval chat seed 15), "What's
+    your name?" under "Name: Lena". "What's your new home like?" asks for more."""
+    match = _ASKS_FOR.match(sentence.strip())
+    if match is None:
+        return False
+    asked = {stem(w) for w in content_words(match["what"]) if len(w) > 2 and w not in _QUALIFIERS}
+    return bool(asked) and asked <= stems(line)
+
+
+def without_known_questions(message: str, lines: Sequence[str]) -> str:
+    """``message`` less its sentences that ask for what one of ``lines`` says (``asks_for``)."""
+    return " ".join(s for s in sentences(message) if not any(asks_for(s, line) for line in lines))
 
 
 def _how_far(day: date, today: date) -> str:
@@ -107,20 +133,25 @@ class GreetByName(Policy):
             return None
         facts = user_facts(memory)
         has_name = name.lower() in draft.message.lower()
-        has_fact = not facts or names_a_fact(draft.message, facts, name)
+        told = without_known_questions(draft.message, facts)
+        has_fact = not facts or names_a_fact(told, facts, name)
         if has_name and has_fact:
             return None
+        asked_known = told != " ".join(sentences(draft.message))
+        nothing = "only asked what you know already" if asked_known else "said nothing you know about them"
         missing = (
-            "left out the user's name and said nothing you know about them"
+            f"left out the user's name and {nothing}"
             if not has_name and not has_fact
             else "left out the user's name"
             if not has_name
-            else "said nothing you know about them"
+            else nothing
         )
         today = turn.clock().date()
         about = opener([as_note(line) for line in facts], today)
         about = spoken_days(about, today) if about else None
         ask = f" Ask about one thing from core memory, for example this note: {about}." if about else ""
+        if about and asked_known:
+            ask = f" Do not ask what core memory says; say what you remember, for example this note: {about}."
         return Hold(
             self.name,
             f"Not sent: your greeting {missing}. Write it again.{ask} Start with: Hello {name}!",

@@ -17,10 +17,11 @@ The turn's question must be one question about the user (``my``, ``I``) whose su
 words (``core_at_question``) or that a search showed for its query. After a search none of
 whose hits, the user's messages or saved passages, holds a subject word or names an animal or a
 place the question asks about by its topic ("pet" finds "ferret", ``text.label_topics``), the
-next step must reply, and its reply begins "I don't know". The assistant's own replies found do
-not count: an invented answer found again is no evidence. A question of two parts, one asked at
-login, one about the conversation ("What did we talk about?") and a date search are left alone,
-and words of when ("last week") are no subject words.
+next step must reply, and its reply begins "I don't know" and ends within two sentences. The
+assistant's own replies found do not count: an invented answer found again is no evidence. A
+question of two parts, one asked at login, one about the conversation ("What did we talk
+about?") and a date search are left alone, and words of when ("last week") are no subject
+words.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from memgpt_local.text import (
 
 REASON = "the search found nothing about the question"
 START = "I don't know"
+SENTENCES = 2  # "I don't know your blood type." and, at most, one more
 # what was said is not a word of what was said: "What did we talk about?" is answered by
 # messages that never say "talk"
 _CONVERSATION = frozenset(
@@ -104,5 +106,5 @@ class NothingFound(Policy):
         if any(speaks_of(hit, subject, asked) for hit in turn.hits()):
             return []
         turn.require_reply(REASON)
-        turn.reply_start = START
+        turn.reply_start, turn.reply_sentences = START, SENTENCES
         return []
