@@ -333,3 +333,19 @@ def lines_about(question: str, lines: Sequence[tuple[str, str]]) -> list[str]:
         if asked & stems(line) or heard & about:
             found.append(f"[{label}] {line}")
     return found
+
+
+# "Hi! I'm Pasoard.", "My name is Lena", "Folpreette here", "this is Tomasz"
+_INTRODUCES = re.compile(
+    r"\b(?i:i'm|i am|my name is|my name's|name's|call me|this is)\s+(?P<a>[A-Z][a-z]+)|\b(?P<b>[A-Z][a-z]+)\s+here\b",
+)
+_GREETINGS = frozenset("hi hello hey".split())
+
+
+def introduced_name(message: str) -> str | None:
+    """The name ``message``'s writer gives themself ("Hi! I'm Pasoard." -> "Pasoard"), if any."""
+    for match in _INTRODUCES.finditer(message):
+        name = match["a"] or match["b"]
+        if name.lower() not in _GREETINGS:
+            return name
+    return None

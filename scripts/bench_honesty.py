@@ -15,7 +15,9 @@ the path `memgpt-local chat` runs, once per configuration:
 - ``uncovered-grounded``: both;
 - ``denial``: the defaults plus ``denial_guard`` (an "I don't know" while core memory or the
   turn's hits hold words of the question is held once, and those lines shown);
-- ``denial-grounded``: ``denial_guard`` and ``grounded_reply``.
+- ``denial-grounded``: ``denial_guard`` and ``grounded_reply``;
+- ``no-nothing-found``: the defaults less ``nothing_found`` (after a search that found nothing
+  about the question, the reply begins "I don't know").
 
 A name already in the defaults is simply there once.
 
@@ -59,6 +61,7 @@ CONFIGS: dict[str, tuple[str, ...]] = {
     "uncovered-grounded": (*DEFAULT_POLICIES, "search_uncovered", "grounded_reply"),
     "denial": (*DEFAULT_POLICIES, "denial_guard"),
     "denial-grounded": (*DEFAULT_POLICIES, "denial_guard", "grounded_reply"),
+    "no-nothing-found": tuple(p for p in DEFAULT_POLICIES if p != "nothing_found"),
 }
 
 

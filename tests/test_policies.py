@@ -674,7 +674,8 @@ def test_a_question_asks_for_a_note_when_all_its_words_of_what_are_the_notes():
 def test_asked_known_holds_a_reply_that_asks_for_what_the_user_just_said_once():
     """Eval chat seed 15: "Hi! I'm Pasoard. I live in Rudaoton ..." was answered "What's your
     name?", and a move to Nollthaenbury "What's your new home?"."""
-    from memgpt_local.agent.policy.asked_known import AskedKnown, introduces_writer
+    from memgpt_local.agent.policy.asked_known import AskedKnown
+    from memgpt_local.text import introduced_name
 
     policy = AskedKnown()
     intro = Turn(question="Hi! I'm Pasoard. I live in Rudaoton and I work as a florist.")
@@ -697,8 +698,9 @@ def test_asked_known_holds_a_reply_that_asks_for_what_the_user_just_said_once():
     assert policy.review(Turn(question="Hi there!"), draft("What's your name?"), FakeMemory()) is None
     moved.holds[policy.name] = 1  # once a turn
     assert policy.review(moved, draft("What's your new home?"), old_home) is None
-    assert introduces_writer("Hello there, Folpreette here.") and introduces_writer("my name is Lena")
-    assert not introduces_writer("Hi there, how are you?") and not introduces_writer("I'm tired")
+    assert introduced_name("Hello there, Folpreette here.") == "Folpreette"
+    assert introduced_name("my name is Lena") == "Lena" and introduced_name("Hi! I'm Pasoard.") == "Pasoard"
+    assert introduced_name("Hi there, how are you?") is None and introduced_name("I'm tired") is None
 
 
 def test_a_greeting_is_asked_about_the_dated_note_nearest_to_today():
@@ -903,6 +905,8 @@ def test_nothing_found_makes_the_reply_say_it_does_not_know_after_a_search_witho
 def test_nothing_found_leaves_the_model_to_answer_when_memory_speaks_of_the_question():
     said = [hit(1, "I drive an old red car to work", kind="message", role="user")]
     assert _nothing_found("What car do I drive?", said).reply_reason is None  # a hit holds "car"
+    gig = [hit(1, "Last Saturday I saw the Mosquas play live, what a night!", kind="message", role="user")]
+    assert _nothing_found("Which band did I see live a while ago?", gig).reply_reason is None  # "live"
     pet = [hit(1, "I have a ferret called Stouwia", kind="message", role="user")]
     assert _nothing_found("What's my pet's name again?", pet).reply_reason is None  # a ferret is a pet
     invented = [hit(1, "You drive a blue car, a Volvo.", kind="message", role="assistant")]
@@ -1190,6 +1194,18 @@ def test_perspective_guard_holds_a_reply_that_speaks_of_the_user_by_name(reply, 
     # an answer is not held for it: the rewrite of "Brallhaette is Guskleel's parrot." lost the answer
     answer = draft("Brallhaette is Guskleel's parrot.")
     assert PerspectiveGuard().review(Turn(question="What's my parrot called?"), answer, memory) is None
+
+
+def test_perspective_guard_knows_the_name_a_first_message_gives_before_it_is_saved():
+    """Eval chat seed 17: "Hi! I'm Gaimbraard. I live in Mulaiaton ..." got "I remember
+    Gaimbraard lives in Mulaiaton and works as a baker." (the name is saved after the reply)."""
+    from memgpt_local.agent.policy.perspective_guard import PerspectiveGuard
+
+    intro = Turn(question="Hi! I'm Guskleel. I live in Vurdrosreanton and I work as a baker.")
+    said = draft("I remember Guskleel lives in Vurdrosreanton and works as a baker.")
+    hold = PerspectiveGuard().review(intro, said, FakeMemory())
+    assert hold is not None and "speaks of the user as 'Guskleel'" in hold.notice
+    assert PerspectiveGuard().review(intro, draft("Nice to meet you, Guskleel! Baking is fun."), FakeMemory()) is None
 
 
 @pytest.mark.parametrize(

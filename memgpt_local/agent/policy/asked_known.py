@@ -15,23 +15,10 @@ second draft goes out whatever it says.
 
 from __future__ import annotations
 
-import re
-
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, reply_target
 from memgpt_local.agent.policy.greet_by_name import asks_for, human_lines
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.text import is_question, label_topics, sentences, words
-
-# "Hi! I'm Pasoard.", "My name is Lena", "Folpreette here", "this is Tomasz"
-_INTRODUCES = re.compile(
-    r"\b(?i:i'm|i am|my name is|my name's|name's|call me|this is)\s+[A-Z][a-z]+|\b[A-Z][a-z]+\s+here\b",
-)
-_NAME_OPENERS = frozenset("hi hello hey".split())
-
-
-def introduces_writer(message: str) -> bool:
-    """Whether ``message`` gives its writer's name ("Hi! I'm Pasoard.")."""
-    return any(m.group(0).split()[-1].lower() not in _NAME_OPENERS for m in _INTRODUCES.finditer(message))
+from memgpt_local.text import introduced_name, is_question, label_topics, sentences, words
 
 
 def told_in(question: str, message: str) -> bool:
@@ -39,7 +26,7 @@ def told_in(question: str, message: str) -> bool:
     message's, or words the message says that are about them ("moved" for "home"), or it asks
     the name of a writer who gave it."""
     said = set(words(message))
-    if asks_for(question, "Name:") and introduces_writer(message):
+    if asks_for(question, "Name:") and introduced_name(message):
         return True
     line = " ".join(sorted(said | {w for w in _asked_words(question) if label_topics(w) & said}))
     return asks_for(question, line)

@@ -54,11 +54,15 @@ _CONVERSATION = frozenset(
 )
 
 
+_A_WHILE_AGO = frozenset("while ago recently lately earlier before".split())
+
+
 def subject_of(question: str) -> set[str]:
     """The stems a question about the user asks about, less the words of when ("last Tuesday":
     a date search finds messages that never say it) and of greeting ("hello there, what ...");
     empty for one about the conversation."""
-    subject = topic(topic_words(question)) - {stem(w) for w in WHEN_WORDS | SENTENCE_OPENERS}
+    said = topic(question) | topic(topic_words(question))  # "see live" is a gig, and still "live"
+    subject = said - {stem(w) for w in WHEN_WORDS | SENTENCE_OPENERS | _A_WHILE_AGO}
     return set() if subject & _CONVERSATION else subject
 
 

@@ -46,6 +46,7 @@ from memgpt_local.text import (
     asks_something,
     content_words,
     denies,
+    introduced_name,
     is_question,
     names_within,
     sentences,
@@ -219,7 +220,7 @@ class PerspectiveGuard(Policy):
             draft.message, turn.question, {w for f in facts for w in content_words(f)}
         ) or claims_users_relation(draft.message, [turn.question, *facts])
         if sentence is None and not asks_something(turn.question):  # an answer is only held for "I"
-            return self._review_third_person(draft, memory, f"The user's message: {turn.question}")
+            return self._review_third_person(draft, memory, f"The user's message: {turn.question}", turn.question)
         if sentence is None:
             return None
         return Hold(
@@ -232,8 +233,12 @@ class PerspectiveGuard(Policy):
             banned_openers=SPEAKING_AS_I,
         )
 
-    def _review_third_person(self, draft: Draft, memory: MemoryView, target: str | None) -> Hold | None:
-        name = known_name(memory)
+    def _review_third_person(
+        self, draft: Draft, memory: MemoryView, target: str | None, message: str = ""
+    ) -> Hold | None:
+        # the name the first message gives is not saved until after the reply: "Hi! I'm
+        # Gaimbraard. ..." got "I remember Gaimbraard lives in Mulaiaton" (eval chat seed 17)
+        name = known_name(memory) or introduced_name(message)
         sentence = speaks_of_user_by_name(draft.message, name)
         if sentence is None:
             return None
