@@ -309,6 +309,9 @@ def topic_words(question: str) -> str:
     return _SEEN_LIVE.sub(r"\1gig", _FOR_A_LIVING.sub("for work", question))
 
 
+# "favourite" says nothing alone: "What's my favourite football team?" was begun "Your favourite
+# food" under "Favourite food: pad thai" (bench_honesty seed 33)
+_BARE_LABEL_STEMS = frozenset({"favo"})
 _REMEMBERING = frozenset(
     stem(w) for w in "remember remind recall know knew tell told said say mention mentioned forget forgot".split()
 )
@@ -319,11 +322,12 @@ def lines_about(question: str, lines: Sequence[tuple[str, str]]) -> list[str]:
     share a word with it (compared by their first four letters: "allergic" finds "Allergy:
     shellfish"), or the question uses a word people ask about its label with. "Name" alone
     matches only a question about the user's own name: "What's my mother's name?" is not
-    answered by "Name: Dana". The words of remembering say nothing of the topic: "Do you
-    remember my blood group?" found the persona's "I remember what matters ..." (eval chat seed
-    15), shown first among a search's results as a line that matched."""
+    answered by "Name: Dana", nor "favourite" alone "Favourite food: ...". The words of
+    remembering say nothing of the topic: "Do you remember my blood group?" found the persona's
+    "I remember what matters ..." (eval chat seed 15), shown first among a search's results as
+    a line that matched."""
     question = topic_words(question)
-    asked = stems(question) - _REMEMBERING
+    asked = stems(question) - _REMEMBERING - _BARE_LABEL_STEMS
     if not _OWN_NAME.search(question):
         asked.discard("name")
     heard = set(words(question))

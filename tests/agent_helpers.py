@@ -6,7 +6,7 @@ from memgpt_local import events
 from memgpt_local.agent.loop import AgentRunner
 from memgpt_local.agent.turn import TurnResult
 from memgpt_local.cli.session import ensure_agent
-from memgpt_local.config import AgentSettings, Settings
+from memgpt_local.config import DEFAULT_POLICIES, AgentSettings, Settings
 from memgpt_local.runtime.scripted import ScriptedBackend
 from memgpt_local.schemas import FunctionCall
 
@@ -22,8 +22,11 @@ def say(text: str, heartbeat: bool = False) -> FunctionCall:
 def make_runner(store, script, *, name: str = "sam", n_ctx: int = 8192, **agent_settings) -> AgentRunner:
     """A runner over a scripted model. Fact notes (one extra completion after a user's turn)
     and the eviction after a turn's reply (a summary completion) are off unless asked for, so a
-    script lists only the turn's own steps."""
+    script lists only the turn's own steps. ``nothing_found`` is off unless the policies are given:
+    it answers "I don't know" before the first step to a question memory holds nothing about, and
+    most scripts search an empty memory to test what follows."""
     agent_settings.setdefault("fact_notes", {"enabled": False})
+    agent_settings.setdefault("policies", [p for p in DEFAULT_POLICIES if p != "nothing_found"])
     agent_settings.setdefault("idle_evict_fraction", None)
     settings = Settings(agent=AgentSettings(**agent_settings))
     ensure_agent(store, name, settings)

@@ -14,12 +14,15 @@ from memgpt_local.cli.main import cli
 
 
 def _script(tmp_path: Path, steps: list) -> str:
+    tmp_path.mkdir(parents=True, exist_ok=True)
     path = tmp_path / "script.json"
     path.write_text(json.dumps(steps))
     return f"scripted:{path}"
 
 
 def test_send_prints_the_reply_and_json_steps(cli_runner, tmp_path):
+    ok = {"thought": "", "function": "send_message", "arguments": {"message": "Ok!"}}
+    first = _script(tmp_path / "first", [ok, '{"facts": []}'])
     model = _script(
         tmp_path,
         [
@@ -32,17 +35,19 @@ def test_send_prints_the_reply_and_json_steps(cli_runner, tmp_path):
             {
                 "thought": "answer",
                 "function": "send_message",
-                "arguments": {"message": "I don't know where your keys are."},
+                "arguments": {"message": "In the blue bowl."},
                 "request_heartbeat": False,
             },
             '{"facts": []}',  # fact notes: the question states nothing about the user
         ],
     )
+    told = cli_runner.invoke(cli, ["send", "--model", first, "I left my keys in the blue bowl."])
+    assert told.exit_code == 0, told.output
     result = cli_runner.invoke(cli, ["send", "--model", model, "--json", "where are my keys?"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert [s["function"] for s in data["steps"]] == ["archival_memory_search", "send_message"]
-    assert data["messages"] == ["I don't know where your keys are."] and data["core_memory"] == []
+    assert data["messages"] == ["In the blue bowl."] and data["core_memory"] == []
     assert data["steps"][0]["tokens"]["prompt"] > 0
 
 
@@ -103,14 +108,14 @@ def test_chat_says_when_a_draft_asked_the_question_back(cli_runner, tmp_path):
             {
                 "thought": "ask",
                 "function": "send_message",
-                "arguments": {"message": "Which book by Ann Lee did you finish?"},
+                "arguments": {"message": "Which book by Ann Lee won the prize?"},
             },
             {"thought": "answer", "function": "send_message", "arguments": {"message": "I do not know yet."}},
             '{"facts": []}',
         ],
     )
     result = cli_runner.invoke(
-        cli, ["chat", "--model", model, "--no-login"], input="Which book by Ann Lee did I finish?\n/exit\n"
+        cli, ["chat", "--model", model, "--no-login"], input="Which book by Ann Lee won the prize?\n/exit\n"
     )
     assert result.exit_code == 0, result.output
     assert "(draft held back: it asked your question back; answering again)" in result.output

@@ -29,7 +29,7 @@ turns, end = 0, time.monotonic() + seconds
 while time.monotonic() < end:
     turns += 1
     backend.enqueue(*turn_calls(turns))
-    turn = runner.run_turn(events.user_message(f"turn {{turns}}: what did I say before?"))
+    turn = runner.run_turn(events.user_message(f"turn {{turns}}: what did we talk about before?"))
     assert turn.messages == [f"reply {{turns}}"]
 print(json.dumps({{"turns": turns}}))
 """

@@ -897,9 +897,37 @@ def test_nothing_found_makes_the_reply_say_it_does_not_know_after_a_search_witho
         ("By the way, where did I go to university?", ["I moved to Leeds last year."]),
     ]:
         turn = _nothing_found(question, [hit(i, t, kind="message", role="user") for i, t in enumerate(texts, 1)])
-        assert (turn.reply_reason, turn.reply_start) == ("the search found nothing about the question", "I don't know")
+        assert (turn.reply_reason, turn.reply_start) == ("memory holds nothing about the question", "I don't know")
     empty = _nothing_found("What's my blood type?", [])
     assert empty.reply_start == "I don't know"
+
+
+def test_nothing_found_searches_before_the_first_step_and_denies_at_once_when_memory_holds_nothing():
+    """bench_honesty seed 33: "Which university did I go to?" (never said) was answered "You went
+    to Vendnuobury University in Rainpretreenton." in the first step, without a search."""
+    from memgpt_local.agent.policy.nothing_found import NothingFound, subject_query
+
+    said = [
+        hit(1, "Last Saturday I saw the Mosquas play live, what a night!", kind="message", role="user"),
+        hit(2, "You went to Leeds University, I think.", kind="message", role="assistant"),  # its own guess
+    ]
+    memory = FakeMemory(entries=said, core=[("human", "Name: Ana"), ("human", "Sister: Rostrio")])
+    university = Turn(question="Which university did I go to?", event_id=100)
+    assert NothingFound().start(university, memory) == []
+    assert (university.reply_reason, university.reply_start, university.reply_sentences) == (
+        "memory holds nothing about the question",
+        "I don't know",
+        2,
+    )
+    for question in [
+        "What was the band I went to see play live?",  # a message of the user's holds "play live"
+        "What did I tell you my sister is called?",  # a core line
+        "What's the capital of France?",
+    ]:
+        turn = Turn(question=question, event_id=100)
+        NothingFound().start(turn, memory)
+        assert (turn.reply_reason, turn.reply_start) == (None, ""), question
+    assert subject_query("Which band did I see live a while ago?", {"band", "live", "gig"}) == "band live gig"
 
 
 def test_nothing_found_leaves_the_model_to_answer_when_memory_speaks_of_the_question():
@@ -1353,6 +1381,7 @@ def test_answer_start_begins_the_reply_with_the_label_of_the_line_that_answers()
         ("Remind me, what is my parrot called?", "Your parrot"),  # seed 6: "I don't know the parrot's name."
         ("What's my pet's name again?", "Your parrot"),  # seed 14: "Stouwia's name is Stouwia."
         ("What's my favourite meal again?", "Your favourite meal"),
+        ("What's my favourite football team?", ""),  # bench_honesty seed 33: "Your favourite food is pad thai."
         ("When is my sister's wedding?", "Your sister's wedding"),
         ("When is my friend Grace's hip surgery?", ""),  # "Your Grace's ..." is no way to say it
         ("What do I play?", ""),  # the model's own label, a verb: "Your plays" is no way either

@@ -72,7 +72,8 @@ def names_the_topic(label: str, question: str) -> bool:
     "where" was such a word until "Where did I go to university?" was begun "Your home" and
     answered with the town, eval chat seed 13.)"""
     question = topic_words(question)
-    return bool(stems(label) & stems(question) or label_topics(label) & set(words(question)))
+    shared = stems(label) & stems(question) - {"favo"}  # "favourite football team" is no "Favourite food"
+    return bool(shared or label_topics(label) & set(words(question)))
 
 
 _WHO = re.compile(r"\b(?:who|whom)\b", re.IGNORECASE)

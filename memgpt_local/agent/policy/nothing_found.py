@@ -44,7 +44,7 @@ from memgpt_local.text import (
     words,
 )
 
-REASON = "the search found nothing about the question"
+REASON = "memory holds nothing about the question"
 START = "I don't know"
 SENTENCES = 2  # "I don't know your blood type." and, at most, one more
 # what was said is not a word of what was said: "What did we talk about?" is answered by
@@ -89,26 +89,65 @@ def speaks_of(hit: SearchHit, subject: set[str], asked: set[str]) -> bool:
     return bool(subject & stems(hit.text) or asked & label_topics(hit.text))
 
 
+SEARCHED_HITS = 5  # hits of each memory that the check before the first step reads
+
+
+def subject_query(question: str, subject: set[str]) -> str:
+    """The question's words whose stems are its subject ("car drive"), for a search."""
+    said = words(question) + words(topic_words(question))
+    return " ".join(dict.fromkeys(w for w in said if stem(w) in subject and len(w) > 2))
+
+
 class NothingFound(Policy):
     name = "nothing_found"
 
-    def after_step(self, turn: Turn, step: StepRecord, memory: MemoryView) -> list[NewMessage]:
-        if not step.outcome.searched or turn.reply_start or turn.kind == "login" or not turn.question:
+    def start(self, turn: Turn, memory: MemoryView) -> list[NewMessage]:
+        """Before the first step: the subject searched in both memories, as the model would.
+        Asked "Which university did I go to?", never said, the model answered "You went to
+        Vendnuobury University in Rainpretreenton." in its first step, without a search
+        (bench_honesty seed 33, eval chat seed 16)."""
+        subject = self._unseen_subject(turn, memory)
+        if not subject:
             return []
-        if len(asked_questions(turn.question)) != 1 or not asks_about_the_user(turn.question):
+        query = subject_query(turn.question or "", subject)
+        hits = [*memory.search("message", query, SEARCHED_HITS), *memory.search("passage", query, SEARCHED_HITS)]
+        if not any(speaks_of(hit, subject, self._asked(turn)) for hit in hits):
+            self._deny(turn)
+        return []
+
+    def after_step(self, turn: Turn, step: StepRecord, memory: MemoryView) -> list[NewMessage]:
+        if not step.outcome.searched or turn.reply_start:
             return []
         if step.call is not None and step.call.function == "conversation_search_date":
             return []
+        subject = self._unseen_subject(turn, memory)
+        if not subject or any(core_lines_found(s, memory) for s in turn.steps if s.outcome.searched):
+            return []
+        if not any(speaks_of(hit, subject, self._asked(turn)) for hit in turn.hits()):
+            self._deny(turn)
+        return []
+
+    @staticmethod
+    def _unseen_subject(turn: Turn, memory: MemoryView) -> set[str]:
+        """The subject of the turn's one question about the user when nothing in view holds it
+        (empty otherwise)."""
+        if turn.kind == "login" or not turn.question or turn.reply_start:
+            return set()
+        if len(asked_questions(turn.question)) != 1 or not asks_about_the_user(turn.question):
+            return set()
         subject = subject_of(turn.question)
         if not subject or lines_asked_about(turn.question, memory):
-            return []
+            return set()
         if any(subject & stems(text) for text in in_view_before(turn, memory)):
-            return []
-        if any(core_lines_found(s, memory) for s in turn.steps if s.outcome.searched):
-            return []
-        asked = set(words(topic_words(turn.question)))
-        if any(speaks_of(hit, subject, asked) for hit in turn.hits()):
-            return []
+            return set()
+        return subject
+
+    @staticmethod
+    def _asked(turn: Turn) -> set[str]:
+        question = turn.question or ""
+        return set(words(question)) | set(words(topic_words(question)))
+
+    @staticmethod
+    def _deny(turn: Turn) -> None:
         turn.require_reply(REASON)
         turn.reply_start, turn.reply_sentences = START, SENTENCES
-        return []
