@@ -311,7 +311,7 @@ def topic_words(question: str) -> str:
 
 # "favourite" says nothing alone: "What's my favourite football team?" was begun "Your favourite
 # food" under "Favourite food: pad thai" (bench_honesty seed 33)
-_BARE_LABEL_STEMS = frozenset({"favo"})
+BARE_LABEL_STEMS = frozenset({"favo"})
 _REMEMBERING = frozenset(
     stem(w) for w in "remember remind recall know knew tell told said say mention mentioned forget forgot".split()
 )
@@ -327,7 +327,7 @@ def lines_about(question: str, lines: Sequence[tuple[str, str]]) -> list[str]:
     "I remember what matters ..." (eval chat seed 15), shown first among a search's results as
     a line that matched."""
     question = topic_words(question)
-    asked = stems(question) - _REMEMBERING - _BARE_LABEL_STEMS
+    asked = stems(question) - _REMEMBERING - BARE_LABEL_STEMS
     if not _OWN_NAME.search(question):
         asked.discard("name")
     heard = set(words(question))

@@ -943,6 +943,8 @@ def test_nothing_found_leaves_the_model_to_answer_when_memory_speaks_of_the_ques
     assert _nothing_found("What car do I drive?", [], core).reply_reason is None
     home = FakeMemory(core=[("human", "Home: Leeds")])  # asked about by the label's words
     assert _nothing_found("Which town am I living in?", [], home).reply_reason is None
+    food = FakeMemory(core=[("human", "Favourite food: gnocchi")])  # "favourite" alone is no subject in view
+    assert _nothing_found("What's my favourite football team?", [], food).reply_start == "I don't know"
     hives = FakeMemory(core=[("human", "Home: Leeds, three beehives on the roof")])  # shown for the query
     assert _nothing_found("How many hives do I have?", [], hives, query="beehives").reply_reason is None
     assert _nothing_found("How many hives do I have?", [], hives, query="hives").reply_start == "I don't know"

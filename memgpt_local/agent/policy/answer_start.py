@@ -33,7 +33,16 @@ from memgpt_local.agent.policy.base import MemoryView, Policy
 from memgpt_local.agent.policy.core_at_question import lines_asked_about
 from memgpt_local.agent.turn import Turn
 from memgpt_local.schemas import NewMessage
-from memgpt_local.text import FIRST_PERSON, RELATIONS, label_topics, questions, stems, topic_words, words
+from memgpt_local.text import (
+    BARE_LABEL_STEMS,
+    FIRST_PERSON,
+    RELATIONS,
+    label_topics,
+    questions,
+    stems,
+    topic_words,
+    words,
+)
 
 # an answer begun from a core line is that line said: what followed it was invented ("Your favorite
 # band is Sheldeens. Sheldeens is a Swedish rock band that formed in 1988 ...", 300 tokens, eval chat
@@ -72,7 +81,7 @@ def names_the_topic(label: str, question: str) -> bool:
     "where" was such a word until "Where did I go to university?" was begun "Your home" and
     answered with the town, eval chat seed 13.)"""
     question = topic_words(question)
-    shared = stems(label) & stems(question) - {"favo"}  # "favourite football team" is no "Favourite food"
+    shared = stems(label) & stems(question) - BARE_LABEL_STEMS  # "favourite football team" is no "Favourite food"
     return bool(shared or label_topics(label) & set(words(question)))
 
 

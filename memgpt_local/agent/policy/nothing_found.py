@@ -1,5 +1,6 @@
 """Nothing found: a question about the user that nothing in memory speaks of is answered "I
-don't know" once a search has come back without a word of it.
+don't know": checked before the first step by a search of both memories for the question's
+subject, and again after each search the model runs.
 
 A search always returns something: the nearest messages by meaning, when no message holds the
 query's words. A 1.5B model then answers from what it read. Asked "What car do I drive?"
@@ -9,7 +10,10 @@ next and answered "Your pet's name is Stouwia, she's the boss of the house." (ev
 messages none of which says "university", and sent "The university I studied at is
 Stobathitonton." (the user's old home town, seed 14 wording 1); on seed 15 a search for "car"
 was followed by "Do you want to continue with the conversation ...?". Each of those turns
-took 20-90 s of searching for nothing.
+took 20-90 s of searching for nothing. And asked "Which university did I go to?", the model
+answered "You went to Vendnuobury University in Rainpretreenton." in its first step, without a
+search (bench_honesty seed 33; eval chat seed 16 wording 1 the same way): so the policy
+searches first, as the model would, and a question nothing speaks of is answered at once.
 
 The turn's question must be one question about the user (``my``, ``I``) whose subject words
 ("car", ``search_uncovered.topic``) neither core memory nor the conversation in view holds
@@ -34,6 +38,7 @@ from memgpt_local.agent.policy.search_uncovered import topic
 from memgpt_local.agent.turn import StepRecord, Turn
 from memgpt_local.schemas import NewMessage, SearchHit
 from memgpt_local.text import (
+    BARE_LABEL_STEMS,
     SENTENCE_OPENERS,
     WHEN_WORDS,
     label_topics,
@@ -59,10 +64,12 @@ _A_WHILE_AGO = frozenset("while ago recently lately earlier before".split())
 
 def subject_of(question: str) -> set[str]:
     """The stems a question about the user asks about, less the words of when ("last Tuesday":
-    a date search finds messages that never say it) and of greeting ("hello there, what ...");
+    a date search finds messages that never say it), of greeting ("hello there, what ...") and
+    "favourite" (bench_honesty seed 34: "Favourite food: gnocchi" in core memory kept "What's
+    my favourite football team?" from being answered "I don't know");
     empty for one about the conversation."""
     said = topic(question) | topic(topic_words(question))  # "see live" is a gig, and still "live"
-    subject = said - {stem(w) for w in WHEN_WORDS | SENTENCE_OPENERS | _A_WHILE_AGO}
+    subject = said - {stem(w) for w in WHEN_WORDS | SENTENCE_OPENERS | _A_WHILE_AGO} - BARE_LABEL_STEMS
     return set() if subject & _CONVERSATION else subject
 
 
