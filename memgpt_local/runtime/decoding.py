@@ -274,7 +274,9 @@ class NgramBan:
         if inside and self.formulas and not self.formula:
             text = without_partial_word(_plain(self.text))
             self.formula = formula_start(text, self.formulas, self.formula_words) is not None
-        if inside and self.max_sentences and not self.full and self.written >= self.fixed:
+        # a sentence can only have ended on a piece that holds its mark: the text is counted then
+        ends = any(mark in piece for mark in ".!?")
+        if inside and ends and self.max_sentences and not self.full and self.written >= self.fixed:
             self.full = sentences_ended(_plain(self.text)) >= self.max_sentences
         if inside and not _is_list_number(piece):  # list numbers: "7. Bake salmon" = "12. Bake salmon"
             self.value.append(token)

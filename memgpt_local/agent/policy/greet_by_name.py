@@ -30,7 +30,7 @@ from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.events import is_name_line
 from memgpt_local.memory.dates import first_iso_day, spoken_days
 from memgpt_local.schemas import NewMessage
-from memgpt_local.text import content_words, sentences, stem, stems
+from memgpt_local.text import BARE_LABEL_STEMS, content_words, sentences, stem, stems
 
 NEAR_DAYS = 14  # a dated note this close to today is the one to ask about
 
@@ -54,7 +54,7 @@ def user_facts(memory: MemoryView) -> list[str]:
     return [ln for ln in human_lines(memory) if ":" in ln and not is_name_line(ln)]
 
 
-_BARE_LABEL_WORDS = frozenset({"favo", "name"})  # stems of label words that say nothing alone
+_BARE_LABEL_WORDS = BARE_LABEL_STEMS | {"name"}  # stems of label words that say nothing alone
 
 
 def names_a_fact(greeting: str, facts: Sequence[str], name: str = "") -> bool:
