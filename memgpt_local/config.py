@@ -107,6 +107,7 @@ PolicyName = Literal[  # in the order they act, whatever the order of ``agent.po
     "searched_already",
     "core_found",
     "nothing_found",
+    "recall_at_question",
     "one_reply",
     "reply_required",
     "repeat_guard",

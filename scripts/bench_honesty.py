@@ -17,7 +17,9 @@ the path `memgpt-local chat` runs, once per configuration:
   turn's hits hold words of the question is held once, and those lines shown);
 - ``denial-grounded``: ``denial_guard`` and ``grounded_reply``;
 - ``no-nothing-found``: the defaults less ``nothing_found`` (after a search that found nothing
-  about the question, the reply begins "I don't know").
+  about the question, the reply begins "I don't know");
+- ``recall``: the defaults plus ``recall_at_question`` (the user's own messages that hold the
+  subject of a question nothing in view answers are quoted beside it before the first step).
 
 A name already in the defaults is simply there once.
 
@@ -62,6 +64,7 @@ CONFIGS: dict[str, tuple[str, ...]] = {
     "denial": (*DEFAULT_POLICIES, "denial_guard"),
     "denial-grounded": (*DEFAULT_POLICIES, "denial_guard", "grounded_reply"),
     "no-nothing-found": tuple(p for p in DEFAULT_POLICIES if p != "nothing_found"),
+    "recall": (*DEFAULT_POLICIES, "recall_at_question"),
 }
 
 
@@ -103,6 +106,8 @@ def questions(p: Profile, rng: random.Random) -> list[UserTurn]:
             "question",
             answers=(p.band, p.band.removesuffix("s")),
         ),
+        # a detail of a saved person that only recall holds (the core line is the name alone)
+        UserTurn(f"When is my {p.sibling} coming to visit?", "question", answers=("weekend", "Saturday")),
     ]
     absent_pool = [
         "Have I ever told you my mum's name?",
@@ -111,6 +116,8 @@ def questions(p: Profile, rng: random.Random) -> list[UserTurn]:
         "Which university did I go to?",
         "What's my favourite football team?",
         f"How old is my {p.sibling}?",
+        f"Which school did my {p.sibling} go to?",
+        f"Does my {p.sibling} have any kids?",
     ]
     absent = [UserTurn(text, "absent") for text in rng.sample(absent_pool, 3)]
     mixed = present + absent

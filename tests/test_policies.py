@@ -930,6 +930,73 @@ def test_nothing_found_searches_before_the_first_step_and_denies_at_once_when_me
     assert subject_query("Which band did I see live a while ago?", {"band", "live", "gig"}) == "band live gig"
 
 
+def test_nothing_found_denies_a_detail_of_a_saved_person_that_nothing_says():
+    """bench_honesty seed 34: "How old is my brother?" under "Brother: Magoette" was begun "Your
+    brother" (answer_start) and answered "Magoette is visiting this weekend."; `make run`: the
+    same for "Which school did my brother go to?"."""
+    from memgpt_local.agent.policy.nothing_found import NothingFound, detail_left
+
+    visit = hit(1, "My brother Tom is visiting this weekend.", kind="message", role="user")
+    memory = FakeMemory(entries=[visit], core=[("human", "Name: Ana"), ("human", "Brother: Tom, visiting")])
+    for question in ["How old is my brother?", "Which school did my brother go to?", "When is my brother's birthday?"]:
+        turn = Turn(question=question, event_id=100, reply_start="Your brother", reply_sentences=1)
+        NothingFound().start(turn, memory)
+        assert (turn.reply_reason, turn.reply_start, turn.reply_sentences) == (
+            "memory holds nothing about the question",
+            "I don't know",
+            2,
+        ), question
+    said = [visit, hit(2, "My brother went to Hillside school, he turned 34 in May.", kind="message", role="user")]
+    told = FakeMemory(entries=said, core=[("human", "Brother: Tom, visiting")])
+    for question in ["How old is my brother?", "Which school did my brother go to?"]:  # a message says it
+        turn = Turn(question=question, event_id=100, reply_start="Your brother")
+        NothingFound().start(turn, told)
+        assert (turn.reply_reason, turn.reply_start) == (None, "Your brother"), question
+    for question, line in [
+        ("How old is my brother?", "Brother: Tom (34)"),  # a number answers how old
+        ("What's my brother's job?", "Brother: Tom, a nurse"),  # a kind of thing, said in other words
+        ("Where does my sister live?", "Sister: Ana, in Leeds"),
+        ("What breed is my dog?", "Pet: Rex, a golden retriever"),
+        ("When is my brother visiting?", "Brother: Tom, comes to stay on Saturday"),  # a verb
+        ("What did I tell you my brother is called these days?", "Brother: Tom"),
+        ("Remind me, what is my cat called?", "Pet: Gollse"),
+        ("What do I do for a living?", "Work: baker"),  # no person or animal asked of
+        ("Where do I live these days?", "Home: Leeds"),
+    ]:
+        assert detail_left(question, [f"[human] {line}"]) == set(), question
+    assert detail_left("How old is my brother?", ["[human] Brother: Tom, visiting next week"]) == {"old"}
+
+
+def test_recall_at_question_quotes_what_the_user_said_about_a_question_only_recall_answers():
+    """bench_honesty seed 34: "What was the band I went to see play live?" (said, then evicted)
+    was answered "The band I went to see play live was 'The Beatles'." without a search."""
+    from memgpt_local.agent.policy.recall_at_question import RecallAtQuestion
+
+    said = [
+        hit(1, "What band did I see play live?", kind="message", role="user"),  # a question: no answer
+        hit(2, "You saw the Beatles play live.", kind="message", role="assistant"),  # its own guess
+        hit(3, "Last Saturday I saw the Mosquas play live, what a night!", kind="message", role="user"),
+        hit(4, "My sister Rostrio is visiting this weekend.", kind="message", role="user"),
+    ]
+    memory = FakeMemory(entries=said, core=[("human", "Name: Ana"), ("human", "Sister: Rostrio")])
+    band = Turn(question="What was the band I went to see play live?", event_id=100)
+    (notice,) = RecallAtQuestion().start(band, memory)
+    assert notice.content.count("\n- ") == 1
+    assert '- the user, on Friday 1 May: "Last Saturday I saw the Mosquas play live, what a night!"' in notice.content
+    visit = Turn(question="When is my sister coming to visit?", event_id=100, reply_start="Your sister")
+    (notice,) = RecallAtQuestion().start(visit, memory)  # a detail the core line leaves out
+    assert "Rostrio is visiting this weekend" in notice.content
+    for question in [
+        "Which university did I go to?",  # nothing holds it: nothing_found answers
+        "What did I tell you my sister is called?",  # the core line answers
+        "What's the capital of France?",
+    ]:
+        turn = Turn(question=question, event_id=100)
+        assert RecallAtQuestion().start(turn, memory) == [], question
+    denied = Turn(question="What was the band I went to see play live?", event_id=100, reply_start="I don't know")
+    assert RecallAtQuestion().start(denied, memory) == []
+
+
 def test_nothing_found_leaves_the_model_to_answer_when_memory_speaks_of_the_question():
     said = [hit(1, "I drive an old red car to work", kind="message", role="user")]
     assert _nothing_found("What car do I drive?", said).reply_reason is None  # a hit holds "car"
@@ -950,6 +1017,8 @@ def test_nothing_found_leaves_the_model_to_answer_when_memory_speaks_of_the_ques
     assert _nothing_found("How many hives do I have?", [], hives, query="hives").reply_start == "I don't know"
     in_view = FakeMemory(context=[msg(5, "user", "My car broke down again"), msg(100, "user", "What car do I drive?")])
     assert _nothing_found("What car do I drive?", [], in_view).reply_reason is None
+    persona = FakeMemory(core=[("persona", "I answer in my own words."), ("human", "Work: baker")])
+    assert _nothing_found("What kind of car do I own?", [], persona).reply_start == "I don't know"  # not "own"
     own_question = FakeMemory(context=[msg(100, "user", "What car do I drive?")])  # the turn's own message
     assert _nothing_found("What car do I drive?", [], own_question).reply_start == "I don't know"
     for question in [

@@ -26,6 +26,7 @@ from memgpt_local.agent.policy.perspective_guard import PerspectiveGuard
 from memgpt_local.agent.policy.prefetch import Prefetch
 from memgpt_local.agent.policy.question_focus import QuestionFocus
 from memgpt_local.agent.policy.read_results import ReadResults
+from memgpt_local.agent.policy.recall_at_question import RecallAtQuestion
 from memgpt_local.agent.policy.recap import Recap
 from memgpt_local.agent.policy.refusal_guard import RefusalGuard
 from memgpt_local.agent.policy.repeat_guard import RepeatGuard
@@ -54,6 +55,7 @@ FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
     "searched_already": lambda s: SearchedAlready(),
     "core_found": lambda s: CoreFound(),
     "nothing_found": lambda s: NothingFound(),
+    "recall_at_question": lambda s: RecallAtQuestion(),
     "one_reply": lambda s: OneReply(),
     "reply_required": lambda s: ReplyRequired(),
     "repeat_guard": lambda s: RepeatGuard(),

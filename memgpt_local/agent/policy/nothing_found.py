@@ -30,7 +30,10 @@ words.
 
 from __future__ import annotations
 
+import re
+
 from memgpt_local.agent.policy.all_questions import asked_questions
+from memgpt_local.agent.policy.answer_start import label_of
 from memgpt_local.agent.policy.base import MemoryView, Policy
 from memgpt_local.agent.policy.core_at_question import lines_asked_about
 from memgpt_local.agent.policy.grounded_reply import asks_about_the_user
@@ -39,6 +42,9 @@ from memgpt_local.agent.turn import StepRecord, Turn
 from memgpt_local.schemas import NewMessage, SearchHit
 from memgpt_local.text import (
     BARE_LABEL_STEMS,
+    LABEL_TOPICS,
+    PETS,
+    RELATIONS,
     SENTENCE_OPENERS,
     WHEN_WORDS,
     label_topics,
@@ -74,9 +80,12 @@ def subject_of(question: str) -> set[str]:
 
 
 def in_view_before(turn: Turn, memory: MemoryView) -> list[str]:
-    """Core memory's lines and the conversation in view from before the turn's question (the
-    assistant's replies aside): this turn's own search results are judged as hits."""
-    seen = [line for _, line in memory.core_lines()]
+    """The ``human`` block's lines and the conversation in view from before the turn's question
+    (the assistant's replies aside): this turn's own search results are judged as hits. The
+    persona's lines say nothing of the user: "in my own words" kept "What kind of car do I own?"
+    from an "I don't know", and the model answered "You own a baker's car." (bench_honesty seed
+    37)."""
+    seen = [line for label, line in memory.core_lines() if label == "human"]
     first = turn.event_id
     return seen + [m.content for m in memory.in_context() if m.role != "assistant" and (first is None or m.id < first)]
 
@@ -105,6 +114,103 @@ def subject_query(question: str, subject: set[str]) -> str:
     return " ".join(dict.fromkeys(w for w in said if stem(w) in subject and len(w) > 2))
 
 
+# a question of how much is answered by a number, which never says "old": "Brother: Tom (34)"
+_QUANTITY = re.compile(r"\bhow (?:old|many|much|long|tall|far|often)\b|\bwhat age\b", re.I)
+_NUMBER = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
+    r"sixty|seventy|eighty|ninety|hundred|dozen)\b",
+    re.I,
+)
+_QUANTITY_STEMS = frozenset(stem(w) for w in "old age many much long tall far often".split())
+# words that ask for a kind of thing, answered by a value that never says them: "What's my
+# brother's job?" by "Brother: Tom, a nurse", "Where does my sister live?" by "Sister: Ana, in
+# Leeds", "What breed is my dog?" by "Pet: Rex, a golden retriever"
+_KIND_WORDS = frozenset(
+    stem(w)
+    for w in " ".join([*LABEL_TOPICS, *LABEL_TOPICS.values()]).split()
+    + "breed type sort brand make model colour color name surname called".split()
+)
+# words said of any question, never the detail asked: "What's my brother called these days?"
+_FILLER = frozenset(stem(w) for w in "days nowadays now currently actually really exactly just again".split())
+# the people and animals a detail is asked of: "How old is my brother?", "What breed is my dog?"
+_OWNERS = frozenset(stem(w) for w in RELATIONS | PETS | {"pet"})
+
+
+def detail_left(question: str, lines: list[str]) -> set[str]:
+    """The stems of what ``question`` asks about one of the user's people or things that the
+    core ``lines`` it asks about do not say: "How old is my brother?" under "Brother: Tom,
+    visiting next week" leaves "old"; "Which school did my brother go to?" leaves "school".
+    Only for a question about one of the user's people or animals that a line speaks of; words
+    of a kind ("job", "breed") and verbs ("visiting", "coming": "comes to stay" says
+    when) are never left, as a line may answer them in other words; a question of how much is
+    answered by a number in a line."""
+    asked = topic(topic_words(question)) - {stem(w) for w in WHEN_WORDS | SENTENCE_OPENERS | _A_WHILE_AGO}
+    said = " ".join(line.split("] ", 1)[-1] for line in lines)
+    covered = stems(said) | {stem(w) for line in lines for w in label_topics(label_of(line))}
+    if not asked & covered & _OWNERS:  # no line about the person or animal asked of
+        return set()
+    verbs = {stem(w) for w in words(topic_words(question)) if w.endswith(("ing", "ed"))}
+    left = asked - covered - BARE_LABEL_STEMS - _KIND_WORDS - _FILLER - verbs
+    if _QUANTITY.search(question) and _NUMBER.search(said):
+        left -= _QUANTITY_STEMS
+    return left
+
+
+def holds_detail(text: str, left: set[str], question: str) -> bool:
+    """Whether ``text`` says a ``left`` stem or, asked how much, a number beside a word of the
+    question ("My brother turned 34"): the timestamps of function results are no age."""
+    said = stems(text)
+    if left & said:
+        return True
+    return bool(_QUANTITY.search(question) and _NUMBER.search(text) and said & subject_of(question) - left)
+
+
+def asked_words(question: str) -> set[str]:
+    """The question's words and those of its topic ("gig" for "see ... live")."""
+    return set(words(question)) | set(words(topic_words(question)))
+
+
+def unseen_subject(turn: Turn, memory: MemoryView) -> set[str]:
+    """The subject of the turn's one question about the user when no core line is asked about
+    and nothing in view holds it (empty otherwise)."""
+    question = turn.question or ""
+    if turn.kind == "login" or len(asked_questions(question)) != 1 or not asks_about_the_user(question):
+        return set()
+    subject = subject_of(question)
+    if not subject or lines_asked_about(question, memory):
+        return set()
+    if any(subject & stems(text) for text in in_view_before(turn, memory)):
+        return set()
+    return subject
+
+
+def evidence(turn: Turn, memory: MemoryView) -> list[SearchHit] | None:
+    """What a search of both memories, before the first step, finds on the turn's one question
+    about the user that nothing in view answers: the user's messages and passages that hold its
+    subject (``speaks_of``) or, when core lines speak of the person or animal asked of, the
+    detail they leave out (``detail_left``: "How old is my brother?" under "Brother: Magoette").
+    None when the question is not such a one: in view, or about something else."""
+    question = turn.question or ""
+    subject, left = unseen_subject(turn, memory), set[str]()
+    if not subject:
+        if turn.kind == "login" or len(asked_questions(question)) != 1 or not asks_about_the_user(question):
+            return None
+        left = detail_left(question, lines_asked_about(question, memory))
+        if not left or any(holds_detail(text, left, question) for text in in_view_before(turn, memory)):
+            return None
+        subject = subject_of(question)
+    asked = asked_words(question)
+
+    def holds(hit: SearchHit) -> bool:
+        if left:
+            return hit.role != "assistant" and holds_detail(hit.text, left, question)
+        return speaks_of(hit, subject, asked)
+
+    query = subject_query(question, subject)
+    hits = [*memory.search("message", query, SEARCHED_HITS), *memory.search("passage", query, SEARCHED_HITS)]
+    return [hit for hit in hits if holds(hit)]
+
+
 class NothingFound(Policy):
     name = "nothing_found"
 
@@ -112,13 +218,11 @@ class NothingFound(Policy):
         """Before the first step: the subject searched in both memories, as the model would.
         Asked "Which university did I go to?", never said, the model answered "You went to
         Vendnuobury University in Rainpretreenton." in its first step, without a search
-        (bench_honesty seed 33, eval chat seed 16)."""
-        subject = self._unseen_subject(turn, memory)
-        if not subject:
-            return []
-        query = subject_query(turn.question or "", subject)
-        hits = [*memory.search("message", query, SEARCHED_HITS), *memory.search("passage", query, SEARCHED_HITS)]
-        if not any(speaks_of(hit, subject, self._asked(turn)) for hit in hits):
+        (bench_honesty seed 33, eval chat seed 16). Asked "How old is my brother?" under
+        "Brother: Magoette", the reply begun "Your brother" went on "Magoette is visiting this
+        weekend." (bench_honesty seed 34), and "Which school did my brother go to?" the same
+        (`make run`): a detail that no line says is searched the same way."""
+        if evidence(turn, memory) == []:
             self._deny(turn)
         return []
 
@@ -127,32 +231,12 @@ class NothingFound(Policy):
             return []
         if step.call is not None and step.call.function == "conversation_search_date":
             return []
-        subject = self._unseen_subject(turn, memory)
+        subject = unseen_subject(turn, memory)
         if not subject or any(core_lines_found(s, memory) for s in turn.steps if s.outcome.searched):
             return []
-        if not any(speaks_of(hit, subject, self._asked(turn)) for hit in turn.hits()):
+        if not any(speaks_of(hit, subject, asked_words(turn.question or "")) for hit in turn.hits()):
             self._deny(turn)
         return []
-
-    @staticmethod
-    def _unseen_subject(turn: Turn, memory: MemoryView) -> set[str]:
-        """The subject of the turn's one question about the user when nothing in view holds it
-        (empty otherwise)."""
-        if turn.kind == "login" or not turn.question or turn.reply_start:
-            return set()
-        if len(asked_questions(turn.question)) != 1 or not asks_about_the_user(turn.question):
-            return set()
-        subject = subject_of(turn.question)
-        if not subject or lines_asked_about(turn.question, memory):
-            return set()
-        if any(subject & stems(text) for text in in_view_before(turn, memory)):
-            return set()
-        return subject
-
-    @staticmethod
-    def _asked(turn: Turn) -> set[str]:
-        question = turn.question or ""
-        return set(words(question)) | set(words(topic_words(question)))
 
     @staticmethod
     def _deny(turn: Turn) -> None:
