@@ -139,6 +139,7 @@ DEFAULT_POLICIES: tuple[PolicyName, ...] = (
     "searched_already",
     "core_found",
     "nothing_found",
+    "recall_at_question",
     "one_reply",
     "reply_required",
     "repeat_guard",

@@ -18,8 +18,8 @@ the path `memgpt-local chat` runs, once per configuration:
 - ``denial-grounded``: ``denial_guard`` and ``grounded_reply``;
 - ``no-nothing-found``: the defaults less ``nothing_found`` (after a search that found nothing
   about the question, the reply begins "I don't know");
-- ``recall``: the defaults plus ``recall_at_question`` (the user's own messages that hold the
-  subject of a question nothing in view answers are quoted beside it before the first step).
+- ``no-recall``: the defaults less ``recall_at_question`` (the user's own messages that hold
+  the subject of a question nothing in view answers are quoted beside it before the first step).
 
 A name already in the defaults is simply there once.
 
@@ -64,7 +64,7 @@ CONFIGS: dict[str, tuple[str, ...]] = {
     "denial": (*DEFAULT_POLICIES, "denial_guard"),
     "denial-grounded": (*DEFAULT_POLICIES, "denial_guard", "grounded_reply"),
     "no-nothing-found": tuple(p for p in DEFAULT_POLICIES if p != "nothing_found"),
-    "recall": (*DEFAULT_POLICIES, "recall_at_question"),
+    "no-recall": tuple(p for p in DEFAULT_POLICIES if p != "recall_at_question"),
 }
 
 

@@ -22,11 +22,14 @@ def say(text: str, heartbeat: bool = False) -> FunctionCall:
 def make_runner(store, script, *, name: str = "sam", n_ctx: int = 8192, **agent_settings) -> AgentRunner:
     """A runner over a scripted model. Fact notes (one extra completion after a user's turn)
     and the eviction after a turn's reply (a summary completion) are off unless asked for, so a
-    script lists only the turn's own steps. ``nothing_found`` is off unless the policies are given:
-    it answers "I don't know" before the first step to a question memory holds nothing about, and
-    most scripts search an empty memory to test what follows."""
+    script lists only the turn's own steps. ``nothing_found`` and ``recall_at_question`` are off
+    unless the policies are given: before the first step, the one answers "I don't know" to a
+    question memory holds nothing about, and most scripts search an empty memory to test what
+    follows; the other quotes what recall holds, and scripts test what the model's own searches
+    show."""
     agent_settings.setdefault("fact_notes", {"enabled": False})
-    agent_settings.setdefault("policies", [p for p in DEFAULT_POLICIES if p != "nothing_found"])
+    before_first_step = ("nothing_found", "recall_at_question")
+    agent_settings.setdefault("policies", [p for p in DEFAULT_POLICIES if p not in before_first_step])
     agent_settings.setdefault("idle_evict_fraction", None)
     settings = Settings(agent=AgentSettings(**agent_settings))
     ensure_agent(store, name, settings)

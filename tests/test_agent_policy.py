@@ -650,3 +650,20 @@ def test_an_earlier_asking_of_the_same_question_is_no_rival_of_a_copied_memory(s
     turn = ask(runner, "Which band did we see live at Nathsirksuel Hall?")
     assert "I forget" in turn.steps[0].outcome.text
     assert turn.messages == [HALL_MEMORIES[1]] and not any(s.held for s in turn.steps)
+
+
+def test_the_default_turn_quotes_what_recall_holds_about_a_question_before_the_first_step(store):
+    """bench_honesty seed 34: "What was the band I went to see play live?", said two sessions
+    ago and evicted since, was answered "The Beatles" in the first step, without a search."""
+    runner = make_runner(store, [say("You saw the Mosquas.")], policies=list(DEFAULT_POLICIES))
+    said = ["Last Saturday I saw the Mosquas play live, what a night!", "The weather has been awful all week."]
+    with store.transaction():
+        store.recall.append(runner.agent_id, [NewMessage(role="user", content=t, in_context=False) for t in said])
+    assert ask(runner, "What was the band I went to see play live?").messages == ["You saw the Mosquas."]
+    prompt = "\n".join(m.content for m in runner.backend.requests[0].messages)
+    assert "past conversations say this about the user's question" in prompt
+    assert '"Last Saturday I saw the Mosquas play live, what a night!"' in prompt and "weather" not in prompt
+    other = make_runner(store, [say("I don't know.")], name="other", policies=list(DEFAULT_POLICIES))
+    assert ask(other, "What was the band I went to see play live?").messages == ["I don't know."]
+    prompt = "\n".join(m.content for m in other.backend.requests[0].messages)
+    assert "Mosquas" not in prompt  # another agent's recall is not this one's

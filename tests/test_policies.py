@@ -965,6 +965,10 @@ def test_nothing_found_denies_a_detail_of_a_saved_person_that_nothing_says():
     ]:
         assert detail_left(question, [f"[human] {line}"]) == set(), question
     assert detail_left("How old is my brother?", ["[human] Brother: Tom, visiting next week"]) == {"old"}
+    dated = FakeMemory(entries=[visit], core=[("human", "Sister: Ana, visiting on 2025-05-10")])  # a day, no age
+    sister = Turn(question="How old is my sister?", event_id=100)
+    NothingFound().start(sister, dated)
+    assert sister.reply_start == "I don't know"
 
 
 def test_recall_at_question_quotes_what_the_user_said_about_a_question_only_recall_answers():

@@ -39,6 +39,7 @@ from memgpt_local.agent.policy.core_at_question import lines_asked_about
 from memgpt_local.agent.policy.grounded_reply import asks_about_the_user
 from memgpt_local.agent.policy.search_uncovered import topic
 from memgpt_local.agent.turn import StepRecord, Turn
+from memgpt_local.memory.dates import MONTHS
 from memgpt_local.schemas import NewMessage, SearchHit
 from memgpt_local.text import (
     BARE_LABEL_STEMS,
@@ -121,6 +122,20 @@ _NUMBER = re.compile(
     r"sixty|seventy|eighty|ninety|hundred|dozen)\b",
     re.I,
 )
+_MONTH = "|".join(MONTHS)
+# a day or a time is no amount: "Sister: Ana, visiting on 2025-05-10" says nothing of her age
+_DATE = re.compile(
+    rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}:\d{{2}}\b|\b(?:19|20)\d{{2}}\b"
+    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?(?: of)? (?:{_MONTH})\b|\b(?:{_MONTH}) \d{{1,2}}(?:st|nd|rd|th)?\b",
+    re.I,
+)
+
+
+def says_a_number(text: str) -> bool:
+    """Whether ``text`` gives an amount: a number that is not part of a day or a time."""
+    return bool(_NUMBER.search(_DATE.sub(" ", text)))
+
+
 _QUANTITY_STEMS = frozenset(stem(w) for w in "old age many much long tall far often".split())
 # words that ask for a kind of thing, answered by a value that never says them: "What's my
 # brother's job?" by "Brother: Tom, a nurse", "Where does my sister live?" by "Sister: Ana, in
@@ -151,7 +166,7 @@ def detail_left(question: str, lines: list[str]) -> set[str]:
         return set()
     verbs = {stem(w) for w in words(topic_words(question)) if w.endswith(("ing", "ed"))}
     left = asked - covered - BARE_LABEL_STEMS - _KIND_WORDS - _FILLER - verbs
-    if _QUANTITY.search(question) and _NUMBER.search(said):
+    if _QUANTITY.search(question) and says_a_number(said):
         left -= _QUANTITY_STEMS
     return left
 
@@ -162,7 +177,7 @@ def holds_detail(text: str, left: set[str], question: str) -> bool:
     said = stems(text)
     if left & said:
         return True
-    return bool(_QUANTITY.search(question) and _NUMBER.search(text) and said & subject_of(question) - left)
+    return bool(_QUANTITY.search(question) and says_a_number(text) and said & subject_of(question) - left)
 
 
 def asked_words(question: str) -> set[str]:
