@@ -937,7 +937,11 @@ def test_nothing_found_denies_a_detail_of_a_saved_person_that_nothing_says():
     from memgpt_local.agent.policy.nothing_found import NothingFound, detail_left
 
     visit = hit(1, "My brother Tom is visiting this weekend.", kind="message", role="user")
-    memory = FakeMemory(entries=[visit], core=[("human", "Name: Ana"), ("human", "Brother: Tom, visiting")])
+    returned = msg(5, "function", "[send_message returned OK | 2025-05-05 18:12 UTC] Message sent.")  # no age
+    found = msg(6, "function", "showing 1-1 of 1, page 1/1.\n1. [2025-05-05] the user said: My brother Tom is visiting.")
+    memory = FakeMemory(
+        entries=[visit], core=[("human", "Name: Ana"), ("human", "Brother: Tom, visiting")], context=[returned, found]
+    )
     for question in ["How old is my brother?", "Which school did my brother go to?", "When is my brother's birthday?"]:
         turn = Turn(question=question, event_id=100, reply_start="Your brother", reply_sentences=1)
         NothingFound().start(turn, memory)
