@@ -18,6 +18,7 @@ from memgpt_local.agent.facts import (
     merge,
     notes_prompt,
     parse_notes,
+    refiled,
     said_relations,
     states_something_personal,
     undated_plans,
@@ -568,3 +569,57 @@ def test_a_relation_the_user_gave_someone_else_is_put_right(lines, said, written
 )
 def test_a_label_of_words_run_together_is_not_saved(line, glued):
     assert glued_label(line) is glued
+
+
+@pytest.mark.parametrize(
+    "lines, said, written",
+    [
+        # eval chat seed 16: the sister's line again, under an attribute nobody said
+        (
+            ["Sister: Vanbuton", "Sister's job: Vanbuton, visiting this weekend"],
+            "My sister Vanbuton is visiting this weekend.",
+            ["Sister: Vanbuton", "Sister: Vanbuton, visiting this weekend"],
+        ),
+        # and a job given to an animal
+        (
+            ["Tortoise: Stoxraette", "Stoxraette's job: boss of the house"],
+            "I have a tortoise called Stoxraette, she's the boss of the house.",
+            ["Tortoise: Stoxraette", None],
+        ),
+        (["Dog: Rex", "Dog's job: guarding the house"], "My dog Rex guards the house.", ["Dog: Rex", None]),
+        # an attribute the user said, another value, or someone's other fact: unchanged
+        (
+            ["Sister: Ana", "Sister's job: nurse"],
+            "My sister Ana works as a nurse.",
+            ["Sister: Ana", "Sister's job: nurse"],
+        ),
+        (["Sister: Ana", "Sister's job: nurse"], "My sister Ana is a nurse.", ["Sister: Ana", "Sister's job: nurse"]),
+        (
+            ["Pet: Rex, a dog", "Rex's trick: rolling over"],
+            "Rex can roll over.",
+            ["Pet: Rex, a dog", "Rex's trick: rolling over"],
+        ),
+        (
+            ["Grace's hip surgery: on Monday"],
+            "My mum Grace has hip surgery on Monday.",
+            ["Grace's hip surgery: on Monday"],
+        ),
+    ],
+)
+def test_a_line_filed_under_an_attribute_nobody_said_is_filed_rightly(lines, said, written):
+    assert [refiled(line, lines, said) for line in lines] == written
+
+
+def test_the_notes_pass_files_a_persons_line_under_their_label(store):
+    runner = make_runner(
+        store,
+        ['{"facts": ["Sister: Vanbuton", "Sister\'s job: Vanbuton, visiting this weekend"]}'],
+        fact_notes={"enabled": True},
+    )
+    notes = runner.facts.note("My sister Vanbuton is visiting this weekend.")
+    assert (
+        store.core.get(runner.agent_id, "human")
+        .value.splitlines()[-1]
+        .startswith("Sister: Vanbuton, visiting this weekend")
+    )
+    assert not any("job" in line for line in notes.lines())

@@ -65,7 +65,9 @@ from memgpt_local.runtime.base import Backend, SideContexts
 from memgpt_local.runtime.grammar import build_notes_grammar
 from memgpt_local.schemas import ChatMessage
 from memgpt_local.text import (
+    PETS,
     RELATIONS,
+    STOPWORDS,
     content_words,
     names_within,
     normalize_space,
@@ -554,6 +556,46 @@ def said_relations(lines: Sequence[str], said: str) -> list[str]:
     return out
 
 
+_POSSESSED = re.compile(r"^(?P<owner>[\w -]+?)'s\s+(?P<attribute>.+)$")
+_WORK_WORDS = frozenset("job jobs work profession career occupation role".split())
+
+
+def _first_word(text: str) -> str:
+    said = words(text)
+    return said[0] if said else ""
+
+
+def refiled(line: str, lines: Sequence[str], said: str) -> str | None:
+    """``line`` filed rightly, beside the other ``lines``, when the model filed it under an
+    attribute of someone's that the user never said ("Sister's job"): the person's own line
+    again, its value beginning with the name another line gives them, goes under their label
+    ("Sister's job: Vanbuton, visiting this weekend" is "Sister: Vanbuton, visiting this
+    weekend", for "My sister Vanbuton is visiting this weekend."), and a job given to an animal
+    is no fact (None: "Stoxraette's job: boss of the house" beside "Tortoise: Stoxraette", for
+    "she's the boss of the house"). Both were saved in an eval chat (seed 16), and "What's my
+    sister's name?" was answered "... and she works as Vanbuton, visiting this weekend."."""
+    label, _, value = line.partition(":")
+    possessed = _POSSESSED.match(label.strip())
+    if possessed is None:
+        return line
+    heard = {stem(w) for w in words(said)}
+    attribute = [w for w in words(possessed["attribute"]) if w not in STOPWORDS]
+    if not attribute or all(stem(w) in heard for w in attribute):
+        return line
+    owner = possessed["owner"].strip().lower()
+    others = [other.partition(":") for other in lines if other != line]
+    own_label = next(
+        (lab.strip() for lab, _, v in others if lab.strip().lower() == owner and _first_word(v) == _first_word(value)),
+        None,
+    )
+    if own_label is not None:
+        return f"{own_label}:{value}"
+    animals = {_first_word(v) for lab, _, v in others if set(words(lab)) & (PETS | {"pet", "pets"})}
+    if (owner in PETS or owner in animals) and _WORK_WORDS & set(attribute):
+        return None
+    return line
+
+
 def parse_notes(text: str) -> list[str]:
     """The lines of a notes completion (``{"facts": [...]}``); [] for anything else."""
     try:
@@ -659,6 +701,9 @@ class FactNoter:
             dated += [with_day(annotate(as_note(plain_label(ln)), day, context=said), mention) for ln in planned]
             dropped += [ln for ln in asked if ln not in planned]
         written = without_bare_days(said_relations(keep_owners(dated, said, day), said))
+        filed = [refiled(line, [*saved, *written], said) for line in written]
+        dropped += [line for line, kept in zip(written, filed) if kept is None]
+        written = [line for line in filed if line is not None]
         value, notes = merge(block.value, written, block.limit, said)
         notes.dropped = dropped
         if not notes.changed:
