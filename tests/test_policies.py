@@ -913,7 +913,8 @@ def test_nothing_found_searches_before_the_first_step_and_denies_at_once_when_me
     ]
     memory = FakeMemory(entries=said, core=[("human", "Name: Ana"), ("human", "Sister: Rostrio")])
     university = Turn(question="Which university did I go to?", event_id=100)
-    assert NothingFound().start(university, memory) == []
+    (notice,) = NothingFound().start(university, memory)  # the model is told its memory was searched
+    assert "your memory was searched for the user's question and holds nothing about it" in notice.content
     assert (university.reply_reason, university.reply_start, university.reply_sentences) == (
         "memory holds nothing about the question",
         "I don't know",

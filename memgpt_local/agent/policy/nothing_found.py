@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import re
 
+from memgpt_local import events
 from memgpt_local.agent.policy.all_questions import asked_questions
 from memgpt_local.agent.policy.answer_start import label_of
 from memgpt_local.agent.policy.base import MemoryView, Policy
@@ -63,6 +64,10 @@ from memgpt_local.text import (
 )
 
 REASON = "memory holds nothing about the question"
+SEARCHED_NOTICE = (
+    "For you, not the user: your memory was searched for the user's question and holds nothing about it. "
+    "Say you don't know, and ask the user to tell you if they like."
+)
 START = "I don't know"
 SENTENCES = 2  # "I don't know your blood type." and, at most, one more
 # what was said is not a word of what was said: "What did we talk about?" is answered by
@@ -249,9 +254,12 @@ class NothingFound(Policy):
         "Brother: Magoette", the reply begun "Your brother" went on "Magoette is visiting this
         weekend." (bench_honesty seed 34), and "Which school did my brother go to?" the same
         (`make run`): a detail that no line says is searched the same way."""
-        if evidence(turn, memory) == []:
-            self._deny(turn)
-        return []
+        if evidence(turn, memory) != []:
+            return []
+        self._deny(turn)
+        # told nothing, the model went on "..., but I can look it up in my memory." (bench_honesty
+        # seed 37): it did not know its memory had just been searched
+        return [events.system_event("memory search", SEARCHED_NOTICE, when=turn.clock())]
 
     def after_step(self, turn: Turn, step: StepRecord, memory: MemoryView) -> list[NewMessage]:
         if not step.outcome.searched or turn.reply_start:
