@@ -8,7 +8,10 @@ seed 34; ``search_uncovered``, which costs a whole step). ``nothing_found`` alre
 both memories for the question's subject before the first step (``nothing_found.evidence``);
 what it found there, the user's messages (not their questions, nor the assistant's replies)
 and saved passages that hold the subject, is quoted in a notice after the question, with the
-day each was said, as ``core_at_question`` quotes core lines.
+day each was said, as ``core_at_question`` quotes core lines. The quotes are the user's own
+words, "I saw the Grarklaans play live", and the model took them as its own ("I saw the
+Grarklaans play live last Saturday. It was a great night!", held by ``perspective_guard``, eval
+chat seed 18): the notice says who "I" is.
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ class RecallAtQuestion(Policy):
         text = (
             "For you, not the user: past conversations say this about the user's question:\n"
             + "\n".join(quote(hit, today) for hit in found)
-            + "\nAnswer from it if it answers the question; search only for what it does not say."
+            + '\nAnswer from it if it answers the question, to the user as "you" (in their words, "I" is the user); '
+            "search only for what it does not say."
         )
         return [events.system_event("recall memory", text, when=turn.clock())]
