@@ -939,7 +939,9 @@ def test_nothing_found_denies_a_detail_of_a_saved_person_that_nothing_says():
 
     visit = hit(1, "My brother Tom is visiting this weekend.", kind="message", role="user")
     returned = msg(5, "function", "[send_message returned OK | 2025-05-05 18:12 UTC] Message sent.")  # no age
-    found = msg(6, "function", "showing 1-1 of 1, page 1/1.\n1. [2025-05-05] the user said: My brother Tom is visiting.")
+    found = msg(
+        6, "function", "showing 1-1 of 1, page 1/1.\n1. [2025-05-05] the user said: My brother Tom is visiting."
+    )
     memory = FakeMemory(
         entries=[visit], core=[("human", "Name: Ana"), ("human", "Brother: Tom, visiting")], context=[returned, found]
     )

@@ -59,7 +59,7 @@ class RecallAtQuestion(Policy):
         text = (
             "For you, not the user: past conversations say this about the user's question:\n"
             + "\n".join(quote(hit, today) for hit in found)
-            + '\nAnswer from it if it answers the question, to the user as "you" (in their words, "I" is the user); '
-            "search only for what it does not say."
+            + '\nAnswer from it if it answers the question, to the user as "you" (in their words, "I" is the '
+            "user); search only for what it does not say."
         )
         return [events.system_event("recall memory", text, when=turn.clock())]
