@@ -1004,6 +1004,12 @@ def test_recall_at_question_quotes_what_the_user_said_about_a_question_only_reca
     ]:
         turn = Turn(question=question, event_id=100)
         assert RecallAtQuestion().start(turn, memory) == [], question
+    found = msg(5, "function", "1. [2025-05-05] the user said: Last Saturday I saw the Mosquas play live")
+    searched = FakeMemory(entries=said, core=[("human", "Name: Ana")], context=[found])  # a result further up
+    (notice,) = RecallAtQuestion().start(
+        Turn(question="What was the band I went to see play live?", event_id=100), searched
+    )
+    assert "Mosquas" in notice.content
     denied = Turn(question="What was the band I went to see play live?", event_id=100, reply_start="I don't know")
     assert RecallAtQuestion().start(denied, memory) == []
 

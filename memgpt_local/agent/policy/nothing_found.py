@@ -64,10 +64,9 @@ from memgpt_local.text import (
 )
 
 REASON = "memory holds nothing about the question"
-SEARCHED_NOTICE = (
-    "For you, not the user: your memory was searched for the user's question and holds nothing about it. "
-    "Say you don't know, and ask the user to tell you if they like."
-)
+# a statement only: told "ask the user to tell you if they like", the model went on "..., but I
+# can ask you if you like her." (bench_honesty seed 42)
+SEARCHED_NOTICE = "For you, not the user: your memory was searched for the user's question and holds nothing about it."
 START = "I don't know"
 SENTENCES = 2  # "I don't know your blood type." and, at most, one more
 # what was said is not a word of what was said: "What did we talk about?" is answered by
@@ -200,33 +199,37 @@ def asked_words(question: str) -> set[str]:
     return set(words(question)) | set(words(topic_words(question)))
 
 
-def unseen_subject(turn: Turn, memory: MemoryView) -> set[str]:
+_IN_VIEW = ("user", "system", "function")
+
+
+def unseen_subject(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_VIEW) -> set[str]:
     """The subject of the turn's one question about the user when no core line is asked about
-    and nothing in view holds it (empty otherwise)."""
+    and nothing in view of the ``seen`` roles holds it (empty otherwise)."""
     question = turn.question or ""
     if turn.kind == "login" or len(asked_questions(question)) != 1 or not asks_about_the_user(question):
         return set()
     subject = subject_of(question)
     if not subject or lines_asked_about(question, memory):
         return set()
-    if any(subject & stems(text) for text in in_view_before(turn, memory)):
+    if any(subject & stems(text) for text in in_view_before(turn, memory, seen)):
         return set()
     return subject
 
 
-def evidence(turn: Turn, memory: MemoryView) -> list[SearchHit] | None:
+def evidence(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_VIEW) -> list[SearchHit] | None:
     """What a search of both memories, before the first step, finds on the turn's one question
     about the user that nothing in view answers: the user's messages and passages that hold its
     subject (``speaks_of``) or, when core lines speak of the person or animal asked of, the
     detail they leave out (``detail_left``: "How old is my brother?" under "Brother: Magoette").
-    None when the question is not such a one: in view, or about something else."""
+    None when the question is not such a one: in view (in messages of the ``seen`` roles), or
+    about something else."""
     question = turn.question or ""
-    subject, left = unseen_subject(turn, memory), set[str]()
+    subject, left = unseen_subject(turn, memory, seen), set[str]()
     if not subject:
         if turn.kind == "login" or len(asked_questions(question)) != 1 or not asks_about_the_user(question):
             return None
         left = detail_left(question, lines_asked_about(question, memory))
-        if not left or any(holds_detail(text, left, question, False) for text in in_view_before(turn, memory)):
+        if not left or any(holds_detail(text, left, question, False) for text in in_view_before(turn, memory, seen)):
             return None
         if any(holds_detail(text, left, question) for text in in_view_before(turn, memory, ("user",))):
             return None

@@ -52,7 +52,10 @@ class RecallAtQuestion(Policy):
     def start(self, turn: Turn, memory: MemoryView) -> list[NewMessage]:
         if turn.reply_start == START:  # nothing_found found nothing
             return []
-        found = [hit for hit in evidence(turn, memory) or [] if tells(hit)][:QUOTED]
+        # a search result further up is no answer the model reads: "What was the band I went to
+        # see play live?", found by a search two turns before, was answered "I have saved the
+        # band I went to see play live for later." (bench_honesty seed 42)
+        found = [hit for hit in evidence(turn, memory, seen=("user",)) or [] if tells(hit)][:QUOTED]
         if not found:
             return []
         today = turn.clock().date()
