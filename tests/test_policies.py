@@ -1010,6 +1010,14 @@ def test_recall_at_question_quotes_what_the_user_said_about_a_question_only_reca
         Turn(question="What was the band I went to see play live?", event_id=100), searched
     )
     assert "Mosquas" in notice.content
+    from memgpt_local.agent.policy.nothing_found import NothingFound
+
+    calls = []
+    counted = FakeMemory(entries=said, core=[("human", "Name: Ana")])
+    counted.search = lambda kind, text, k: calls.append(kind) or FakeMemory.search(counted, kind, text, k)
+    once = Turn(question="What was the band I went to see play live?", event_id=100)
+    assert NothingFound().start(once, counted) == [] and len(RecallAtQuestion().start(once, counted)) == 1
+    assert calls == ["message", "passage"]  # the two policies read one search
     denied = Turn(question="What was the band I went to see play live?", event_id=100, reply_start="I don't know")
     assert RecallAtQuestion().start(denied, memory) == []
 

@@ -132,6 +132,7 @@ class Turn(_Steps):
     started_at: datetime | None = None  # the time of the new event that started it (None: the clock's)
     reply_start: str = ""  # the words its replies begin with, forced by the grammar ("Hello Lena!")
     reply_sentences: int = 0  # the sentences a reply ends after (0: no limit), with ``reply_start``
+    searched_before: dict[str, list[SearchHit]] = field(default_factory=dict)  # policies' searches before step 1
     _began: float = field(default_factory=time.monotonic)
 
     def clock(self) -> datetime:

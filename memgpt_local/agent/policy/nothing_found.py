@@ -77,6 +77,7 @@ _CONVERSATION = frozenset(
 
 
 _A_WHILE_AGO = frozenset("while ago recently lately earlier before".split())
+_NOT_SUBJECT = frozenset(stem(w) for w in WHEN_WORDS | SENTENCE_OPENERS | _A_WHILE_AGO)
 
 
 def subject_of(question: str) -> set[str]:
@@ -86,7 +87,7 @@ def subject_of(question: str) -> set[str]:
     my favourite football team?" from being answered "I don't know");
     empty for one about the conversation."""
     said = topic(question) | topic(topic_words(question))  # "see live" is a gig, and still "live"
-    subject = said - {stem(w) for w in WHEN_WORDS | SENTENCE_OPENERS | _A_WHILE_AGO} - BARE_LABEL_STEMS
+    subject = said - _NOT_SUBJECT - BARE_LABEL_STEMS
     return set() if subject & _CONVERSATION else subject
 
 
@@ -171,7 +172,7 @@ def detail_left(question: str, lines: list[str]) -> set[str]:
     of a kind ("job", "breed") and verbs ("visiting", "coming": "comes to stay" says
     when) are never left, as a line may answer them in other words; a question of how much is
     answered by a number in a line."""
-    asked = topic(topic_words(question)) - {stem(w) for w in WHEN_WORDS | SENTENCE_OPENERS | _A_WHILE_AGO}
+    asked = topic(topic_words(question)) - _NOT_SUBJECT
     said = " ".join(line.split("] ", 1)[-1] for line in lines)
     covered = stems(said) | {stem(w) for line in lines for w in label_topics(label_of(line))}
     if not asked & covered & _OWNERS:  # no line about the person or animal asked of
@@ -202,11 +203,17 @@ def asked_words(question: str) -> set[str]:
 _IN_VIEW = ("user", "system", "function")
 
 
+def one_question_about_the_user(turn: Turn) -> bool:
+    """Whether the turn, not a login, asks one question, about the user."""
+    question = turn.question or ""
+    return turn.kind != "login" and len(asked_questions(question)) == 1 and asks_about_the_user(question)
+
+
 def unseen_subject(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_VIEW) -> set[str]:
     """The subject of the turn's one question about the user when no core line is asked about
     and nothing in view of the ``seen`` roles holds it (empty otherwise)."""
     question = turn.question or ""
-    if turn.kind == "login" or len(asked_questions(question)) != 1 or not asks_about_the_user(question):
+    if not one_question_about_the_user(turn):
         return set()
     subject = subject_of(question)
     if not subject or lines_asked_about(question, memory):
@@ -226,7 +233,7 @@ def evidence(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_VIEW) -
     question = turn.question or ""
     subject, left = unseen_subject(turn, memory, seen), set[str]()
     if not subject:
-        if turn.kind == "login" or len(asked_questions(question)) != 1 or not asks_about_the_user(question):
+        if not one_question_about_the_user(turn):
             return None
         left = detail_left(question, lines_asked_about(question, memory))
         if not left or any(holds_detail(text, left, question, False) for text in in_view_before(turn, memory, seen)):
@@ -242,8 +249,12 @@ def evidence(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_VIEW) -
         return speaks_of(hit, subject, asked)
 
     query = subject_query(question, subject)
-    hits = [*memory.search("message", query, SEARCHED_HITS), *memory.search("passage", query, SEARCHED_HITS)]
-    return [hit for hit in hits if holds(hit)]
+    if query not in turn.searched_before:  # once a turn: recall_at_question reads the same search
+        turn.searched_before[query] = [
+            *memory.search("message", query, SEARCHED_HITS),
+            *memory.search("passage", query, SEARCHED_HITS),
+        ]
+    return [hit for hit in turn.searched_before[query] if holds(hit)]
 
 
 class NothingFound(Policy):
