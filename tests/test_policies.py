@@ -972,6 +972,14 @@ def test_nothing_found_denies_a_detail_of_a_saved_person_that_nothing_says():
     ]:
         assert detail_left(question, [f"[human] {line}"]) == set(), question
     assert detail_left("How old is my brother?", ["[human] Brother: Tom, visiting next week"]) == {"old"}
+    said_of_the_dog = msg(7, "user", "My sister Ola lives in Gdansk and my dog Burek is nine.")  # `make run`
+    olas = FakeMemory(core=[("human", "Sister: Ola"), ("human", "Dog: Burek")], context=[said_of_the_dog])
+    ola = Turn(question="How old is my sister?", event_id=100)
+    NothingFound().start(ola, olas)
+    assert ola.reply_start == "I don't know"  # the nine is the dog's
+    burek = Turn(question="How old is my dog?", event_id=100)
+    NothingFound().start(burek, olas)
+    assert burek.reply_start == ""
     dated = FakeMemory(entries=[visit], core=[("human", "Sister: Ana, visiting on 2025-05-10")])  # a day, no age
     sister = Turn(question="How old is my sister?", event_id=100)
     NothingFound().start(sister, dated)

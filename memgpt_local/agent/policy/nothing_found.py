@@ -184,15 +184,25 @@ def detail_left(question: str, lines: list[str]) -> set[str]:
     return left
 
 
+def _amount_of(text: str, asked: set[str]) -> bool:
+    """Whether ``text`` gives a number (not a day or a time) nearer to a word of ``asked`` (the
+    person or animal asked of) than to any other's: "My sister Ola lives in Gdansk and my dog
+    Burek is nine." gives the dog's age, not the sister's (`make run`: "Your sister Ola is nine
+    years old.")."""
+    tokens = words(_DATE.sub(" ", text))
+    owners = [(i, stem(w) in asked) for i, w in enumerate(tokens) if stem(w) in asked or stem(w) in _OWNERS]
+    numbers = [i for i, w in enumerate(tokens) if _NUMBER.fullmatch(w) or any(ch.isdigit() for ch in w)]
+    return bool(owners) and any(min(owners, key=lambda owner: abs(owner[0] - i))[1] for i in numbers)
+
+
 def holds_detail(text: str, left: set[str], question: str, amounts: bool = True) -> bool:
     """Whether ``text`` says a ``left`` stem or, asked how much and with ``amounts``, a number
     beside a word of the question ("My brother turned 34"). Only what people said gives an
     amount: a search result's "showing 1-1 of 1" beside "Brother: Quexfe" was taken for an age
     (bench_honesty seed 41)."""
-    said = stems(text)
-    if left & said:
+    if left & stems(text):
         return True
-    return amounts and bool(_QUANTITY.search(question) and says_a_number(text) and said & subject_of(question) - left)
+    return amounts and bool(_QUANTITY.search(question)) and _amount_of(text, subject_of(question) - left)
 
 
 def asked_words(question: str) -> set[str]:
