@@ -783,6 +783,43 @@ def test_unasked_denial_holds_an_i_dont_know_to_a_message_that_asked_nothing_onc
 
 
 @pytest.mark.parametrize(
+    "reply, promise",
+    [  # a `make run` chat (stop 41) and bench_honesty denials (stop 40): "later" never comes
+        ("Sure, I'll think about it and get back to you.", "Sure, I'll think about it and get back to you."),
+        ("I don't know what car you own. I'll need to search for it later.", "I'll need to search for it later."),
+        ("I don't know, but I can look it up for you.", "I don't know, but I can look it up for you."),
+        ("I will search for it later.", "I will search for it later."),
+        ("Let me check my memory and get back to you!", "Let me check my memory and get back to you!"),
+        ("I'll remember that!", None),  # its doing now: a note is saved in the turn
+        ("I searched and found nothing about a car.", None),
+        ("Let me know if you need anything.", None),
+        ("I can think of three tips: be brief, be kind, end with a toast.", None),
+        ("Good luck with the speech! Keep it short and warm.", None),
+    ],
+)
+def test_later_promise_finds_a_reply_that_promises_to_do_it_later(reply, promise):
+    from memgpt_local.agent.policy.later_promise import promises_later
+
+    assert promises_later(reply) == promise
+
+
+def test_later_promise_holds_a_promise_once_a_turn_and_never_at_login():
+    from memgpt_local.agent.policy.later_promise import LaterPromise
+
+    policy = LaterPromise()
+    asked = Turn(question="Any tips for the best man speech? Keep it short.")
+    hold = policy.review(asked, draft("Sure, I'll think about it and get back to you."), FakeMemory())
+    assert hold is not None and hold.hide_draft and "cannot come back to it" in hold.notice
+    assert hold.notice.endswith("the user's message: Any tips for the best man speech? Keep it short.")
+    assert policy.review(asked, draft("Keep it short: one story, one thank-you, a toast."), FakeMemory()) is None
+    assert policy.review(asked, draft("I'll get back to you.", last=True), FakeMemory()) is None  # no step left
+    login = Turn(question=None, kind="login")
+    assert policy.review(login, draft("Hi! I'll check how the speech went later."), FakeMemory()) is None
+    asked.holds[policy.name] = 1  # once a turn: the second draft goes out
+    assert policy.review(asked, draft("Sure, I'll think about it and get back to you."), FakeMemory()) is None
+
+
+@pytest.mark.parametrize(
     "message, asks",
     [
         ("What a long day. Completely worn out.", False),  # eval chat seed 6: an old denial went out
@@ -918,7 +955,7 @@ def test_nothing_found_searches_before_the_first_step_and_denies_at_once_when_me
     assert (university.reply_reason, university.reply_start, university.reply_sentences) == (
         "memory holds nothing about the question",
         "I don't know",
-        2,
+        1,
     )
     for question in [
         "What was the band I went to see play live?",  # a message of the user's holds "play live"
@@ -951,7 +988,7 @@ def test_nothing_found_denies_a_detail_of_a_saved_person_that_nothing_says():
         assert (turn.reply_reason, turn.reply_start, turn.reply_sentences) == (
             "memory holds nothing about the question",
             "I don't know",
-            2,
+            1,
         ), question
     said = [visit, hit(2, "My brother went to Hillside school, he turned 34 in May.", kind="message", role="user")]
     told = FakeMemory(entries=said, core=[("human", "Brother: Tom, visiting")])
@@ -1133,6 +1170,27 @@ def test_perspective_guard_holds_an_answer_that_speaks_as_the_user_once():
     assert policy.review(turn, draft("I'm allergic to penicillin."), memory) is None
 
 
+@pytest.mark.parametrize(
+    "asked, reply, unsaid",
+    [  # a `make run` chat: the user's first-person phrases came back inside the answer
+        ("Where did Adam and I grow up?", "Adam and I grew up in Wroclaw.", ("I", "my", "My")),
+        ("What happened with my dad's car?", "Adam drove my dad's car into a pond.", ("my", "My")),
+        ("Is MY cat okay?", "Sure, my cat is fine.", ("my", "My")),
+        ("What happened with my dad's car?", "Adam drove your dad's car into a pond.", None),
+        ("Where did Adam and I grow up?", "You and Adam grew up in Wroclaw.", None),
+        ("Should you and I plan the trip?", "Yes, you and I can plan it now.", None),  # said to each other
+        ("What happened with my dad's car?", "I remember my notes say nothing about a car.", None),  # its own
+    ],
+)
+def test_perspective_guard_holds_an_answer_that_copies_the_users_first_person_phrase(asked, reply, unsaid):
+    from memgpt_local.agent.policy.perspective_guard import PerspectiveGuard
+
+    hold = PerspectiveGuard().review(Turn(question=asked), draft(reply), FakeMemory())
+    assert (hold.banned_words if hold is not None else None) == unsaid
+    if hold is not None:
+        assert hold.banned_openers == ("I", "My") and hold.keeps_words
+
+
 def test_perspective_guard_holds_a_reply_to_news_that_speaks_as_the_user_with_a_saved_fact():
     """A `make run` chat: a maths teacher's news about her day got "I love teaching maths!"; the
     redraft may not open a sentence with "I" or "My"."""
@@ -1142,7 +1200,7 @@ def test_perspective_guard_holds_a_reply_to_news_that_speaks_as_the_user_with_a_
     memory = FakeMemory(core=[("human", "Name: Ines"), ("human", "Work: teaches maths in Braga")])
     news = Turn(question="Honestly the best part is when a kid finally gets fractions. Today was exhausting.")
     hold = policy.review(news, draft("I love teaching maths! It's rewarding."), memory)
-    assert hold is not None and hold.banned_openers == ("I", "My")
+    assert hold is not None and hold.banned_openers == ("I", "My") and hold.banned_words == ("my", "My")
     for fine in (
         "That sounds rewarding! Do you enjoy teaching maths?",
         "I'm glad the fractions finally clicked.",  # the assistant's own feeling

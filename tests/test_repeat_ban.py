@@ -237,3 +237,26 @@ def test_sentences_ended_counts_only_at_the_end_of_a_sentence():
     assert sentences_ended("I don't know. Have you told me?") == 2
     assert sentences_ended("It starts at 10.") == 0 and sentences_ended("See e.g.") == 0
     assert sentences_ended("Your band is the Sheldeens. ") == 0  # a space: the next is begun
+
+
+def test_a_banned_word_is_refused_anywhere_as_a_whole_word():
+    """After a draft held for speaking as the user, the redraft may not say "my" anywhere: a
+    redraft went "... resulted in my dad's car being driven into a pond." (a `make run` chat).
+    Without its space the word is refused only where a word may start ("ene" + "my" is "enemy")."""
+    vocab = {"my": 1, " my": 2, "My": 3, " My": 4, " myst": 5}
+
+    def tokenize(text: str) -> list[tuple[int, str]]:
+        return [(vocab[text], text)] if text in vocab else [(9, text[:1]), (10, text[1:])]
+
+    ban = NgramBan(RepeatBan(field="message", n=0, banned_words=("my", "My")), tokenize)
+    feed(ban, [(0, '{"message": "')])
+    assert sorted(ban.refused()) == [1, 2, 3, 4]
+    feed(ban, [(6, "Your"), (7, " dad")])
+    assert sorted(ban.refused()) == [2, 4]  # inside a sentence too; "my" right after "dad" would end a word
+    feed(ban, [(8, " ene")])
+    assert sorted(ban.refused()) == [2, 4]
+    feed(ban, [(99, '"}')])
+    assert ban.refused() == []  # outside the value
+    off = NgramBan(RepeatBan(field="message", n=0), tokenize)
+    feed(off, [(0, '{"message": "'), (6, "Your")])
+    assert off.refused() == []

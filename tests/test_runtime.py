@@ -496,3 +496,29 @@ def test_smollm_begins_no_sentence_with_a_banned_opener(real_backend):
     assert texts["free"].startswith("I love tea")
     firsts = [words(s)[0] for s in sentences(texts["banned"]) if words(s)]
     assert firsts and not {"i", "my"} & set(firsts), texts["banned"]
+
+
+@pytest.mark.real_model
+def test_smollm_says_no_banned_word_anywhere(real_backend):
+    """With "my" banned (a redraft after a reply copied the user's "my dad's car"), asked to
+    repeat a sentence that says "my" twice, the model writes it without the word."""
+    from memgpt_local.runtime.base import Grammar, RepeatBan
+    from memgpt_local.text import words
+
+    grammar = Grammar(text='root ::= "{\\"message\\": \\"" [^"\\\\]* "\\"}"', kind="json")
+    prompt = [
+        ChatMessage(role="system", content="You are a helpful assistant."),
+        ChatMessage(
+            role="user",
+            content='Repeat this text exactly, in JSON as {"message": "..."}: Adam drove my dad\'s car into my pond.',
+        ),
+    ]
+    texts = {}
+    for name, banned in (("free", ()), ("banned", ("my", "My"))):
+        real_backend.reset_cache()
+        done = real_backend.complete(
+            prompt, grammar=grammar, max_tokens=30, avoid=RepeatBan("message", 0, banned_words=banned)
+        )
+        texts[name] = done.text.split('"message": "', 1)[1].removesuffix('"}')
+    assert "my" in words(texts["free"]), texts["free"]
+    assert "my" not in words(texts["banned"]), texts["banned"]

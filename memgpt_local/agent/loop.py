@@ -286,11 +286,11 @@ class AgentRunner:
         openings: frozenset[tuple[str, ...]] = frozenset(),
     ) -> RepeatBan | None:
         """A reply may not loop a run of its own words, nor copy a draft held back this turn,
-        nor open like an earlier reply, nor begin a sentence with a word a hold banned, and it
+        nor open like an earlier reply, nor begin a sentence with (or say) a word a hold banned, and it
         ends before a formula (see ``RepeatBan``)."""
         n = self.settings.reply_repeat_ngram
-        banned = turn.banned_openers()
-        if "reply" not in plan.kinds or not (n or formulas or openings or banned or turn.reply_sentences):
+        banned, unsaid = turn.banned_openers(), turn.banned_words()
+        if "reply" not in plan.kinds or not (n or formulas or openings or banned or unsaid or turn.reply_sentences):
             return None
         return RepeatBan(
             field="message",
@@ -301,6 +301,7 @@ class AgentRunner:
             formula_words=self.settings.reply_formula_words,
             openings=openings,
             banned_openers=banned,
+            banned_words=unsaid,
             max_sentences=turn.reply_sentences,
         )
 

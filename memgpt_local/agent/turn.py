@@ -36,6 +36,9 @@ class Hold:
     # words no sentence of the turn's later drafts may begin with (``RepeatBan.banned_openers``):
     # told to say "you", a redraft still went "I'm looking forward to baking a lemon cake"
     banned_openers: tuple[str, ...] = ()
+    # words no later draft of the turn may say anywhere (``RepeatBan.banned_words``): told to say
+    # "you", a redraft said "... resulted in my dad's car being driven into a pond." (`make run`)
+    banned_words: tuple[str, ...] = ()
 
 
 @dataclass
@@ -155,6 +158,11 @@ class Turn(_Steps):
     def banned_openers(self) -> tuple[str, ...]:
         """The words no sentence of a later draft may begin with, by the holds so far."""
         found = (word for s in self.steps if s.hold is not None for word in s.hold.banned_openers)
+        return tuple(dict.fromkeys(found))
+
+    def banned_words(self) -> tuple[str, ...]:
+        """The words a later draft may not say anywhere, by the holds so far."""
+        found = (word for s in self.steps if s.hold is not None for word in s.hold.banned_words)
         return tuple(dict.fromkeys(found))
 
     def require_reply(self, reason: str) -> None:

@@ -104,6 +104,9 @@ class RepeatBan:
     # draft held for speaking as the user, the redraft said "I'm looking forward to baking a lemon
     # cake tomorrow." for the user's plan (a `make run` chat, stop 37)
     banned_openers: tuple[str, ...] = ()
+    # nor may it say one of these words anywhere (as typed: "my"): after a draft held for speaking as
+    # the user, a redraft that opened "The car accident ..." went on "... my dad's car" (`make run`)
+    banned_words: tuple[str, ...] = ()
     fixed_start: str = ""  # the value's forced first words (``Grammar.message_start``): never refused
     # the value ends after this many sentences (0: no limit): an answer begun from a core line went
     # on "Sheldeens is a Swedish rock band that formed in 1988 ..." for 300 tokens (eval chat seed 16)

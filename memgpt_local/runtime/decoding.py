@@ -149,9 +149,13 @@ class NgramBan:
         self.openings = ban.openings
         self.banned_openers = ban.banned_openers
         self.opener_tokens: list[int] | None = None  # the tokens of ``banned_openers``, spelled once
+        self.banned_words = ban.banned_words
+        self.word_tokens: tuple[list[int], list[int]] | None = None  # of ``banned_words``: (with a space, without)
         self.max_sentences = ban.max_sentences
         self.full = False  # the value holds ``max_sentences`` sentences: it must close now
-        self.follows_text = bool(self.formulas or self.openings or self.banned_openers or self.max_sentences)
+        self.follows_text = bool(
+            self.formulas or self.openings or self.banned_openers or self.banned_words or self.max_sentences
+        )
         # the grammar writes the value's first words: a refused token there has no way around it
         self.fixed = len(json.dumps(ban.fixed_start, ensure_ascii=False)) - 2 if ban.fixed_start else 0
         self.written = 0  # characters of the watched value so far, as JSON string text
@@ -181,6 +185,7 @@ class NgramBan:
             text = _plain(self.text)  # split once a token for both turns
             spans = sentence_spans(text)
             refused += self._formula_turn(text, spans) + self._opening_turn(text, spans) + self._opener(text)
+            refused += self._unsaid(text)
         return refused
 
     def _opener(self, text: str) -> list[int]:
@@ -193,6 +198,23 @@ class NgramBan:
             # only a token that is the whole word: " Im" begins "Imagine", "I" + "'m" is "I'm"
             self.opener_tokens = [t[0][0] for t in spelled if t and t[0][1].strip() in self.banned_openers]
         return list(self.opener_tokens or [])
+
+    def _unsaid(self, text: str) -> list[int]:
+        """The tokens that spell one of ``banned_words`` as a whole word: with a leading space
+        anywhere, without one only where a word may start (after no letter or digit: "my" also
+        ends "enemy")."""
+        if not self.banned_words or self.tokenize is None:
+            return []
+        if self.word_tokens is None:
+            spaced = [self.tokenize(" " + word) for word in self.banned_words]
+            bare = [self.tokenize(word) for word in self.banned_words]
+            whole = set(self.banned_words)
+            self.word_tokens = (
+                [t[0][0] for t in spaced if len(t) == 1 and t[0][1].strip() in whole],
+                [t[0][0] for t in bare if len(t) == 1 and t[0][1] in whole],
+            )
+        spaced_tokens, bare_tokens = self.word_tokens
+        return spaced_tokens + (bare_tokens if not text[-1:].isalnum() else [])
 
     def _repeats(self) -> list[int]:
         """The tokens that would complete a run of ``n`` the value (or a held draft) holds."""

@@ -19,6 +19,7 @@ from memgpt_local.agent.policy.greet_by_name import GreetByName
 from memgpt_local.agent.policy.grounded_reply import GroundedReply
 from memgpt_local.agent.policy.identity_guard import IdentityGuard
 from memgpt_local.agent.policy.internal_guard import InternalGuard
+from memgpt_local.agent.policy.later_promise import LaterPromise
 from memgpt_local.agent.policy.nothing_found import NothingFound
 from memgpt_local.agent.policy.one_reply import OneReply
 from memgpt_local.agent.policy.owner_guard import OwnerGuard
@@ -65,6 +66,7 @@ FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
     "perspective_guard": lambda s: PerspectiveGuard(),
     "owner_guard": lambda s: OwnerGuard(),
     "unasked_denial": lambda s: UnaskedDenial(),
+    "later_promise": lambda s: LaterPromise(),
     "greet_by_name": lambda s: GreetByName(),
     "echo_guard": lambda s: EchoGuard(s.echo_guard),
     "asked_known": lambda s: AskedKnown(),

@@ -21,7 +21,7 @@ The turn's question must be one question about the user (``my``, ``I``) whose su
 words (``core_at_question``) or that a search showed for its query. After a search none of
 whose hits, the user's messages or saved passages, holds a subject word or names an animal or a
 place the question asks about by its topic ("pet" finds "ferret", ``text.label_topics``), the
-next step must reply, and its reply begins "I don't know" and ends within two sentences. The
+next step must reply, and its reply begins "I don't know" and is one sentence. The
 assistant's own replies found do not count: an invented answer found again is no evidence. A
 question of two parts, one asked at login, one about the conversation ("What did we talk
 about?") and a date search are left alone, and words of when ("last week") are no subject
@@ -68,7 +68,10 @@ REASON = "memory holds nothing about the question"
 # can ask you if you like her." (bench_honesty seed 42)
 SEARCHED_NOTICE = "For you, not the user: your memory was searched for the user's question and holds nothing about it."
 START = "I don't know"
-SENTENCES = 2  # "I don't know your blood type." and, at most, one more
+# "I don't know your blood type." and no more: of the second sentences bench_honesty's denials wrote at
+# stop 40, twice as many were noise as useful ("Do you like any?", "I'll need to search for it later.",
+# "You can ask me about it later." against "Can you tell me?")
+SENTENCES = 1
 # what was said is not a word of what was said: "What did we talk about?" is answered by
 # messages that never say "talk"
 _CONVERSATION = frozenset(

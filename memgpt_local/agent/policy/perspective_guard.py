@@ -16,6 +16,13 @@ love teaching maths!" answered a maths teacher's "Honestly the best part is when
 gets fractions." The redraft may not begin a sentence with "I" or "My" (``Hold.banned_openers``):
 told to say "you", one still went "I'm looking forward to baking a lemon cake tomorrow."
 
+Held too: a sentence that copies one of the user's first-person phrases ("my dad's car", "Adam
+and I") from their message, wherever it stands: "Where did Adam and I grow up?" got "Adam and I
+grew up in Wroclaw." in a `make run` chat. Nor may the redraft say "my" anywhere
+(``Hold.banned_words``; "I" too after "Adam and I"): held for speaking as the user, the redraft
+of "What happened with my dad's car?" went "... resulted in my dad's car being driven into a
+pond."
+
 At a login there is no question, and the greeting is written from the notes core memory holds
 about the user: a `make run` greeting read "Work: pharmacist in Leicester" and "Speech: I'm
 giving a speech" and said "Hello, Priya! ... I'm a pharmacist in Leicester and I'm giving a
@@ -49,6 +56,7 @@ from memgpt_local.text import (
     introduced_name,
     is_question,
     names_within,
+    normalize_space,
     sentences,
     speaks_of_its_writer,
     words,
@@ -136,6 +144,31 @@ def echoes(sentence: str, told: Iterable[str]) -> bool:
     return False
 
 
+# the user's words for their own people and things ("my dad's car", "Adam and I"), which an answer copies
+# as they stand: "Where did Adam and I grow up?" got "Adam and I grew up in Wroclaw." and "What happened
+# with my dad's car?" got "... resulted in my dad's car being driven into a pond." (a `make run` chat)
+_MY_PHRASE = re.compile(r"\bmy\s+[\w']+", re.IGNORECASE)
+_AND_I = re.compile(r"\b(?!you\b)[\w']+\s+and\s+I\b|\bI\s+and\s+(?!you\b)[\w']+", re.IGNORECASE)
+# what a redraft may not say anywhere after such a copy (``Hold.banned_words``)
+UNSAID_AFTER_MY: tuple[str, ...] = ("my", "My")
+UNSAID_AFTER_AND_I = ("I", "my", "My")
+
+
+def copies_first_person(draft: str, message: str) -> tuple[str, tuple[str, ...]] | None:
+    """The sentence of ``draft`` that copies one of the user's first-person phrases from their
+    ``message`` ("my dad's car", "Adam and I") and the words its redraft may not say, else None.
+    Said by the assistant, "my" and "I" are its own: the phrase now reads as its dad's car."""
+    said = normalize_space(message).lower()
+    phrases = [(m.group(0).lower(), UNSAID_AFTER_MY) for m in _MY_PHRASE.finditer(said)]
+    phrases += [(m.group(0).lower(), UNSAID_AFTER_AND_I) for m in _AND_I.finditer(said)]
+    for sentence in sentences(draft):
+        lowered = normalize_space(sentence).lower()
+        for phrase, unsaid in phrases:
+            if re.search(rf"(?<![\w']){re.escape(phrase)}(?![\w'])", lowered):
+                return sentence, unsaid
+    return None
+
+
 def _in_first_person(sentence: str) -> set[str] | None:
     """The content words ``sentence`` says of its writer before it turns to "you", when it
     speaks as "I" of something other than the assistant's own doing; else None."""
@@ -219,6 +252,9 @@ class PerspectiveGuard(Policy):
         sentence = speaks_as_user(
             draft.message, turn.question, {w for f in facts for w in content_words(f)}
         ) or claims_users_relation(draft.message, [turn.question, *facts])
+        unsaid: tuple[str, ...] = UNSAID_AFTER_MY
+        if sentence is None and (copied := copies_first_person(draft.message, turn.question)):
+            sentence, unsaid = copied
         if sentence is None and not asks_something(turn.question):  # an answer is only held for "I"
             return self._review_third_person(draft, memory, f"The user's message: {turn.question}", turn.question)
         if sentence is None:
@@ -231,6 +267,7 @@ class PerspectiveGuard(Policy):
             hide_draft=True,
             keeps_words=True,
             banned_openers=SPEAKING_AS_I,
+            banned_words=unsaid,
         )
 
     def _review_third_person(
