@@ -20,6 +20,7 @@ from memgpt_local.agent.facts import (
     parse_notes,
     refiled,
     said_relations,
+    unheard_kin,
     states_something_personal,
     undated_plans,
 )
@@ -554,6 +555,27 @@ def test_someone_elses_plan_keeps_their_name(lines, said, written):
 )
 def test_a_relation_the_user_gave_someone_else_is_put_right(lines, said, written):
     assert said_relations(lines, said) == written
+
+
+@pytest.mark.parametrize(
+    ("line", "said", "unheard"),
+    [
+        # a `make run` chat (stop 41): "he" was the brother of an earlier message
+        (
+            "Son: once drove dad's car into a pond",
+            "We grew up in Wroclaw and he once drove my dad's car into a pond when he was sixteen.",
+            True,
+        ),
+        ("Wife: Ola", "Ola and I went to Gdansk.", True),
+        ("Mum: Ewa", "My mother Ewa is visiting.", False),  # another word for the same relative
+        ("Sister: Ola", "My sisters are coming for Christmas.", False),
+        ("Dad: drives a Skoda", "My dad's car is a Skoda.", False),
+        ("Guest: Pestia, comes to stay", "Pestia, my brother, comes to stay.", False),  # no relative's word
+        ("Home: Wroclaw", "We grew up in Wroclaw.", False),
+    ],
+)
+def test_a_line_about_a_relative_the_user_did_not_speak_of_is_dropped(line, said, unheard):
+    assert unheard_kin(line, said) is unheard
 
 
 @pytest.mark.parametrize(

@@ -41,6 +41,8 @@ written:
   out altogether is asked about on its own (``plan_prompt``), and someone else's plan is
   labelled with their name when the line left it out ("Grace's hip surgery: on Monday", "Guest:
   Pestia, comes to stay on Saturday" for "Pestia, my brother, comes to stay on Saturday");
+- a line labelled with a relative the message never spoke of ("Son: once drove dad's car into a
+  pond", where "he" was the brother of an earlier message) is dropped (``unheard_kin``);
 - when the block would overflow, its oldest lines move to archival memory, and the notice
   says so.
 
@@ -556,6 +558,39 @@ def said_relations(lines: Sequence[str], said: str) -> list[str]:
     return out
 
 
+# the words for one kind of relative: "Mum" is heard in "my mother"
+_KIN_GROUPS = (
+    "mother mum mom mama mummy mommy parent parents",
+    "father dad papa daddy parent parents",
+    "son daughter child children kid kids baby",
+    "sister brother sibling siblings twin",
+    "grandmother grandma gran granny nan grandparent grandparents",
+    "grandfather grandpa grandad granddad grandparent grandparents",
+    "wife husband partner spouse",
+    "fiance fiancee",
+    "aunt auntie",
+    "uncle",
+    "cousin",
+    "niece nephew",
+    "stepson stepdaughter stepmother stepfather",
+)
+_KIN: dict[str, frozenset[str]] = {}
+for _group in _KIN_GROUPS:
+    for _word in _group.split():
+        _KIN[_word] = _KIN.get(_word, frozenset()) | frozenset(_group.split())
+
+
+def unheard_kin(line: str, said: str) -> bool:
+    """Whether ``line``'s label names a relative the user did not speak of in ``said`` (no
+    word for that kind of relative): for "We grew up in Wroclaw and he once drove my dad's car
+    into a pond", "he" being the brother of an earlier message, a `make run` chat saved "Son:
+    once drove dad's car into a pond" (the notes examples hold a son). Such a line is about
+    someone else than the model says; ``said_relations`` first renames one the user named."""
+    heard = set(words(said))
+    heard |= {w[:-1] for w in heard if w.endswith("s")}
+    return any(word in _KIN and not _KIN[word] & heard for word in words(line.partition(":")[0]))
+
+
 _POSSESSED = re.compile(r"^(?P<owner>[\w -]+?)'s\s+(?P<attribute>.+)$")
 _WORK_WORDS = frozenset("job jobs work profession career occupation role".split())
 
@@ -701,6 +736,8 @@ class FactNoter:
             dated += [with_day(annotate(as_note(plain_label(ln)), day, context=said), mention) for ln in planned]
             dropped += [ln for ln in asked if ln not in planned]
         written = without_bare_days(said_relations(keep_owners(dated, said, day), said))
+        dropped += [line for line in written if unheard_kin(line, said)]
+        written = [line for line in written if not unheard_kin(line, said)]
         filed = [refiled(line, [*saved, *written], said) for line in written]
         dropped += [line for line, kept in zip(written, filed) if kept is None]
         written = [line for line in filed if line is not None]
