@@ -423,6 +423,25 @@ def test_a_login_ends_with_a_greeting(store):
     assert "greet them and ask it" in store.recall.in_context(runner.agent_id)[0].content
 
 
+def test_a_login_greeting_may_not_copy_a_run_of_the_last_replies(store):
+    """A `make run` greeting said the last reply again after the name ("Hello Tomasz! I know you
+    have an allergy to penicillin. It's a fun thing to be in your job, isn't it? ..."): the
+    sampler refuses the runs of the last replies in view at a login, not in a user's turn."""
+    replies = [
+        "Lovely to hear about the garden.",
+        "Tuesdays are busy for everyone.",
+        "Good luck with the exam on Friday.",
+        "It's a fun thing to be in your job, isn't it?",
+        "Rain again, what a week for it.",
+    ]
+    runner = make_runner(store, [*(say(r) for r in replies), say("Welcome back!")])
+    for i in range(5):
+        ask(runner, f"Message {i}")
+    assert all(request.avoid.prior == () for request in runner.backend.requests)  # a user's turn
+    runner.run_turn(runner.login_event())
+    assert runner.backend.requests[-1].avoid.prior == tuple(replies[-3:])
+
+
 def test_a_login_greeting_of_a_known_user_begins_with_their_name(store):
     """Held for leaving out the name, a greeting was redrafted as the bare "Hello Drervoo!":
     the grammar now writes "Hello <name>!" and the model goes on from it."""

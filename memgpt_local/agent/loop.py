@@ -51,6 +51,11 @@ from memgpt_local.text import content_words, formula_start, sentence_openings, s
 if TYPE_CHECKING:
     from memgpt_local.memory.protocol import Store
 
+# the last replies a login's greeting may not copy a run of (``RepeatBan.prior``): a `make run`
+# greeting said the last reply again after the name, "Hello Tomasz! I know you have an allergy to
+# penicillin. It's a fun thing to be in your job, isn't it? What else do you like about your job?"
+GREETING_UNCOPIED = 3
+
 
 class StepObserver:
     """Hooks for a front end (the CLI prints; tests record). All optional."""
@@ -271,7 +276,7 @@ class AgentRunner:
             grammar=self._grammar(plan, turn.reply_start),
             max_tokens=self.settings.reply_reserve_tokens,
             on_text=self.observer.text,
-            avoid=self._repeat_ban(turn, plan, formulas, self._openings(turn, plan, said)),
+            avoid=self._repeat_ban(turn, plan, formulas, self._openings(turn, plan, said), said),
         )
         record = self._execute(turn, index, completion, plan, prompt, formulas)
         record.eviction = eviction
@@ -284,10 +289,12 @@ class AgentRunner:
         plan: StepPlan,
         formulas: frozenset[tuple[str, ...]],
         openings: frozenset[tuple[str, ...]] = frozenset(),
+        said: Sequence[str] = (),
     ) -> RepeatBan | None:
-        """A reply may not loop a run of its own words, nor copy a draft held back this turn,
-        nor open like an earlier reply, nor begin a sentence with (or say) a word a hold banned, and it
-        ends before a formula (see ``RepeatBan``)."""
+        """A reply may not loop a run of its own words, nor copy a draft held back this turn
+        (nor, greeting a login, the last replies ``said``: ``GREETING_UNCOPIED``), nor open like
+        an earlier reply, nor begin a sentence with (or say) a word a hold banned, and it ends
+        before a formula (see ``RepeatBan``)."""
         n = self.settings.reply_repeat_ngram
         banned, unsaid = turn.banned_openers(), turn.banned_words()
         if "reply" not in plan.kinds or not (n or formulas or openings or banned or unsaid or turn.reply_sentences):
@@ -295,7 +302,7 @@ class AgentRunner:
         return RepeatBan(
             field="message",
             n=n,
-            prior=tuple(turn.held_drafts()),
+            prior=(*turn.held_drafts(), *(said[-GREETING_UNCOPIED:] if turn.kind == "login" else ())),
             fixed_start=turn.reply_start,
             formulas=formulas,
             formula_words=self.settings.reply_formula_words,
