@@ -20,9 +20,9 @@ from memgpt_local.agent.facts import (
     parse_notes,
     refiled,
     said_relations,
-    unheard_kin,
     states_something_personal,
     undated_plans,
+    unheard_kin,
 )
 from memgpt_local.cli.session import ensure_agent
 from memgpt_local.config import FactNoteSettings, Settings
