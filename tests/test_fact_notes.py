@@ -22,6 +22,7 @@ from memgpt_local.agent.facts import (
     said_relations,
     states_something_personal,
     undated_plans,
+    childhood_home,
     unheard_kin,
 )
 from memgpt_local.cli.session import ensure_agent
@@ -576,6 +577,20 @@ def test_a_relation_the_user_gave_someone_else_is_put_right(lines, said, written
 )
 def test_a_line_about_a_relative_the_user_did_not_speak_of_is_dropped(line, said, unheard):
     assert unheard_kin(line, said) is unheard
+
+
+@pytest.mark.parametrize(
+    ("line", "said", "written"),
+    [  # a `make run` chat (stop 41): where the user lives would have been answered "Wroclaw"
+        ("Home: Wroclaw", "We grew up in Wroclaw and he once drove my dad's car into a pond.", "Hometown: Wroclaw"),
+        ("City: Porto", "I was born in Porto.", "Hometown: Porto"),
+        ("Home: Leeds", "I grew up in York but I live in Leeds now.", "Home: Leeds"),  # where they live
+        ("Home: Leeds", "I moved to Leeds last year.", "Home: Leeds"),
+        ("Childhood: farm in Kent", "I grew up on a farm in Kent.", "Childhood: farm in Kent"),  # not a home label
+    ],
+)
+def test_the_place_the_user_grew_up_in_is_not_their_home(line, said, written):
+    assert childhood_home(line, said) == written
 
 
 @pytest.mark.parametrize(

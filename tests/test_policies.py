@@ -1520,6 +1520,21 @@ def test_perspective_guard_holds_a_retelling_of_a_statement_that_names_a_place(r
     assert (PerspectiveGuard().review(Turn(question=said), draft(reply), FakeMemory()) is not None) is held
 
 
+@pytest.mark.parametrize(
+    "question, start",
+    [  # fact notes file where the user grew up as "Hometown" (a `make run` chat saved "Home: Wroclaw")
+        ("Where did Adam and I grow up?", "Your hometown"),
+        ("Where was I born?", "Your hometown"),
+        ("Where do I live?", "Your home"),
+        ("Which city do I live in?", "Your home"),
+    ],
+)
+def test_answer_start_tells_the_hometown_from_the_home(question, start):
+    from memgpt_local.agent.policy.answer_start import answer_start
+
+    assert answer_start(question, ["[human] Hometown: Wroclaw", "[human] Home: Bristol"]) == start
+
+
 def test_answer_start_begins_the_reply_with_the_label_of_the_line_that_answers():
     from memgpt_local.agent.policy.answer_start import AnswerStart
 

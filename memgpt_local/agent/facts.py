@@ -41,6 +41,8 @@ written:
   out altogether is asked about on its own (``plan_prompt``), and someone else's plan is
   labelled with their name when the line left it out ("Grace's hip surgery: on Monday", "Guest:
   Pestia, comes to stay on Saturday" for "Pestia, my brother, comes to stay on Saturday");
+- the place the user grew up in, filed as their home ("Home: Wroclaw" for "We grew up in
+  Wroclaw"), goes under "Hometown" (``childhood_home``);
 - a line labelled with a relative the message never spoke of ("Son: once drove dad's car into a
   pond", where "he" was the brother of an earlier message) is dropped (``unheard_kin``);
 - when the block would overflow, its oldest lines move to archival memory, and the notice
@@ -347,6 +349,24 @@ def passing_state(line: str) -> bool:
     music is amazing"."""
     value = content_words(line.partition(":")[2])
     return bool(value) and all(w in _PASSING for w in value)
+
+
+# labels for where the user lives now, and what says a place is only where they come from
+_HOME_LABELS = frozenset(("home", "lives", "lives in", "location", "city", "town", "residence", "address"))
+_GREW_UP = re.compile(r"\b(?:grew up|grow up|growing up|was born|were born|raised|childhood)\b", re.IGNORECASE)
+_LIVES_NOW = re.compile(r"\b(?:live|lives|living|moved|move|now|based|home)\b", re.IGNORECASE)
+GREW_UP_LABEL = "Hometown"
+
+
+def childhood_home(line: str, said: str) -> str:
+    """``line`` under "Hometown" when the model filed the place the user grew up in as their
+    home: "We grew up in Wroclaw" was saved as "Home: Wroclaw" in a `make run` chat, beside
+    "Work: paramedic in Bristol", and where the user lives would be answered with it. Only when
+    ``said`` says "grew up" (or "born", "raised") and nothing of living there now."""
+    label, sep, value = line.partition(":")
+    if normalize_space(label).lower() not in _HOME_LABELS or not _GREW_UP.search(said) or _LIVES_NOW.search(said):
+        return line
+    return f"{GREW_UP_LABEL}{sep}{value}"
 
 
 _DAY_WORDS = frozenset(
@@ -737,7 +757,7 @@ class FactNoter:
             dropped += [ln for ln in asked if ln not in planned]
         written = without_bare_days(said_relations(keep_owners(dated, said, day), said))
         dropped += [line for line in written if unheard_kin(line, said)]
-        written = [line for line in written if not unheard_kin(line, said)]
+        written = [childhood_home(line, said) for line in written if not unheard_kin(line, said)]
         filed = [refiled(line, [*saved, *written], said) for line in written]
         dropped += [line for line, kept in zip(written, filed) if kept is None]
         written = [line for line in filed if line is not None]
