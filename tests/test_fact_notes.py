@@ -11,6 +11,7 @@ from memgpt_local.agent.facts import (
     FactNoter,
     as_note,
     carry_days,
+    childhood_home,
     glued_label,
     grounded,
     keep_owners,
@@ -22,7 +23,6 @@ from memgpt_local.agent.facts import (
     said_relations,
     states_something_personal,
     undated_plans,
-    childhood_home,
     unheard_kin,
 )
 from memgpt_local.cli.session import ensure_agent
