@@ -505,8 +505,12 @@ def test_a_draft_held_for_whose_words_they_are_may_be_rewritten_with_them(store)
     assert retry.avoid is not None and retry.avoid.prior == ()  # "a school in the city of Ghent" may be said again
     assert runner.backend.requests[0].avoid.banned_openers == ()
     assert retry.avoid.banned_openers == ("I", "My")  # no sentence of the rewrite may open as the user
-    assert runner.backend.requests[0].avoid.banned_words == ()
-    assert retry.avoid.banned_words == ("my", "My")  # nor say "my" anywhere
+    never = ("user", "User", "users", "Users")  # no reply speaks of "the user"
+    assert runner.backend.requests[0].avoid.banned_words == never
+    assert retry.avoid.banned_words == ("my", "My", *never)  # nor, after the hold, say "my" anywhere
+    apps = make_runner(store, [say("Your app has 500 users.")], name="apps")
+    ask(apps, "How many users does my app have?")
+    assert apps.backend.requests[0].avoid.banned_words == ()  # the user's own word
 
 
 def test_a_turn_started_by_an_event_from_the_past_stamps_its_steps_beside_it(store):

@@ -46,7 +46,7 @@ from memgpt_local.schemas import (
     NewMessage,
     utcnow,
 )
-from memgpt_local.text import content_words, formula_start, sentence_openings, sentence_spans
+from memgpt_local.text import content_words, formula_start, sentence_openings, sentence_spans, words
 
 if TYPE_CHECKING:
     from memgpt_local.memory.protocol import Store
@@ -55,6 +55,10 @@ if TYPE_CHECKING:
 # greeting said the last reply again after the name, "Hello Tomasz! I know you have an allergy to
 # penicillin. It's a fun thing to be in your job, isn't it? What else do you like about your job?"
 GREETING_UNCOPIED = 3
+# words no reply says unless the user's message does: the assistant speaks to the user, never of
+# "the user" (notices call them so, and a forced denial went "I don't know the user's favourite
+# football team.", bench_honesty seed 45); a user asking about their app's users may hear it
+NEVER_SAID_TO_THE_USER = ("user", "User", "users", "Users")
 
 
 class StepObserver:
@@ -297,6 +301,8 @@ class AgentRunner:
         before a formula (see ``RepeatBan``)."""
         n = self.settings.reply_repeat_ngram
         banned, unsaid = turn.banned_openers(), turn.banned_words()
+        if not {w.lower() for w in NEVER_SAID_TO_THE_USER} & set(words(turn.question or "")):
+            unsaid += NEVER_SAID_TO_THE_USER
         if "reply" not in plan.kinds or not (n or formulas or openings or banned or unsaid or turn.reply_sentences):
             return None
         return RepeatBan(
