@@ -815,6 +815,8 @@ def test_later_promise_holds_a_promise_once_a_turn_and_never_at_login():
     assert policy.review(asked, draft("I'll get back to you.", last=True), FakeMemory()) is None  # no step left
     login = Turn(question=None, kind="login")
     assert policy.review(login, draft("Hi! I'll check how the speech went later."), FakeMemory()) is None
+    forced = Turn(question="How old is my brother?", reply_start="I don't know")  # a redraft begins so again
+    assert policy.review(forced, draft("I don't know, but I can look it up."), FakeMemory()) is None
     asked.holds[policy.name] = 1  # once a turn: the second draft goes out
     assert policy.review(asked, draft("Sure, I'll think about it and get back to you."), FakeMemory()) is None
 
@@ -957,6 +959,7 @@ def test_nothing_found_searches_before_the_first_step_and_denies_at_once_when_me
         "I don't know",
         1,
     )
+    assert university.reply_unsaid == (",", "but")  # no clause after the denial
     for question in [
         "What was the band I went to see play live?",  # a message of the user's holds "play live"
         "What did I tell you my sister is called?",  # a core line

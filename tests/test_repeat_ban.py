@@ -260,3 +260,7 @@ def test_a_banned_word_is_refused_anywhere_as_a_whole_word():
     off = NgramBan(RepeatBan(field="message", n=0), tokenize)
     feed(off, [(0, '{"message": "'), (6, "Your")])
     assert off.refused() == []
+    vocab[","] = 20
+    denial = NgramBan(RepeatBan(field="message", n=0, banned_words=(",", "but"), fixed_start="I don't know"), tokenize)
+    feed(denial, [(0, '{"message": "'), (12, "I don't know"), (13, " your"), (14, " age")])
+    assert 20 in denial.refused()  # a mark right after a word: a forced denial may not go on ", but ..."

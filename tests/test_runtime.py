@@ -510,7 +510,8 @@ def test_smollm_says_no_banned_word_anywhere(real_backend):
         ChatMessage(role="system", content="You are a helpful assistant."),
         ChatMessage(
             role="user",
-            content='Repeat this text exactly, in JSON as {"message": "..."}: Adam drove my dad\'s car into my pond.',
+            content='Repeat this text exactly, in JSON as {"message": "..."}: '
+            "Adam drove my dad's car, sadly, into my pond.",
         ),
     ]
     texts = {}
@@ -520,5 +521,10 @@ def test_smollm_says_no_banned_word_anywhere(real_backend):
             prompt, grammar=grammar, max_tokens=30, avoid=RepeatBan("message", 0, banned_words=banned)
         )
         texts[name] = done.text.split('"message": "', 1)[1].removesuffix('"}')
-    assert "my" in words(texts["free"]), texts["free"]
+    assert "my" in words(texts["free"]) and "," in texts["free"], texts["free"]
     assert "my" not in words(texts["banned"]), texts["banned"]
+    real_backend.reset_cache()  # a mark, refused right after a word: a forced denial's ", but ..."
+    marks = real_backend.complete(
+        prompt, grammar=grammar, max_tokens=30, avoid=RepeatBan("message", 0, banned_words=(",",))
+    )
+    assert "," not in marks.text.split('"message": "', 1)[1], marks.text

@@ -135,6 +135,8 @@ class Turn(_Steps):
     started_at: datetime | None = None  # the time of the new event that started it (None: the clock's)
     reply_start: str = ""  # the words its replies begin with, forced by the grammar ("Hello Lena!")
     reply_sentences: int = 0  # the sentences a reply ends after (0: no limit), with ``reply_start``
+    # words (or marks) its replies may not say (``RepeatBan.banned_words``), with ``reply_start``
+    reply_unsaid: tuple[str, ...] = ()
     searched_before: dict[str, list[SearchHit]] = field(default_factory=dict)  # policies' searches before step 1
     _began: float = field(default_factory=time.monotonic)
 
@@ -163,7 +165,7 @@ class Turn(_Steps):
     def banned_words(self) -> tuple[str, ...]:
         """The words a later draft may not say anywhere, by the holds so far."""
         found = (word for s in self.steps if s.hold is not None for word in s.hold.banned_words)
-        return tuple(dict.fromkeys(found))
+        return tuple(dict.fromkeys((*self.reply_unsaid, *found)))
 
     def require_reply(self, reason: str) -> None:
         """The next step must answer the user (its grammar allows only the reply function)."""

@@ -151,6 +151,7 @@ class NgramBan:
         self.opener_tokens: list[int] | None = None  # the tokens of ``banned_openers``, spelled once
         self.banned_words = ban.banned_words
         self.word_tokens: tuple[list[int], list[int]] | None = None  # of ``banned_words``: (with a space, without)
+        self.bare_words: list[str] = []  # the words ``word_tokens[1]`` spell
         self.max_sentences = ban.max_sentences
         self.full = False  # the value holds ``max_sentences`` sentences: it must close now
         self.follows_text = bool(
@@ -202,19 +203,22 @@ class NgramBan:
     def _unsaid(self, text: str) -> list[int]:
         """The tokens that spell one of ``banned_words`` as a whole word: with a leading space
         anywhere, without one only where a word may start (after no letter or digit: "my" also
-        ends "enemy")."""
+        ends "enemy"); a mark (",") is refused wherever it stands."""
         if not self.banned_words or self.tokenize is None:
             return []
         if self.word_tokens is None:
             spaced = [self.tokenize(" " + word) for word in self.banned_words]
             bare = [self.tokenize(word) for word in self.banned_words]
             whole = set(self.banned_words)
+            kept = [(t[0][0], t[0][1]) for t in bare if len(t) == 1 and t[0][1] in whole]
+            self.bare_words = [word for _, word in kept]
             self.word_tokens = (
                 [t[0][0] for t in spaced if len(t) == 1 and t[0][1].strip() in whole],
-                [t[0][0] for t in bare if len(t) == 1 and t[0][1] in whole],
+                [token for token, _ in kept],
             )
         spaced_tokens, bare_tokens = self.word_tokens
-        return spaced_tokens + (bare_tokens if not text[-1:].isalnum() else [])
+        marks = [t for t, word in zip(bare_tokens, self.bare_words) if not word[:1].isalnum()]
+        return spaced_tokens + (bare_tokens if not text[-1:].isalnum() else marks)
 
     def _repeats(self) -> list[int]:
         """The tokens that would complete a run of ``n`` the value (or a held draft) holds."""

@@ -24,7 +24,7 @@ _WHO_WILL = (
     r"(?:i'll|i will|i'm going to|i am going to|let me|i can|i could|i need to|i'll need to|i have to|i'll have to)"
 )
 _LATER_DOING = (
-    r"(?:search|look\s+(?:it\s+|that\s+|this\s+)?(?:up|into)|check|find\s+out|research|dig|get\s+back|come\s+back"
+    r"(?:search|look[\s-]+(?:it[\s-]+|that\s+|this\s+)?(?:up|into)|check|find\s+out|research|dig|get\s+back|come\s+back"
     r"|think\s+(?:about\s+it|about\s+that|it\s+over)|let\s+you\s+know)"
 )
 _PROMISE = re.compile(rf"\b{_WHO_WILL}\s+(?:\w+\s+){{0,2}}?{_LATER_DOING}\b|\bget\s+back\s+to\s+you\b", re.IGNORECASE)
@@ -43,7 +43,9 @@ class LaterPromise(Policy):
     name = "later_promise"
 
     def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
-        if draft.plan.last or turn.holds[self.name] or turn.kind == "login":
+        # a forced start ("I don't know") is written again: held, "..., but I can look it up in my
+        # memory." came back as "... look it-up in my memory." (bench_honesty seed 46)
+        if draft.plan.last or turn.holds[self.name] or turn.kind == "login" or turn.reply_start:
             return None
         sentence = promises_later(draft.message)
         if sentence is None:

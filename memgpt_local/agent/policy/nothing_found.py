@@ -21,7 +21,7 @@ The turn's question must be one question about the user (``my``, ``I``) whose su
 words (``core_at_question``) or that a search showed for its query. After a search none of
 whose hits, the user's messages or saved passages, holds a subject word or names an animal or a
 place the question asks about by its topic ("pet" finds "ferret", ``text.label_topics``), the
-next step must reply, and its reply begins "I don't know" and is one sentence. The
+next step must reply, and its reply begins "I don't know" and is one sentence, with no comma and no "but". The
 assistant's own replies found do not count: an invented answer found again is no evidence. A
 question of two parts, one asked at login, one about the conversation ("What did we talk
 about?") and a date search are left alone, and words of when ("last week") are no subject
@@ -72,6 +72,10 @@ START = "I don't know"
 # stop 40, twice as many were noise as useful ("Do you like any?", "I'll need to search for it later.",
 # "You can ask me about it later." against "Can you tell me?")
 SENTENCES = 1
+# nor may it go on after a comma: the clause after one was noise in every denial read at stops 40-41
+# ("..., but I can look it up in my memory.", "..., but I can tell you that Prelvoa is your
+# brother's name.", "..., but I can ask you if you like her.")
+UNSAID = (",", "but")
 # what was said is not a word of what was said: "What did we talk about?" is answered by
 # messages that never say "talk"
 _CONVERSATION = frozenset(
@@ -303,4 +307,4 @@ class NothingFound(Policy):
     @staticmethod
     def _deny(turn: Turn) -> None:
         turn.require_reply(REASON)
-        turn.reply_start, turn.reply_sentences = START, SENTENCES
+        turn.reply_start, turn.reply_sentences, turn.reply_unsaid = START, SENTENCES, UNSAID
