@@ -959,7 +959,7 @@ def test_nothing_found_searches_before_the_first_step_and_denies_at_once_when_me
         "I don't know",
         1,
     )
-    assert university.reply_unsaid == (",", "but")  # no clause after the denial
+    assert university.reply_unsaid == (",", "but", "I", "my", "My")  # no clause after it, nor the user's "I"
     for question in [
         "What was the band I went to see play live?",  # a message of the user's holds "play live"
         "What did I tell you my sister is called?",  # a core line
