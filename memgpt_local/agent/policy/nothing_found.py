@@ -23,9 +23,9 @@ whose hits, the user's messages or saved passages, holds a subject word or names
 place the question asks about by its topic ("pet" finds "ferret", ``text.label_topics``), the
 next step must reply, and its reply begins "I don't know" and is one sentence, with no comma,
 no "but", and no "I" or "my" after its start. The assistant's own replies found do not count:
-an invented answer found again is no evidence. A question of two parts, one asked at login, one about the conversation ("What did we talk
-about?") and a date search are left alone, and words of when ("last week") are no subject
-words.
+an invented answer found again is no evidence. A question of two parts, one asked at login,
+one about the conversation ("What did we talk about?") and a date search are left alone, and
+words of when ("last week") are no subject words.
 
 A question about one of the user's people or animals that a core line names is checked for
 the detail it asks ("How old is my brother?" under "Brother: Magoette": "old"), as long as
