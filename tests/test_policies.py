@@ -1523,6 +1523,18 @@ def test_perspective_guard_holds_a_retelling_of_a_statement_that_names_a_place(r
     assert (PerspectiveGuard().review(Turn(question=said), draft(reply), FakeMemory()) is not None) is held
 
 
+def test_answer_start_skips_a_line_that_only_says_the_questions_words():
+    """Eval chat seed 19: "Fav music: live" (a note for "I saw the Braisvus play live") was taken
+    as the answer to "Which band did I see live a while ago?": "Your fav music is live."."""
+    from memgpt_local.agent.policy.answer_start import answer_start
+
+    assert answer_start("Which band did I see live a while ago?", ["[human] Fav music: live"]) == ""
+    assert (
+        answer_start("Which band did I see live?", ["[human] Fav music: live", "[human] Band: Braisvus"]) == "Your band"
+    )
+    assert answer_start("What music do I like?", ["[human] Fav music: live"]) == "Your fav music"
+
+
 @pytest.mark.parametrize(
     "question, start",
     [  # fact notes file where the user grew up as "Hometown" (a `make run` chat saved "Home: Wroclaw")
