@@ -971,6 +971,24 @@ def test_nothing_found_searches_before_the_first_step_and_denies_at_once_when_me
     assert subject_query("Which band did I see live a while ago?", {"band", "live", "gig"}) == "band live gig"
 
 
+def test_nothing_found_knows_a_relative_said_in_two_words():
+    """A `make run` chat (stop 41) denied "What's my niece called?" under "Sister's baby: Rosa"."""
+    from memgpt_local.agent.policy.nothing_found import NothingFound, names_the_relative
+
+    niece = Turn(question="What's my niece called?", event_id=100)
+    NothingFound().start(niece, FakeMemory(core=[("human", "Name: Ines"), ("human", "Sister's baby: Rosa")]))
+    assert (niece.reply_reason, niece.reply_start) == (None, "")
+    unsaid = Turn(question="What's my niece called?", event_id=100)
+    NothingFound().start(unsaid, FakeMemory(core=[("human", "Name: Ines"), ("human", "Sister: Marta")]))
+    assert unsaid.reply_start == "I don't know"  # a sister, but no child of hers
+    said = hit(1, "My brother Tom just had a baby boy, his name is Leo!", kind="message", role="user")
+    nephew = Turn(question="What's my nephew's name?", event_id=100)
+    NothingFound().start(nephew, FakeMemory(entries=[said], core=[("human", "Name: Ines")]))
+    assert nephew.reply_start == ""  # found by the search before the first step
+    assert names_the_relative("Mum's sister: Clara", "Is my aunt coming?")
+    assert not names_the_relative("Sister: Clara", "Is my aunt coming?")
+
+
 def test_nothing_found_denies_a_detail_of_a_saved_person_that_nothing_says():
     """bench_honesty seed 34: "How old is my brother?" under "Brother: Magoette" was begun "Your
     brother" (answer_start) and answered "Magoette is visiting this weekend."; `make run`: the

@@ -120,12 +120,43 @@ def core_lines_found(step: StepRecord, memory: MemoryView) -> list[str]:
     return lines_about(query, memory.core_lines()) if isinstance(query, str) and query.strip() else []
 
 
+_SIBLINGS = frozenset("sister sisters brother brothers sibling siblings".split())
+_PARENTS = frozenset("mum mom mother dad father parent parents".split())
+_CHILDREN = frozenset("child children kid kids baby babies".split())
+# a relative said as two: "What's my niece called?" is answered by "Sister's baby: Rosa" (a `make
+# run` chat denied it), a nephew by a brother's son, an aunt by a parent's sister
+_TWO_WORD_KIN: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "niece": (_SIBLINGS, _CHILDREN | {"daughter", "girl"}),
+    "nieces": (_SIBLINGS, _CHILDREN | {"daughters", "girls"}),
+    "nephew": (_SIBLINGS, _CHILDREN | {"son", "boy"}),
+    "nephews": (_SIBLINGS, _CHILDREN | {"sons", "boys"}),
+    "aunt": (_PARENTS, frozenset({"sister"})),
+    "auntie": (_PARENTS, frozenset({"sister"})),
+    "uncle": (_PARENTS, frozenset({"brother"})),
+    "grandchild": (_CHILDREN | {"son", "daughter"}, _CHILDREN | {"son", "daughter", "girl", "boy"}),
+    "granddaughter": (_CHILDREN | {"son", "daughter"}, _CHILDREN | {"daughter", "girl"}),
+    "grandson": (_CHILDREN | {"son", "daughter"}, _CHILDREN | {"son", "boy"}),
+}
+
+
+def names_the_relative(text: str, question: str) -> bool:
+    """Whether ``text`` speaks of a relative the question names in one word in the two it takes
+    to say them otherwise ("niece": a sister's or brother's baby, daughter or child)."""
+    said = set(words(text))
+    for word in set(words(question)) & _TWO_WORD_KIN.keys():
+        relatives, children = _TWO_WORD_KIN[word]
+        if said & relatives and said & children:
+            return True
+    return False
+
+
 def speaks_of(hit: SearchHit, subject: set[str], asked: set[str]) -> bool:
     """Whether ``hit`` (not the assistant's own) holds a ``subject`` stem, or a word people ask
     about with one of the ``asked`` words ("ferret" for "pet")."""
     if hit.role == "assistant":
         return False
-    return bool(subject & stems(hit.text) or asked & label_topics(hit.text))
+    kin = any(names_the_relative(hit.text, word) for word in asked & _TWO_WORD_KIN.keys())
+    return bool(subject & stems(hit.text) or asked & label_topics(hit.text) or kin)
 
 
 SEARCHED_HITS = 5  # hits of each memory that the check before the first step reads
@@ -134,7 +165,9 @@ SEARCHED_HITS = 5  # hits of each memory that the check before the first step re
 def subject_query(question: str, subject: set[str]) -> str:
     """The question's words whose stems are its subject ("car drive"), for a search."""
     said = words(question) + words(topic_words(question))
-    return " ".join(dict.fromkeys(w for w in said if stem(w) in subject and len(w) > 2))
+    # and the relatives a niece is said by ("sister brother"), for the search's text leg
+    kin = [w for k in said if k in _TWO_WORD_KIN for w in sorted(_TWO_WORD_KIN[k][0]) if not w.endswith("s")]
+    return " ".join(dict.fromkeys([*(w for w in said if stem(w) in subject and len(w) > 2), *kin]))
 
 
 # a question of how much is answered by a number, which never says "old": "Brother: Tom (34)"
@@ -237,7 +270,7 @@ def unseen_subject(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_V
     subject = subject_of(question)
     if not subject or lines_asked_about(question, memory):
         return set()
-    if any(subject & stems(text) for text in in_view_before(turn, memory, seen)):
+    if any(subject & stems(text) or names_the_relative(text, question) for text in in_view_before(turn, memory, seen)):
         return set()
     return subject
 
