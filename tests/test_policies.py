@@ -973,7 +973,9 @@ def test_nothing_found_searches_before_the_first_step_and_denies_at_once_when_me
 
 def test_nothing_found_knows_a_relative_said_in_two_words():
     """A `make run` chat (stop 41) denied "What's my niece called?" under "Sister's baby: Rosa"."""
-    from memgpt_local.agent.policy.nothing_found import NothingFound, names_the_relative
+    from memgpt_local.agent.policy.answer_start import answer_start
+    from memgpt_local.agent.policy.nothing_found import NothingFound
+    from memgpt_local.text import names_the_relative
 
     niece = Turn(question="What's my niece called?", event_id=100)
     NothingFound().start(niece, FakeMemory(core=[("human", "Name: Ines"), ("human", "Sister's baby: Rosa")]))
@@ -987,6 +989,8 @@ def test_nothing_found_knows_a_relative_said_in_two_words():
     assert nephew.reply_start == ""  # found by the search before the first step
     assert names_the_relative("Mum's sister: Clara", "Is my aunt coming?")
     assert not names_the_relative("Sister: Clara", "Is my aunt coming?")
+    # searched, the model still denied it under the line: the line is quoted and begins the answer
+    assert answer_start("What's my niece called?", ["[human] Sister's baby: Rosa"]) == "Your sister's baby"
 
 
 def test_nothing_found_denies_a_detail_of_a_saved_person_that_nothing_says():

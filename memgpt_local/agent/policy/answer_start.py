@@ -39,6 +39,7 @@ from memgpt_local.text import (
     RELATIONS,
     content_words,
     label_topics,
+    names_the_relative,
     questions,
     stems,
     topic_words,
@@ -83,7 +84,7 @@ def names_the_topic(label: str, question: str) -> bool:
     answered with the town, eval chat seed 13.)"""
     question = topic_words(question)
     shared = stems(label) & stems(question) - BARE_LABEL_STEMS  # "favourite football team" is no "Favourite food"
-    return bool(shared or label_topics(label) & set(words(question)))
+    return bool(shared or label_topics(label) & set(words(question)) or names_the_relative(label, question))
 
 
 _WHO = re.compile(r"\b(?:who|whom)\b", re.IGNORECASE)

@@ -54,9 +54,11 @@ from memgpt_local.text import (
     PETS,
     RELATIONS,
     SENTENCE_OPENERS,
+    TWO_WORD_KIN,
     WHEN_WORDS,
     label_topics,
     lines_about,
+    names_the_relative,
     stem,
     stems,
     topic_words,
@@ -120,42 +122,12 @@ def core_lines_found(step: StepRecord, memory: MemoryView) -> list[str]:
     return lines_about(query, memory.core_lines()) if isinstance(query, str) and query.strip() else []
 
 
-_SIBLINGS = frozenset("sister sisters brother brothers sibling siblings".split())
-_PARENTS = frozenset("mum mom mother dad father parent parents".split())
-_CHILDREN = frozenset("child children kid kids baby babies".split())
-# a relative said as two: "What's my niece called?" is answered by "Sister's baby: Rosa" (a `make
-# run` chat denied it), a nephew by a brother's son, an aunt by a parent's sister
-_TWO_WORD_KIN: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    "niece": (_SIBLINGS, _CHILDREN | {"daughter", "girl"}),
-    "nieces": (_SIBLINGS, _CHILDREN | {"daughters", "girls"}),
-    "nephew": (_SIBLINGS, _CHILDREN | {"son", "boy"}),
-    "nephews": (_SIBLINGS, _CHILDREN | {"sons", "boys"}),
-    "aunt": (_PARENTS, frozenset({"sister"})),
-    "auntie": (_PARENTS, frozenset({"sister"})),
-    "uncle": (_PARENTS, frozenset({"brother"})),
-    "grandchild": (_CHILDREN | {"son", "daughter"}, _CHILDREN | {"son", "daughter", "girl", "boy"}),
-    "granddaughter": (_CHILDREN | {"son", "daughter"}, _CHILDREN | {"daughter", "girl"}),
-    "grandson": (_CHILDREN | {"son", "daughter"}, _CHILDREN | {"son", "boy"}),
-}
-
-
-def names_the_relative(text: str, question: str) -> bool:
-    """Whether ``text`` speaks of a relative the question names in one word in the two it takes
-    to say them otherwise ("niece": a sister's or brother's baby, daughter or child)."""
-    said = set(words(text))
-    for word in set(words(question)) & _TWO_WORD_KIN.keys():
-        relatives, children = _TWO_WORD_KIN[word]
-        if said & relatives and said & children:
-            return True
-    return False
-
-
 def speaks_of(hit: SearchHit, subject: set[str], asked: set[str]) -> bool:
     """Whether ``hit`` (not the assistant's own) holds a ``subject`` stem, or a word people ask
     about with one of the ``asked`` words ("ferret" for "pet")."""
     if hit.role == "assistant":
         return False
-    kin = any(names_the_relative(hit.text, word) for word in asked & _TWO_WORD_KIN.keys())
+    kin = any(names_the_relative(hit.text, word) for word in asked & TWO_WORD_KIN.keys())
     return bool(subject & stems(hit.text) or asked & label_topics(hit.text) or kin)
 
 
@@ -166,7 +138,7 @@ def subject_query(question: str, subject: set[str]) -> str:
     """The question's words whose stems are its subject ("car drive"), for a search."""
     said = words(question) + words(topic_words(question))
     # and the relatives a niece is said by ("sister brother"), for the search's text leg
-    kin = [w for k in said if k in _TWO_WORD_KIN for w in sorted(_TWO_WORD_KIN[k][0]) if not w.endswith("s")]
+    kin = [w for k in said if k in TWO_WORD_KIN for w in sorted(TWO_WORD_KIN[k][0]) if not w.endswith("s")]
     return " ".join(dict.fromkeys([*(w for w in said if stem(w) in subject and len(w) > 2), *kin]))
 
 
