@@ -756,8 +756,9 @@ class FactNoter:
             dated += [with_day(annotate(as_note(plain_label(ln)), day, context=said), mention) for ln in planned]
             dropped += [ln for ln in asked if ln not in planned]
         written = without_bare_days(said_relations(keep_owners(dated, said, day), said))
-        dropped += [line for line in written if unheard_kin(line, said)]
-        written = [childhood_home(line, said) for line in written if not unheard_kin(line, said)]
+        unheard = [line for line in written if unheard_kin(line, said)]
+        dropped += unheard
+        written = [childhood_home(line, said) for line in written if line not in unheard]
         filed = [refiled(line, [*saved, *written], said) for line in written]
         dropped += [line for line, kept in zip(written, filed) if kept is None]
         written = [line for line in filed if line is not None]

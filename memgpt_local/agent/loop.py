@@ -59,6 +59,7 @@ GREETING_UNCOPIED = 3
 # "the user" (notices call them so, and a forced denial went "I don't know the user's favourite
 # football team.", bench_honesty seed 45); a user asking about their app's users may hear it
 NEVER_SAID_TO_THE_USER = ("user", "User", "users", "Users")
+_USER_WORDS = frozenset(w.lower() for w in NEVER_SAID_TO_THE_USER)
 
 
 class StepObserver:
@@ -301,7 +302,7 @@ class AgentRunner:
         before a formula (see ``RepeatBan``)."""
         n = self.settings.reply_repeat_ngram
         banned, unsaid = turn.banned_openers(), turn.banned_words()
-        if not {w.lower() for w in NEVER_SAID_TO_THE_USER} & set(words(turn.question or "")):
+        if not _USER_WORDS & set(words(turn.question or "")):
             unsaid += NEVER_SAID_TO_THE_USER
         if "reply" not in plan.kinds or not (n or formulas or openings or banned or unsaid or turn.reply_sentences):
             return None

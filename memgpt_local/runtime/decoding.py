@@ -150,8 +150,8 @@ class NgramBan:
         self.banned_openers = ban.banned_openers
         self.opener_tokens: list[int] | None = None  # the tokens of ``banned_openers``, spelled once
         self.banned_words = ban.banned_words
-        self.word_tokens: tuple[list[int], list[int]] | None = None  # of ``banned_words``: (with a space, without)
-        self.bare_words: list[str] = []  # the words ``word_tokens[1]`` spell
+        # the tokens of ``banned_words``, spelled once: (refused anywhere, refused where a word may start)
+        self.word_tokens: tuple[list[int], list[int]] | None = None
         self.max_sentences = ban.max_sentences
         self.full = False  # the value holds ``max_sentences`` sentences: it must close now
         self.follows_text = bool(
@@ -207,18 +207,17 @@ class NgramBan:
         if not self.banned_words or self.tokenize is None:
             return []
         if self.word_tokens is None:
-            spaced = [self.tokenize(" " + word) for word in self.banned_words]
-            bare = [self.tokenize(word) for word in self.banned_words]
-            whole = set(self.banned_words)
-            kept = [(t[0][0], t[0][1]) for t in bare if len(t) == 1 and t[0][1] in whole]
-            self.bare_words = [word for _, word in kept]
-            self.word_tokens = (
-                [t[0][0] for t in spaced if len(t) == 1 and t[0][1].strip() in whole],
-                [token for token, _ in kept],
-            )
-        spaced_tokens, bare_tokens = self.word_tokens
-        marks = [t for t, word in zip(bare_tokens, self.bare_words) if not word[:1].isalnum()]
-        return spaced_tokens + (bare_tokens if not text[-1:].isalnum() else marks)
+            anywhere: list[int] = []
+            at_word_start: list[int] = []
+            for word in self.banned_words:
+                spaced, bare = self.tokenize(" " + word), self.tokenize(word)
+                if len(spaced) == 1 and spaced[0][1].strip() == word:
+                    anywhere.append(spaced[0][0])
+                if len(bare) == 1 and bare[0][1] == word:
+                    (at_word_start if word[:1].isalnum() else anywhere).append(bare[0][0])
+            self.word_tokens = (anywhere, at_word_start)
+        anywhere, at_word_start = self.word_tokens
+        return anywhere + (at_word_start if not text[-1:].isalnum() else [])
 
     def _repeats(self) -> list[int]:
         """The tokens that would complete a run of ``n`` the value (or a held draft) holds."""
