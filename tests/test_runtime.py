@@ -16,7 +16,7 @@ from memgpt_local.errors import (
     ScriptExhaustedError,
 )
 from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FUNCTIONS_BY_NAME
-from memgpt_local.runtime.base import Backend, CallSpec, RepeatBan
+from memgpt_local.runtime.base import Backend, CallSpec, Grammar, RepeatBan
 from memgpt_local.runtime.gguf import read_gguf_info
 from memgpt_local.runtime.grammar import (
     InvalidScriptError,
@@ -360,22 +360,26 @@ def testmodel_params_switch_restores_the_library_default():
     assert default().use_extra_bufts is True
 
 
+def asked_to_repeat(what: str, text: str) -> tuple[Grammar, list[ChatMessage]]:
+    """A grammar that lets the model write one JSON message freely, and a prompt that asks it
+    to repeat ``text`` (``what``: "this text exactly", "this sentence twice") in it: the sampler
+    checks below read what it does to a text the model would otherwise copy."""
+    grammar = Grammar(text='root ::= "{\\"message\\": \\"" [^"\\\\]* "\\"}"', kind="json")
+    prompt = [
+        ChatMessage(role="system", content="You are a helpful assistant."),
+        ChatMessage(role="user", content=f'Repeat {what}, in JSON as {{"message": "..."}}: {text}'),
+    ]
+    return grammar, prompt
+
+
 @pytest.mark.real_model
 def test_smollm_stops_a_reply_a_few_words_into_a_formula(real_backend):
     """Asked to say a sentence twice, the model stops when the second one opens like a formula
     (``RepeatBan.formulas``); without formulas it writes both."""
-    from memgpt_local.runtime.base import Grammar, RepeatBan
+    from memgpt_local.runtime.base import RepeatBan
     from memgpt_local.text import formula_start
 
-    grammar = Grammar(text='root ::= "{\\"message\\": \\"" [^"\\\\]* "\\"}"', kind="json")
-    prompt = [
-        ChatMessage(role="system", content="You are a helpful assistant."),
-        ChatMessage(
-            role="user",
-            content='Repeat this sentence twice, in JSON as {"message": "..."}: '
-            "the quick brown fox jumps over the lazy dog.",
-        ),
-    ]
+    grammar, prompt = asked_to_repeat("this sentence twice", "the quick brown fox jumps over the lazy dog.")
     formulas = frozenset({("the", "quick", "brown", "fox")})
     texts = {}
     for name, avoid in (("free", frozenset()), ("stopped", formulas)):
@@ -445,17 +449,9 @@ def test_smollm_writes_a_forced_start_and_goes_on_from_it(real_backend, constrai
 def test_smollm_opens_its_own_way_when_an_earlier_reply_took_the_opening(real_backend):
     """A first sentence one word short of an earlier reply's opening may not go on with the word
     that completes it: the model writes another first sentence, and the step still completes."""
-    from memgpt_local.runtime.base import Grammar, RepeatBan
+    from memgpt_local.runtime.base import RepeatBan
 
-    grammar = Grammar(text='root ::= "{\\"message\\": \\"" [^"\\\\]* "\\"}"', kind="json")
-    prompt = [
-        ChatMessage(role="system", content="You are a helpful assistant."),
-        ChatMessage(
-            role="user",
-            content='Repeat this text exactly, in JSON as {"message": "..."}: '
-            "The quick brown fox jumps over the lazy dog.",
-        ),
-    ]
+    grammar, prompt = asked_to_repeat("this text exactly", "The quick brown fox jumps over the lazy dog.")
     openings = frozenset({("the", "quick", "brown", "fox")})
     texts = {}
     for name, avoid in (("free", frozenset()), ("turned", openings)):
@@ -475,17 +471,10 @@ def test_smollm_opens_its_own_way_when_an_earlier_reply_took_the_opening(real_ba
 def test_smollm_begins_no_sentence_with_a_banned_opener(real_backend):
     """With "I" and "My" banned as openers (a redraft after a reply spoke as the user), asked to
     repeat sentences that all begin "I", the model begins each of its sentences another way."""
-    from memgpt_local.runtime.base import Grammar, RepeatBan
+    from memgpt_local.runtime.base import RepeatBan
     from memgpt_local.text import sentences, words
 
-    grammar = Grammar(text='root ::= "{\\"message\\": \\"" [^"\\\\]* "\\"}"', kind="json")
-    prompt = [
-        ChatMessage(role="system", content="You are a helpful assistant."),
-        ChatMessage(
-            role="user",
-            content='Repeat this text exactly, in JSON as {"message": "..."}: I love tea. I bake bread. My cat sleeps.',
-        ),
-    ]
+    grammar, prompt = asked_to_repeat("this text exactly", "I love tea. I bake bread. My cat sleeps.")
     texts = {}
     for name, banned in (("free", ()), ("banned", ("I", "My"))):
         real_backend.reset_cache()
@@ -502,18 +491,10 @@ def test_smollm_begins_no_sentence_with_a_banned_opener(real_backend):
 def test_smollm_says_no_banned_word_anywhere(real_backend):
     """With "my" banned (a redraft after a reply copied the user's "my dad's car"), asked to
     repeat a sentence that says "my" twice, the model writes it without the word."""
-    from memgpt_local.runtime.base import Grammar, RepeatBan
+    from memgpt_local.runtime.base import RepeatBan
     from memgpt_local.text import words
 
-    grammar = Grammar(text='root ::= "{\\"message\\": \\"" [^"\\\\]* "\\"}"', kind="json")
-    prompt = [
-        ChatMessage(role="system", content="You are a helpful assistant."),
-        ChatMessage(
-            role="user",
-            content='Repeat this text exactly, in JSON as {"message": "..."}: '
-            "Adam drove my dad's car, sadly, into my pond.",
-        ),
-    ]
+    grammar, prompt = asked_to_repeat("this text exactly", "Adam drove my dad's car, sadly, into my pond.")
     texts = {}
     for name, banned in (("free", ()), ("banned", ("my", "My"))):
         real_backend.reset_cache()
