@@ -118,6 +118,7 @@ PolicyName = Literal[  # in the order they act, whatever the order of ``agent.po
     "owner_guard",
     "unasked_denial",
     "later_promise",
+    "thought_answer",
     "greet_by_name",
     "echo_guard",
     "asked_known",
@@ -151,6 +152,7 @@ DEFAULT_POLICIES: tuple[PolicyName, ...] = (
     "owner_guard",
     "unasked_denial",
     "later_promise",
+    "thought_answer",
     "greet_by_name",
     "echo_guard",
     "asked_known",
@@ -287,6 +289,13 @@ class AgentSettings(Section):
         ge=0,
         description="longest thought of a step that may only reply (unset: thought_max_chars; 0: an empty "
         "thought, so the reply's first words come at once)",
+    )
+    direct_thought_max_chars: int | None = Field(
+        0,
+        ge=0,
+        description="longest thought of the first step of a turn that needs no memory (direct_reply; unset: as "
+        "any step that may only reply): its answer was written in the thought, and the reply pointed at it "
+        '("I hope these tips are helpful!") or copied it up to the thought\'s cut',
     )
     message_max_chars: int = Field(
         800,

@@ -9,7 +9,9 @@ from agent_helpers import ask, call, make_runner, say
 from store_sql import STORE_KINDS
 
 from memgpt_local import events
-from memgpt_local.config import DEFAULT_POLICIES
+from memgpt_local.config import DEFAULT_POLICIES, AgentSettings
+
+DEFAULTS_DIRECT = {"direct_thought_max_chars": AgentSettings().direct_thought_max_chars}
 from memgpt_local.runtime.grammar import InvalidScriptError
 
 
@@ -199,6 +201,40 @@ def test_a_step_that_may_only_reply_has_its_own_thought_bound(store):
     )
     with pytest.raises(InvalidScriptError, match="exceeds the grammar's 0"):
         ask(refused, "what did we talk about?")
+
+
+def test_a_message_that_needs_no_memory_is_answered_without_a_thought(store):
+    """Asked for tips, the model wrote them in its thought and sent "I hope these tips are
+    helpful!" (`make run`, stop 42): by default a direct reply writes no thought."""
+    runner = make_runner(store, [call("send_message", thought="", message="Short breaks help.")], **DEFAULTS_DIRECT)
+    assert ask(runner, "Any tips for marking lab reports faster?").messages == ["Short breaks help."]
+    assert runner.backend.requests[0].grammar.thought_max_chars == 0
+    searching = make_runner(
+        store,
+        [call("conversation_search", query="cat", heartbeat=True), call("send_message", thought="t", message="Pixel.")],
+        name="kim",
+        **DEFAULTS_DIRECT,
+    )
+    assert ask(searching, "What did I say my cat was called?").messages == ["Pixel."]
+    assert [r.grammar.thought_max_chars for r in searching.backend.requests] == [300, 300]  # memory questions think
+
+
+def test_a_reply_that_points_at_its_thought_is_written_again_without_one(store):
+    """A `make run` chat (stop 42) thought the tips and sent "I hope these tips are helpful!"."""
+    tips = (
+        "Tips for a lab: make sure they understand the experiment and its purpose, give clear instructions and "
+        "safety guidelines, and have them ask questions when they need help."
+    )
+    script = [
+        call("send_message", thought=tips, message="I hope these tips are helpful!"),
+        call("send_message", thought="", message=tips),
+    ]
+    runner = make_runner(store, script)
+    turn = ask(runner, "Any tips for keeping fifteen-year-olds focused in a lab?")
+    assert turn.messages == [tips]
+    first, redraft = (r.grammar for r in runner.backend.requests)
+    assert first.thought_max_chars == 300 and redraft.thought_max_chars == 0
+    assert any(tips in m.content for m in runner.backend.requests[1].messages)  # the thought is there to copy
 
 
 def test_chain_stops_at_the_cap_even_if_the_model_keeps_asking(store):

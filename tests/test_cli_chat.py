@@ -66,7 +66,7 @@ def test_chat_runs_slash_commands_and_persists(cli_runner, tmp_path):
         tmp_path,
         [
             {"thought": "greet", "function": "send_message", "arguments": {"message": "Welcome back."}},
-            {"thought": "reply", "function": "send_message", "arguments": {"message": "Nice to meet you, Ada."}},
+            {"thought": "", "function": "send_message", "arguments": {"message": "Nice to meet you, Ada."}},
             '{"facts": ["Name: Ada", "Age: 30"]}',  # fact notes; "30" was never said
         ],
     )

@@ -25,7 +25,7 @@ def shared_embedder(embedder, monkeypatch):
 def _script(tmp_path, replies: list[str]) -> str:
     steps: list = []
     for reply in replies:
-        call = FunctionCall(thought="reply", function="send_message", arguments={"message": reply})
+        call = FunctionCall(thought="", function="send_message", arguments={"message": reply})
         steps += [call.model_dump(), '{"facts": []}']
     path = tmp_path / "script.json"
     path.write_text(json.dumps(steps))

@@ -821,6 +821,67 @@ def test_later_promise_holds_a_promise_once_a_turn_and_never_at_login():
     assert policy.review(asked, draft("Sure, I'll think about it and get back to you."), FakeMemory()) is None
 
 
+TIPS_THOUGHT = (
+    "I can suggest some tips for keeping fifteen-year-olds focused in a lab. First, make sure they understand "
+    "the experiment and the purpose of it. Next, provide them with clear instructions and safety guidelines."
+)
+
+
+@pytest.mark.parametrize(
+    "message, thought, pointer",
+    [  # a `make run` chat (stop 42): the tips were the thought, the message pointed at them
+        ("I hope these tips are helpful! Let me know if you have any other questions.", TIPS_THOUGHT, "these tips"),
+        ("Hope this helps!", TIPS_THOUGHT, "Hope this helps"),
+        ("Those are my suggestions, good luck with the class.", TIPS_THOUGHT, "my suggestions"),
+        ("Try the following steps and tell me how it goes.", TIPS_THOUGHT, "the following steps"),
+        # the tips are in the message too
+        (
+            "Here are these tips: make sure they understand the purpose of the experiment, give clear instructions "
+            "and safety guidelines, and let them ask questions.",
+            TIPS_THOUGHT,
+            None,
+        ),
+        ("I hope these tips are helpful!", "The user thanked me for the tips.", None),  # the thought holds no answer
+        ("Good luck with the lab tomorrow!", TIPS_THOUGHT, None),  # points at nothing
+    ],
+)
+def test_thought_answer_finds_a_reply_that_points_at_its_thought(message, thought, pointer):
+    from memgpt_local.agent.policy.thought_answer import pointed_at
+
+    assert pointed_at(message, thought) == pointer
+
+
+def test_thought_answer_leaves_a_thought_that_only_says_the_users_message_again():
+    from memgpt_local.agent.policy.thought_answer import pointed_at
+
+    question = (
+        "I tried three strategies with my fifteen-year-olds in the lab: seating charts, timers, and a "
+        "reward chart for tidy benches, and clear safety briefings at the start."
+    )
+    thought = "Wiremu tried three strategies: seating charts, timers, reward chart for tidy benches, safety briefings."
+    assert pointed_at("Those strategies sound great!", thought, question) is None
+
+
+def test_thought_answer_holds_once_a_turn_and_leaves_the_redraft_no_thought():
+    from memgpt_local.agent.policy.thought_answer import ThoughtAnswer
+
+    policy = ThoughtAnswer()
+    asked = Turn(question="Any tips for keeping fifteen-year-olds focused in a lab?")
+    pointing = Draft("I hope these tips are helpful!", [], StepPlan(), TIPS_THOUGHT)
+    hold = policy.review(asked, pointing, FakeMemory())
+    assert hold is not None and not hold.hide_draft and "never your thoughts" in hold.notice
+    last = Draft(pointing.message, [], StepPlan(last=True), TIPS_THOUGHT)
+    assert policy.review(asked, last, FakeMemory()) is None  # no step left to write them out
+    assert policy.review(Turn(question=None, kind="login"), pointing, FakeMemory()) is None
+    assert policy.plan(asked, StepPlan()).thought_max_chars is None
+    held = step(0, message=pointing.message)
+    held.hold = hold
+    asked.steps.append(held)
+    assert policy.plan(asked, StepPlan()).thought_max_chars == 0  # the redraft can only write it in the message
+    asked.holds[policy.name] = 1
+    assert policy.review(asked, pointing, FakeMemory()) is None
+
+
 @pytest.mark.parametrize(
     "message, asks",
     [
@@ -1570,6 +1631,24 @@ def test_answer_start_tells_the_hometown_from_the_home(question, start):
     from memgpt_local.agent.policy.answer_start import answer_start
 
     assert answer_start(question, ["[human] Hometown: Wroclaw", "[human] Home: Bristol"]) == start
+
+
+@pytest.mark.parametrize(
+    "question, start",
+    [  # a `make run` chat (stop 42) answered "What's my partner's job again?" from "Work: ..."
+        ("What's my partner's job again?", "Your partner"),
+        ("What does my partner do for work?", "Your partner"),
+        ("Where does my sister live?", ""),
+        ("What is my dog's name?", "Your dog"),
+        ("What's my job?", "Your work"),
+        ("Where do I live?", "Your home"),
+    ],
+)
+def test_answer_start_answers_about_the_person_the_question_names(question, start):
+    from memgpt_local.agent.policy.answer_start import answer_start
+
+    lines = ["[human] Work: teaches chemistry", "[human] Home: Hamilton", "[human] Partner: Aroha, midwife"]
+    assert answer_start(question, [*lines, "[human] Dog: Tui, golden retriever"]) == start
 
 
 def test_answer_start_begins_the_reply_with_the_label_of_the_line_that_answers():

@@ -60,7 +60,7 @@ def _script(path: Path, replies: list[str]) -> str:
     for reply in replies:
         steps.append(
             {
-                "thought": "reply",
+                "thought": "",
                 "function": "send_message",
                 "arguments": {"message": reply},
                 "request_heartbeat": False,
@@ -190,7 +190,7 @@ def test_an_openai_stream_never_sends_a_draft_that_was_held_back(data_home: Path
 
     said = "I keep three beehives on my roof in Leeds."
     steps = [
-        {"thought": "t", "function": "send_message", "arguments": {"message": said}, "request_heartbeat": False},
+        {"thought": "", "function": "send_message", "arguments": {"message": said}, "request_heartbeat": False},
         {"thought": "t", "function": "send_message", "arguments": {"message": "Bees!"}, "request_heartbeat": False},
         '{"facts": []}',
     ]

@@ -257,6 +257,8 @@ class AgentRunner:
         thought = self.settings.thought_max_chars
         if plan.reply_only and self.settings.reply_thought_max_chars is not None:
             thought = self.settings.reply_thought_max_chars
+        if plan.thought_max_chars is not None:
+            thought = min(thought, plan.thought_max_chars)
         key = (frozenset(f.name for f in functions), thought, plan.reply_only, reply_start)
         if key not in self._grammars:
             self._grammars[key] = build_call_grammar(
@@ -390,7 +392,7 @@ class AgentRunner:
                 ],
             )
             hold = (
-                self._review(turn, str(call.arguments.get("message", "")), plan, prompt)
+                self._review(turn, Draft(str(call.arguments.get("message", "")), prompt, plan, call.thought))
                 if spec.kind == "reply"
                 else None
             )
@@ -407,9 +409,8 @@ class AgentRunner:
             self.store.recall.append(self.agent_id, [result])
         return StepRecord(index, completion.text, call, outcome, completion, hold=hold)
 
-    def _review(self, turn: Turn, message: str, plan: StepPlan, prompt: Sequence[ChatMessage]) -> Hold | None:
+    def _review(self, turn: Turn, draft: Draft) -> Hold | None:
         """The first hold a policy puts on a draft reply, or None: it goes out."""
-        draft = Draft(message, prompt, plan)
         return next((h for policy in self.policies if (h := policy.review(turn, draft, self.memory))), None)
 
 

@@ -38,11 +38,14 @@ from memgpt_local.agent.policy.search_budget import SearchBudget
 from memgpt_local.agent.policy.search_first import SearchFirst
 from memgpt_local.agent.policy.search_uncovered import SearchUncovered
 from memgpt_local.agent.policy.searched_already import SearchedAlready
+from memgpt_local.agent.policy.thought_answer import ThoughtAnswer
 from memgpt_local.agent.policy.unasked_denial import UnaskedDenial
 from memgpt_local.config import POLICY_NAMES, AgentSettings
 
 FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
-    "direct_reply": lambda s: DirectReply(notes_enabled=s.fact_notes.enabled),
+    "direct_reply": lambda s: DirectReply(
+        notes_enabled=s.fact_notes.enabled, thought_max_chars=s.direct_thought_max_chars
+    ),
     "search_first": lambda s: SearchFirst(),
     "search_uncovered": lambda s: SearchUncovered(),
     "prefetch": lambda s: Prefetch(s.prefetch),
@@ -67,6 +70,7 @@ FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
     "owner_guard": lambda s: OwnerGuard(),
     "unasked_denial": lambda s: UnaskedDenial(),
     "later_promise": lambda s: LaterPromise(),
+    "thought_answer": lambda s: ThoughtAnswer(),
     "greet_by_name": lambda s: GreetByName(),
     "echo_guard": lambda s: EchoGuard(s.echo_guard),
     "asked_known": lambda s: AskedKnown(),

@@ -36,6 +36,7 @@ from memgpt_local.schemas import NewMessage
 from memgpt_local.text import (
     BARE_LABEL_STEMS,
     FIRST_PERSON,
+    PETS,
     RELATIONS,
     content_words,
     label_topics,
@@ -118,6 +119,16 @@ def says_only_the_question(line: str, question: str) -> bool:
     return bool(value) and value <= set(content_words(question))
 
 
+def about_whom_asked(label: str, question: str) -> bool:
+    """Whether ``label`` names one of the people or animals the question speaks of, or the
+    question speaks of none: "What's my partner's job again?" is not answered by "Work: teaches
+    chemistry", whose label it asks about by "job" (a `make run` chat, stop 42: "Your work is
+    teaching chemistry ..." under "Partner: Aroha, midwife"), nor "Where does my sister live?" by
+    "Home"."""
+    named = set(words(question)) & (RELATIONS | PETS)
+    return not named or names_the_topic(label, " ".join(sorted(named))) or names_the_relative(label, question)
+
+
 def answer_start(question: str, lines: list[str]) -> str:
     """The reply's forced first words for ``question`` and the core ``lines`` it asks about:
     "Your" and the label of the first line whose label the question asks about, or, asked
@@ -125,7 +136,8 @@ def answer_start(question: str, lines: list[str]) -> str:
     when there is none, or it cannot be said so (another line that only shares a word of its
     value with the question may not answer it: the model is left to judge)."""
     answering = [line for line in lines if not says_only_the_question(line, question)]
-    chosen = next((label for label in map(label_of, answering) if names_the_topic(label, question)), "")
+    asked_labels = [label for label in map(label_of, answering) if about_whom_asked(label, question)]
+    chosen = next((label for label in asked_labels if names_the_topic(label, question)), "")
     chosen = chosen or person_asked_for(question, answering)
     return (your(chosen, question) or "") if chosen else ""
 

@@ -38,6 +38,7 @@ class StepPlan:
     kinds: frozenset[FunctionKind] = ALL_KINDS
     last: bool = False  # the chain cap: no step follows this one
     reason: str | None = None
+    thought_max_chars: int | None = None  # a tighter bound on the step's thought than the settings' (0: none)
 
     @property
     def reply_only(self) -> bool:
@@ -54,6 +55,7 @@ class Draft:
     message: str
     prompt: Sequence[ChatMessage]  # the main context the step was written from
     plan: StepPlan
+    thought: str = ""  # the step's inner thought, which the user never sees
 
 
 class MemoryView(Protocol):

@@ -19,11 +19,17 @@ So the first step of a user's turn may only reply when the message
 
 Any other question is left to the model and the other policies. With fact notes switched off,
 the step may also edit core memory (the model then keeps the ``human`` block itself).
+
+The step writes no thought (``agent.direct_thought_max_chars``, 0 by default). Asked for tips,
+the model wrote them in its thought, which the user never sees, and sent "I hope these tips are
+helpful!", or the question again followed by the thought copied up to its 300-character cut
+("... You can use a to-do list or a time-c"; a `make run` chat, stop 42).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from memgpt_local.agent.policy.base import MemoryView, Policy, SearchKind, StepPlan
 from memgpt_local.agent.turn import Turn
@@ -88,8 +94,9 @@ def needs_no_memory(message: str, memory: MemoryView) -> bool:
 class DirectReply(Policy):
     name = "direct_reply"
 
-    def __init__(self, *, notes_enabled: bool = True):
+    def __init__(self, *, notes_enabled: bool = True, thought_max_chars: int | None = None):
         self.notes_enabled = notes_enabled
+        self.thought_max_chars = thought_max_chars
 
     def start(self, turn: Turn, memory: MemoryView) -> list[NewMessage]:
         if turn.question is not None and needs_no_memory(turn.question, memory):
@@ -99,6 +106,7 @@ class DirectReply(Policy):
     def plan(self, turn: Turn, plan: StepPlan) -> StepPlan:
         if MARK not in turn.marks or turn.steps or plan.reply_only:
             return plan
+        direct = replace(plan, thought_max_chars=self.thought_max_chars)
         if self.notes_enabled:
-            return plan.only("reply", reason=MARK)
-        return plan.only("reply", "memory_edit", reason=MARK)
+            return direct.only("reply", reason=MARK)
+        return direct.only("reply", "memory_edit", reason=MARK)
