@@ -795,6 +795,11 @@ def test_unasked_denial_holds_an_i_dont_know_to_a_message_that_asked_nothing_onc
         ("Let me know if you need anything.", None),
         ("I can think of three tips: be brief, be kind, end with a toast.", None),
         ("Good luck with the speech! Keep it short and warm.", None),
+        # stop 42: said instead of the tips for a dog scared of thunder
+        ("Let's talk about them in the next conversation.", "Let's talk about them in the next conversation."),
+        ("We can discuss it more next time!", "We can discuss it more next time!"),
+        ("We talked about this earlier, and I'm glad it helped.", None),
+        ("See you later!", None),
     ],
 )
 def test_later_promise_finds_a_reply_that_promises_to_do_it_later(reply, promise):
@@ -870,6 +875,7 @@ def test_thought_answer_holds_once_a_turn_and_leaves_the_redraft_no_thought():
     pointing = Draft("I hope these tips are helpful!", [], StepPlan(), TIPS_THOUGHT)
     hold = policy.review(asked, pointing, FakeMemory())
     assert hold is not None and not hold.hide_draft and "never your thoughts" in hold.notice
+    assert {"these", "hope"} <= set(hold.banned_words)  # the redraft may not point again
     last = Draft(pointing.message, [], StepPlan(last=True), TIPS_THOUGHT)
     assert policy.review(asked, last, FakeMemory()) is None  # no step left to write them out
     assert policy.review(Turn(question=None, kind="login"), pointing, FakeMemory()) is None

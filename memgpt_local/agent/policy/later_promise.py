@@ -27,7 +27,14 @@ _LATER_DOING = (
     r"(?:search|look[\s-]+(?:it[\s-]+|that\s+|this\s+)?(?:up|into)|check|find\s+out|research|dig|get\s+back|come\s+back"
     r"|think\s+(?:about\s+it|about\s+that|it\s+over)|let\s+you\s+know)"
 )
-_PROMISE = re.compile(rf"\b{_WHO_WILL}\s+(?:\w+\s+){{0,2}}?{_LATER_DOING}\b|\bget\s+back\s+to\s+you\b", re.IGNORECASE)
+# "Let's talk about them in the next conversation." (a `make run` chat, stop 42, instead of the tips)
+_PUT_OFF = (
+    r"\b(?:talk|chat|discuss|go\s+over)\b[^.!?]*?\b(?:later|next\s+time|another\s+time"
+    r"|in\s+(?:the|our)\s+next\s+(?:conversation|chat|session))\b"
+)
+_PROMISE = re.compile(
+    rf"\b{_WHO_WILL}\s+(?:\w+\s+){{0,2}}?{_LATER_DOING}\b|\bget\s+back\s+to\s+you\b|{_PUT_OFF}", re.IGNORECASE
+)
 
 
 def promises_later(reply: str) -> str | None:

@@ -8,8 +8,9 @@ sure they understand the experiment ... Next, provide them with clear instructio
 "I hope these tips are helpful! Let me know if you have any other questions.": the tips never
 reached the user. Held: a reply that speaks of "these tips" (suggestions, ideas, steps, advice,
 ...) or hopes "this helps" while the thought holds many more words than the message, and the
-message few of them. The redraft's thought is empty (``StepPlan.thought_max_chars``); the held
-step, thought included, stays in view to be written out.
+message few of them. The redraft's thought is empty (``StepPlan.thought_max_chars``) and it may
+not point again (``POINTING_WORDS``); the held step, thought included, stays in view to be
+written out.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ _POINTS_AT = re.compile(
 )
 # the thought says this many content words the message does not: an answer, not a plan
 UNSENT_WORDS = 12
+# words the redraft may not say: held, it went "I hope these tips help Tui remain calm during a
+# thunderstorm." (a `make run` chat, stop 42)
+POINTING_WORDS = ("these", "These", "those", "Those", "hope", "Hope", "above", "following")
 
 
 def pointed_at(message: str, thought: str, question: str = "") -> str | None:
@@ -65,4 +69,5 @@ class ThoughtAnswer(Policy):
             "thoughts, so they have not seen them. Write them out in the message itself, in full. Write your "
             f"reply to {reply_target(turn)}",
             "it pointed at an answer written only in its thought",
+            banned_words=POINTING_WORDS,
         )
