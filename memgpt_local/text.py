@@ -153,6 +153,21 @@ def asks_something(text: str) -> bool:
     )
 
 
+# a question that asks for help, not for what memory holds: "I keep waking up at 4am, any
+# advice?" is answered with things nobody said; "What can I do to make Tui less anxious when
+# there's a storm?" was searched for and denied (a `make run` chat, stop 42)
+_ASKS_FOR_HELP = re.compile(
+    r"\b(?:advice|tips?|ideas?|recommend\w*|suggest\w*|should i|shall i|how (?:can|do|could|would|should) i"
+    r"|what (?:can|could|should) i do|(?:what's|what is) the best way|any way to|how to)\b",
+    re.I,
+)
+
+
+def asks_for_help(question: str) -> bool:
+    """Whether ``question`` asks for advice or ideas rather than for what memory holds."""
+    return bool(_ASKS_FOR_HELP.search(question))
+
+
 def statements(text: str) -> str:
     """``text`` without its questions ("Hey, what's my brother's name again?" states nothing)."""
     return " ".join(s for s in sentences(text) if not is_question(s))

@@ -568,6 +568,12 @@ def test_search_uncovered_searches_first_only_when_nothing_in_view_speaks_of_the
         "Haha, thanks. That made me smile.",
         "Tell me a joke",
         "The weather has been awful all week, hasn't it?",
+        # advice about the user's own life: what memory holds of them is core memory, in view
+        # (a `make run` chat, stop 42, searched this and denied it)
+        "What can I do to make Tui less anxious when there's a storm?",
+        "How do I help Tui stay calm during a thunderstorm?",
+        "Any ideas for a fun end-of-term activity for my rowers?",
+        "Should I take my dog to the vet for this?",
     ],
 )
 def test_direct_reply_answers_statements_and_general_questions_in_the_first_step(message):
@@ -590,6 +596,8 @@ def test_direct_reply_answers_statements_and_general_questions_in_the_first_step
         "Like I said, my sister is visiting.",  # points back at earlier talk
         "Remind me what we talked about",
         "What is in section 4.2?",
+        "Remember the tips you gave me for the speech?",  # advice, but asked back from earlier talk
+        "What did I do with my dog last weekend?",
     ],
 )
 def test_direct_reply_leaves_questions_about_memory_to_the_model(message):
@@ -610,6 +618,11 @@ def test_direct_reply_lets_a_general_question_search_when_memory_holds_its_words
         turn = Turn(question=question)
         DirectReply().start(turn, memory)
         assert DirectReply().plan(turn, StepPlan()).reply_only is narrowed
+    # advice about the user's own life: their words in recall do not make it a memory question
+    said = hit(2, "We have a golden retriever called Tui who is scared of thunder.", kind="message", role="user")
+    turn = Turn(question="What can I do to make Tui less anxious when there's thunder?")
+    DirectReply().start(turn, FakeMemory(entries=[said], beyond=True))
+    assert DirectReply().plan(turn, StepPlan()).reply_only
     # without fact notes the model keeps core memory itself, so the step may edit it too
     turn = Turn(question="I have a cat called Pixel.")
     policy = DirectReply(notes_enabled=False)

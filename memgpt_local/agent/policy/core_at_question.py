@@ -22,12 +22,11 @@ from __future__ import annotations
 from memgpt_local import events
 from memgpt_local.agent.policy.base import MemoryView, Policy
 from memgpt_local.agent.policy.greet_by_name import human_lines
-from memgpt_local.agent.policy.grounded_reply import asks_for_help
 from memgpt_local.agent.turn import Turn
 from memgpt_local.memory.core import default_text
 from memgpt_local.memory.dates import spoken_days
 from memgpt_local.schemas import NewMessage
-from memgpt_local.text import lines_about, questions
+from memgpt_local.text import asks_for_help, lines_about, questions
 
 MAX_LINES = 4  # a question that matches more lines than this is matched loosely: none is quoted
 

@@ -15,7 +15,13 @@ So the first step of a user's turn may only reply when the message
   start of a sentence), and does not point back at earlier talk ("like I said", "remember"); or
 - asks a general question: it does not speak of the user ("I", "my", "we"), names no one and
   nothing, points back at nothing, and memory beyond the context holds nothing that shares two
-  of its words.
+  of its words; or
+- asks only for advice or ideas ("What can I do to make Tui less anxious when there's a
+  storm?"; ``text.asks_for_help``), points back at nothing, and no archival passage (a loaded
+  document, a note) shares two of its words: what the conversation holds of the user is core
+  memory, in view. Searched, that question was answered "I'm sorry, but I don't have any
+  information about Tui's fear of thunder or how to make it less anxious." (a `make run` chat,
+  stop 42).
 
 Any other question is left to the model and the other policies. With fact notes switched off,
 the step may also edit core memory (the model then keeps the ``human`` block itself).
@@ -34,7 +40,15 @@ from dataclasses import replace
 from memgpt_local.agent.policy.base import MemoryView, Policy, SearchKind, StepPlan
 from memgpt_local.agent.turn import Turn
 from memgpt_local.schemas import NewMessage
-from memgpt_local.text import FIRST_PERSON, asks_something, content_words, names_within, sentences
+from memgpt_local.text import (
+    FIRST_PERSON,
+    asks_for_help,
+    asks_something,
+    content_words,
+    names_within,
+    questions,
+    sentences,
+)
 
 MARK = "direct reply"
 KINDS: tuple[SearchKind, ...] = ("message", "passage")
@@ -64,14 +78,15 @@ def about_the_user(message: str) -> bool:
     return bool(FIRST_PERSON.search(_ASKS_FOR_ITSELF.sub("", message.replace("’", "'"))))
 
 
-def memory_shares_words(message: str, memory: MemoryView, k: int = 3) -> bool:
-    """Whether an entry memory holds beyond the context shares two of ``message``'s longer words."""
+def memory_shares_words(message: str, memory: MemoryView, k: int = 3, kinds: tuple[SearchKind, ...] = KINDS) -> bool:
+    """Whether an entry of ``kinds`` memory holds beyond the context shares two of ``message``'s
+    longer words."""
     if not memory.beyond_context():
         return False
     asked = key_words(message)
     if len(asked) < 2:
         return False
-    return any(len(asked & key_words(hit.text)) >= 2 for kind in KINDS for hit in memory.search(kind, message, k))
+    return any(len(asked & key_words(hit.text)) >= 2 for kind in kinds for hit in memory.search(kind, message, k))
 
 
 def key_words(text: str) -> set[str]:
@@ -86,6 +101,8 @@ def needs_no_memory(message: str, memory: MemoryView) -> bool:
         return False
     if not asks_something(message):
         return True
+    if asks_for_help(questions(message)):
+        return not memory_shares_words(message, memory, kinds=("passage",))
     if about_the_user(message) or names_something(message):
         return False
     return not memory_shares_words(message, memory)

@@ -24,20 +24,12 @@ from collections.abc import Sequence
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.schemas import ChatMessage
-from memgpt_local.text import content_words, denies, questions, words
+from memgpt_local.text import asks_for_help, content_words, denies, questions, words
 
 _ABOUT_THE_USER = re.compile(r"\b(?:i|i'm|i've|me|my|mine|we|our|us)\b", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _TOKEN = re.compile(r"[A-Za-z]+|\d+")
 _MARK = "grounded_reply"
-
-
-# a question that asks for help, not for what memory holds: "I keep waking up at 4am, any
-# advice?" is answered with things nobody said
-_ASKS_FOR_HELP = re.compile(
-    r"\b(?:advice|tips?|ideas?|recommend\w*|suggest\w*|should i|shall i|how (?:can|do|could|would|should) i)\b",
-    re.I,
-)
 
 
 def asks_about_the_user(message: str) -> bool:
@@ -46,11 +38,6 @@ def asks_about_the_user(message: str) -> bool:
     sleeping better? I keep waking up")."""
     asked = questions(message)
     return bool(_ABOUT_THE_USER.search(asked)) and not asks_for_help(asked)
-
-
-def asks_for_help(question: str) -> bool:
-    """Whether ``question`` asks for advice or ideas rather than for what memory holds."""
-    return bool(_ASKS_FOR_HELP.search(question))
 
 
 def names_and_numbers(text: str) -> list[str]:
