@@ -795,6 +795,24 @@ def test_unasked_denial_holds_an_i_dont_know_to_a_message_that_asked_nothing_onc
     assert policy.review(told, draft(denial), FakeMemory()) is None
 
 
+def test_unasked_denial_holds_an_i_dont_know_to_a_request_for_advice():
+    """A `make run` chat (stop 42): "What can I do to make Tui less anxious when there's a
+    storm?" -> "I'm sorry, but I don't have any information about Tui's fear of thunder ..."."""
+    from memgpt_local.agent.policy.unasked_denial import UnaskedDenial
+
+    policy = UnaskedDenial()
+    denial = "I'm sorry, but I don't have any information about Tui's fear of thunder or how to make it less anxious."
+    for question in (
+        "What can I do to make Tui less anxious when there's a storm?",
+        "Any tips for keeping fifteen-year-olds focused in a lab?",
+        "Should I take Tui to the vet?",
+    ):
+        hold = policy.review(Turn(question=question), draft(denial), FakeMemory())
+        assert hold is not None and "asked for advice" in hold.notice and "sorry" in hold.banned_words, question
+    asked = Turn(question="What's my dog's name?")
+    assert policy.review(asked, draft("I don't know your dog's name."), FakeMemory()) is None
+
+
 @pytest.mark.parametrize(
     "reply, promise",
     [  # a `make run` chat (stop 41) and bench_honesty denials (stop 40): "later" never comes

@@ -20,13 +20,22 @@ denial leaves the context, so it never becomes the example the next reply copies
 every hold read (4 of 4: "I'm sorry, but I don't know anything about Brallhaette's chewing
 habits."), so the notice now gives the reply's first words, as the greeting's does: "Thanks for
 telling me".
+
+A request for advice or ideas (``text.asks_for_help``) asks for no memory either: "What can I do
+to make Tui less anxious when there's a storm?" was answered "I'm sorry, but I don't have any
+information about Tui's fear of thunder or how to make it less anxious." (a `make run` chat,
+stop 42, copied from the same answer a session before). Held, the model is told to give the
+help it knows.
 """
 
 from __future__ import annotations
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, reply_target
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.text import asks_something, denies
+from memgpt_local.text import asks_for_help, asks_something, denies, questions
+
+# the redraft of a denied request for help may not apologise again
+HELP_DENIAL_WORDS = ("sorry", "Sorry", "information")
 
 
 class UnaskedDenial(Policy):
@@ -35,8 +44,10 @@ class UnaskedDenial(Policy):
     def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
         if draft.plan.last or turn.holds[self.name] or not turn.question:
             return None
-        if asks_something(turn.question) or not denies(draft.message):
+        if not denies(draft.message):
             return None
+        if asks_something(turn.question):
+            return self._help_denied(turn) if asks_for_help(questions(turn.question)) else None
         return Hold(
             self.name,
             "Not sent: the user asked you nothing, they told you something, so there is nothing to know "
@@ -44,4 +55,15 @@ class UnaskedDenial(Policy):
             f"Write your reply to {reply_target(turn)} Start with: Thanks for telling me",
             "it said it did not know, but the user had asked nothing",
             hide_draft=True,
+        )
+
+    def _help_denied(self, turn: Turn) -> Hold:
+        return Hold(
+            self.name,
+            "Not sent: the user asked for advice, not for something they told you, so there is nothing to look "
+            "up. Give the help you know, in a few concrete points that fit what you know of them. "
+            f"Write your reply to {reply_target(turn)}",
+            "it said it did not know, but the user had asked for advice",
+            hide_draft=True,
+            banned_words=HELP_DENIAL_WORDS,
         )
