@@ -467,6 +467,35 @@ def test_smollm_opens_its_own_way_when_an_earlier_reply_took_the_opening(real_ba
     )
 
 
+def test_wide_script_is_told_from_latin_text_and_its_punctuation():
+    from memgpt_local.runtime.decoding import writes_wide_script
+
+    for wide in ("团队", "。", "こんにちは", "안녕"):
+        assert writes_wide_script(wide.encode()), wide
+    for latin in ("rowing team", "Zoë’s café — “naïve” …", "🙂", "Łódź"):
+        assert not writes_wide_script(latin.encode()), latin
+
+
+@pytest.mark.real_model
+def test_smollm_writes_no_chinese_when_latin_only(real_backend):
+    """qwen2.5 drifted into Chinese mid-greeting ("rowing团队", `make run`, stop 42): asked to
+    copy Chinese, the model copies it freely and writes none of it with ``latin_only``."""
+    from memgpt_local.runtime.base import Grammar, RepeatBan
+    from memgpt_local.runtime.decoding import writes_wide_script
+
+    _, prompt = asked_to_repeat("this text exactly", "你好你好你好，我的朋友。")
+    grammar = Grammar(text='root ::= "{\\"message\\": \\"你" [^"\\\\]* "\\"}"', kind="json")  # begun in Chinese
+    texts = {}
+    for latin_only in (False, True):
+        real_backend.reset_cache()
+        done = real_backend.complete(
+            prompt, grammar=grammar, max_tokens=24, avoid=RepeatBan("message", 0, latin_only=latin_only)
+        )
+        texts[latin_only] = done.text.split('"message": "你', 1)[1]
+    assert writes_wide_script(texts[False].encode()), texts
+    assert not writes_wide_script(texts[True].encode()), texts
+
+
 @pytest.mark.real_model
 def test_smollm_begins_no_sentence_with_a_banned_opener(real_backend):
     """With "I" and "My" banned as openers (a redraft after a reply spoke as the user), asked to

@@ -35,6 +35,7 @@ from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FunctionSpec, with_m
 from memgpt_local.memory.core import default_text
 from memgpt_local.memory.dates import spoken_days
 from memgpt_local.runtime.base import Backend, Grammar, RepeatBan
+from memgpt_local.runtime.decoding import writes_wide_script
 from memgpt_local.runtime.grammar import build_call_grammar, parse_call, render_function_docs
 from memgpt_local.schemas import (
     Agent,
@@ -306,7 +307,10 @@ class AgentRunner:
         banned, unsaid = turn.banned_openers(), turn.banned_words()
         if not _USER_WORDS & set(words(turn.question or "")):
             unsaid += NEVER_SAID_TO_THE_USER
-        if "reply" not in plan.kinds or not (n or formulas or openings or banned or unsaid or turn.reply_sentences):
+        latin_only = not writes_wide_script((turn.question or "").encode("utf-8"))
+        if "reply" not in plan.kinds or not (
+            n or formulas or openings or banned or unsaid or turn.reply_sentences or latin_only
+        ):
             return None
         return RepeatBan(
             field="message",
@@ -319,6 +323,7 @@ class AgentRunner:
             banned_openers=banned,
             banned_words=unsaid,
             max_sentences=turn.reply_sentences,
+            latin_only=latin_only,
         )
 
     def _formulas(self, turn: Turn, plan: StepPlan, said: Sequence[str]) -> frozenset[tuple[str, ...]]:

@@ -111,6 +111,10 @@ class RepeatBan:
     # the value ends after this many sentences (0: no limit): an answer begun from a core line went
     # on "Sheldeens is a Swedish rock band that formed in 1988 ..." for 300 tokens (eval chat seed 16)
     max_sentences: int = 0
+    # nor may it write a Chinese, Japanese or Korean character (``decoding.WIDE_SCRIPT_LEADS``):
+    # qwen2.5 drifts into Chinese mid-sentence ("coach of the school's rowing团队 on Saturdays", a
+    # `make run` greeting, stop 42); set unless the user writes in one of those scripts
+    latin_only: bool = False
 
 
 @runtime_checkable

@@ -113,6 +113,16 @@ def _is_list_number(piece: str) -> bool:
     return piece.strip(" .)").isdigit()
 
 
+# the first bytes of the UTF-8 of U+3000-U+DFFF: CJK punctuation, kana, CJK ideographs, Hangul (not
+# U+2000-U+2FFF, whose E2 begins the curly quotes and dashes of English text)
+WIDE_SCRIPT_LEADS = frozenset(range(0xE3, 0xEE))
+
+
+def writes_wide_script(piece: bytes) -> bool:
+    """Whether a token's bytes begin a Chinese, Japanese or Korean character."""
+    return any(byte in WIDE_SCRIPT_LEADS for byte in piece)
+
+
 class NgramBan:
     """The tokens that would complete an ``n``-gram the watched value already holds. Number
     tokens are left out of the runs, so a numbered list that starts its items over ("2. Baked
@@ -125,8 +135,15 @@ class NgramBan:
     with it: after " the", " Dr" refused, the model wrote "Dr" and the user read "a gig by
     theDrorbroels"."""
 
-    def __init__(self, ban: RepeatBan, tokenize: Callable[[str], list[tuple[int, str]]] | None = None):
+    def __init__(
+        self,
+        ban: RepeatBan,
+        tokenize: Callable[[str], list[tuple[int, str]]] | None = None,
+        wide_script: Callable[[], list[int]] | None = None,
+    ):
         self.n = max(2, ban.n)
+        # the vocabulary's tokens that write a CJK character (``RepeatBan.latin_only``), read once
+        self.wide_script = wide_script if ban.latin_only else None
         self.tokenize = tokenize
         self.twins: dict[int, int | None] = {}  # " Dr" -> "Dr", when the vocabulary has it
         self.watch = FieldWatch(ban.field)
@@ -181,7 +198,7 @@ class NgramBan:
         """Tokens the next step may not pick (empty outside the watched value)."""
         if not self.watch.in_field or self.written < self.fixed:
             return []
-        refused = self._repeats()
+        refused = self._repeats() + (self.wide_script() if self.wide_script is not None else [])
         if self.follows_text and self.tokenize is not None:
             text = _plain(self.text)  # split once a token for both turns
             spans = sentence_spans(text)

@@ -35,7 +35,7 @@ from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
 from memgpt_local.errors import BadModelFileError, ContextOverflowError, GrammarError, ModelError
 from memgpt_local.runtime.base import Grammar, RepeatBan, TextCallback, reusable_prefix
-from memgpt_local.runtime.decoding import NgramBan, PromptLookup, StopTracker
+from memgpt_local.runtime.decoding import NgramBan, PromptLookup, StopTracker, writes_wide_script
 from memgpt_local.runtime.gguf import read_gguf_info
 from memgpt_local.runtime.kv_state import SavedState, StateFileError, StateKey, read_state, write_state
 from memgpt_local.schemas import ChatMessage, Completion
@@ -293,6 +293,7 @@ class LlamaCppBackend:
         model = self._llm._model
         self._vocab = model.vocab
         self._n_vocab = self._llm.n_vocab()
+        self._wide_script: list[int] | None = None  # see ``_wide_script_tokens``
         self._bos_text = model.token_get_text(model.token_bos()) if model.token_bos() >= 0 else ""
         eos = model.token_eos()
         self._eos_text = model.token_get_text(eos) if eos >= 0 else ""
@@ -386,7 +387,7 @@ class LlamaCppBackend:
         if grammar is not None:
             sampler = _GrammarSampler(self._vocab, grammar.text, self._n_vocab, self._chars())
             sampler.eog_token = self._eos_token
-        ban = NgramBan(avoid, self._tokenize_pieces) if avoid is not None else None
+        ban = NgramBan(avoid, self._tokenize_pieces, self._wide_script_tokens) if avoid is not None else None
         lookup = (
             PromptLookup(tokens, self.draft_ngram, self.draft_max_tokens) if self.draft == "prompt-lookup" else None
         )
@@ -673,6 +674,14 @@ class LlamaCppBackend:
                 size = -n + 1
             self._pieces[token] = piece
         return piece
+
+    def _wide_script_tokens(self) -> list[int]:
+        """The tokens whose bytes begin a CJK character (read from the vocabulary once: 0.7 s for
+        qwen2.5's 151,936 tokens)."""
+        if self._wide_script is None:
+            detokenize = self._llm.detokenize
+            self._wide_script = [t for t in range(self._n_vocab) if writes_wide_script(detokenize([t]))]
+        return self._wide_script
 
     def _tokenize_pieces(self, text: str) -> list[tuple[int, str]]:
         """``text``'s tokens (as inside a JSON string) with their pieces, for the n-gram ban."""
