@@ -584,6 +584,16 @@ def test_a_reply_ends_before_a_formula_an_earlier_reply_used(store):
     assert request.avoid is not None and ("what", "else", "would", "you") in request.avoid.formulas
 
 
+def test_advice_is_not_cut_at_the_words_earlier_advice_began_with(store):
+    """A `make run` chat (stop 42): "Here are some tips ..." opened an earlier reply, and the
+    answer to the next request for advice was cut to its first sentence."""
+    tips = "Here are some tips: keep him inside, play music, stay close."
+    runner = make_runner(store, [say(f"Sure! {tips}"), say(f"Poor Tui. {tips}")])
+    ask(runner, "Any tips for a rainy Sunday?")
+    assert ask(runner, "What can I do to calm my dog in a storm?").messages == [f"Poor Tui. {tips}"]
+    assert runner.backend.requests[1].avoid.formulas == frozenset()
+
+
 def test_a_first_sentence_may_not_open_like_an_earlier_reply(store):
     """The sampler is told the openings of earlier replies' sentences a first sentence may not
     repeat: not a denial's (the honest "I don't know" may come again), nor one ending on a word

@@ -47,7 +47,15 @@ from memgpt_local.schemas import (
     NewMessage,
     utcnow,
 )
-from memgpt_local.text import content_words, formula_start, sentence_openings, sentence_spans, words
+from memgpt_local.text import (
+    asks_for_help,
+    content_words,
+    formula_start,
+    questions,
+    sentence_openings,
+    sentence_spans,
+    words,
+)
 
 if TYPE_CHECKING:
     from memgpt_local.memory.protocol import Store
@@ -335,6 +343,11 @@ class AgentRunner:
             # after a forced first sentence the model's own first sentence is a reply's second:
             # cut at a formula, a greeting was left as the bare "Hello Lena!" ("Your parrot" is
             # no sentence: the formula after "Your home is Leeds." is cut)
+            return frozenset()
+        if asks_for_help(questions(turn.question or "")):
+            # advice is said in the words advice was said in before: "Here are some tips ..." was
+            # cut as a formula, and the reply to "What can I do to make Tui less anxious when
+            # there's a storm?" was its first sentence alone (a `make run` chat, stop 42)
             return frozenset()
         return frozenset(o for text in said for o in sentence_openings(text, k))
 

@@ -121,9 +121,13 @@ class DirectReply(Policy):
         return []
 
     def plan(self, turn: Turn, plan: StepPlan) -> StepPlan:
-        if MARK not in turn.marks or turn.steps or plan.reply_only:
+        if MARK not in turn.marks:
             return plan
+        # a redraft too: held for denying a request for help, the redraft thought up tips of an
+        # earlier turn's ("Use a checklist ...") and sent one sentence (a `make run` chat, stop 42)
         direct = replace(plan, thought_max_chars=self.thought_max_chars)
+        if turn.steps or plan.reply_only:
+            return direct
         if self.notes_enabled:
             return direct.only("reply", reason=MARK)
         return direct.only("reply", "memory_edit", reason=MARK)
