@@ -191,7 +191,7 @@ def test_an_openai_stream_never_sends_a_draft_that_was_held_back(data_home: Path
     said = "I keep three beehives on my roof in Leeds."
     steps = [
         {"thought": "", "function": "send_message", "arguments": {"message": said}, "request_heartbeat": False},
-        {"thought": "t", "function": "send_message", "arguments": {"message": "Bees!"}, "request_heartbeat": False},
+        {"thought": "", "function": "send_message", "arguments": {"message": "Bees!"}, "request_heartbeat": False},
         '{"facts": []}',
     ]
     (tmp_path / "held.json").write_text(json.dumps(steps))
