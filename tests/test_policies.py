@@ -1057,7 +1057,9 @@ def test_nothing_found_searches_before_the_first_step_and_denies_at_once_when_me
         "I don't know",
         1,
     )
-    assert university.reply_unsaid == (",", "but", "I", "my", "My")  # no clause after it, nor the user's "I"
+    # no clause after it, nor the user's "I", nor their name ("I don't know Siosaia's mother's name.")
+    assert university.reply_unsaid == (",", "but", "I", "my", "My", "Ana")
+    assert NothingFound().plan(university, StepPlan()).thought_max_chars == 0  # the denial's words are its own
     for question in [
         "What was the band I went to see play live?",  # a message of the user's holds "play live"
         "What did I tell you my sister is called?",  # a core line

@@ -477,6 +477,25 @@ def test_wide_script_is_told_from_latin_text_and_its_punctuation():
 
 
 @pytest.mark.real_model
+def test_smollm_writes_no_banned_name_of_several_tokens(real_backend):
+    """A forced denial may not name the user ("I don't know Siosaia's mother's name.", `make
+    run`, stop 42): a name the vocabulary spells in several pieces is refused at its first
+    (" Wire" of " Wire" "mu"; not a one-letter first piece, " S" of " S" "iosa" "ia")."""
+    from memgpt_local.runtime.base import RepeatBan
+
+    grammar, prompt = asked_to_repeat("this text exactly", "Hello Wiremu!")
+    texts = {}
+    for banned in ((), ("Wiremu",)):
+        real_backend.reset_cache()
+        done = real_backend.complete(
+            prompt, grammar=grammar, max_tokens=24, avoid=RepeatBan("message", 0, banned_words=banned)
+        )
+        texts[banned] = done.text.split('"message": "', 1)[1]
+    assert "Wiremu" in texts[()], texts
+    assert "Wire" not in texts[("Wiremu",)], texts
+
+
+@pytest.mark.real_model
 def test_smollm_writes_no_chinese_when_latin_only(real_backend):
     """qwen2.5 drifted into Chinese mid-greeting ("rowing团队", `make run`, stop 42): asked to
     copy Chinese, the model copies it freely and writes none of it with ``latin_only``."""

@@ -220,7 +220,8 @@ class NgramBan:
     def _unsaid(self, text: str) -> list[int]:
         """The tokens that spell one of ``banned_words`` as a whole word: with a leading space
         anywhere, without one only where a word may start (after no letter or digit: "my" also
-        ends "enemy"); a mark (",") is refused wherever it stands."""
+        ends "enemy"); a mark (",") is refused wherever it stands; a capitalised word of several
+        tokens (a name) by its first, after a space."""
         if not self.banned_words or self.tokenize is None:
             return []
         if self.word_tokens is None:
@@ -229,6 +230,10 @@ class NgramBan:
             for word in self.banned_words:
                 spaced, bare = self.tokenize(" " + word), self.tokenize(word)
                 if len(spaced) == 1 and spaced[0][1].strip() == word:
+                    anywhere.append(spaced[0][0])
+                elif word[:1].isupper() and len(spaced) > 1 and len(spaced[0][1].strip()) > 1:
+                    # a name in several pieces is refused at its first ("Siosaia": " Si"), which few
+                    # other words begin with a capital inside a sentence
                     anywhere.append(spaced[0][0])
                 if len(bare) == 1 and bare[0][1] == word:
                     (at_word_start if word[:1].isalnum() else anywhere).append(bare[0][0])

@@ -37,12 +37,14 @@ step finds is ``evidence``, which ``recall_at_question`` quotes.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from memgpt_local import events
 from memgpt_local.agent.policy.all_questions import asked_questions
 from memgpt_local.agent.policy.answer_start import label_of
-from memgpt_local.agent.policy.base import MemoryView, Policy
+from memgpt_local.agent.policy.base import MemoryView, Policy, StepPlan
 from memgpt_local.agent.policy.core_at_question import lines_asked_about
+from memgpt_local.agent.policy.greet_by_name import known_name
 from memgpt_local.agent.policy.grounded_reply import asks_about_the_user
 from memgpt_local.agent.policy.search_uncovered import topic
 from memgpt_local.agent.turn import StepRecord, Turn
@@ -284,6 +286,14 @@ def evidence(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_VIEW) -
 class NothingFound(Policy):
     name = "nothing_found"
 
+    def plan(self, turn: Turn, plan: StepPlan) -> StepPlan:
+        """A forced denial writes no thought: its words were the thought's, copied, and the
+        thought named the user in the third person ("I don't know Siosaia's mother's name.",
+        a `make run` chat, stop 42); its start and length are settled anyway."""
+        if turn.reply_reason == REASON and turn.reply_start == START:
+            return replace(plan, thought_max_chars=0)
+        return plan
+
     def start(self, turn: Turn, memory: MemoryView) -> list[NewMessage]:
         """Before the first step: the subject searched in both memories, as the model would.
         Asked "Which university did I go to?", never said, the model answered "You went to
@@ -294,7 +304,7 @@ class NothingFound(Policy):
         (`make run`): a detail that no line says is searched the same way."""
         if evidence(turn, memory) != []:
             return []
-        self._deny(turn)
+        self._deny(turn, memory)
         # told nothing, the model went on "..., but I can look it up in my memory." (bench_honesty
         # seed 37): it did not know its memory had just been searched
         return [events.system_event("memory search", SEARCHED_NOTICE, when=turn.clock())]
@@ -308,10 +318,13 @@ class NothingFound(Policy):
         if not subject or any(core_lines_found(s, memory) for s in turn.steps if s.outcome.searched):
             return []
         if not any(speaks_of(hit, subject, asked_words(turn.question or "")) for hit in turn.hits()):
-            self._deny(turn)
+            self._deny(turn, memory)
         return []
 
     @staticmethod
-    def _deny(turn: Turn) -> None:
+    def _deny(turn: Turn, memory: MemoryView) -> None:
         turn.require_reply(REASON)
-        turn.reply_start, turn.reply_sentences, turn.reply_unsaid = START, SENTENCES, UNSAID
+        # nor the user's name: "I don't know Siosaia's mother's name." (a `make run` chat, stop 42)
+        name = known_name(memory)
+        turn.reply_start, turn.reply_sentences = START, SENTENCES
+        turn.reply_unsaid = (*UNSAID, name) if name else UNSAID
