@@ -480,7 +480,7 @@ def test_wide_script_is_told_from_latin_text_and_its_punctuation():
 def test_smollm_writes_no_banned_name_of_several_tokens(real_backend):
     """A forced denial may not name the user ("I don't know Siosaia's mother's name.", `make
     run`, stop 42): a name the vocabulary spells in several pieces is refused at its first
-    (" Wire" of " Wire" "mu"; not a one-letter first piece, " S" of " S" "iosa" "ia")."""
+    (" Wire" of " Wire" "mu", " S" of " S" "iosa" "ia")."""
     from memgpt_local.runtime.base import RepeatBan
 
     grammar, prompt = asked_to_repeat("this text exactly", "Hello Wiremu!")

@@ -231,9 +231,11 @@ class NgramBan:
                 spaced, bare = self.tokenize(" " + word), self.tokenize(word)
                 if len(spaced) == 1 and spaced[0][1].strip() == word:
                     anywhere.append(spaced[0][0])
-                elif word[:1].isupper() and len(spaced) > 1 and len(spaced[0][1].strip()) > 1:
-                    # a name in several pieces is refused at its first ("Siosaia": " Si"), which few
-                    # other words begin with a capital inside a sentence
+                elif word[:1].isupper() and len(spaced) > 1:
+                    # a name in several pieces is refused at its first (" Wire" of "Wiremu", " S" of
+                    # "Siosaia"), and with it every other word spelt from there: only a forced
+                    # denial's one sentence bans a name, and "I don't know Siosaia's father's name."
+                    # was said with no thought to copy it from (a `make run` chat, stop 42)
                     anywhere.append(spaced[0][0])
                 if len(bare) == 1 and bare[0][1] == word:
                     (at_word_start if word[:1].isalnum() else anywhere).append(bare[0][0])
