@@ -13,7 +13,8 @@ between processes), ``agent.stable_core_memory`` (core memory shown as of the la
 eviction, so an edit does not invalidate the cache of the conversation after it) and
 ``model.draft`` (prompt-lookup speculative decoding, verified greedily); the ``reply-thought``
 configurations bound the thought of a step that may only reply (``agent.reply_thought_max_chars``:
-0, none; 80 characters).
+0, none; 80 characters); ``warm-direct-thought-300`` lets a direct reply (a message that needs no
+memory) think as long as any step, as before stop 42 (``agent.direct_thought_max_chars``, 0).
 
 Per turn it prints: seconds to the first visible reply character (cold: counted from the
 process start, which is what a `send` user waits), seconds to the end of the turn, steps,
@@ -65,6 +66,7 @@ class Config:
     draft: bool
     reply_thought: int | None = None  # agent.reply_thought_max_chars (None: unset)
     formula_words: int | None = None  # agent.reply_formula_words (None: unset; 0: no formula stop)
+    direct_thought: int | None = None  # agent.direct_thought_max_chars (None: unset, the default 0)
 
 
 CONFIGS = {
@@ -78,6 +80,8 @@ CONFIGS = {
     "warm-reply-thought-0": Config("warm-reply-thought-0", False, True, True, True, 0),
     "warm-reply-thought-80": Config("warm-reply-thought-80", False, True, True, True, 80),
     "warm-no-formula-stop": Config("warm-no-formula-stop", False, True, True, True, formula_words=0),
+    # a direct reply's thought as long as any step's (the default before stop 42)
+    "warm-direct-thought-300": Config("warm-direct-thought-300", False, True, True, True, direct_thought=300),
 }
 
 
@@ -88,7 +92,8 @@ def write_config(home: Path, config: Config, n_ctx: int, model: str) -> None:
         f'draft = "{"prompt-lookup" if config.draft else "none"}"\n\n'
         f"[agent]\nstable_core_memory = {str(config.stable_core).lower()}\n"
         + (f"reply_thought_max_chars = {config.reply_thought}\n" if config.reply_thought is not None else "")
-        + (f"reply_formula_words = {config.formula_words}\n" if config.formula_words is not None else ""),
+        + (f"reply_formula_words = {config.formula_words}\n" if config.formula_words is not None else "")
+        + (f"direct_thought_max_chars = {config.direct_thought}\n" if config.direct_thought is not None else ""),
         encoding="utf-8",
     )
 
