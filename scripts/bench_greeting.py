@@ -14,12 +14,14 @@ which goes first alternates (the second meets the first's prompt cache):
 
 - ``before``: the default policies without ``perspective_guard`` and ``owner_guard`` (before
   stop 31 the perspective guard did nothing at a login, and the owner guard did not exist);
-- ``after``: the default policies.
+- ``after``: the default policies;
+- ``ungrounded``: the default policies without ``greeting_grounded`` (before stop 42).
 
 Scored per greeting: the user's name; a word of a saved note (``greet_by_name.names_a_fact``); a
 sentence that speaks as the user (``perspective_guard.greets_as_user``); a sentence that tells
 the user someone else's note as theirs (``owner_guard.told_as_users``); words of a guard's
-notice copied into the greeting; messages, seconds, generated tokens. Decoding is greedy, so a
+notice copied into the greeting; a name or number no note (nor today's date) says
+(``greeting_grounded.unseen_names``); messages, seconds, generated tokens. Decoding is greedy, so a
 case gives the same greeting every run. Every greeting is printed: read them, the judges are
 the guards' own tests.
 
@@ -39,6 +41,7 @@ from pathlib import Path
 
 from memgpt_local.agent.loop import AgentRunner
 from memgpt_local.agent.policy.greet_by_name import names_a_fact
+from memgpt_local.agent.policy.greeting_grounded import unseen_names
 from memgpt_local.agent.policy.owner_guard import owned_notes, told_as_users
 from memgpt_local.agent.policy.perspective_guard import greets_as_user
 from memgpt_local.cli.session import ensure_agent
@@ -150,7 +153,11 @@ _NOTICE_WORDS = re.compile(r"\bthe user\b|\bnot sent\b|\bwrite it again\b|\bstar
 CONFIGS: dict[str, list[str]] = {
     "before": [p for p in DEFAULT_POLICIES if p not in ("perspective_guard", "owner_guard")],
     "after": list(DEFAULT_POLICIES),
+    # the defaults less the check that a greeting names nothing its memory does not (stop 42)
+    "ungrounded": [p for p in DEFAULT_POLICIES if p != "greeting_grounded"],
 }
+# what a login shows besides the human block: today
+_TODAY = WHEN.strftime("%A %d %B %Y %Y-%m-%d evening")
 
 
 def share(k: int, n: int) -> str:
@@ -185,6 +192,7 @@ def greet(
         "as_user": greets_as_user(greeting, [ln.partition(":")[2] for ln in facts]),
         "others": told_as_users(greeting, owned_notes(list(lines), first)),
         "leaks": bool(_NOTICE_WORDS.search(greeting)),
+        "unseen": unseen_names(greeting, "\n".join((*lines, _TODAY))),
         "holds": [h.reason for h in result.holds],
         "held": [str(s.call.arguments.get("message", "")) for s in result.steps if s.held and s.call],
         "generated": sum(s.completion.generated_tokens for s in result.steps),
@@ -210,7 +218,7 @@ def main() -> int:
                 settings = AgentSettings(policies=CONFIGS[name])
                 row = greet(backend, embedder, root / f"{set_name}-{turn}-{name}.db", lines, settings)
                 rows[(set_name, name)].append(row)
-                marks = [k for k in ("as_user", "others", "leaks") if row[k]] + [
+                marks = [k for k in ("as_user", "others", "leaks", "unseen") if row[k]] + [
                     k for k in ("name", "fact") if not row[k]
                 ]
                 print(
@@ -222,15 +230,16 @@ def main() -> int:
                 )
     print(
         "\n| set | config | logins | name | a known fact | speaks as the user | someone else's news "
-        "| notice words | messages/login | gen tok/login | s/login |"
+        "| notice words | names no note says | messages/login | gen tok/login | s/login |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for (set_name, name), r in rows.items():
         n = len(r)
         print(
             f"| {set_name} | {name} | {n} | {share(sum(x['name'] for x in r), n)} "
             f"| {share(sum(x['fact'] for x in r), n)} | {share(sum(bool(x['as_user']) for x in r), n)} "
             f"| {share(sum(bool(x['others']) for x in r), n)} | {share(sum(x['leaks'] for x in r), n)} "
+            f"| {share(sum(bool(x['unseen']) for x in r), n)} "
             f"| {statistics.mean(x['messages'] for x in r):.2f} "
             f"| {statistics.mean(x['generated'] for x in r):.0f} | {statistics.median(x['seconds'] for x in r):.1f} |"
         )

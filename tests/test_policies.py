@@ -813,6 +813,26 @@ def test_unasked_denial_holds_an_i_dont_know_to_a_request_for_advice():
     assert policy.review(asked, draft("I don't know your dog's name."), FakeMemory()) is None
 
 
+def test_greeting_grounded_holds_a_greeting_that_names_what_nothing_says_once():
+    """A `make run` chat (stop 42) greeted "Rowing team: coach on weekends" as "... coach the
+    school's rowing team on Saturdays." at two logins."""
+    from memgpt_local.agent.policy.greeting_grounded import GreetingGrounded, unseen_names
+    from memgpt_local.schemas import ChatMessage
+
+    shown = [ChatMessage(role="system", content="Name: Wiremu\nRowing team: coach on weekends\nToday: 2026-12-05")]
+    greeting = "Hello Wiremu! I know you coach the school's rowing team on Saturdays."
+    assert unseen_names(greeting, shown[0].content) == ["Saturdays"]
+    assert unseen_names("Hello Wiremu! How was rowing on the 5th? Still 14 on the team?", shown[0].content) == ["14"]
+    assert unseen_names("Hello Wiremu! How was rowing this weekend?", shown[0].content) == []
+    policy, login = GreetingGrounded(), Turn(question=None, kind="login")
+    hold = policy.review(login, Draft(greeting, shown, StepPlan()), FakeMemory())
+    assert hold is not None and "Saturdays" in hold.notice and {"Saturdays", "saturdays"} <= set(hold.banned_words)
+    assert policy.review(Turn(question="Hi"), Draft(greeting, shown, StepPlan()), FakeMemory()) is None  # logins only
+    assert policy.review(login, Draft(greeting, shown, StepPlan(last=True)), FakeMemory()) is None
+    login.holds[policy.name] = 1
+    assert policy.review(login, Draft(greeting, shown, StepPlan()), FakeMemory()) is None
+
+
 @pytest.mark.parametrize(
     "reply, promise",
     [  # a `make run` chat (stop 41) and bench_honesty denials (stop 40): "later" never comes

@@ -16,6 +16,7 @@ from memgpt_local.agent.policy.denial_guard import DenialGuard
 from memgpt_local.agent.policy.direct_reply import DirectReply
 from memgpt_local.agent.policy.echo_guard import EchoGuard
 from memgpt_local.agent.policy.greet_by_name import GreetByName
+from memgpt_local.agent.policy.greeting_grounded import GreetingGrounded
 from memgpt_local.agent.policy.grounded_reply import GroundedReply
 from memgpt_local.agent.policy.identity_guard import IdentityGuard
 from memgpt_local.agent.policy.internal_guard import InternalGuard
@@ -72,6 +73,7 @@ FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
     "later_promise": lambda s: LaterPromise(),
     "thought_answer": lambda s: ThoughtAnswer(),
     "greet_by_name": lambda s: GreetByName(),
+    "greeting_grounded": lambda s: GreetingGrounded(),
     "echo_guard": lambda s: EchoGuard(s.echo_guard),
     "asked_known": lambda s: AskedKnown(),
     "all_questions": lambda s: AllQuestions(),

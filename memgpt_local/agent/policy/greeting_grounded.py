@@ -1,0 +1,48 @@
+"""Greeting grounded: once a login, a greeting that names something, or says a number, that
+nothing in the model's view says is held back; the redraft may not say those words.
+
+A greeting is told to mention what core memory holds, and a 1.5B model says it in its own
+words, some of them new: "Rowing team: coach on weekends" was greeted "... and coach the
+school's rowing team on Saturdays." at two logins of one `make run` chat (stop 42). A returning
+user reads that as the assistant misremembering them. Named things (a capitalised word inside
+a sentence) and numbers are checked against everything the step was shown (the system prompt,
+core memory, the conversation, the login notice with today's date), compared by their first
+four letters so "Saturday" shown covers "Saturdays" said. Plain words are left alone: a
+greeting rephrases.
+"""
+
+from __future__ import annotations
+
+from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
+from memgpt_local.agent.policy.grounded_reply import names_and_numbers
+from memgpt_local.agent.turn import Hold, Turn
+from memgpt_local.text import stem, stems, words
+
+
+def unseen_names(greeting: str, shown: str) -> list[str]:
+    """The names and numbers of ``greeting`` that ``shown`` never says (by stem), in order."""
+    shown_words = words(shown)
+    # a number of any length, and without its leading zeros: "the 5th" of "2026-12-05"
+    seen = stems(shown) | set(shown_words) | {w.lstrip("0") for w in shown_words if w.isdigit()}
+    said = names_and_numbers(greeting)
+    return list(dict.fromkeys(w for w in said if stem(w) not in seen and w.lower().lstrip("0") not in seen))
+
+
+class GreetingGrounded(Policy):
+    name = "greeting_grounded"
+
+    def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
+        if turn.kind != "login" or turn.holds[self.name] or draft.plan.last:
+            return None
+        new = unseen_names(draft.message, "\n".join(m.content for m in draft.prompt))
+        if not new:
+            return None
+        said = ", ".join(new)
+        return Hold(
+            self.name,
+            f"Not sent: your greeting says {said}, which nothing you know about the user says. Greet them "
+            "again, with only what your memory holds, in its words.",
+            "it said something its memory does not hold",
+            hide_draft=True,
+            banned_words=tuple(dict.fromkeys(v for w in new for v in (w, w.lower(), w.capitalize()))),
+        )
