@@ -758,6 +758,9 @@ def test_internal_guard_holds_a_reply_that_speaks_of_functions_or_notices_once()
     assert hold is not None and hold.hide_draft and "archival_memory_insert" in hold.notice
     assert hold.notice.endswith("Went to a gig on the weekend, it was amazing!")
     assert policy.review(turn, draft("The context window is 74% full, sorry."), FakeMemory()) is not None
+    # the memory-pressure notice said to the user (bench_honesty seed 49, stop 42)
+    pressure = draft("Okay, I'll move some older messages out of view into a summary.")
+    assert policy.review(turn, pressure, FakeMemory()) is not None
     assert policy.review(turn, draft("Sounds like a great night! Who played?"), FakeMemory()) is None
     assert policy.review(turn, draft("I can search our past conversations for it."), FakeMemory()) is None
     narrated = "The band was amazing. I answered the user's question in my own words."
