@@ -49,6 +49,7 @@ from memgpt_local.config import DEFAULT_POLICIES, AgentSettings, EmbedderSetting
 from memgpt_local.eval.report import wilson
 from memgpt_local.events import is_name_line
 from memgpt_local.memory import open_store
+from memgpt_local.memory.dates import first_iso_day
 from memgpt_local.memory.embed import Embedder, make_embedder
 from memgpt_local.runtime.llama import LlamaCppBackend
 
@@ -156,8 +157,14 @@ CONFIGS: dict[str, list[str]] = {
     # the defaults less the check that a greeting names nothing its memory does not (stop 42)
     "ungrounded": [p for p in DEFAULT_POLICIES if p != "greeting_grounded"],
 }
-# what a login shows besides the human block: today
+# what a login shows besides the human block: today, and a dated note's day in words and how
+# far it is ("Friday 4 December", "in 8 days")
 _TODAY = WHEN.strftime("%A %d %B %Y %Y-%m-%d evening")
+
+
+def _said_of_day(line: str) -> str:
+    day = first_iso_day(line)
+    return f"{day.strftime('%A %d %B')} in {(day - WHEN.date()).days} days" if day else ""
 
 
 def share(k: int, n: int) -> str:
@@ -192,7 +199,7 @@ def greet(
         "as_user": greets_as_user(greeting, [ln.partition(":")[2] for ln in facts]),
         "others": told_as_users(greeting, owned_notes(list(lines), first)),
         "leaks": bool(_NOTICE_WORDS.search(greeting)),
-        "unseen": unseen_names(greeting, "\n".join((*lines, _TODAY))),
+        "unseen": unseen_names(greeting, "\n".join((*lines, _TODAY, *map(_said_of_day, lines)))),
         "holds": [h.reason for h in result.holds],
         "held": [str(s.call.arguments.get("message", "")) for s in result.steps if s.held and s.call],
         "generated": sum(s.completion.generated_tokens for s in result.steps),
