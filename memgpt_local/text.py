@@ -155,10 +155,12 @@ def asks_something(text: str) -> bool:
 
 # a question that asks for help, not for what memory holds: "I keep waking up at 4am, any
 # advice?" is answered with things nobody said; "What can I do to make Tui less anxious when
-# there's a storm?" was searched for and denied (a `make run` chat, stop 42)
+# there's a storm?" was searched for and denied, and "What could I get her as a going-away present?"
+# was answered "I don't know what you're asking about." (`make run` chats, stop 42)
 _ASKS_FOR_HELP = re.compile(
     r"\b(?:advice|tips?|ideas?|recommend\w*|suggest\w*|should i|shall i|how (?:can|do|could|would|should) i"
-    r"|what (?:can|could|should) i do|(?:what's|what is) the best way|any way to|how to)\b",
+    r"|(?:what|which|where) (?:can|could|should|shall|might) (?:i|we)|(?:what's|what is) the best way|any way to"
+    r"|how to)\b",
     re.I,
 )
 

@@ -574,6 +574,8 @@ def test_search_uncovered_searches_first_only_when_nothing_in_view_speaks_of_the
         "How do I help Tui stay calm during a thunderstorm?",
         "Any ideas for a fun end-of-term activity for my rowers?",
         "Should I take my dog to the vet for this?",
+        "What could I get her as a going-away present?",
+        "Where should we go for my daughter's birthday dinner?",
     ],
 )
 def test_direct_reply_answers_statements_and_general_questions_in_the_first_step(message):
