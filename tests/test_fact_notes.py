@@ -74,6 +74,9 @@ def test_a_passing_state_is_no_fact():
     assert not passing_state("Sleep: a night owl") and not passing_state("Name: Dana")
     # only how good it was (eval chat seed 14: "Favorite music: amazing" for "they were amazing")
     assert passing_state("Favorite music: amazing") and not passing_state("Music: amazing jazz trio")
+    # a label that files a feeling (a `make run` chat, stop 42: "she is missing Camille")
+    assert passing_state("Missing: Camille") and passing_state("Worries: the exam")
+    assert not passing_state("Daughter: Camille, misses home") and not passing_state("Missing cat: Tigger")
 
 
 def test_lines_are_parsed_and_labels_normalised():

@@ -342,13 +342,26 @@ _PASSING = frozenset(
 )
 
 
+# labels that file a feeling, not a fact: "Missing: Camille" for "My daughter Camille starts
+# university in Montreal in September, I'm going to miss her so much." was said back as "she is
+# missing Camille" (a `make run` chat, stop 42)
+_FEELING_LABELS = frozenset(
+    "missing miss misses feeling feelings feel mood moods emotion emotions worry worries worried stress "
+    "stressed sadness sad happiness happy excitement excited".split()
+)
+
+
 def passing_state(line: str) -> bool:
     """Whether ``line``'s value says only how the user feels or fares now ("wiped out"), or only
     how good something was: "Favorite music: amazing" for "Went to a gig by the Perkvoans on
     the weekend, they were amazing." (eval chat seed 14), later answered as "Your favorite
-    music is amazing"."""
-    value = content_words(line.partition(":")[2])
-    return bool(value) and all(w in _PASSING for w in value)
+    music is amazing"; or its label files a feeling ("Missing: Camille")."""
+    label, _, value_text = line.partition(":")
+    value = content_words(value_text)
+    labelled = content_words(label)
+    return (bool(value) and all(w in _PASSING for w in value)) or (
+        bool(labelled) and all(w in _FEELING_LABELS for w in labelled)
+    )
 
 
 # labels for where the user lives now, and what says a place is only where they come from
