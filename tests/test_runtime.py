@@ -387,9 +387,10 @@ def test_smollm_stops_a_reply_a_few_words_into_a_formula(real_backend):
         done = real_backend.complete(
             prompt, grammar=grammar, max_tokens=60, avoid=RepeatBan("message", 0, formulas=avoid, formula_words=4)
         )
-        texts[name] = json.loads(done.text)["message"]
+        # free, the model may loop the sentence until max_tokens: the JSON is then left open
+        texts[name] = done.text.split('"message": "', 1)[1].removesuffix('"}')
         assert real_backend.last_stats["formulas_stopped"] == (1 if avoid else 0)
-    assert texts["free"].lower().count("the quick brown fox") == 2
+    assert texts["free"].lower().count("the quick brown fox") >= 2
     cut = formula_start(texts["stopped"], formulas, 4)
     assert cut is not None and texts["stopped"][:cut].strip() == "The quick brown fox jumps over the lazy dog."
     assert len(texts["stopped"]) - cut < 30  # it stopped a word or two after the formula's opening

@@ -30,6 +30,8 @@ def served(data_home: Path, smollm_path: Path) -> Iterator[Server]:
     (data_home / "config.toml").write_text(
         "[model]\nn_ctx_cap = 2048\nn_threads = 2\n\n[agent]\nheartbeat_cap = 1\nreply_reserve_tokens = 160\n"
         "message_max_chars = 160\nthought_max_chars = 60\n"
+        # a statement's direct reply thinks here (by default it writes no thought), for the toggle to show
+        "direct_thought_max_chars = 60\n"
     )
     server = Server(data_home, "--model", str(smollm_path))
     yield server
