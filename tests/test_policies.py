@@ -576,6 +576,7 @@ def test_search_uncovered_searches_first_only_when_nothing_in_view_speaks_of_the
         "Should I take my dog to the vet for this?",
         "What could I get her as a going-away present?",
         "Where should we go for my daughter's birthday dinner?",
+        "Where should we go for a last dinner together before she leaves?",
     ],
 )
 def test_direct_reply_answers_statements_and_general_questions_in_the_first_step(message):
@@ -600,6 +601,8 @@ def test_direct_reply_answers_statements_and_general_questions_in_the_first_step
         "What is in section 4.2?",
         "Remember the tips you gave me for the speech?",  # advice, but asked back from earlier talk
         "What did I do with my dog last weekend?",
+        "Did I tell you about this before?",
+        "We talked about my sister before, remember her name?",
     ],
 )
 def test_direct_reply_leaves_questions_about_memory_to_the_model(message):

@@ -55,7 +55,10 @@ KINDS: tuple[SearchKind, ...] = ("message", "passage")
 
 _POINTS_BACK = re.compile(
     r"\b(?:remember|remembered|recall|remind|told you|tell you|mentioned|said|talked|spoke|"
-    r"last time|earlier|before|again|ago|previously|you know)\b",
+    # "like I said before", "and before that?"; but "before she leaves" is ahead (a request for
+    # advice that said so was searched and denied, a `make run` chat, stop 42), as is "before I forget"
+    r"last time|earlier|before(?!\s+(?:she|he|they|we|i|you|it|my|his|her|their|our|tomorrow|next)\b)"
+    r"|again|ago|previously|you know)\b",
     re.I,
 )
 _ASKS_FOR_ITSELF = re.compile(r"\b(?:tell|show|give|help|let|teach|send|get|find) me\b", re.I)  # "tell me a joke"
