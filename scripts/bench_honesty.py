@@ -24,7 +24,8 @@ the path `memgpt-local chat` runs, once per configuration:
 A name already in the defaults is simply there once.
 
 The questions are worded unlike the evaluation's (a third wording), so the numbers are not
-the tuned ones. Per configuration it prints correct answers, invented answers (an absent fact
+the tuned ones; three of them (since stop 43) name the user's sibling or pet by name, with no
+"my". Per configuration it prints correct answers, invented answers (an absent fact
 answered, or a present one answered wrongly), correct "I don't know" on absent facts, steps,
 generated tokens and seconds per turn, with 95% Wilson intervals; every reply is printed to
 read the failures. Timings on a shared 2-core machine are noisy: compare rows of one run.
@@ -120,7 +121,17 @@ def questions(p: Profile, rng: random.Random) -> list[UserTurn]:
         f"Does my {p.sibling} have any kids?",
     ]
     absent = [UserTurn(text, "absent") for text in rng.sample(absent_pool, 3)]
-    mixed = present + absent
+    # asked by name, without "my": a `make run` chat (stop 43) answered "What's the name of
+    # Tomasz's bakery?" (the partner's, never said) with a made-up name
+    named = UserTurn(f"When is {p.sibling_name} coming over?", "question", answers=("weekend", "Saturday"))
+    named_absent_pool = [
+        f"What does {p.sibling_name} do for work?",
+        f"Which school did {p.sibling_name} go to?",
+        f"What breed is {p.pet}?",
+        f"How old is {p.pet}?",
+    ]
+    absent += [UserTurn(text, "absent") for text in rng.sample(named_absent_pool, 2)]
+    mixed = [*present, named, *absent]
     rng.shuffle(mixed)
     return mixed
 

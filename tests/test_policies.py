@@ -508,6 +508,74 @@ def test_grounded_reply_holds_once_an_answer_about_the_user_that_rests_on_nothin
         assert GroundedReply().review(Turn(question=help_asked), advice, FakeMemory()) is None
 
 
+def test_a_question_that_names_one_of_the_users_people_is_about_the_user():
+    """A `make run` chat (stop 43): "What's the name of Tomasz's bakery?" under "Partner:
+    Tomasz" said no "my", and was answered "Tomasz's bakery is called 'The Baker's Delight'."
+    without a search."""
+    from memgpt_local.agent.policy.grounded_reply import GroundedReply
+    from memgpt_local.agent.policy.nothing_found import NothingFound
+    from memgpt_local.schemas import ChatMessage
+    from memgpt_local.text import named_as_known
+
+    lines = ["Name: Ngaio", "Allergy: Tomasz is allergic to shellfish", "Partner: Tomasz", "Pet: Rex, a cat"]
+    assert (
+        named_as_known("What's the name of Tomasz's bakery?", lines) == "What's the name of my partner Tomasz's bakery?"
+    )
+    assert named_as_known("What breed is Rex?", lines) == "What breed is my pet Rex?"
+    assert named_as_known("Does my partner Tomasz like fish?", lines) == "Does my partner Tomasz like fish?"
+    assert named_as_known("What does Ngaio do?", lines) == "What does Ngaio do?"  # the user's own name
+    assert named_as_known("Is Paris in France?", lines) == "Is Paris in France?"
+    memory = FakeMemory(core=[("human", line) for line in lines])
+    seen = [ChatMessage(role="system", content="[human]\n" + "\n".join(lines))]
+    question = "What's the name of Tomasz's bakery?"
+    hold = GroundedReply().review(
+        Turn(question=question), draft("Tomasz's bakery is called 'The Baker's Delight'.", prompt=seen), memory
+    )
+    assert hold is not None and "Delight" in hold.notice
+    assert (
+        GroundedReply().review(Turn(question=question), draft("It's called 'The Delight'.", prompt=seen), FakeMemory())
+        is None
+    )
+    school = Turn(question="Which school did Tomasz go to?", event_id=100)
+    NothingFound().start(school, memory)
+    assert school.reply_start == "I don't know"  # a detail no line or message says
+    asked_before = msg(7, "user", "Which school did my partner go to?")  # a question in view says nothing
+    again = Turn(question="Which school did Tomasz go to?", event_id=100)
+    NothingFound().start(again, FakeMemory(core=memory.core, context=[asked_before]))
+    assert again.reply_start == "I don't know"
+    visit = hit(2, "Tomasz is visiting his mum this weekend.", kind="message", role="user")
+    over = Turn(question="When is Tomasz coming over?", event_id=100)  # "over" is no detail: a visit is
+    NothingFound().start(over, FakeMemory(entries=[visit], core=memory.core))
+    assert over.reply_start == ""
+    told = hit(1, "Tomasz went to Kaikorai school.", kind="message", role="user")
+    found = Turn(question="Which school did Tomasz go to?", event_id=100)
+    NothingFound().start(found, FakeMemory(entries=[told], core=memory.core))
+    assert found.reply_start == ""
+
+
+def test_perspective_guard_keeps_the_answer_before_a_sentence_that_speaks_as_the_user():
+    """bench_honesty seed 50 (stop 43): held for its second sentence, the redraft of "The
+    Tillshaos played live last Saturday, ... I saw them at Weshoardbury, where I work as a
+    baker." asked the question back; the answer before it is now the redraft."""
+    from memgpt_local.agent.policy.perspective_guard import PerspectiveGuard
+
+    memory = FakeMemory(core=[("human", "Name: Ana"), ("human", "Work: baker")])
+    question = "What was the band I went to see play live?"
+    answer = "The Tillshaos played live last Saturday, which was a great night!"
+    turn = Turn(question=question)
+    hold = PerspectiveGuard().review(
+        turn, draft(f"{answer} I saw them at Weshoardbury, where I work as a baker."), memory
+    )
+    assert hold is not None and (turn.reply_start, turn.reply_sentences) == (answer, 1)
+    for held in [
+        "I saw the Tillshaos play live, where I work as a baker.",
+        "Sure! I saw them live, I work as a baker.",
+    ]:
+        alone = Turn(question=question)  # nothing before it that answers
+        assert PerspectiveGuard().review(alone, draft(held), memory) is not None
+        assert (alone.reply_start, alone.reply_sentences) == ("", 0)
+
+
 def test_grounded_reply_does_not_count_what_the_turn_itself_wrote_as_seen():
     """Held by the perspective guard, "I went to the University of Oxford." came back as "You
     went to the University of Oxford.": the hold's notice quoted the draft, so "Oxford" was seen."""
@@ -719,6 +787,33 @@ def test_asked_known_holds_a_reply_that_asks_for_what_the_user_just_said_once():
     assert introduced_name("Hello there, Folpreette here.") == "Folpreette"
     assert introduced_name("my name is Lena") == "Lena" and introduced_name("Hi! I'm Pasoard.") == "Pasoard"
     assert introduced_name("Hi there, how are you?") is None and introduced_name("I'm tired") is None
+
+
+def test_asked_known_holds_a_greeting_that_asks_again_what_an_earlier_session_asked():
+    """A `make run` chat (stop 43): asked "What are some of your favorite things about sea
+    lions?" and answered, the user was greeted at the next login with "What's your favorite
+    thing about sea lions?"."""
+    from memgpt_local.agent.policy.asked_known import AskedKnown
+
+    earlier = hit(
+        3,
+        "That's interesting! What are some of your favorite things about sea lions?",
+        kind="message",
+        role="assistant",
+    )
+    memory = FakeMemory(entries=[earlier], core=[("human", "Name: Ngaio")])
+    greeting = "Hello Ngaio! You study sea lions in Dunedin. What's your favorite thing about sea lions?"
+    login = Turn(question=None, kind="login", event_id=100)
+    hold = AskedKnown().review(login, draft(greeting), memory)
+    assert (
+        hold is not None and hold.hide_draft and "What are some of your favorite things about sea lions?" in hold.notice
+    )
+    shown = msg(4, "assistant", "What are some of your favorite things about sea lions?")  # in view, not found
+    assert AskedKnown().review(login, draft(greeting), FakeMemory(context=[shown])) is not None
+    for fresh in ["Hello Ngaio! How can I help you today?", "Hello Ngaio! How is Tomasz's bakery going?"]:
+        assert AskedKnown().review(Turn(question=None, kind="login", event_id=100), draft(fresh), memory) is None
+    user_asked = hit(5, "What are some of your favorite things about sea lions?", kind="message", role="user")
+    assert AskedKnown().review(login, draft(greeting), FakeMemory(entries=[user_asked])) is None  # not the assistant's
 
 
 def test_a_greeting_is_asked_about_the_dated_note_nearest_to_today():

@@ -10,15 +10,27 @@ A question asks for what is known when it is "What's your X?" (``greet_by_name.a
 with every word of X the words of a core line, or of the user's message: said there ("home"
 for "I've moved to ..."), or, for "name", when the message introduces its writer ("I'm
 Pasoard", "Pasoard here"). "What's your new home like?" asks for more and is left alone. The
-second draft goes out whatever it says.
+second draft goes out whatever it says. At a login, a greeting that asks again what an earlier
+reply asked is held the same way (``asked_before``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, reply_target
 from memgpt_local.agent.policy.greet_by_name import asks_for, human_lines
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.text import introduced_name, is_question, label_topics, sentences, words
+from memgpt_local.text import (
+    ASKING_WORDS,
+    content_words,
+    introduced_name,
+    is_question,
+    label_topics,
+    sentences,
+    stem,
+    words,
+)
 
 
 def told_in(question: str, message: str) -> bool:
@@ -50,11 +62,56 @@ def known_question(reply: str, message: str, lines: list[str]) -> tuple[str, str
     return None
 
 
+# words of any friendly question, never its topic: "How can I help you today?" is asked at every login
+_ANY_QUESTION = frozenset(stem(w) for w in "help today day doing going anything else plans".split())
+EARLIER_HITS = 5  # replies of earlier sessions a greeting's question is compared with
+
+
+def _topic(question: str) -> set[str]:
+    return {stem(w) for w in content_words(question) if len(w) > 2 and w not in ASKING_WORDS} - _ANY_QUESTION
+
+
+def asked_before(question: str, earlier: Iterable[str]) -> str | None:
+    """The question of the ``earlier`` replies that ``question`` asks again: they share two of
+    its topic words at least, and two thirds of them ("What's your favorite thing about sea
+    lions?" after "What are some of your favorite things about sea lions?")."""
+    asked = _topic(question)
+    if len(asked) < 2:
+        return None
+    for text in earlier:
+        for sentence in sentences(text):
+            if not is_question(sentence):
+                continue
+            shared = asked & _topic(sentence)
+            if len(shared) >= 2 and 3 * len(shared) >= 2 * len(asked):
+                return sentence.strip()
+    return None
+
+
+def repeated_question(greeting: str, turn: Turn, memory: MemoryView) -> tuple[str, str] | None:
+    """The question of ``greeting`` that an earlier reply asked, and that reply's question: the
+    replies in view before the login and those a search for the question finds."""
+    for sentence in sentences(greeting):
+        if not is_question(sentence):
+            continue
+        first = turn.event_id
+        shown = [m.content for m in memory.in_context() if m.role == "assistant" and (first is None or m.id < first)]
+        found = [h.text for h in memory.search("message", sentence, EARLIER_HITS) if h.role == "assistant"]
+        earlier = asked_before(sentence, [*shown, *found])
+        if earlier is not None:
+            return sentence.strip(), earlier
+    return None
+
+
 class AskedKnown(Policy):
     name = "asked_known"
 
     def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
-        if draft.plan.last or turn.holds[self.name] or turn.kind == "login" or not turn.question:
+        if draft.plan.last or turn.holds[self.name]:
+            return None
+        if turn.kind == "login":
+            return self._review_greeting(turn, draft, memory)
+        if not turn.question:
             return None
         found = known_question(draft.message, turn.question, human_lines(memory))
         if found is None:
@@ -65,3 +122,18 @@ class AskedKnown(Policy):
             f"react to what they said, as a friend would. Write your reply to {reply_target(turn)}"
         )
         return Hold(self.name, notice, "it asked what you had just been told", hide_draft=True)
+
+    def _review_greeting(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
+        """A greeting that asks what an earlier session asked: a `make run` chat (stop 43) asked
+        "What are some of your favorite things about sea lions?", was answered, and the next
+        login's greeting asked "What's your favorite thing about sea lions?" ("Ha, you already
+        asked me that.")."""
+        found = repeated_question(draft.message, turn, memory)
+        if found is None:
+            return None
+        asked, earlier = found
+        notice = (
+            f'Not sent: your greeting asks "{asked}", and you asked the user "{earlier}" before. Do not ask it '
+            "again: greet them with something else you know about them."
+        )
+        return Hold(self.name, notice, "it asked again what an earlier session asked", hide_draft=True)

@@ -22,9 +22,10 @@ import re
 from collections.abc import Sequence
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
+from memgpt_local.agent.policy.greet_by_name import human_lines
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.schemas import ChatMessage
-from memgpt_local.text import asks_for_help, content_words, denies, questions, words
+from memgpt_local.text import asks_for_help, content_words, denies, named_as_known, questions, words
 
 _ABOUT_THE_USER = re.compile(r"\b(?:i|i'm|i've|me|my|mine|we|our|us)\b", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
@@ -83,7 +84,10 @@ class GroundedReply(Policy):
     name = "grounded_reply"
 
     def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
-        if draft.plan.last or _MARK in turn.marks or not turn.question or not asks_about_the_user(turn.question):
+        if draft.plan.last or _MARK in turn.marks or not turn.question:
+            return None
+        # by name too: "What's the name of Tomasz's bakery?" under "Partner: Tomasz" (stop 43)
+        if not asks_about_the_user(named_as_known(turn.question, human_lines(memory))):
             return None
         if denies(draft.message):
             return None

@@ -44,7 +44,7 @@ from memgpt_local.agent.policy.all_questions import asked_questions
 from memgpt_local.agent.policy.answer_start import label_of
 from memgpt_local.agent.policy.base import MemoryView, Policy, StepPlan
 from memgpt_local.agent.policy.core_at_question import lines_asked_about
-from memgpt_local.agent.policy.greet_by_name import known_name
+from memgpt_local.agent.policy.greet_by_name import human_lines, known_name
 from memgpt_local.agent.policy.grounded_reply import asks_about_the_user
 from memgpt_local.agent.policy.search_uncovered import topic
 from memgpt_local.agent.turn import StepRecord, Turn
@@ -60,7 +60,9 @@ from memgpt_local.text import (
     WHEN_WORDS,
     label_topics,
     lines_about,
+    named_as_known,
     names_the_relative,
+    statements,
     stem,
     stems,
     topic_words,
@@ -90,7 +92,9 @@ _CONVERSATION = frozenset(
 
 
 _A_WHILE_AGO = frozenset("while ago recently lately earlier before".split())
-_NOT_SUBJECT = frozenset(stem(w) for w in WHEN_WORDS | SENTENCE_OPENERS | _A_WHILE_AGO)
+# the particle of "coming over", "popping round": no message says it of a visit
+_PARTICLES = frozenset("over round around".split())
+_NOT_SUBJECT = frozenset(stem(w) for w in WHEN_WORDS | SENTENCE_OPENERS | _A_WHILE_AGO | _PARTICLES)
 
 
 def subject_of(question: str) -> set[str]:
@@ -111,10 +115,14 @@ def in_view_before(
     of ``roles`` (the assistant's replies aside): this turn's own search results are judged as
     hits. The persona's lines say nothing of the user: "in my own words" kept "What kind of car
     do I own?" from an "I don't know", and the model answered "You own a baker's car."
-    (bench_honesty seed 37)."""
+    (bench_honesty seed 37). Of the user's messages, only what they state counts."""
     seen = [line for label, line in memory.core_lines() if label == "human"]
     first = turn.event_id
-    return seen + [m.content for m in memory.in_context() if m.role in roles and (first is None or m.id < first)]
+    earlier = [m for m in memory.in_context() if m.role in roles and (first is None or m.id < first)]
+    # what the user asked says nothing: asked "Which school did my brother go to?" a turn before,
+    # "Which school did Gorkkloick go to?" found "school" in view, and was answered with a made-up
+    # school (bench_honesty seed 50, stop 43)
+    return seen + [statements(m.content) if m.role == "user" else m.content for m in earlier]
 
 
 def core_lines_found(step: StepRecord, memory: MemoryView) -> list[str]:
@@ -129,8 +137,9 @@ def speaks_of(hit: SearchHit, subject: set[str], asked: set[str]) -> bool:
     about with one of the ``asked`` words ("ferret" for "pet")."""
     if hit.role == "assistant":
         return False
-    kin = any(names_the_relative(hit.text, word) for word in asked & TWO_WORD_KIN.keys())
-    return bool(subject & stems(hit.text) or asked & label_topics(hit.text) or kin)
+    text = statements(hit.text) if hit.role == "user" else hit.text  # a question found says nothing
+    kin = any(names_the_relative(text, word) for word in asked & TWO_WORD_KIN.keys())
+    return bool(subject & stems(text) or asked & label_topics(text) or kin)
 
 
 SEARCHED_HITS = 5  # hits of each memory that the check before the first step reads
@@ -229,17 +238,23 @@ def asked_words(question: str) -> set[str]:
 _IN_VIEW = ("user", "system", "function")
 
 
-def one_question_about_the_user(turn: Turn) -> bool:
-    """Whether the turn, not a login, asks one question, about the user."""
-    question = turn.question or ""
+def asked_of(turn: Turn, memory: MemoryView) -> str:
+    """The turn's question, its people and animals named by name said as the user's
+    (``text.named_as_known``: "How old is Rosa?" under "Sister's baby: Rosa")."""
+    return named_as_known(turn.question or "", human_lines(memory))
+
+
+def one_question_about_the_user(turn: Turn, question: str) -> bool:
+    """Whether the turn, not a login, asks one question (``question``, as ``asked_of`` reads
+    it), about the user."""
     return turn.kind != "login" and len(asked_questions(question)) == 1 and asks_about_the_user(question)
 
 
 def unseen_subject(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_VIEW) -> set[str]:
     """The subject of the turn's one question about the user when no core line is asked about
     and nothing in view of the ``seen`` roles holds it (empty otherwise)."""
-    question = turn.question or ""
-    if not one_question_about_the_user(turn):
+    question = asked_of(turn, memory)
+    if not one_question_about_the_user(turn, question):
         return set()
     subject = subject_of(question)
     if not subject or lines_asked_about(question, memory):
@@ -256,10 +271,10 @@ def evidence(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_VIEW) -
     detail they leave out (``detail_left``: "How old is my brother?" under "Brother: Magoette").
     None when the question is not such a one: in view (in messages of the ``seen`` roles), or
     about something else."""
-    question = turn.question or ""
+    question = asked_of(turn, memory)
     subject, left = unseen_subject(turn, memory, seen), set[str]()
     if not subject:
-        if not one_question_about_the_user(turn):
+        if not one_question_about_the_user(turn, question):
             return None
         left = detail_left(question, lines_asked_about(question, memory))
         if not left or any(holds_detail(text, left, question, False) for text in in_view_before(turn, memory, seen)):
@@ -271,7 +286,8 @@ def evidence(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_VIEW) -
 
     def holds(hit: SearchHit) -> bool:
         if left:
-            return hit.role != "assistant" and holds_detail(hit.text, left, question)
+            said = statements(hit.text) if hit.role == "user" else hit.text
+            return hit.role != "assistant" and holds_detail(said, left, question)
         return speaks_of(hit, subject, asked)
 
     query = subject_query(question, subject)
@@ -317,7 +333,7 @@ class NothingFound(Policy):
         subject = unseen_subject(turn, memory)
         if not subject or any(core_lines_found(s, memory) for s in turn.steps if s.outcome.searched):
             return []
-        if not any(speaks_of(hit, subject, asked_words(turn.question or "")) for hit in turn.hits()):
+        if not any(speaks_of(hit, subject, asked_words(asked_of(turn, memory))) for hit in turn.hits()):
             self._deny(turn, memory)
         return []
 

@@ -57,6 +57,8 @@ from memgpt_local.text import (
     is_question,
     names_within,
     normalize_space,
+    questions,
+    sentence_spans,
     sentences,
     speaks_of_its_writer,
     words,
@@ -238,6 +240,25 @@ def claims_users_relation(draft: str, told: Iterable[str]) -> str | None:
     return None
 
 
+def answer_before(draft: str, sentence: str, question: str) -> str:
+    """The sentences of ``draft`` before its ``sentence`` that speaks as the user, when they
+    answer the question: they say one of its content words or a name, in five words or more,
+    and none speaks as the user. Held for "I saw them at Weshoardbury, where I work as a baker.",
+    the redraft of an answer whose first sentence was right ("The Tillshaos played live last
+    Saturday, ...") asked the question back: "What was the band I went to see play live last
+    Saturday?" (bench_honesty seed 50, stop 43). The redraft is those sentences, as they were."""
+    spans = sentence_spans(draft)
+    at = next((start for start, said in spans if said == sentence), None)
+    if not at or not questions(question):
+        return ""
+    before = [said for start, said in spans if start < at]
+    kept = draft[:at].strip()
+    asked = set(content_words(questions(question)))
+    if len(words(kept)) < 5 or any(_SPEAKS_AS_I.match(said) or _of_the_writer(said) for said in before):
+        return ""
+    return kept if asked & set(content_words(kept)) or any(names_within(said) for said in before) else ""
+
+
 class PerspectiveGuard(Policy):
     name = "perspective_guard"
 
@@ -259,6 +280,9 @@ class PerspectiveGuard(Policy):
             return self._review_third_person(draft, memory, f"The user's message: {turn.question}", turn.question)
         if sentence is None:
             return None
+        kept = answer_before(draft.message, sentence, turn.question)
+        if kept and kept.startswith(turn.reply_start):
+            turn.reply_start, turn.reply_sentences = kept, len(sentences(kept))
         return Hold(
             self.name,
             f"Not sent: {sentence!r} speaks as if you were the user. The user spoke about themself: reply to "
