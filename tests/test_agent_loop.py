@@ -421,7 +421,7 @@ def test_a_date_search_starts_with_the_core_lines_naming_its_days(store):
             call(
                 "conversation_search_date", start_date=friday.isoformat(), end_date=friday.isoformat(), heartbeat=True
             ),
-            say("On Friday."),
+            say("Your brother Omar comes on Friday."),  # asked by name, begun by the line's label
             call("conversation_search_date", start_date=today.isoformat(), end_date=today.isoformat(), heartbeat=True),
             say("ok"),
         ],

@@ -1856,6 +1856,9 @@ def test_answer_start_begins_the_reply_with_the_label_of_the_line_that_answers()
     ):
         turn = Turn(question=asked)
         assert policy.start(turn, memory) == [] and turn.reply_start == start, asked
+        # begun from the line, it may not deny it: "Your favorite band was ..., and I don't have
+        # any information about ..." (eval chat seed 21)
+        assert ("information" in turn.banned_words()) == bool(start), asked
     login = Turn(question=None, kind="login")
     policy.start(login, memory)
     assert login.reply_start == ""

@@ -31,6 +31,7 @@ import re
 from memgpt_local.agent.policy.all_questions import asked_questions
 from memgpt_local.agent.policy.base import MemoryView, Policy
 from memgpt_local.agent.policy.core_at_question import lines_asked_about
+from memgpt_local.agent.policy.greet_by_name import human_lines
 from memgpt_local.agent.turn import Turn
 from memgpt_local.schemas import NewMessage
 from memgpt_local.text import (
@@ -40,6 +41,7 @@ from memgpt_local.text import (
     RELATIONS,
     content_words,
     label_topics,
+    named_as_known,
     names_the_relative,
     questions,
     stems,
@@ -51,6 +53,9 @@ from memgpt_local.text import (
 # band is Sheldeens. Sheldeens is a Swedish rock band that formed in 1988 ...", 300 tokens, eval chat
 # seed 16) or generic ("Your allergy to sesame is a common food allergy. It can cause ...")
 ANSWER_SENTENCES = 1
+# nor does it deny what its line says: begun "Your favorite band", an answer went on "was
+# Drorbroels, and I don't have any information about ..." (eval chat seed 21, stop 42)
+UNSAID_IN_ANSWER = ("information", "sorry")
 # a label that holds a clause is no noun to put after "Your": "Fosveel is allergic: penicillin"
 # (a note the model wrote) became "Your fosveel is allergic to penicillin." (eval chat seed 13)
 _CLAUSE_WORDS = frozenset("is are was were has have had will does do can".split())
@@ -146,12 +151,16 @@ class AnswerStart(Policy):
     name = "answer_start"
 
     def start(self, turn: Turn, memory: MemoryView) -> list[NewMessage]:
-        asked = questions(turn.question or "")
+        # by name too: "When is Tomasz coming over?" under "Partner: Tomasz" (``named_as_known``)
+        question = named_as_known(turn.question or "", human_lines(memory))
+        asked = questions(question)
         if turn.kind == "login" or not (FIRST_PERSON.search(asked) or _WHO.search(asked)):
             return []
-        lines = lines_asked_about(turn.question, memory)
+        lines = lines_asked_about(question, memory)
         if lines:
             turn.reply_start = answer_start(asked, lines)
             if turn.reply_start and len(asked_questions(asked)) == 1:
                 turn.reply_sentences = ANSWER_SENTENCES
+            if turn.reply_start:
+                turn.reply_unsaid = (*turn.reply_unsaid, *UNSAID_IN_ANSWER)
         return []
