@@ -160,6 +160,7 @@ DEFAULT_POLICIES: tuple[PolicyName, ...] = (
     "asked_known",
     "all_questions",
     "copy_guard",
+    "grounded_reply",
     "reply_check",
 )
 

@@ -9,7 +9,7 @@ the path `memgpt-local chat` runs, once per configuration:
 - ``default``: the product's policies;
 - ``grounded``: the defaults plus ``grounded_reply`` (an answer about the user that names
   things nothing in view says is held once, and the model told to search or say it does not
-  know);
+  know; the defaults themselves since stop 43);
 - ``uncovered``: the defaults plus ``search_uncovered`` (a question about the user that
   nothing in view speaks of searches first);
 - ``uncovered-grounded``: both;
@@ -18,6 +18,7 @@ the path `memgpt-local chat` runs, once per configuration:
 - ``denial-grounded``: ``denial_guard`` and ``grounded_reply``;
 - ``no-nothing-found``: the defaults less ``nothing_found`` (after a search that found nothing
   about the question, the reply begins "I don't know");
+- ``no-grounded``: the defaults less ``grounded_reply`` (on by default since stop 43);
 - ``no-recall``: the defaults less ``recall_at_question`` (the user's own messages that hold
   the subject of a question nothing in view answers are quoted beside it before the first step).
 
@@ -65,6 +66,7 @@ CONFIGS: dict[str, tuple[str, ...]] = {
     "denial": (*DEFAULT_POLICIES, "denial_guard"),
     "denial-grounded": (*DEFAULT_POLICIES, "denial_guard", "grounded_reply"),
     "no-nothing-found": tuple(p for p in DEFAULT_POLICIES if p != "nothing_found"),
+    "no-grounded": tuple(p for p in DEFAULT_POLICIES if p != "grounded_reply"),
     "no-recall": tuple(p for p in DEFAULT_POLICIES if p != "recall_at_question"),
 }
 

@@ -26,12 +26,13 @@ def make_runner(store, script, *, name: str = "sam", n_ctx: int = 8192, **agent_
     unless the policies are given: before the first step, the one answers "I don't know" to a
     question memory holds nothing about, and most scripts search an empty memory to test what
     follows; the other quotes what recall holds, and scripts test what the model's own searches
-    show. A direct reply may think (``agent.direct_thought_max_chars`` unset): scripts give every
-    step a thought."""
+    show. ``grounded_reply`` is off too: scripted answers name things no memory holds ("Your dog
+    is Rex.") to test what follows them. A direct reply may think
+    (``agent.direct_thought_max_chars`` unset): scripts give every step a thought."""
     agent_settings.setdefault("fact_notes", {"enabled": False})
     agent_settings.setdefault("direct_thought_max_chars", None)
-    before_first_step = ("nothing_found", "recall_at_question")
-    agent_settings.setdefault("policies", [p for p in DEFAULT_POLICIES if p not in before_first_step])
+    left_out = ("nothing_found", "recall_at_question", "grounded_reply")
+    agent_settings.setdefault("policies", [p for p in DEFAULT_POLICIES if p not in left_out])
     agent_settings.setdefault("idle_evict_fraction", None)
     settings = Settings(agent=AgentSettings(**agent_settings))
     ensure_agent(store, name, settings)

@@ -166,3 +166,6 @@ def test_days_are_said_as_a_person_says_them():
     assert spoken_days("Dentist: monday 2026-12-07", today) == "Dentist: Monday 7 December"
     assert spoken_days("Party: Sunday, 2026-12-04", today) == "Party: Sunday, Friday 4 December"  # a wrong day stays
     assert spoken_days("Code: 2026-13-40", today) == "Code: 2026-13-40"  # no day: left alone
+    # a month alone: a greeting said "your trip to Peru in 2027-09" (stop 42)
+    assert spoken_days("Trip: Peru in September (2027-09)", today) == "Trip: Peru in September (September 2027)"
+    assert spoken_days("Code: 2026-13", today) == "Code: 2026-13"

@@ -553,6 +553,42 @@ def test_a_question_that_names_one_of_the_users_people_is_about_the_user():
     assert found.reply_start == ""
 
 
+def test_grounded_reply_holds_what_an_answer_says_of_a_person_that_nothing_says_of_them():
+    """bench_honesty seed 51 (stop 43): "What does Lendbuel do for work?" got "Lendbuel is a
+    librarian.", the user's own job; "Which school did my sister go to?" got "... which is
+    Nendveelbury.", the user's old home town."""
+    from memgpt_local.agent.policy.grounded_reply import GroundedReply, person_asked
+    from memgpt_local.schemas import ChatMessage
+
+    lines = [
+        "Name: Ana",
+        "Home: Leeds (moved from Nendveelbury)",
+        "Work: librarian",
+        "Brother: Lendbuel",
+        "Sister: Tass",
+    ]
+    memory = FakeMemory(core=[("human", line) for line in lines])
+    seen = [
+        ChatMessage(role="system", content="[human]\n" + "\n".join(lines)),
+        ChatMessage(role="user", content="My sister Tass is visiting this weekend."),
+    ]
+    for question, reply in [
+        ("What does Lendbuel do for work?", "Lendbuel is a librarian."),
+        ("Which school did my sister go to?", "Tass went to the same school as you, which is Nendveelbury."),
+    ]:
+        asked = [*seen, ChatMessage(role="user", content=question)]
+        hold = GroundedReply().review(Turn(question=question), draft(reply, prompt=asked), memory)
+        assert hold is not None and "of them" in hold.notice, question
+    for question, reply in [
+        ("When is Tass coming over?", "Your sister is visiting this weekend."),
+        ("Who is Lendbuel?", "Lendbuel is your brother."),
+        ("What do I do for work?", "You are a librarian."),  # the user's own: seen anywhere
+    ]:
+        asked = [*seen, ChatMessage(role="user", content=question)]
+        assert GroundedReply().review(Turn(question=question), draft(reply, prompt=asked), memory) is None, question
+    assert person_asked("What do I do for work?") == set()
+
+
 def test_perspective_guard_keeps_the_answer_before_a_sentence_that_speaks_as_the_user():
     """bench_honesty seed 50 (stop 43): held for its second sentence, the redraft of "The
     Tillshaos played live last Saturday, ... I saw them at Weshoardbury, where I work as a

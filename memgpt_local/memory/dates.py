@@ -352,9 +352,9 @@ def spoken_day(day: date, today: date) -> str:
 
 
 def spoken_days(text: str, today: date) -> str:
-    """``text`` with its YYYY-MM-DD days as a person says them ("(2026-12-08)" is "(Tuesday 8
-    December)"). A greeting written from "Ines's age: 7 next Tuesday (2026-12-08)" said "Ines's
-    age is 7 next Tuesday (2026-12-08)" to the user."""
+    """``text`` with its YYYY-MM-DD days and YYYY-MM months as a person says them ("(2026-12-08)"
+    is "(Tuesday 8 December)", "(2027-03)" "(March 2027)"). A greeting written from "Ines's age:
+    7 next Tuesday (2026-12-08)" said "Ines's age is 7 next Tuesday (2026-12-08)" to the user."""
 
     def say(m: re.Match[str]) -> str:
         day = iso_day(m)
@@ -364,7 +364,13 @@ def spoken_days(text: str, today: date) -> str:
         kept = m[0][: m.start("y") - m.start()] if named and named.lower() != WEEKDAYS[day.weekday()] else ""
         return kept + spoken_day(day, today)
 
-    return _NAMED_ISO_DAY.sub(say, text)
+    def say_month(m: re.Match[str]) -> str:
+        return f"{MONTHS[int(m['m']) - 1]} {m['y']}"
+
+    return _ISO_MONTH.sub(say_month, _NAMED_ISO_DAY.sub(say, text))
 
 
+# a month without its day, as the fact notes date "in March": "(2027-03)" is "(March 2027)". A
+# greeting said "your trip to Peru in 2027-09" (eval chat, stop 42)
+_ISO_MONTH = re.compile(r"\b(?P<y>\d{4})-(?P<m>0[1-9]|1[0-2])\b(?!-\d)")
 _NAMED_ISO_DAY = re.compile(rf"(?:\b(?P<weekday>{'|'.join(WEEKDAYS)}),?\s+)?{ISO_DAY.pattern}", re.IGNORECASE)

@@ -13,7 +13,17 @@ What the turn's own steps wrote does not count as seen: a guard's notice quotes 
 held ("'I went to the University of Oxford.' speaks as if you were the user"), and the
 rewritten "You went to the University of Oxford." then passed as grounded.
 
-Off by default and not yet measured: switch it on with ``grounded_reply`` in ``agent.policies``.
+A question that names one of the user's people by name is about the user too
+(``text.named_as_known``: "What's the name of Tomasz's bakery?" under "Partner: Tomasz" got "Tomasz's
+bakery is called 'The Baker's Delight'." in a `make run` chat, stop 43). And an answer about one of
+the user's people or animals is held when what it says of them no line naming them says
+(``unseen_of``): "What does Lendbuel do for work?" got "Lendbuel is a librarian.", the user's own
+job (bench_honesty seed 51).
+
+Off until stop 43: on bench_honesty (stops 25-26) it cost 1.5 times the steps for no honesty
+gain, when most questions were answered from nothing. Since ``nothing_found`` answers those, it
+never fired on 44 turns of seed 50 and 44 of seed 51 (stop 43), so it costs nothing where it is
+not needed; on by default since stop 43 (docs/eval/results.md).
 """
 
 from __future__ import annotations
@@ -25,7 +35,17 @@ from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.policy.greet_by_name import human_lines
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.schemas import ChatMessage
-from memgpt_local.text import asks_for_help, content_words, denies, named_as_known, questions, words
+from memgpt_local.text import (
+    PETS,
+    RELATIONS,
+    asks_for_help,
+    content_words,
+    denies,
+    named_as_known,
+    questions,
+    stem,
+    words,
+)
 
 _ABOUT_THE_USER = re.compile(r"\b(?:i|i'm|i've|me|my|mine|we|our|us)\b", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
@@ -62,6 +82,34 @@ def unseen(reply: str, seen_text: str) -> list[str]:
     return new if longer and len(new) * 2 >= len(longer) else []
 
 
+_OWNER_WORDS = RELATIONS | PETS | {"pet"}
+
+
+def person_asked(question: str) -> set[str]:
+    """The words ``question`` names one of the user's people or animals by: a relation or an
+    animal ("brother", "cat") and the names said after a sentence's first word ("What does my
+    brother Lendbuel do?": brother, lendbuel). Empty for a question about the user alone."""
+    relations = {w for w in words(question) if w in _OWNER_WORDS}
+    return relations | {w.lower() for w in names_and_numbers(question) if not w.isdigit()} if relations else set()
+
+
+def unseen_of(reply: str, seen_text: str, person: set[str], question: str) -> list[str]:
+    """What ``reply`` says of the ``person`` asked about that no line of ``seen_text`` naming
+    them says: any name or number, or half its longer content words (the person's own words
+    and the question's aside). "Lendbuel is a librarian." answered "What does Lendbuel do for
+    work?" with the user's own job, a word seen only in "Work: librarian" (bench_honesty seed
+    51, stop 43)."""
+    about = [line for line in seen_text.splitlines() if person & set(words(line))]
+    said = {stem(w) for line in about for w in words(line)}
+    given = {stem(w) for w in words(question)} | {stem(w) for w in person}
+    names = [w for w in names_and_numbers(reply) if stem(w.lower()) not in said | given]
+    if names:
+        return names
+    longer = [w for w in content_words(reply) if len(w) > 3 and stem(w) not in given]
+    new = [w for w in longer if stem(w) not in said]
+    return new if longer and len(new) * 2 >= len(longer) else []
+
+
 def seen_before_drafting(turn: Turn, prompt: Sequence[ChatMessage]) -> str:
     """The text of ``prompt`` less what this turn's own steps wrote: their thoughts and calls,
     and the notices of held drafts. Search results and other notices stay."""
@@ -91,14 +139,19 @@ class GroundedReply(Policy):
             return None
         if denies(draft.message):
             return None
-        new = unseen(draft.message, seen_before_drafting(turn, draft.prompt))
+        seen = seen_before_drafting(turn, draft.prompt)
+        new, of_whom = unseen(draft.message, seen), ""
+        question = named_as_known(turn.question, human_lines(memory))
+        if not new and (person := person_asked(questions(question))):
+            new = unseen_of(draft.message, seen, person, question)
+            of_whom = " of them"
         if not new:
             return None
         turn.marks.add(_MARK)
         said = ", ".join(dict.fromkeys(new))
         return Hold(
             self.name,
-            f"Not sent: your reply says {said}, which nothing in your memory or this conversation says. "
+            f"Not sent: your reply says {said}, which nothing in your memory or this conversation says{of_whom}. "
             "Answer only from what you can see or find: search your memory, or tell the user you do not know.",
             "it said things nothing in memory supports",
             hide_draft=True,
