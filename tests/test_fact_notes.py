@@ -663,3 +663,15 @@ def test_the_notes_pass_files_a_persons_line_under_their_label(store):
         .startswith("Sister: Vanbuton, visiting this weekend")
     )
     assert not any("job" in line for line in notes.lines())
+
+
+def test_a_line_that_only_names_a_saved_person_under_a_trait_is_dropped():
+    """A `make run` chat (stop 43): "I'm the marine biologist, remember! Tomasz is the baker."
+    under "Partner: Tomasz" was noted "Marine biologist: Tomasz" and "Baker: Tomasz"."""
+    from memgpt_local.agent.facts import files_a_saved_person
+
+    saved = ["Name: Ngaio", "Partner: Tomasz", "Pet: Rex, a cat"]
+    for line in ["Marine biologist: Tomasz", "Baker: Tomasz", "Vet: Rex"]:
+        assert files_a_saved_person(line, saved), line
+    for line in ["Partner: Tomasz", "Partner's job: baker", "Best friend: Rex", "Hero: Mandela", "Baker: Tomasz Nowak"]:
+        assert not files_a_saved_person(line, saved), line

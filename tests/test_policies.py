@@ -536,6 +536,16 @@ def test_a_question_that_names_one_of_the_users_people_is_about_the_user():
         GroundedReply().review(Turn(question=question), draft("It's called 'The Delight'.", prompt=seen), FakeMemory())
         is None
     )
+    # asked by a pronoun, the person named before it; and a made-up answer said before is no evidence
+    pronoun = "I'm the marine biologist, remember! Tomasz is the baker. What's the name of his bakery?"
+    said_before = [
+        *seen,
+        ChatMessage(role="assistant", content="{\"message\": \"Tomasz's bakery is called 'The Baker's Delight'.\"}"),
+        ChatMessage(role="user", content=pronoun),
+    ]
+    again = draft("The name of Tomasz's bakery is 'The Baker's Delight'.", prompt=said_before)
+    hold = GroundedReply().review(Turn(question=pronoun), again, memory)
+    assert hold is not None and "Delight" in hold.notice
     school = Turn(question="Which school did Tomasz go to?", event_id=100)
     NothingFound().start(school, memory)
     assert school.reply_start == "I don't know"  # a detail no line or message says
@@ -844,7 +854,14 @@ def test_asked_known_holds_a_greeting_that_asks_again_what_an_earlier_session_as
     assert (
         hold is not None and hold.hide_draft and "What are some of your favorite things about sea lions?" in hold.notice
     )
-    shown = msg(4, "assistant", "What are some of your favorite things about sea lions?")  # in view, not found
+    # in view, not found: a step's content is its thought, the message its call's
+    shown = msg(
+        4,
+        "assistant",
+        "They like sea lions.",
+        function_name="send_message",
+        function_args={"message": "What are some of your favorite things about sea lions?"},
+    )
     assert AskedKnown().review(login, draft(greeting), FakeMemory(context=[shown])) is not None
     for fresh in ["Hello Ngaio! How can I help you today?", "Hello Ngaio! How is Tomasz's bakery going?"]:
         assert AskedKnown().review(Turn(question=None, kind="login", event_id=100), draft(fresh), memory) is None

@@ -664,6 +664,29 @@ def refiled(line: str, lines: Sequence[str], said: str) -> str | None:
     return line
 
 
+_BARE_NAME = re.compile(r"^\s*([A-Z][a-z]+)\s*$")
+
+
+def files_a_saved_person(line: str, saved: Sequence[str]) -> bool:
+    """Whether ``line`` is only the name of someone a ``saved`` line gives under a relation or
+    an animal, filed under a label that is neither: told "I'm the marine biologist, remember!
+    Tomasz is the baker." under "Partner: Tomasz", the notes pass wrote "Marine biologist:
+    Tomasz" and "Baker: Tomasz" (a `make run` chat, stop 43); the first is wrong, and neither
+    reads as a fact about anyone."""
+    label, colon, value = line.partition(":")
+    name = _BARE_NAME.match(value)
+    if not colon or name is None or set(words(label)) & (RELATIONS | PETS | {"pet", "pets", "name"}):
+        return False
+    for other in saved:
+        other_label, _, other_value = other.partition(":")
+        if (
+            set(words(other_label)) & (RELATIONS | PETS | {"pet", "pets"})
+            and _first_word(other_value) == name[1].lower()
+        ):
+            return True
+    return False
+
+
 def parse_notes(text: str) -> list[str]:
     """The lines of a notes completion (``{"facts": [...]}``); [] for anything else."""
     try:
@@ -772,6 +795,9 @@ class FactNoter:
         unheard = [line for line in written if unheard_kin(line, said)]
         dropped += unheard
         written = [childhood_home(line, said) for line in written if line not in unheard]
+        misfiled = [line for line in written if files_a_saved_person(line, [*saved, *written])]
+        dropped += misfiled
+        written = [line for line in written if line not in misfiled]
         filed = [refiled(line, [*saved, *written], said) for line in written]
         dropped += [line for line, kept in zip(written, filed) if kept is None]
         written = [line for line in filed if line is not None]

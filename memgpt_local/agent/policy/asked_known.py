@@ -95,7 +95,12 @@ def repeated_question(greeting: str, turn: Turn, memory: MemoryView) -> tuple[st
         if not is_question(sentence):
             continue
         first = turn.event_id
-        shown = [m.content for m in memory.in_context() if m.role == "assistant" and (first is None or m.id < first)]
+        sent = [
+            m.function_args or {}
+            for m in memory.in_context()
+            if m.role == "assistant" and (first is None or m.id < first)
+        ]
+        shown = [said for args in sent if isinstance(said := args.get("message"), str)]  # its content is the thought
         found = [h.text for h in memory.search("message", sentence, EARLIER_HITS) if h.role == "assistant"]
         earlier = asked_before(sentence, [*shown, *found])
         if earlier is not None:

@@ -93,6 +93,19 @@ def person_asked(question: str) -> set[str]:
     return relations | {w.lower() for w in names_and_numbers(question) if not w.isdigit()} if relations else set()
 
 
+_THEIRS = re.compile(r"\b(?:he|she|they|him|her|them|his|hers|their|its)\b", re.I)
+
+
+def of_them(message: str) -> set[str]:
+    """The words a message names one of the user's people by, when its question asks about
+    them by a pronoun: "Tomasz is the baker. What's the name of his bakery?" (``named_as_known``
+    has made it "my partner Tomasz"; a `make run` chat, stop 43). Empty otherwise."""
+    asked = questions(message)
+    if not asked or asks_for_help(asked) or not _THEIRS.search(asked):
+        return set()
+    return person_asked(message)
+
+
 def unseen_of(reply: str, seen_text: str, person: set[str], question: str) -> list[str]:
     """What ``reply`` says of the ``person`` asked about that no line of ``seen_text`` naming
     them says: any name or number, or half its longer content words (the person's own words
@@ -111,8 +124,8 @@ def unseen_of(reply: str, seen_text: str, person: set[str], question: str) -> li
 
 
 def seen_before_drafting(turn: Turn, prompt: Sequence[ChatMessage]) -> str:
-    """The text of ``prompt`` less what this turn's own steps wrote: their thoughts and calls,
-    and the notices of held drafts. Search results and other notices stay."""
+    """The text of ``prompt`` less what the assistant wrote, in this turn's steps (thoughts and
+    calls) and before, and the notices of held drafts. Search results and other notices stay."""
     notices = [s.hold.notice for s in turn.steps if s.hold is not None]
 
     def held(message: ChatMessage) -> bool:  # a hold's notice (it quotes the question too)
@@ -124,8 +137,11 @@ def seen_before_drafting(turn: Turn, prompt: Sequence[ChatMessage]) -> str:
         if m.role == "user" and turn.question and turn.question in m.content and not held(m)
     ]
     start = asked[-1] + 1 if asked else len(prompt)
+    # nor what the assistant said before: a made-up "Tomasz's bakery is called 'The Baker's
+    # Delight'." was said again the next day as seen (a `make run` chat, stop 43)
+    before = [m for m in prompt[:start] if m.role != "assistant"]
     after = [m for m in prompt[start:] if m.role != "assistant" and not held(m)]
-    return "\n".join(m.content for m in [*prompt[:start], *after])
+    return "\n".join(m.content for m in [*before, *after])
 
 
 class GroundedReply(Policy):
@@ -135,14 +151,13 @@ class GroundedReply(Policy):
         if draft.plan.last or _MARK in turn.marks or not turn.question:
             return None
         # by name too: "What's the name of Tomasz's bakery?" under "Partner: Tomasz" (stop 43)
-        if not asks_about_the_user(named_as_known(turn.question, human_lines(memory))):
-            return None
-        if denies(draft.message):
+        question = named_as_known(turn.question, human_lines(memory))
+        person = person_asked(questions(question)) or of_them(question)
+        if not (asks_about_the_user(question) or person) or denies(draft.message):
             return None
         seen = seen_before_drafting(turn, draft.prompt)
         new, of_whom = unseen(draft.message, seen), ""
-        question = named_as_known(turn.question, human_lines(memory))
-        if not new and (person := person_asked(questions(question))):
+        if not new and person:
             new = unseen_of(draft.message, seen, person, question)
             of_whom = " of them"
         if not new:
