@@ -97,7 +97,10 @@ def turn_calls(k: int) -> list[FunctionCall]:
 
 
 def settings() -> AgentSettings:
-    return Settings().agent
+    """The defaults, less ``grounded_reply``: the scripted replies ("reply 3") name what no
+    memory holds, and a held draft would use up the script."""
+    agent = Settings().agent
+    return agent.model_copy(update={"policies": [p for p in agent.policies if p != "grounded_reply"]})
 
 
 def open_runner(db: Path, backend: ScriptedBackend):

@@ -211,6 +211,23 @@ def msg(i: int, role: str, text: str, **extra):
     return Message(id=i, agent_id=1, seq=i, role=role, content=text, created_at=when, in_context=True, **extra)
 
 
+def test_repeat_guard_holds_a_denial_of_an_earlier_question_said_again_to_a_new_one():
+    """A `make run` chat (stop 43): after "I'm sorry, but I don't know the name of Tomasz's
+    bakery.", "It's called Rewena & Rye. And when is my conference again?" got the same words."""
+    denial = "I'm sorry, but I don't know the name of Tomasz's bakery."
+    memory = FakeMemory(
+        context=[
+            msg(1, "user", "What's the name of his bakery?"),
+            msg(2, "assistant", "ok", function_name="send_message", function_args={"message": denial}),
+        ]
+    )
+    new_question = Turn(question="It's called Rewena & Rye. And when is my conference again?", event_id=3)
+    hold = RepeatGuard().review(new_question, draft(denial), memory)
+    assert hold is not None and "when is my conference again?" in hold.notice
+    same_question = Turn(question="Do you know the name of his bakery?", event_id=3)  # denied again, honestly
+    assert RepeatGuard().review(same_question, draft(denial), memory) is None
+
+
 def test_repeat_guard_holds_a_reply_of_an_earlier_turn_once_and_shows_the_message_to_answer():
     earlier = "That's great to know! How can I assist you today?"
     memory = FakeMemory(
@@ -987,6 +1004,11 @@ def test_greeting_grounded_holds_a_greeting_that_names_what_nothing_says_once():
     assert policy.review(login, Draft(greeting, shown, StepPlan(last=True)), FakeMemory()) is None
     login.holds[policy.name] = 1
     assert policy.review(login, Draft(greeting, shown, StepPlan()), FakeMemory()) is None
+    # what the assistant said before is no ground (a `make run` chat, stop 43)
+    invented = ChatMessage(role="assistant", content='{"message": "The bakery is called The Baker\'s Delight."}')
+    bakery = "Hello Wiremu! How is The Baker's Delight?"
+    hold = policy.review(Turn(question=None, kind="login"), Draft(bakery, [*shown, invented], StepPlan()), FakeMemory())
+    assert hold is not None and "Delight" in hold.notice
 
 
 @pytest.mark.parametrize(

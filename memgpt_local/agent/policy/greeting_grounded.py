@@ -34,7 +34,9 @@ class GreetingGrounded(Policy):
     def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
         if turn.kind != "login" or turn.holds[self.name] or draft.plan.last:
             return None
-        new = unseen_names(draft.message, "\n".join(m.content for m in draft.prompt))
+        # what the assistant said before is no ground: a made-up "Tomasz's bakery is called 'The
+        # Baker's Delight'." came back in the next login's greeting (a `make run` chat, stop 43)
+        new = unseen_names(draft.message, "\n".join(m.content for m in draft.prompt if m.role != "assistant"))
         if not new:
             return None
         said = ", ".join(new)

@@ -47,12 +47,15 @@ from memgpt_local.functions.links import identifiers
 from memgpt_local.text import (
     SENTENCE_OPENERS,
     asks_something,
+    content_words,
     denies,
     longest_common_run,
     near_duplicate,
     normalize_space,
+    questions,
     repeats_sentence,
     statements,
+    stem,
     words,
 )
 
@@ -87,9 +90,9 @@ class RepeatGuard(Policy):
             not answered
             and not draft.plan.last
             and not greeting
-            and not (turn.question and asks_something(turn.question) and (names_something(message) or denies(message)))
             and EARLIER not in turn.marks
             and (repeated := _said_before(message, turn, memory)) is not None
+            and not answers_again(turn.question, message, repeated)
         ):
             turn.marks.add(EARLIER)
             what = "this same message" if repeated == message else f"the same words ({repeated!r})"
@@ -111,6 +114,20 @@ class RepeatGuard(Policy):
                 hide_draft=True,
             )
         return None
+
+
+def answers_again(question: str | None, message: str, repeated: str) -> bool:
+    """Whether ``message``, which says ``repeated`` again from an earlier reply, may: it
+    answers a question with a name or a number, or denies knowing what this question asks
+    (the repeated words share a content word with it). A denial of an earlier question is no
+    answer: after "I'm sorry, but I don't know the name of Tomasz's bakery.", "It's called
+    Rewena & Rye. And when is my conference again?" got the same sentence, with the conference
+    quoted beside the question (a `make run` chat, stop 43)."""
+    if not question or not asks_something(question):
+        return False
+    if denies(message):
+        return bool({stem(w) for w in content_words(repeated)} & {stem(w) for w in content_words(questions(question))})
+    return names_something(message)
 
 
 def parrots(draft: str, said: str, *, share: float = 0.6, min_words: int = 4) -> bool:
