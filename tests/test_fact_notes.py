@@ -675,3 +675,21 @@ def test_a_line_that_only_names_a_saved_person_under_a_trait_is_dropped():
         assert files_a_saved_person(line, saved), line
     for line in ["Partner: Tomasz", "Partner's job: baker", "Best friend: Rex", "Hero: Mandela", "Baker: Tomasz Nowak"]:
         assert not files_a_saved_person(line, saved), line
+
+
+def test_a_relation_the_user_did_not_say_gives_way_to_the_saved_one():
+    """A `make run` chat (stop 43): under "Partner: Tomasz", "Tomasz is the baker! His bakery is
+    called Rewena & Rye." was noted "Friend: Tomasz", "Friend's job: baker", "Friend's bakery: ..."."""
+    from memgpt_local.agent.facts import kept_relations
+
+    saved = ["Name: Ngaio", "Partner: Tomasz"]
+    said = "Ha, no, I'm the marine biologist and Tomasz is the baker! His bakery is called Rewena & Rye."
+    written = ["Work: marine biologist", "Friend: Tomasz", "Friend's job: baker", "Friend's bakery: Rewena & Rye"]
+    assert kept_relations(written, saved, said) == [
+        "Work: marine biologist",
+        "Partner: Tomasz",
+        "Partner's job: baker",
+        "Partner's bakery: Rewena & Rye",
+    ]
+    assert kept_relations(["Husband: Tomasz"], saved, "My husband Tomasz is a baker.") == ["Husband: Tomasz"]  # said
+    assert kept_relations(["Friend: Ana"], saved, "Ana is coming over.") == ["Friend: Ana"]  # someone new

@@ -664,6 +664,34 @@ def refiled(line: str, lines: Sequence[str], said: str) -> str | None:
     return line
 
 
+def kept_relations(lines: Sequence[str], saved: Sequence[str], said: str) -> list[str]:
+    """``lines`` with a relation the user did not say, given to someone a ``saved`` line gives
+    another, put back: told "Tomasz is the baker! His bakery is called Rewena & Rye." under
+    "Partner: Tomasz", the notes pass wrote "Friend: Tomasz", "Friend's job: baker" and
+    "Friend's bakery: Rewena & Rye" (a `make run` chat, stop 43); they read "Partner: ...",
+    "Partner's job: ...", "Partner's bakery: ...". A relation the user said stays (a change)."""
+    heard = set(words(said))
+    known: dict[str, str] = {}
+    for line in saved:
+        label, _, value = line.partition(":")
+        if set(words(label)) & RELATIONS and "'" not in label:
+            known.setdefault(_first_word(value), label.strip())
+    swaps: dict[str, str] = {}
+    for line in lines:
+        label, _, value = line.partition(":")
+        said_as = [w for w in words(label) if w in RELATIONS and w not in heard and f"{w}s" not in heard]
+        saved_as = known.get(_first_word(value))
+        if len(words(label)) == 1 and said_as and saved_as and saved_as.lower() != label.strip().lower():
+            swaps[said_as[0]] = saved_as
+    out = []
+    for line in lines:
+        label, sep, value = line.partition(":")
+        for word, saved_as in swaps.items():
+            label = re.sub(rf"\b{word}\b", _in_case_of(saved_as.lower()), label, flags=re.IGNORECASE)
+        out.append(f"{label}{sep}{value}")
+    return out
+
+
 _BARE_NAME = re.compile(r"^\s*([A-Z][a-z]+)\s*$")
 
 
@@ -795,6 +823,7 @@ class FactNoter:
         unheard = [line for line in written if unheard_kin(line, said)]
         dropped += unheard
         written = [childhood_home(line, said) for line in written if line not in unheard]
+        written = kept_relations(written, saved, said)
         misfiled = [line for line in written if files_a_saved_person(line, [*saved, *written])]
         dropped += misfiled
         written = [line for line in written if line not in misfiled]
