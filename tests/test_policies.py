@@ -614,6 +614,11 @@ def test_grounded_reply_holds_what_an_answer_says_of_a_person_that_nothing_says_
         asked = [*seen, ChatMessage(role="user", content=question)]
         assert GroundedReply().review(Turn(question=question), draft(reply, prompt=asked), memory) is None, question
     assert person_asked("What do I do for work?") == set()
+    assert person_asked("Which dog breed is best?") == set()  # nobody's dog
+    # a request for advice is never held: tips for "a good first dog" named breeds (`make run`, stop 43)
+    tips = "Yep! She wants a dog for Christmas. Any ideas for a good first dog for a six-year-old?"
+    breeds = draft("Here are some good first dogs: Chihuahua, Pomeranian and Terrier.", prompt=seen)
+    assert GroundedReply().review(Turn(question=tips), breeds, memory) is None
 
 
 def test_perspective_guard_keeps_the_answer_before_a_sentence_that_speaks_as_the_user():
