@@ -693,6 +693,7 @@ def kept_relations(lines: Sequence[str], saved: Sequence[str], said: str) -> lis
 
 
 _BARE_NAME = re.compile(r"^\s*([A-Z][a-z]+)\s*$")
+_OWNED = RELATIONS | PETS | {"pet", "pets"}  # label words that name one of the user's people or animals
 
 
 def files_a_saved_person(line: str, saved: Sequence[str]) -> bool:
@@ -703,16 +704,10 @@ def files_a_saved_person(line: str, saved: Sequence[str]) -> bool:
     reads as a fact about anyone."""
     label, colon, value = line.partition(":")
     name = _BARE_NAME.match(value)
-    if not colon or name is None or set(words(label)) & (RELATIONS | PETS | {"pet", "pets", "name"}):
+    if not colon or name is None or set(words(label)) & (_OWNED | {"name"}):
         return False
-    for other in saved:
-        other_label, _, other_value = other.partition(":")
-        if (
-            set(words(other_label)) & (RELATIONS | PETS | {"pet", "pets"})
-            and _first_word(other_value) == name[1].lower()
-        ):
-            return True
-    return False
+    owners = (other.partition(":") for other in saved)
+    return any(set(words(lab)) & _OWNED and _first_word(value) == name[1].lower() for lab, _, value in owners)
 
 
 def parse_notes(text: str) -> list[str]:

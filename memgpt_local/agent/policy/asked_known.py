@@ -20,6 +20,7 @@ from collections.abc import Iterable
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, reply_target
 from memgpt_local.agent.policy.greet_by_name import asks_for, human_lines
+from memgpt_local.agent.policy.repeat_guard import earlier_replies
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.text import (
     ASKING_WORDS,
@@ -91,16 +92,10 @@ def asked_before(question: str, earlier: Iterable[str]) -> str | None:
 def repeated_question(greeting: str, turn: Turn, memory: MemoryView) -> tuple[str, str] | None:
     """The question of ``greeting`` that an earlier reply asked, and that reply's question: the
     replies in view before the login and those a search for the question finds."""
+    shown = [said for said, _ in earlier_replies(turn, memory)]
     for sentence in sentences(greeting):
         if not is_question(sentence):
             continue
-        first = turn.event_id
-        sent = [
-            m.function_args or {}
-            for m in memory.in_context()
-            if m.role == "assistant" and (first is None or m.id < first)
-        ]
-        shown = [said for args in sent if isinstance(said := args.get("message"), str)]  # its content is the thought
         found = [h.text for h in memory.search("message", sentence, EARLIER_HITS) if h.role == "assistant"]
         earlier = asked_before(sentence, [*shown, *found])
         if earlier is not None:
