@@ -294,7 +294,11 @@ PETS = frozenset(
     "alpaca canary cockatiel".split()
 )
 _ANIMAL_WORDS = " ".join(sorted(PETS | {"pets", "animal", "animals"}))
+# a journey is asked about by any of its names: "When is our trip?" under "Destination: Marrakech in
+# April" got no notice and was denied (a `make run` chat, stop 44)
+_TRIP_WORDS = "trip trips travel travelling traveling holiday holidays vacation vacations journey flight"
 LABEL_TOPICS = {
+    **{label: _TRIP_WORDS for label in ("trip", "travel", "destination", "holiday", "vacation", "journey", "flight")},
     **{animal: "pet pets animal animals" for animal in PETS},
     # and a line labelled "Pet" is asked about by the animal: "Remind me, what is my cat called?"
     # under "Pet: Gollse" was met with "What do you remember about it?" (eval chat seed 15)

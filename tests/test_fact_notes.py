@@ -17,6 +17,7 @@ from memgpt_local.agent.facts import (
     keep_owners,
     label_of,
     merge,
+    new_ages,
     notes_prompt,
     parse_notes,
     refiled,
@@ -693,3 +694,38 @@ def test_a_relation_the_user_did_not_say_gives_way_to_the_saved_one():
     ]
     assert kept_relations(["Husband: Tomasz"], saved, "My husband Tomasz is a baker.") == ["Husband: Tomasz"]  # said
     assert kept_relations(["Friend: Ana"], saved, "Ana is coming over.") == ["Friend: Ana"]  # someone new
+
+
+@pytest.mark.parametrize(
+    ("said", "aged"),
+    [
+        ("Actually Karim turned eight last week, we had a party.", ["Son: Karim, eight"]),
+        ("My daughter just turned 5!", ["Daughter: Ines (5 years old)"]),
+        ("Karim is nine now.", ["Son: Karim, nine"]),
+        ("Karim turns eight on Sunday.", []),  # not yet
+        ("Rex turned two.", []),  # no age was saved for Rex
+        ("Kasia turned 30 yesterday.", []),  # "12" of her visit's date is no age
+    ],
+)
+def test_an_age_said_to_have_changed_replaces_the_saved_one(said, aged):
+    """A `make run` chat (stop 44): "Actually Karim turned eight last week" saved "Karim's
+    birthday: last week" and kept "Son: Karim, seven", and the next greeting said seven."""
+    saved = ["Son: Karim, seven", "Daughter: Ines (4 years old)", "Dog: Rex", "Sister: Kasia (2026-12-03)"]
+    assert new_ages(saved, said) == aged
+
+
+def test_the_notes_pass_writes_a_new_age_over_the_saved_one(store):
+    runner = make_runner(
+        store,
+        [
+            say("Lovely!"),
+            '{"facts": ["Name: Farida", "Son: Karim, seven"]}',
+            say("Happy birthday to Karim!"),
+            '{"facts": ["Karim\'s birthday: last week"]}',  # the age left as it was
+        ],
+        fact_notes={"enabled": True},
+    )
+    ask(runner, "I'm Farida, and my son Karim is seven.")
+    ask(runner, "Karim turned eight last week, we had a party at the studio.")
+    block = store.core.get(runner.agent_id, "human").value
+    assert "Son: Karim, eight" in block and "seven" not in block

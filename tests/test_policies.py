@@ -456,6 +456,10 @@ def test_denial_guard_shows_what_memory_holds_about_the_question_once():
     assert lines_about("What do I do for a living?", core) == ["[human] Work: nurse"]
     assert lines_about("Am I allergic to anything?", core) == ["[human] Allergy: cat hair"]
     assert lines_about("What car do I drive?", core) == []
+    # a journey by any of its names (`make run`, stop 44: "When is our trip?" found no "Destination")
+    away = [*core, ("human", "Destination: Marrakech in April")]
+    for trip in ("When is our trip?", "Where are we going on holiday?", "What day is my flight?"):
+        assert lines_about(trip, away) == ["[human] Destination: Marrakech in April"], trip
     # "live" after seeing or playing is a gig, not a home (eval chat seed 12)
     gig = [*core, ("human", "Music: Kimreels")]
     assert lines_about("Which band did I see live a while ago?", gig) == ["[human] Music: Kimreels"]
@@ -619,6 +623,39 @@ def test_grounded_reply_holds_what_an_answer_says_of_a_person_that_nothing_says_
     tips = "Yep! She wants a dog for Christmas. Any ideas for a good first dog for a six-year-old?"
     breeds = draft("Here are some good first dogs: Chihuahua, Pomeranian and Terrier.", prompt=seen)
     assert GroundedReply().review(Turn(question=tips), breeds, memory) is None
+
+
+def test_grounded_reply_reads_what_a_denial_claims_beside_it_and_no_words_of_measure():
+    """A `make run` chat (stop 44): "What did I say my mother does for work?" got "I don't know
+    what your mother does for work, but ... you said your mother runs a pottery studio in
+    Alfama." (the user's own studio), sent because it denied; "How old is Karim?" under "Son:
+    Karim, seven" had "Karim is seven years old." held for "years"."""
+    from memgpt_local.agent.policy.grounded_reply import GroundedReply, claims_beside_denial
+    from memgpt_local.schemas import ChatMessage
+
+    lines = ["Name: Farida", "Work: runs a pottery studio in Alfama", "Son: Karim, seven"]
+    memory = FakeMemory(core=[("human", line) for line in lines])
+    said = "We're going to Marrakech in April to see my mother."
+    seen = [
+        ChatMessage(role="system", content="[human]\n" + "\n".join(lines)),
+        ChatMessage(role="user", content=said),
+    ]
+
+    def review(question: str, reply: str) -> object:
+        asked = [*seen, ChatMessage(role="user", content=question)]
+        return GroundedReply().review(Turn(question=question), draft(reply, prompt=asked), memory)
+
+    mother = "What did I say my mother does for work?"
+    studio = "you said your mother runs a pottery studio in Alfama"
+    hold = review(mother, f"I don't know what your mother does for work, but I can tell you that {studio}.")
+    assert hold is not None and "Alfama" in str(hold.notice)
+    assert review(mother, "I don't know what your mother does for work, but you're seeing her in Marrakech.") is None
+    assert review(mother, "I don't know. If you tell me, I'll remember it for next time.") is None
+    assert review(mother, "I'm not sure. Does she work in Marrakech?") is None
+    assert review("How old is Karim?", "Karim is seven years old.") is None
+    assert review("How old is Karim?", "Karim is nine years old.") is not None
+    assert claims_beside_denial("I'm not sure, but I don't know.") == ""
+    assert claims_beside_denial("Sorry, I don't know that. Your son is Karim.") == "Your son is Karim."
 
 
 def test_perspective_guard_keeps_the_answer_before_a_sentence_that_speaks_as_the_user():

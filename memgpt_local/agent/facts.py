@@ -692,6 +692,39 @@ def kept_relations(lines: Sequence[str], saved: Sequence[str], said: str) -> lis
     return out
 
 
+_UNITS = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety"
+_AGE = (
+    rf"(?:\d{{1,3}}|(?:{'|'.join(_TENS.split())})(?:-(?:{'|'.join(_UNITS.split()[:9])}))?|{'|'.join(_UNITS.split())})"
+)
+# an age, not a part of a date ("2026-12-03")
+_AGE_IN_VALUE = re.compile(rf"(?<![\w-]){_AGE}(?![\w-])", re.IGNORECASE)
+_OWNER = rf"(?P<name>[A-Z][a-z]+)|(?i:my\s+(?P<relation>{_RELATION}|{'|'.join(sorted(PETS))}))"
+_TURNED = re.compile(
+    rf"(?:{_OWNER})\s+(?:(?:has\s+)?just\s+)?(?:turned|is\s+now|is\s+(?=\S+\s+now\b))\s*(?P<age>{_AGE})\b",
+)
+
+
+def new_ages(saved: Sequence[str], said: str) -> list[str]:
+    """Saved lines that hold someone's age, with the age the user says they have now: "Karim
+    turned eight last week" makes "Son: Karim, seven" "Son: Karim, eight". The notes pass wrote
+    "Karim's birthday: last week" and left the age, and the next login greeted with "your son
+    Karim is seven" (a `make run` chat, stop 44). A birthday to come ("turns eight on Sunday")
+    changes nothing yet."""
+    out = []
+    for match in _TURNED.finditer(said):
+        age = match["age"]
+        for line in saved:
+            label, _, value = line.partition(":")
+            named = match["name"] and re.search(rf"\b{match['name']}\b", value)
+            related = match["relation"] and match["relation"].lower() in words(label)
+            old = _AGE_IN_VALUE.search(value)
+            if (named or related) and old and old[0].lower() != age.lower():
+                out.append(f"{label}:{value[: old.start()]}{age}{value[old.end() :]}")
+                break
+    return out
+
+
 _BARE_NAME = re.compile(r"^\s*([A-Z][a-z]+)\s*$")
 _OWNED = RELATIONS | PETS | {"pet", "pets"}  # label words that name one of the user's people or animals
 
@@ -825,6 +858,7 @@ class FactNoter:
         filed = [refiled(line, [*saved, *written], said) for line in written]
         dropped += [line for line, kept in zip(written, filed) if kept is None]
         written = [line for line in filed if line is not None]
+        written += [line for line in new_ages(saved, said) if label_of(line) not in map(label_of, written)]
         value, notes = merge(block.value, written, block.limit, said)
         notes.dropped = dropped
         if not notes.changed:

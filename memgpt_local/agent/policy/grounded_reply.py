@@ -8,7 +8,8 @@ eggs". Each reply named things that occur nowhere in its main context: not in th
 conversation, the summary, core memory or the results it read. A reply to a question about
 the user (one that says "I", "my", "we") is held when a name or number in it, or at least
 half of its longer content words, appear nowhere in the prompt it was written from. A reply
-that says it does not know is never held, and the second draft goes out whatever it says.
+that says it does not know is held only for a name or number it claims beside the denial
+(``claims_beside_denial``), and the second draft goes out whatever it says.
 What the turn's own steps wrote does not count as seen: a guard's notice quotes the draft it
 held ("'I went to the University of Oxford.' speaks as if you were the user"), and the
 rewritten "You went to the University of Oxford." then passed as grounded.
@@ -43,6 +44,7 @@ from memgpt_local.text import (
     denies,
     named_as_known,
     questions,
+    sentences,
     stem,
     words,
 )
@@ -70,14 +72,24 @@ def names_and_numbers(text: str) -> list[str]:
     return out
 
 
-def unseen(reply: str, seen_text: str) -> list[str]:
+# words of measure claim nothing without their number: "Karim is seven years old." under "Son:
+# Karim, seven" was held for "years" (a `make run` chat, stop 44)
+_MEASURES = frozenset("year years month months week weeks day days hour hours minute minutes old time times".split())
+
+
+def _longer_words(reply: str) -> list[str]:
+    return [w for w in content_words(reply) if len(w) > 3 and w not in _MEASURES]
+
+
+def unseen(reply: str, seen_text: str, names_only: bool = False) -> list[str]:
     """The names, numbers and content words of ``reply`` that ``seen_text`` never uses, when
-    they are enough to say the reply invents: any name or number, or half its words."""
+    they are enough to say the reply invents: any name or number, or half its words (unless
+    ``names_only``)."""
     seen = set(words(seen_text))
     names = [w for w in names_and_numbers(reply) if w.lower() not in seen]
-    if names:
+    if names or names_only:
         return names
-    longer = [w for w in content_words(reply) if len(w) > 3]
+    longer = _longer_words(reply)
     new = [w for w in longer if w not in seen]
     return new if longer and len(new) * 2 >= len(longer) else []
 
@@ -110,7 +122,7 @@ def of_them(message: str) -> set[str]:
     return person_asked(message)
 
 
-def unseen_of(reply: str, seen_text: str, person: set[str], question: str) -> list[str]:
+def unseen_of(reply: str, seen_text: str, person: set[str], question: str, names_only: bool = False) -> list[str]:
     """What ``reply`` says of the ``person`` asked about that no line of ``seen_text`` naming
     them says: any name or number, or half its longer content words (the person's own words
     and the question's aside). "Lendbuel is a librarian." answered "What does Lendbuel do for
@@ -120,11 +132,30 @@ def unseen_of(reply: str, seen_text: str, person: set[str], question: str) -> li
     said = {stem(w) for line in about for w in words(line)}
     given = {stem(w) for w in words(question)} | {stem(w) for w in person}
     names = [w for w in names_and_numbers(reply) if stem(w.lower()) not in said | given]
-    if names:
+    if names or names_only:
         return names
-    longer = [w for w in content_words(reply) if len(w) > 3 and stem(w) not in given]
+    longer = [w for w in _longer_words(reply) if stem(w) not in given]
     new = [w for w in longer if stem(w) not in said]
     return new if longer and len(new) * 2 >= len(longer) else []
+
+
+# where a sentence that denies goes on to claim something: "I don't know what your mother does
+# for work, but ... you said your mother runs a pottery studio in Alfama."
+_CONTRAST = re.compile(r"[,;]?\s+(?:but|however|although|though)\b,?\s*", re.I)
+
+
+def claims_beside_denial(reply: str) -> str:
+    """What a reply that says it does not know claims beside the denial: its sentences that do
+    not deny, and in one that does, what follows "but" ("I don't know what your mother does for
+    work, but I can tell you that you said your mother runs a pottery studio in Alfama.", the
+    user's own studio, in a `make run` chat, stop 44). Questions claim nothing."""
+    claimed = []
+    for sentence in sentences(reply):
+        if sentence.endswith("?"):
+            continue
+        parts = [sentence] if not denies(sentence) else _CONTRAST.split(sentence)[1:]
+        claimed += [part for part in parts if part and not denies(part)]
+    return " ".join(claimed)
 
 
 def seen_before_drafting(turn: Turn, prompt: Sequence[ChatMessage]) -> str:
@@ -159,12 +190,18 @@ class GroundedReply(Policy):
         if asks_for_help(questions(question)):
             return None
         person = person_asked(questions(question)) or of_them(question)
-        if not (asks_about_the_user(question) or person) or denies(draft.message):
+        if not (asks_about_the_user(question) or person):
+            return None
+        # beside a denial only names and numbers count: "If you tell me, I'll remember it next
+        # time." is no claim about the user
+        denied = denies(draft.message)
+        claimed = claims_beside_denial(draft.message) if denied else draft.message
+        if not claimed:
             return None
         seen = seen_before_drafting(turn, draft.prompt)
-        new, of_whom = unseen(draft.message, seen), ""
+        new, of_whom = unseen(claimed, seen, names_only=denied), ""
         if not new and person:
-            new = unseen_of(draft.message, seen, person, question)
+            new = unseen_of(claimed, seen, person, question, names_only=denied)
             of_whom = " of them"
         if not new:
             return None
