@@ -656,11 +656,13 @@ def test_an_earlier_asking_of_the_same_question_is_no_rival_of_a_copied_memory(s
 def test_the_default_turn_quotes_what_recall_holds_about_a_question_before_the_first_step(store):
     """bench_honesty seed 34: "What was the band I went to see play live?", said two sessions
     ago and evicted since, was answered "The Beatles" in the first step, without a search."""
-    runner = make_runner(store, [say("You saw the Mosquas.")], policies=list(DEFAULT_POLICIES))
+    # the reply begins with who said it, and when (``recall_at_question.told_on``)
+    saw = "Earlier today, you told me you saw the Mosquas."
+    runner = make_runner(store, [say(saw)], policies=list(DEFAULT_POLICIES))
     said = ["Last Saturday I saw the Mosquas play live, what a night!", "The weather has been awful all week."]
     with store.transaction():
         store.recall.append(runner.agent_id, [NewMessage(role="user", content=t, in_context=False) for t in said])
-    assert ask(runner, "What was the band I went to see play live?").messages == ["You saw the Mosquas."]
+    assert ask(runner, "What was the band I went to see play live?").messages == [saw]
     prompt = "\n".join(m.content for m in runner.backend.requests[0].messages)
     assert "past conversations say this about the user's question" in prompt
     assert '"Last Saturday I saw the Mosquas play live, what a night!"' in prompt and "weather" not in prompt

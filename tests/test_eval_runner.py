@@ -17,7 +17,7 @@ from memgpt_local.eval.base import FixedContext, Options
 from memgpt_local.eval.report import write_report
 from memgpt_local.eval.runner import EPISODES_FILE, EpisodeLog, EvalConfig, Evaluation, task_by_name
 from memgpt_local.eval.variants import Variant, get_variant
-from memgpt_local.runtime.scripted import ScriptedBackend
+from memgpt_local.runtime.scripted import AT_FORCED_START, ScriptedBackend
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
 from fake_embedder import HashEmbedder  # noqa: E402
@@ -99,7 +99,8 @@ def test_dmr_agent_searches_recall_and_is_scored_with_rouge(tmp_path, hash_embed
     for case in cases:
         script += [
             call("conversation_search", heartbeat=True, query=case.question.split(". ", 1)[1]),
-            say(f"It was {case.answer}!"),
+            # begun with the day it was said (``recall_at_question``): a day the task generated
+            say(f"{AT_FORCED_START} it was {case.answer}!"),
             '{"facts": []}',  # fact notes read the user's question after the reply: it states none
         ]
     records = evaluation(tmp_path, "dmr", script, hash_embedder, options=options).run()

@@ -55,8 +55,8 @@ CHAT_ONLY = {
 class ProbeBackend:
     """A fake model with a small model's habits, choosing by what each request's grammar allows:
     it searches (the question's codes, else its words) while it may, up to four times, then
-    replies: first by asking the question back, then (``copies``) by copying the last line it
-    read, then with the last name or id of the first line it read that the question does not
+    replies: first by asking the question back, then (``copies``) by copying the last line of one
+    sentence it read, then with the last name or id of the first line it read that the question does not
     hold. Every request is recorded."""
 
     name = "probe"
@@ -85,9 +85,13 @@ class ProbeBackend:
         read = [m.group(1) for c in messages for m in RESULT_LINE.finditer(c.content)]
         self.replies += 1
         if self.replies == 1:
-            message = question.replace(" I ", " you ").replace(" my ", " your ")
+            # its last sentence: a reply begun from a quote is cut after one (``recall_at_question``)
+            asked_back = re.split(r"(?<=[.!?])\s+", question.strip())[-1]
+            message = asked_back.replace(" I ", " you ").replace(" my ", " your ")
         elif self.replies == 2 and read and self.copies:
-            message = read[-1]
+            # a line of one sentence, which the cut after one leaves whole
+            whole = [line for line in read if len(re.split(r"(?<=[.!?])\s+", line.strip())) == 1]
+            message = (whole or read)[-1]
         else:
             names = [i for i in identifiers(read[0] if read else "") if i not in question] or ["nothing"]
             message = f"I do not know for sure, I think it was {names[-1]}."
@@ -100,6 +104,9 @@ class ProbeBackend:
                 text='{"facts": []}', prompt_tokens=self.count_tokens(messages), evaluated_tokens=1, generated_tokens=4
             )
         call = self._call(messages, grammar.function_names)
+        start, message = grammar.message_start, call.arguments.get("message")
+        if start and isinstance(message, str) and not message.startswith(start):  # as the grammar makes a model
+            call = call.model_copy(update={"arguments": {"message": f"{start} {message}"}})
         text = render_call(call, FUNCTIONS_BY_NAME[call.function], heartbeat=grammar.heartbeat)
         return Completion(
             text=text, prompt_tokens=self.count_tokens(messages), evaluated_tokens=1, generated_tokens=len(text.split())

@@ -310,6 +310,10 @@ def test_echo_guard_holds_a_reply_that_asks_the_question_back_once_a_turn():
     assert guard.review(turn, draft("Which band did you see live at Zuxhao Hall?"), memory) is None
     assert guard.review(searched_turn(ASKED, HALL), draft("The Shoulundvoels."), memory) is None
     assert guard.review(searched_turn(ASKED, HALL), draft("Which band did you see?", last=True), memory) is None
+    # judged on what the model wrote after a policy's forced start (``recall_at_question``)
+    told = searched_turn(ASKED, HALL)
+    told.reply_start = "On Monday 5 May, you told me"
+    assert guard.review(told, draft("On Monday 5 May, you told me which band did you see live at Zuxhao Hall?"), memory)
 
 
 def test_echo_guard_leaves_a_check_back_on_news_alone():
@@ -385,6 +389,11 @@ def test_reply_check_holds_a_draft_whose_names_memory_knows_more_about():
     assert check.review(asked, draft("You live in Shullthouardbury now."), moved) is None
     moved.core = []
     assert check.review(asked, draft("You live in Shullthouardbury now."), moved) is not None
+    # the words a policy began the reply with are not the model's (bench_honesty seed 54, stop 44)
+    monday = FakeMemory(entries=[hit(4, "On Monday 5 May, you told me your sister is visiting.", role="assistant")])
+    told = Turn(question="What band did I see?", reply_start="On Monday 5 May, you told me")
+    assert check.review(told, draft("On Monday 5 May, you told me you saw the Mosquas."), monday) is None
+    assert check.review(Turn(question="What band did I see?"), draft("On Monday you saw them."), monday) is not None
 
 
 def test_reply_check_skips_common_names_and_far_details():
@@ -653,6 +662,18 @@ def test_grounded_reply_reads_what_a_denial_claims_beside_it_and_no_words_of_mea
     assert review(mother, "I don't know. If you tell me, I'll remember it for next time.") is None
     assert review(mother, "I'm not sure. Does she work in Marrakech?") is None
     assert review("How old is Karim?", "Karim is seven years old.") is None
+    assert review("What did I tell you my son is called?", "Your son's name is Karim.") is None
+    # a day said in words is the day a search hit dates (bench_honesty seed 54)
+    hit_line = "1. [2025-05-07 10:00, this weekend = 2025-05-10] the user said: My son Karim is visiting this weekend."
+    found = [
+        *seen,
+        ChatMessage(role="user", content="When is Karim coming over?"),
+        ChatMessage(role="user", content=hit_line),
+    ]
+    visit = draft("Karim is visiting this weekend on 10 May 2025.", prompt=found)
+    assert GroundedReply().review(Turn(question="When is Karim coming over?"), visit, memory) is None
+    later = draft("Karim is visiting this weekend on 17 May 2025.", prompt=found)
+    assert GroundedReply().review(Turn(question="When is Karim coming over?"), later, memory) is not None
     assert review("How old is Karim?", "Karim is nine years old.") is not None
     assert claims_beside_denial("I'm not sure, but I don't know.") == ""
     assert claims_beside_denial("Sorry, I don't know that. Your son is Karim.") == "Your son is Karim."
@@ -1430,6 +1451,42 @@ def test_recall_at_question_quotes_what_the_user_said_about_a_question_only_reca
     assert calls == ["message", "passage"]  # the two policies read one search
     denied = Turn(question="What was the band I went to see play live?", event_id=100, reply_start="I don't know")
     assert RecallAtQuestion().start(denied, memory) == []
+
+
+def test_a_reply_from_a_quoted_message_that_answers_begins_with_who_said_it_and_when():
+    """bench_honesty seed 54 (stop 44): quoted "My brother Stondgruard is visiting this
+    weekend." beside "When is Stondgruard coming over?", the reply was "I don't know when
+    Stondgruard is coming over."."""
+    from memgpt_local.agent.policy.recall_at_question import RecallAtQuestion, answers_from
+
+    said = [
+        hit(1, "Hi! I'm Ana, I work as a baker in Leeds.", kind="message", role="user"),
+        hit(2, "Last Saturday I saw the Mosquas play live, what a night!", kind="message", role="user"),
+        hit(3, "My brother Stondgruard is visiting this weekend.", kind="message", role="user"),
+    ]
+    memory = FakeMemory(entries=said, core=[("human", "Name: Ana"), ("human", "Brother: Stondgruard")])
+    for question in ("When is Stondgruard coming over?", "When is my brother coming to visit?"):
+        turn = Turn(question=question, event_id=100)
+        (notice,) = RecallAtQuestion().start(turn, memory)
+        assert "Stondgruard is visiting" in notice.content
+        assert (turn.reply_start, turn.reply_sentences) == ("On Friday 1 May, you told me", 1), question
+        assert "sorry" in turn.reply_unsaid
+    band = Turn(question="What was the band I went to see play live?", event_id=100)
+    RecallAtQuestion().start(band, memory)
+    assert band.reply_start == "On Friday 1 May, you told me"
+    both = Turn(question="When is Stondgruard coming over? And what band did I see live?", event_id=100)
+    RecallAtQuestion().start(both, memory)
+    assert both.reply_start == ""  # two questions: the model answers both its own way
+    core = Turn(question="When is my brother coming to visit?", event_id=100, reply_start="Your brother")
+    RecallAtQuestion().start(core, memory)
+    assert core.reply_start == "Your brother"  # a core line's start stays
+    # begun as an earlier reply in view began, the reply went on with that reply's words
+    before = msg(7, "assistant", "thought", function_args={"message": "On Friday 1 May, you told me that your ..."})
+    again = Turn(question="What was the band I went to see play live?", event_id=100)
+    RecallAtQuestion().start(again, FakeMemory(entries=said, core=memory.core, context=[before]))
+    assert again.reply_start == ""
+    assert not answers_from(said[0], "What does my brother Stondgruard do for work?")  # not the brother's work
+    assert not answers_from(said[2], "How old is my brother Stondgruard?")  # names him, says no age
 
 
 def test_nothing_found_leaves_the_model_to_answer_when_memory_speaks_of_the_question():

@@ -370,6 +370,21 @@ def spoken_days(text: str, today: date) -> str:
     return _ISO_MONTH.sub(say_month, _NAMED_ISO_DAY.sub(say, text))
 
 
+def with_days_in_full(text: str) -> str:
+    """``text`` with each YYYY-MM-DD day followed by the day said in full ("2025-05-10" is
+    "2025-05-10 (Saturday 10 May 2025)"): the words a reply may say it by."""
+
+    def full(m: re.Match[str]) -> str:
+        d = iso_day(m)
+        return (
+            m[0]
+            if d is None
+            else f"{m[0]} ({WEEKDAYS[d.weekday()].capitalize()} {d.day} {MONTHS[d.month - 1]} {d.year})"
+        )
+
+    return ISO_DAY.sub(full, text)
+
+
 # a month without its day, as the fact notes date "in March": "(2027-03)" is "(March 2027)". A
 # greeting said "your trip to Peru in 2027-09" (eval chat, stop 42)
 _ISO_MONTH = re.compile(r"\b(?P<y>\d{4})-(?P<m>0[1-9]|1[0-2])\b(?!-\d)")

@@ -22,6 +22,8 @@ from memgpt_local.runtime.base import CallSpec, Grammar, RepeatBan, TextCallback
 from memgpt_local.runtime.grammar import InvalidScriptError, render_call
 from memgpt_local.schemas import ChatMessage, Completion, FunctionCall
 
+# a scripted message that begins so is begun with the grammar's forced start (``ScriptedBackend._with_start``)
+AT_FORCED_START = "<forced start>"
 _TOKEN = re.compile(r"\s*(?:\w+|[^\w\s])", re.UNICODE)
 
 
@@ -98,6 +100,19 @@ class ScriptedBackend:
         return render_call(item, self._spec_for(item, grammar), heartbeat=heartbeat)
 
     @staticmethod
+    def _with_start(item: FunctionCall | str, grammar: Grammar | None) -> FunctionCall | str:
+        """``item`` with a message that begins with ``AT_FORCED_START`` begun with the grammar's
+        forced start instead: for scripts whose start depends on data the test does not spell
+        out (a day the evaluation generated)."""
+        message = item.arguments.get("message") if isinstance(item, FunctionCall) else None
+        if not isinstance(message, str) or not message.startswith(AT_FORCED_START):
+            return item
+        assert isinstance(item, FunctionCall)
+        start = grammar.message_start if grammar is not None else ""
+        filled = start + message.removeprefix(AT_FORCED_START)
+        return item.model_copy(update={"arguments": {**item.arguments, "message": filled}})
+
+    @staticmethod
     def _check_start(item: FunctionCall | str, grammar: Grammar | None) -> None:
         """A scripted reply must begin as the grammar forces a real model's to."""
         start = grammar.message_start if grammar is not None else ""
@@ -158,7 +173,7 @@ class ScriptedBackend:
             )
         started = time.perf_counter()
         reused = reusable_prefix(self._cache, prompt)
-        item = self._script[self._position]
+        item = self._with_start(self._script[self._position], grammar)
         self._position += 1
         text = self._reply_text(item, grammar)
         self._check_start(item, grammar)

@@ -57,6 +57,12 @@ class Draft:
     plan: StepPlan
     thought: str = ""  # the step's inner thought, which the user never sees
 
+    def written_after(self, start: str) -> str:
+        """The message less the words a policy began it with (``Turn.reply_start``): what the
+        model itself wrote. "On Monday 5 May, you told me" is no claim, no copy and no echo of
+        the model's."""
+        return self.message.removeprefix(start).lstrip() if start else self.message
+
 
 class MemoryView(Protocol):
     """What policies may read of the agent's memory (the agent's own view implements it)."""

@@ -59,7 +59,7 @@ class CopyGuard(Policy):
             return None
         asked = turn.question
         hits = turn.hits()
-        copied = copied_hit(draft.message, hits)
+        copied = copied_hit(draft.written_after(turn.reply_start), hits)
         if copied is None:
             return None
         # The turn itself (the question, the model's own steps: a date search finds them) and any

@@ -76,7 +76,8 @@ class EchoGuard(Policy):
     def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
         if draft.plan.last or turn.holds[self.name] or not turn.question or not asks_something(turn.question):
             return None
-        if not restates_question(draft.message, turn.question) or answers_besides(draft.message, turn.question):
+        written = draft.written_after(turn.reply_start)
+        if not restates_question(written, turn.question) or answers_besides(written, turn.question):
             return None
         hits = best_hits(turn, memory.embed, self.hits)
         core = lines_about(questions(turn.question), [("human", line) for line in human_lines(memory)])

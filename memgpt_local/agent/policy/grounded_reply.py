@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.policy.greet_by_name import human_lines
 from memgpt_local.agent.turn import Hold, Turn
+from memgpt_local.memory.dates import with_days_in_full
 from memgpt_local.schemas import ChatMessage
 from memgpt_local.text import (
     PETS,
@@ -72,13 +73,16 @@ def names_and_numbers(text: str) -> list[str]:
     return out
 
 
-# words of measure claim nothing without their number: "Karim is seven years old." under "Son:
-# Karim, seven" was held for "years" (a `make run` chat, stop 44)
-_MEASURES = frozenset("year years month months week weeks day days hour hours minute minutes old time times".split())
+# words of measure and of naming claim nothing alone: "Karim is seven years old." under "Son:
+# Karim, seven" was held for "years" (a `make run` chat, stop 44), "Your sister's name is
+# Telshoen." under "Sister: Telshoen" for "name" (bench_honesty seed 54)
+_SAY_NOTHING = frozenset(
+    "year years month months week weeks day days hour hours minute minutes old time times name named called".split()
+)
 
 
 def _longer_words(reply: str) -> list[str]:
-    return [w for w in content_words(reply) if len(w) > 3 and w not in _MEASURES]
+    return [w for w in content_words(reply) if len(w) > 3 and w not in _SAY_NOTHING]
 
 
 def unseen(reply: str, seen_text: str, names_only: bool = False) -> list[str]:
@@ -176,7 +180,10 @@ def seen_before_drafting(turn: Turn, prompt: Sequence[ChatMessage]) -> str:
     # Delight'." was said again the next day as seen (a `make run` chat, stop 43)
     before = [m for m in prompt[:start] if m.role != "assistant"]
     after = [m for m in prompt[start:] if m.role != "assistant" and not held(m)]
-    return "\n".join(m.content for m in [*before, *after])
+    text = "\n".join(m.content for m in [*before, *after])
+    # a day is seen in the words it is said by: "Telshoen is visiting this weekend on 10 May 2025."
+    # was held for "May" beside a search hit dated 2025-05-10 (bench_honesty seed 54, stop 44)
+    return with_days_in_full(text)
 
 
 class GroundedReply(Policy):
@@ -194,8 +201,9 @@ class GroundedReply(Policy):
             return None
         # beside a denial only names and numbers count: "If you tell me, I'll remember it next
         # time." is no claim about the user
-        denied = denies(draft.message)
-        claimed = claims_beside_denial(draft.message) if denied else draft.message
+        written = draft.written_after(turn.reply_start)  # "Earlier today, you told me" is no claim
+        denied = denies(written)
+        claimed = claims_beside_denial(written) if denied else written
         if not claimed:
             return None
         seen = seen_before_drafting(turn, draft.prompt)

@@ -12,6 +12,17 @@ day each was said, as ``core_at_question`` quotes core lines. The quotes are the
 words, "I saw the Grarklaans play live", and the model took them as its own ("I saw the
 Grarklaans play live last Saturday. It was a great night!", held by ``perspective_guard``, eval
 chat seed 18): the notice says who "I" is.
+
+Shown "- the user, on Monday 5 May: "My brother Stondgruard is visiting this weekend."" beside
+"When is Stondgruard coming over?", after two honest denials of other questions, the model
+answered "I don't know when Stondgruard is coming over." (bench_honesty seed 54, stop 44). When
+the first quote names whom the question asks about and shares a word of what it asks
+(``answers_from``), and no core line set the reply's start, the reply begins with who said it
+and when ("On Monday 5 May, you told me"), as ``answer_start`` begins one from a core line; the
+day also keeps "this weekend" from being read as this week's. Not when an earlier reply in view
+began so: begun like "On Monday 5 May, you told me that your sister Telshoen is visiting this
+weekend.", the answer to "What was the band I went to see play live?" went on with the same
+words (bench_honesty seed 54).
 """
 
 from __future__ import annotations
@@ -19,12 +30,17 @@ from __future__ import annotations
 from datetime import date
 
 from memgpt_local import events
+from memgpt_local.agent.policy.all_questions import asked_questions
+from memgpt_local.agent.policy.answer_start import UNSAID_IN_ANSWER
 from memgpt_local.agent.policy.base import MemoryView, Policy
+from memgpt_local.agent.policy.greet_by_name import human_lines
+from memgpt_local.agent.policy.grounded_reply import asks_about_the_user, person_asked
 from memgpt_local.agent.policy.nothing_found import START, evidence
+from memgpt_local.agent.policy.repeat_guard import earlier_replies
 from memgpt_local.agent.turn import Turn
 from memgpt_local.memory.dates import spoken_day
 from memgpt_local.schemas import NewMessage, SearchHit
-from memgpt_local.text import is_question, sentences
+from memgpt_local.text import is_question, named_as_known, questions, sentences, stems, topic_words, words
 
 QUOTED = 3  # hits quoted at most
 QUOTE_CHARS = 300
@@ -46,6 +62,28 @@ def tells(hit: SearchHit) -> bool:
     return hit.role == "user" and not all(is_question(s) for s in sentences(hit.text))
 
 
+def answers_from(hit: SearchHit, question: str) -> bool:
+    """Whether the user's message ``hit`` answers ``question`` (one about the user, names said as
+    their relation by ``named_as_known``): it names each person the question asks about by name
+    ("Stondgruard") and shares the stem of a word of what is asked beyond them ("coming over"
+    is a visit: "visiting"). "I work as a baker" does not answer "What does Stondgruard do for
+    work?"."""
+    if hit.kind != "message" or hit.role != "user":
+        return False
+    person = person_asked(question)
+    said = set(words(hit.text))
+    named = {w for w in person if w not in said}
+    asked = stems(topic_words(question)) - stems(" ".join(person))
+    return not named and bool(asked & stems(hit.text))
+
+
+def told_on(hit: SearchHit, today: date) -> str:
+    """The start of a reply that answers from ``hit``: "On Monday 5 May, you told me"."""
+    day = hit.created_at.date()
+    when = "Earlier today" if day == today else f"On {spoken_day(day, today)}"
+    return f"{when}, you told me"
+
+
 class RecallAtQuestion(Policy):
     name = "recall_at_question"
 
@@ -59,6 +97,18 @@ class RecallAtQuestion(Policy):
         if not found:
             return []
         today = turn.clock().date()
+        question = named_as_known(turn.question or "", human_lines(memory))
+        asked = questions(question)
+        if (
+            not turn.reply_start
+            and len(asked_questions(asked)) == 1
+            and (asks_about_the_user(asked) or person_asked(asked))
+            and answers_from(found[0], asked)
+        ):
+            start = told_on(found[0], today)
+            if not any(said.startswith(start) for said, _ in earlier_replies(turn, memory)):
+                turn.reply_start, turn.reply_sentences = start, 1
+                turn.reply_unsaid = (*turn.reply_unsaid, *UNSAID_IN_ANSWER)
         text = (
             "For you, not the user: past conversations say this about the user's question:\n"
             + "\n".join(quote(hit, today) for hit in found)

@@ -125,8 +125,12 @@ class ReplyCheck(Policy):
         def source(kind: SearchKind) -> Containing:
             return lambda text, limit: memory.containing(kind, text, limit)
 
+        # the words a policy began the reply with are no claim of the model's: "On Monday 5 May, you
+        # told me" (``recall_at_question``) was held for "Monday", and the redraft copied the hit
+        # shown, an older reply (bench_honesty seed 54, stop 44)
+        written = draft.written_after(turn.reply_start)
         check = unread_entries(
-            draft.message,
+            written,
             asked=asked,
             context_text="\n".join(m.content for m in draft.prompt),
             sources=[source(kind) for kind in SOURCES],
