@@ -1395,6 +1395,10 @@ def test_nothing_found_denies_a_detail_of_a_saved_person_that_nothing_says():
     ]:
         assert detail_left(question, [f"[human] {line}"]) == set(), question
     assert detail_left("How old is my brother?", ["[human] Brother: Tom, visiting next week"]) == {"old"}
+    # a line that says only who one is answers no question of a kind (bench_honesty seeds 52-54:
+    # "What breed is Laquaiette?" got "Your pet Laquaiette is a cat."), and the user's own job is not theirs
+    assert detail_left("What breed is my pet Laquaiette?", ["[human] Pet: Laquaiette, a cat"]) == {"bree"}
+    assert detail_left("What is my brother's job?", ["[human] Brother: Tom", "[human] Work: baker"]) == {"job"}
     said_of_the_dog = msg(7, "user", "My sister Ola lives in Gdansk and my dog Burek is nine.")  # `make run`
     olas = FakeMemory(core=[("human", "Sister: Ola"), ("human", "Dog: Burek")], context=[said_of_the_dog])
     ola = Turn(question="How old is my sister?", event_id=100)

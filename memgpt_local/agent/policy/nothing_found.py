@@ -183,10 +183,35 @@ _KIND_WORDS = frozenset(
     for w in " ".join([*LABEL_TOPICS, *LABEL_TOPICS.values()]).split()
     + "breed type sort brand make model colour color name surname called".split()
 )
+_NAMING = frozenset(stem(w) for w in "name surname called".split())
+_WHO_WORDS = RELATIONS | PETS | {"pet", "a", "an", "the", "my", "our", "and"}
+
+
+def lines_of(lines: list[str], owners: set[str]) -> list[str]:
+    """The core ``lines`` (quoted "[human] ...") that name one of ``owners`` (stems) in their
+    label or value."""
+    return [line for line in lines if stems(line.split("] ", 1)[-1]) & owners]
+
+
+def says_only_who(lines: list[str]) -> bool:
+    """Whether the core ``lines`` say only who someone is: a name and what they are ("Pet:
+    Laquaiette, a cat", "Brother: Tom"). Such a line answers no question of a kind: "What breed
+    is Laquaiette?" was answered "Your pet Laquaiette is a cat." (bench_honesty seeds 52-54)."""
+    values = [line.split("] ", 1)[-1].partition(":")[2] for line in lines]
+    return bool(values) and not any(
+        w for value in values for w in re.findall(r"[A-Za-z']+", value) if w[0].islower() and w not in _WHO_WORDS
+    )
+
+
 # words said of any question, never the detail asked: "What's my brother called these days?"
 _FILLER = frozenset(stem(w) for w in "days nowadays now currently actually really exactly just again".split())
 # the people and animals a detail is asked of: "How old is my brother?", "What breed is my dog?"
 _OWNERS = frozenset(stem(w) for w in RELATIONS | PETS | {"pet"})
+
+
+def _names_in(question: str) -> set[str]:
+    """The stems of the names a question says after its first word ("Laquaiette")."""
+    return {stem(w) for w in re.findall(r"(?<=\s)[A-Z][a-z]+", question)}
 
 
 def detail_left(question: str, lines: list[str]) -> set[str]:
@@ -194,16 +219,24 @@ def detail_left(question: str, lines: list[str]) -> set[str]:
     core ``lines`` it asks about do not say: "How old is my brother?" under "Brother: Tom,
     visiting next week" leaves "old"; "Which school did my brother go to?" leaves "school".
     Only for a question about one of the user's people or animals that a line speaks of; words
-    of a kind ("job", "breed") and verbs ("visiting", "coming": "comes to stay" says
-    when) are never left, as a line may answer them in other words; a question of how much is
-    answered by a number in a line."""
+    of a kind ("job", "breed") and verbs ("visiting", "coming": "comes to stay" says when) are
+    never left, as a line may answer them in other words, unless the lines about the one asked
+    of say only who they are (``says_only_who``: "Pet: Laquaiette, a cat" says no breed, and
+    the user's own "Work: baker" no brother's job); a question of how much is answered by a
+    number in a line."""
     asked = topic(topic_words(question)) - _NOT_SUBJECT
     said = " ".join(line.split("] ", 1)[-1] for line in lines)
     covered = stems(said) | {stem(w) for line in lines for w in label_topics(label_of(line))}
     if not asked & covered & _OWNERS:  # no line about the person or animal asked of
         return set()
-    verbs = {stem(w) for w in words(topic_words(question)) if w.endswith(("ing", "ed"))}
-    left = asked - covered - BARE_LABEL_STEMS - _KIND_WORDS - _FILLER - verbs
+    verbs = {stem(w) for w in words(topic_words(question)) if w.endswith(("ing", "ed"))} - _KIND_WORDS  # not "breed"
+    kinds = _KIND_WORDS
+    theirs = lines_of(lines, asked & _OWNERS | _names_in(question))
+    if says_only_who(theirs):  # a kind ("breed", "job") is left, and the user's own "Work: ..." covers nothing
+        kinds = _NAMING
+        covered = stems(" ".join(line.split("] ", 1)[-1] for line in theirs))
+        covered |= {stem(w) for line in theirs for w in label_topics(label_of(line))}
+    left = asked - covered - BARE_LABEL_STEMS - kinds - _FILLER - verbs
     if _QUANTITY.search(question) and says_a_number(said):
         left -= _QUANTITY_STEMS
     return left
