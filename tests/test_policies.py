@@ -662,6 +662,10 @@ def test_grounded_reply_reads_what_a_denial_claims_beside_it_and_no_words_of_mea
     assert review(mother, "I don't know. If you tell me, I'll remember it for next time.") is None
     assert review(mother, "I'm not sure. Does she work in Marrakech?") is None
     assert review("How old is Karim?", "Karim is seven years old.") is None
+    # a forced "I don't know" is the answer's own: "where Karim went to school" is no claim (seed 55)
+    school = "Which school did my son go to?"
+    denied = draft("I don't know where Karim went to school.", prompt=[*seen, ChatMessage(role="user", content=school)])
+    assert GroundedReply().review(Turn(question=school, reply_start="I don't know"), denied, memory) is None
     assert review("What did I tell you my son is called?", "Your son's name is Karim.") is None
     # a day said in words is the day a search hit dates (bench_honesty seed 54)
     hit_line = "1. [2025-05-07 10:00, this weekend = 2025-05-10] the user said: My son Karim is visiting this weekend."

@@ -26,6 +26,7 @@ from memgpt_local.agent.turn import Hold, StepRecord, Turn
 from memgpt_local.functions.links import Link
 from memgpt_local.functions.specs import FunctionKind
 from memgpt_local.schemas import ChatMessage, Message, NewMessage, SearchHit
+from memgpt_local.text import denies
 
 SearchKind = Literal["message", "passage"]
 ALL_KINDS: frozenset[FunctionKind] = frozenset(("reply", "search", "memory_edit", "control"))
@@ -60,8 +61,9 @@ class Draft:
     def written_after(self, start: str) -> str:
         """The message less the words a policy began it with (``Turn.reply_start``): what the
         model itself wrote. "On Monday 5 May, you told me" is no claim, no copy and no echo of
-        the model's."""
-        return self.message.removeprefix(start).lstrip() if start else self.message
+        the model's. A forced "I don't know" stays: it is what the rest of the sentence says
+        (without it, "where Thailduard went to school." read as a claim, bench_honesty seed 55)."""
+        return self.message.removeprefix(start).lstrip() if start and not denies(start) else self.message
 
 
 class MemoryView(Protocol):
