@@ -376,11 +376,7 @@ def with_days_in_full(text: str) -> str:
 
     def full(m: re.Match[str]) -> str:
         d = iso_day(m)
-        return (
-            m[0]
-            if d is None
-            else f"{m[0]} ({WEEKDAYS[d.weekday()].capitalize()} {d.day} {MONTHS[d.month - 1]} {d.year})"
-        )
+        return m[0] if d is None else f"{m[0]} ({spoken_day(d, d)} {d.year})"
 
     return ISO_DAY.sub(full, text)
 

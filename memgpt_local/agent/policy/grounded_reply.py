@@ -199,14 +199,14 @@ class GroundedReply(Policy):
         person = person_asked(questions(question)) or of_them(question)
         if not (asks_about_the_user(question) or person):
             return None
-        # beside a denial only names and numbers count: "If you tell me, I'll remember it next
-        # time." is no claim about the user
         written = draft.written_after(turn.reply_start)  # "Earlier today, you told me" is no claim
         denied = denies(written)
         claimed = claims_beside_denial(written) if denied else written
         if not claimed:
             return None
         seen = seen_before_drafting(turn, draft.prompt)
+        # beside a denial only names and numbers count: "If you tell me, I'll remember it next
+        # time." is no claim about the user
         new, of_whom = unseen(claimed, seen, names_only=denied), ""
         if not new and person:
             new = unseen_of(claimed, seen, person, question, names_only=denied)

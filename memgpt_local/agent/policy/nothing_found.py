@@ -45,7 +45,7 @@ from memgpt_local.agent.policy.answer_start import label_of
 from memgpt_local.agent.policy.base import MemoryView, Policy, StepPlan
 from memgpt_local.agent.policy.core_at_question import lines_asked_about
 from memgpt_local.agent.policy.greet_by_name import human_lines, known_name
-from memgpt_local.agent.policy.grounded_reply import asks_about_the_user
+from memgpt_local.agent.policy.grounded_reply import asks_about_the_user, names_and_numbers
 from memgpt_local.agent.policy.search_uncovered import topic
 from memgpt_local.agent.turn import StepRecord, Turn
 from memgpt_local.memory.dates import MONTHS
@@ -209,9 +209,11 @@ _FILLER = frozenset(stem(w) for w in "days nowadays now currently actually reall
 _OWNERS = frozenset(stem(w) for w in RELATIONS | PETS | {"pet"})
 
 
-def _names_in(question: str) -> set[str]:
-    """The stems of the names a question says after its first word ("Laquaiette")."""
-    return {stem(w) for w in re.findall(r"(?<=\s)[A-Z][a-z]+", question)}
+def _covered(lines: list[str]) -> set[str]:
+    """The stems core ``lines`` (quoted "[human] ...") may answer a question with: their words,
+    and the words people ask about their labels with."""
+    said = " ".join(line.split("] ", 1)[-1] for line in lines)
+    return stems(said) | {stem(w) for line in lines for w in label_topics(label_of(line))}
 
 
 def detail_left(question: str, lines: list[str]) -> set[str]:
@@ -226,16 +228,15 @@ def detail_left(question: str, lines: list[str]) -> set[str]:
     number in a line."""
     asked = topic(topic_words(question)) - _NOT_SUBJECT
     said = " ".join(line.split("] ", 1)[-1] for line in lines)
-    covered = stems(said) | {stem(w) for line in lines for w in label_topics(label_of(line))}
+    covered = _covered(lines)
     if not asked & covered & _OWNERS:  # no line about the person or animal asked of
         return set()
     verbs = {stem(w) for w in words(topic_words(question)) if w.endswith(("ing", "ed"))} - _KIND_WORDS  # not "breed"
     kinds = _KIND_WORDS
-    theirs = lines_of(lines, asked & _OWNERS | _names_in(question))
+    names = {stem(w.lower()) for w in names_and_numbers(question) if not w.isdigit()}
+    theirs = lines_of(lines, asked & _OWNERS | names)
     if says_only_who(theirs):  # a kind ("breed", "job") is left, and the user's own "Work: ..." covers nothing
-        kinds = _NAMING
-        covered = stems(" ".join(line.split("] ", 1)[-1] for line in theirs))
-        covered |= {stem(w) for line in theirs for w in label_topics(label_of(line))}
+        kinds, covered = _NAMING, _covered(theirs)
     left = asked - covered - BARE_LABEL_STEMS - kinds - _FILLER - verbs
     if _QUANTITY.search(question) and says_a_number(said):
         left -= _QUANTITY_STEMS
