@@ -321,7 +321,11 @@ _SEEN_LIVE = re.compile(r"\b((?:see|saw|seen|seeing|watch\w*|play\w*|hear|heard)
 _OWN_NAME = re.compile(r"\b(?:my name|who am i|what am i called|call me)\b", re.I)
 # "When is Sundgroa coming over?" asks about a visit: its "over" was taken for the detail asked,
 # no message said it, and the visit "this weekend" was denied (bench_honesty seed 50, stop 43)
-_COMING_OVER = re.compile(r"\b(?:com(?:e|es|ing)|pop(?:s|ping)?|drop(?:s|ping)?) (?:over|round|around|by)\b", re.I)
+# so is "coming to stay": "Brother: Callum, ..." and "My brother Callum is coming to stay next
+# weekend" in view, "When is Callum coming over?" was denied (a `make run` chat, stop 44)
+_COMING_OVER = re.compile(
+    r"\b(?:com(?:e|es|ing)|pop(?:s|ping)?|drop(?:s|ping)?) (?:over|round|around|by)\b|\bcom(?:e|es|ing) to stay\b", re.I
+)
 
 
 def label_topics(label: str) -> set[str]:

@@ -1399,6 +1399,15 @@ def test_nothing_found_denies_a_detail_of_a_saved_person_that_nothing_says():
     ]:
         assert detail_left(question, [f"[human] {line}"]) == set(), question
     assert detail_left("How old is my brother?", ["[human] Brother: Tom, visiting next week"]) == {"old"}
+    # "coming to stay" is a visit too (a `make run` chat, stop 44: "When is Callum coming over?" denied)
+    assert detail_left("When is my brother coming over?", ["[human] Brother: Tom, comes to stay on Saturday"]) == set()
+    stay = FakeMemory(
+        core=[("human", "Brother: Callum, lives in Aberdeen")],
+        context=[msg(7, "user", "My brother Callum is coming to stay next weekend, he lives in Aberdeen.")],
+    )
+    callum = Turn(question="When is Callum coming over?", event_id=100)
+    NothingFound().start(callum, stay)
+    assert callum.reply_start != "I don't know"
     # a line that says only who one is answers no question of a kind (bench_honesty seeds 52-54:
     # "What breed is Laquaiette?" got "Your pet Laquaiette is a cat."), and the user's own job is not theirs
     assert detail_left("What breed is my pet Laquaiette?", ["[human] Pet: Laquaiette, a cat"]) == {"bree"}

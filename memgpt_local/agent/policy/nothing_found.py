@@ -213,7 +213,7 @@ def _covered(lines: list[str]) -> set[str]:
     """The stems core ``lines`` (quoted "[human] ...") may answer a question with: their words,
     and the words people ask about their labels with."""
     said = " ".join(line.split("] ", 1)[-1] for line in lines)
-    return stems(said) | {stem(w) for line in lines for w in label_topics(label_of(line))}
+    return stems(said) | stems(topic_words(said)) | {stem(w) for line in lines for w in label_topics(label_of(line))}
 
 
 def detail_left(question: str, lines: list[str]) -> set[str]:
@@ -259,7 +259,7 @@ def holds_detail(text: str, left: set[str], question: str, amounts: bool = True)
     beside a word of the question ("My brother turned 34"). Only what people said gives an
     amount: a search result's "showing 1-1 of 1" beside "Brother: Quexfe" was taken for an age
     (bench_honesty seed 41)."""
-    if left & stems(text):
+    if left & (stems(text) | stems(topic_words(text))):  # "coming to stay" is a visit
         return True
     return amounts and bool(_QUANTITY.search(question)) and _amount_of(text, subject_of(question) - left)
 
