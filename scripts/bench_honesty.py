@@ -26,7 +26,8 @@ A name already in the defaults is simply there once.
 
 The questions are worded unlike the evaluation's (a third wording), so the numbers are not
 the tuned ones; three of them (since stop 43) name the user's sibling or pet by name, with no
-"my". Per configuration it prints correct answers, invented answers (an absent fact
+"my". Every second user's sibling line also says where the sibling lives (since stop 45), so a
+question about the sibling meets a line that says more than a name. Per configuration it prints correct answers, invented answers (an absent fact
 answered, or a present one answered wrongly), correct "I don't know" on absent facts, steps,
 generated tokens and seconds per turn, with 95% Wilson intervals; every reply is printed to
 read the failures. Timings on a shared 2-core machine are noisy: compare rows of one run.
@@ -71,8 +72,12 @@ CONFIGS: dict[str, tuple[str, ...]] = {
 }
 
 
-def core_lines(p: Profile) -> str:
-    """The human block as the fact notes write it after two sessions."""
+def core_lines(p: Profile, sibling_home: bool = False) -> str:
+    """The human block as the fact notes write it after two sessions; with ``sibling_home``,
+    the sibling's line also says where they live (stop 45: the user's own "Work: ..." line then
+    passed for the sibling's job, and "What does Callum do for work?" was answered with a
+    made-up job in a `make run` chat)."""
+    sibling = f"{p.sibling.capitalize()}: {p.sibling_name}" + (f", lives in {p.town}" if sibling_home else "")
     return "\n".join(
         [
             f"Name: {p.first}",
@@ -81,7 +86,7 @@ def core_lines(p: Profile) -> str:
             f"Pet: {p.pet}, a {p.animal}",
             f"Allergy: {p.allergy}",
             f"Favourite food: {p.food}",
-            f"{p.sibling.capitalize()}: {p.sibling_name}",
+            sibling,
         ]
     )
 
@@ -138,10 +143,10 @@ def questions(p: Profile, rng: random.Random) -> list[UserTurn]:
     return mixed
 
 
-def prepare(root: Path, name: str, p: Profile, embedder, settings: AgentSettings):
+def prepare(root: Path, name: str, p: Profile, embedder, settings: AgentSettings, sibling_home: bool = False):
     store = open_store(root / f"{name}.db", embedder)
     agent = store.agents.create("bench", blocks=default_blocks(settings.core_memory_limit))
-    store.core.set_value(agent.id, "human", core_lines(p))
+    store.core.set_value(agent.id, "human", core_lines(p, sibling_home))
     messages = []
     at = START
     for user, reply in earlier_conversation(p):
@@ -189,7 +194,8 @@ def main() -> int:
         asked = questions(profile, rng)
         for name in names:  # the configurations take turns per user: noise falls on both
             settings = AgentSettings(policies=list(dict.fromkeys(CONFIGS[name])))
-            store = prepare(root, f"{name}-{index}", profile, embedder, settings)
+            # every second user's sibling line also says where they live
+            store = prepare(root, f"{name}-{index}", profile, embedder, settings, sibling_home=index % 2 == 1)
             try:
                 runner = AgentRunner(store, backend, "bench", settings)
                 for number, turn in enumerate(asked):

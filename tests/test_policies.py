@@ -1412,6 +1412,24 @@ def test_nothing_found_denies_a_detail_of_a_saved_person_that_nothing_says():
     # "What breed is Laquaiette?" got "Your pet Laquaiette is a cat."), and the user's own job is not theirs
     assert detail_left("What breed is my pet Laquaiette?", ["[human] Pet: Laquaiette, a cat"]) == {"bree"}
     assert detail_left("What is my brother's job?", ["[human] Brother: Tom", "[human] Work: baker"]) == {"job"}
+    # a line that says where one lives and when they come says nothing of their work, nor does the
+    # user's own (a `make run` chat, stop 44: "What does Callum do for work?" got a made-up job twice)
+    callums = [
+        ("human", "Work: nurse at the Royal Infirmary"),
+        ("human", "Brother: Callum, lives in Aberdeen (next weekend)"),
+    ]
+    for said in [[], [msg(7, "user", "I work nights at the Royal Infirmary, it's exhausting.")]]:
+        job = Turn(question="What does Callum do for work?", event_id=100)
+        NothingFound().start(job, FakeMemory(core=callums, context=said))
+        assert job.reply_start == "I don't know", said
+    told_job = msg(7, "user", "Callum works offshore on the rigs.")
+    job = Turn(question="What does Callum do for work?", event_id=100)
+    NothingFound().start(job, FakeMemory(core=callums, context=[told_job]))
+    assert job.reply_start != "I don't know"
+    assert detail_left("Where does my sister live?", ["[human] Sister: Ana, visiting on Saturday"]) == {"live"}
+    assert detail_left("What does my sister do for work?", ["[human] Sister: Ana, lives in Leeds"]) == {"work"}
+    assert detail_left("What does my sister do for work?", ["[human] Sister: Ana, teaches maths (34)"]) == set()
+    assert detail_left("Where does my sister live?", ["[human] Sister: Ana, lives in Leeds"]) == set()
     said_of_the_dog = msg(7, "user", "My sister Ola lives in Gdansk and my dog Burek is nine.")  # `make run`
     olas = FakeMemory(core=[("human", "Sister: Ola"), ("human", "Dog: Burek")], context=[said_of_the_dog])
     ola = Turn(question="How old is my sister?", event_id=100)

@@ -197,10 +197,45 @@ def says_only_who(lines: list[str]) -> bool:
     """Whether the core ``lines`` say only who someone is: a name and what they are ("Pet:
     Laquaiette, a cat", "Brother: Tom"). Such a line answers no question of a kind: "What breed
     is Laquaiette?" was answered "Your pet Laquaiette is a cat." (bench_honesty seeds 52-54)."""
+    return bool(lines) and all(_says_who(clause) for clause in _clauses(lines))
+
+
+# the parts of a line's value: "Callum, lives in Aberdeen (coming to stay next weekend)"
+_CLAUSE_BREAK = re.compile(r"[,;()]|\band\b|\s-\s")
+# a clause that says where one lives answers where, and nothing of a kind: "lives in Aberdeen"
+_PLACE = re.compile(r"^(?:lives?|living|based|moved|moving|from|in)\b", re.I)
+# a clause that says when one comes: "coming to stay next weekend", "visiting on 2025-05-10"
+_WHEN = re.compile(
+    r"\b(?:visit\w*|com(?:e|es|ing)|stay\w*|arriv\w*|next|this|tomorrow|tonight|weekend|monday|tuesday|"
+    r"wednesday|thursday|friday|saturday|sunday)\b",
+    re.I,
+)
+_HOME_STEMS = frozenset(stem(w) for w in LABEL_TOPICS["home"].split())
+
+
+def _clauses(lines: list[str]) -> list[str]:
     values = [line.split("] ", 1)[-1].partition(":")[2] for line in lines]
-    return bool(values) and not any(
-        w for value in values for w in re.findall(r"[A-Za-z']+", value) if w[0].islower() and w not in _WHO_WORDS
-    )
+    return [c.strip() for value in values for c in _CLAUSE_BREAK.split(value) if c.strip()]
+
+
+def _says_who(clause: str) -> bool:
+    return not any(w[0].islower() and w not in _WHO_WORDS for w in re.findall(r"[A-Za-z']+", clause))
+
+
+def kinds_said(lines: list[str]) -> frozenset[str]:
+    """The words of a kind (``_KIND_WORDS``) that the core ``lines`` about one person or animal
+    may answer in other words. A clause that says who they are, where they live, when they come
+    or how old they are answers no other kind: "Brother: Callum, lives in Aberdeen (coming to
+    stay next weekend)" says nothing of his work, and "What does Callum do for work?" was
+    answered with a made-up job twice (a `make run` chat, stop 44); any other clause ("a nurse",
+    "teaches maths") may answer any kind."""
+    said = set[str]()
+    for clause in _clauses(lines):
+        if _PLACE.match(clause):
+            said |= _HOME_STEMS
+        elif not (_says_who(clause) or _WHEN.search(clause) or _DATE.search(clause) or says_a_number(clause)):
+            return _KIND_WORDS
+    return frozenset(said)
 
 
 # words said of any question, never the detail asked: "What's my brother called these days?"
@@ -214,6 +249,22 @@ def _covered(lines: list[str]) -> set[str]:
     and the words people ask about their labels with."""
     said = " ".join(line.split("] ", 1)[-1] for line in lines)
     return stems(said) | stems(topic_words(said)) | {stem(w) for line in lines for w in label_topics(label_of(line))}
+
+
+def owners_asked_of(question: str) -> set[str]:
+    """The stems of the people or animals ``question`` asks about: its words of kin or pets and
+    the names it says ("brother", "callum")."""
+    names = {stem(w.lower()) for w in names_and_numbers(question) if not w.isdigit()}
+    return topic(topic_words(question)) & _OWNERS | names
+
+
+_THIRD_PERSON = re.compile(r"\b(?:he|she|his|her|him|they|their|them)\b", re.I)
+
+
+def said_of(text: str, owners: set[str]) -> bool:
+    """Whether ``text`` may speak of one of ``owners`` (stems): it names them or says "he",
+    "she", "they". "I work at the Royal Infirmary" says nothing of a brother's work."""
+    return bool(stems(text) & owners or _THIRD_PERSON.search(text))
 
 
 def detail_left(question: str, lines: list[str]) -> set[str]:
@@ -233,10 +284,9 @@ def detail_left(question: str, lines: list[str]) -> set[str]:
         return set()
     verbs = {stem(w) for w in words(topic_words(question)) if w.endswith(("ing", "ed"))} - _KIND_WORDS  # not "breed"
     kinds = _KIND_WORDS
-    names = {stem(w.lower()) for w in names_and_numbers(question) if not w.isdigit()}
-    theirs = lines_of(lines, asked & _OWNERS | names)
-    if says_only_who(theirs):  # a kind ("breed", "job") is left, and the user's own "Work: ..." covers nothing
-        kinds, covered = _NAMING, _covered(theirs)
+    theirs = lines_of(lines, owners_asked_of(question))
+    if theirs:  # the user's own "Work: ..." says nothing of their brother's job
+        kinds, covered = _NAMING | kinds_said(theirs), _covered(theirs)
     left = asked - covered - BARE_LABEL_STEMS - kinds - _FILLER - verbs
     if _QUANTITY.search(question) and says_a_number(said):
         left -= _QUANTITY_STEMS
@@ -306,14 +356,20 @@ def evidence(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_VIEW) -
     None when the question is not such a one: in view (in messages of the ``seen`` roles), or
     about something else."""
     question = asked_of(turn, memory)
-    subject, left = unseen_subject(turn, memory, seen), set[str]()
+    subject, left, owners = unseen_subject(turn, memory, seen), set[str](), set[str]()
     if not subject:
         if not one_question_about_the_user(turn, question):
             return None
         left = detail_left(question, lines_asked_about(question, memory))
-        if not left or any(holds_detail(text, left, question, False) for text in in_view_before(turn, memory, seen)):
+        owners = owners_asked_of(question)
+        if not left:
             return None
-        if any(holds_detail(text, left, question) for text in in_view_before(turn, memory, ("user",))):
+        if any(  # "I work at the infirmary" says nothing of a brother's work
+            holds_detail(text, left, question, amounts)
+            for amounts, roles in ((False, seen), (True, ("user",)))
+            for text in in_view_before(turn, memory, roles)
+            if said_of(text, owners)
+        ):
             return None
         subject = subject_of(question)
     asked = asked_words(question)
@@ -321,7 +377,7 @@ def evidence(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_VIEW) -
     def holds(hit: SearchHit) -> bool:
         if left:
             said = statements(hit.text) if hit.role == "user" else hit.text
-            return hit.role != "assistant" and holds_detail(said, left, question)
+            return hit.role != "assistant" and said_of(said, owners) and holds_detail(said, left, question)
         return speaks_of(hit, subject, asked)
 
     query = subject_query(question, subject)
