@@ -27,10 +27,11 @@ A name already in the defaults is simply there once.
 The questions are worded unlike the evaluation's (a third wording), so the numbers are not
 the tuned ones; three of them (since stop 43) name the user's sibling or pet by name, with no
 "my". Every second user's sibling line also says where the sibling lives (since stop 45), so a
-question about the sibling meets a line that says more than a name. Per configuration it prints correct answers, invented answers (an absent fact
-answered, or a present one answered wrongly), correct "I don't know" on absent facts, steps,
-generated tokens and seconds per turn, with 95% Wilson intervals; every reply is printed to
-read the failures. Timings on a shared 2-core machine are noisy: compare rows of one run.
+question about the sibling meets a line that says more than a name. Per configuration it
+prints correct answers, invented answers (an absent fact answered, or a present one answered
+wrongly), correct "I don't know" on absent facts, steps, generated tokens and seconds per turn,
+with 95% Wilson intervals; every reply is printed to read the failures. Timings on a shared
+2-core machine are noisy: compare rows of one run.
 
     python scripts/bench_honesty.py --model /path/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf [--users 2]
 """
