@@ -371,6 +371,13 @@ THURSDAY = "2026-12-03T18:00:00+00:00"
                 "Brother: Pawel, starts his new job (on Thursday, 2026-12-10)",
             ],
         ),
+        (  # the line names him and says something else: the plan is written with its day, not the day
+            # alone ("Brother: Callum, lives in Aberdeen (next weekend, ...)" read as his home next
+            # weekend, a `make run` chat at stop 44)
+            ["Brother: Callum, lives in Aberdeen"],
+            "My brother Callum is coming to stay next weekend, he lives in Aberdeen.",
+            ["Brother: Callum, lives in Aberdeen; coming to stay next weekend (weekend of 2026-12-12)"],
+        ),
         (  # the day's clause says nothing of the line
             ["Work: runs a bookshop"],
             "I run a bookshop, and my sister visits next week.",

@@ -510,8 +510,24 @@ def carry_days(lines: Sequence[str], said: str, when: datetime) -> list[str]:
         touching = [i for i, line in enumerate(out) if stems(line.partition(":")[2]) & clause]
         if len(touching) != 1:
             continue
-        out[touching[0]] = with_day(out[touching[0]], mention)
+        line = out[touching[0]]
+        plan = plan_said(clause_with(said, mention), mention)
+        if plan and not stems(line.partition(":")[2]) & stems(plan):  # the line names them, not the plan
+            out[touching[0]] = f"{line}; {plan} ({mention.value})"
+        else:
+            out[touching[0]] = with_day(line, mention)
     return out
+
+
+def plan_said(clause: str, mention: Mention) -> str | None:
+    """What someone else's plan in ``clause`` is, said without them: "coming to stay next
+    weekend" of "My brother Callum is coming to stay next weekend"; None when the clause names
+    nobody at its start or says nothing but the day."""
+    m = _PLAN_SUBJECT.search(clause)
+    if m is None or clause[: m.start()].strip() or not m["relation"]:
+        return None
+    plan = clause[m.end() :].strip()
+    return plan if plan and plan.lower() != mention.phrase.lower() else None
 
 
 # whose plan a clause tells: "my mum Grace is having hip surgery" (Grace), "my sister is visiting"
