@@ -1509,17 +1509,27 @@ def test_a_reply_from_a_quoted_message_that_answers_begins_with_who_said_it_and_
     band = Turn(question="What was the band I went to see play live?", event_id=100)
     RecallAtQuestion().start(band, memory)
     assert band.reply_start == "On Friday 1 May, you told me"
+    # "lives in" in view says nothing of a gig (bench_honesty seed 57: no quote, and "The Beatles")
+    lives = FakeMemory(entries=said, core=[("human", "Name: Ana"), ("human", "Brother: Stondgruard, lives in Bath")])
+    gig = Turn(question="What was the band I went to see play live?", event_id=100)
+    (quoted,) = RecallAtQuestion().start(gig, lives)
+    assert "Mosquas" in quoted.content and gig.reply_start == "On Friday 1 May, you told me"
     both = Turn(question="When is Stondgruard coming over? And what band did I see live?", event_id=100)
     RecallAtQuestion().start(both, memory)
     assert both.reply_start == ""  # two questions: the model answers both its own way
     core = Turn(question="When is my brother coming to visit?", event_id=100, reply_start="Your brother")
     RecallAtQuestion().start(core, memory)
     assert core.reply_start == "Your brother"  # a core line's start stays
-    # begun as an earlier reply in view began, the reply went on with that reply's words
+    # begun as an earlier reply in view began, the reply went on with that reply's words: the other
+    # order is forced, and nothing once both were said (with no start, bench_honesty seed 57 denied)
     before = msg(7, "assistant", "thought", function_args={"message": "On Friday 1 May, you told me that your ..."})
     again = Turn(question="What was the band I went to see play live?", event_id=100)
     RecallAtQuestion().start(again, FakeMemory(entries=said, core=memory.core, context=[before]))
-    assert again.reply_start == ""
+    assert again.reply_start == "You told me on Friday 1 May"
+    other = msg(8, "assistant", "thought", function_args={"message": "You told me on Friday 1 May that you ..."})
+    third = Turn(question="What was the band I went to see play live?", event_id=100)
+    RecallAtQuestion().start(third, FakeMemory(entries=said, core=memory.core, context=[before, other]))
+    assert third.reply_start == ""
     assert not answers_from(said[0], "What does my brother Stondgruard do for work?")  # not the brother's work
     assert not answers_from(said[2], "How old is my brother Stondgruard?")  # names him, says no age
 

@@ -19,10 +19,13 @@ answered "I don't know when Stondgruard is coming over." (bench_honesty seed 54,
 the first quote names whom the question asks about and shares a word of what it asks
 (``answers_from``), and no core line set the reply's start, the reply begins with who said it
 and when ("On Monday 5 May, you told me"), as ``answer_start`` begins one from a core line; the
-day also keeps "this weekend" from being read as this week's. Not when an earlier reply in view
-began so: begun like "On Monday 5 May, you told me that your sister Telshoen is visiting this
-weekend.", the answer to "What was the band I went to see play live?" went on with the same
-words (bench_honesty seed 54).
+day also keeps "this weekend" from being read as this week's. When an earlier reply in view
+began so, the words go the other way round ("You told me on Monday 5 May"), and neither is
+forced when both did: begun like "On Monday 5 May, you told me that your sister Telshoen is
+visiting this weekend.", the answer to "What was the band I went to see play live?" went on
+with the same words (bench_honesty seed 54); with no start at all, "When is Fotraiard coming
+over?" after the band's answer was "I don't know when Fotraiard is coming over.", the quote
+beside it (bench_honesty seed 57, stop 45).
 """
 
 from __future__ import annotations
@@ -77,11 +80,12 @@ def answers_from(hit: SearchHit, question: str) -> bool:
     return not named and bool(asked & stems(hit.text))
 
 
-def told_on(hit: SearchHit, today: date) -> str:
-    """The start of a reply that answers from ``hit``: "On Monday 5 May, you told me"."""
+def told_on(hit: SearchHit, today: date) -> tuple[str, str]:
+    """The starts of a reply that answers from ``hit``, in two orders: "On Monday 5 May, you
+    told me" and "You told me on Monday 5 May"."""
     day = hit.created_at.date()
-    when = "Earlier today" if day == today else f"On {spoken_day(day, today)}"
-    return f"{when}, you told me"
+    when = "earlier today" if day == today else f"on {spoken_day(day, today)}"
+    return f"{when[0].upper()}{when[1:]}, you told me", f"You told me {when}"
 
 
 class RecallAtQuestion(Policy):
@@ -105,8 +109,9 @@ class RecallAtQuestion(Policy):
             and (asks_about_the_user(asked) or person_asked(asked))
             and answers_from(found[0], asked)
         ):
-            start = told_on(found[0], today)
-            if not any(said.startswith(start) for said, _ in earlier_replies(turn, memory)):
+            earlier = [said for said, _ in earlier_replies(turn, memory)]
+            start = next((s for s in told_on(found[0], today) if not any(e.startswith(s) for e in earlier)), None)
+            if start is not None:
                 turn.reply_start, turn.reply_sentences = start, 1
                 turn.reply_unsaid = (*turn.reply_unsaid, *UNSAID_IN_ANSWER)
         text = (
