@@ -130,6 +130,19 @@ def test_a_days_event_filed_under_a_saved_label_leaves_the_saved_line_alone(save
     assert value == f"Name: Dana\n{saved}" and notes.kept == [(saved, line)] and not notes.changed
 
 
+def test_a_line_of_many_values_gathers_a_new_one_and_changes_only_when_the_old_one_ends():
+    """eval chat seed 22: "I've taken up pottery in the evenings." left "Hobby: ..." as it was,
+    and the new hobby was lost."""
+    said = "I've taken up pottery in the evenings."
+    value, notes = merge("Name: Dana\nHobby: running", ["Hobby: pottery in the evenings"], 2000, said)
+    assert value == "Name: Dana\nHobby: running; pottery in the evenings" and not notes.kept
+    assert notes.replaced == [("Hobby: running", "Hobby: running; pottery in the evenings")]
+    value, _ = merge("Name: Dana\nHobby: running", ["Hobby: pottery"], 2000, "I quit running, pottery now.")
+    assert value == "Name: Dana\nHobby: pottery"
+    value, notes = merge("Name: Dana\nWork: nurse", ["Work: night shift"], 2000, "Rough night shift.")
+    assert value == "Name: Dana\nWork: nurse" and notes.kept  # one job: a day's event leaves it
+
+
 def test_a_part_of_a_saved_line_said_again_changes_nothing_and_more_detail_replaces_it():
     said = "Pixel is my cat. We live in Poznan, near the park."
     value, notes = merge(
@@ -377,6 +390,11 @@ THURSDAY = "2026-12-03T18:00:00+00:00"
             ["Brother: Callum, lives in Aberdeen"],
             "My brother Callum is coming to stay next weekend, he lives in Aberdeen.",
             ["Brother: Callum, lives in Aberdeen; coming to stay next weekend (weekend of 2026-12-12)"],
+        ),
+        (  # a line that is only a name goes on after a comma (eval chat seed 22 wrote "Faxvais;")
+            ["Brother: Faxvais"],
+            "My brother Faxvais is visiting next weekend.",
+            ["Brother: Faxvais, visiting next weekend (weekend of 2026-12-12)"],
         ),
         (  # the day's clause says nothing of the line
             ["Work: runs a bookshop"],

@@ -2078,6 +2078,8 @@ def test_answer_start_begins_the_reply_with_the_label_of_the_line_that_answers()
         # begun from the line, it may not deny it: "Your favorite band was ..., and I don't have
         # any information about ..." (eval chat seed 21)
         assert ("information" in turn.banned_words()) == bool(start), asked
+        # nor say it is not in memory: "Your allergy to peanuts is not mentioned in my memory" (seed 22)
+        assert {"not", "memory"} <= set(turn.banned_words()) or not start, asked
     login = Turn(question=None, kind="login")
     policy.start(login, memory)
     assert login.reply_start == ""

@@ -431,8 +431,29 @@ def states_a_change(line: str, said: str) -> bool:
 
 def replaces(old: str, new: str, said: str) -> bool:
     """Whether ``new`` may replace the saved line ``old`` (the same label): the user said the
-    fact changed, or the new value builds on the old one (they share a word)."""
-    return bool(_words_of_value(old) & _words_of_value(new)) or states_a_change(new, said)
+    fact changed, or the new value builds on the old one (they share a word). A line of many
+    values (``holds_many``) changes only when what the user said of the old value says so
+    ("I quit swimming"): "I've taken up pottery" adds a hobby, it ends none."""
+    if _words_of_value(old) & _words_of_value(new):
+        return True
+    return states_a_change(old, said) if holds_many(old) else states_a_change(new, said)
+
+
+# labels of lines that gather values: a second hobby is one more, not a change
+_MANY_VALUES = frozenset(
+    "hobby hobbies interest interests like likes dislike dislikes sport sports music friend friends "
+    "language languages".split()
+)
+
+
+def holds_many(line: str) -> bool:
+    """Whether ``line``'s label gathers several values ("Hobby", "Likes")."""
+    return (label_of(line) or "") in _MANY_VALUES
+
+
+def with_value_of(old: str, new: str) -> str:
+    """The saved line ``old`` with the value of ``new`` added: "Hobby: running; pottery"."""
+    return f"{old.rstrip()}; {new.partition(':')[2].strip()}"
 
 
 # where a clause ends: a plan's day belongs to the words of its own clause ("my partner Tom and I
@@ -513,7 +534,8 @@ def carry_days(lines: Sequence[str], said: str, when: datetime) -> list[str]:
         line = out[touching[0]]
         plan = plan_said(clause_with(said, mention), mention)
         if plan and not stems(line.partition(":")[2]) & stems(plan):  # the line names them, not the plan
-            out[touching[0]] = f"{line}; {plan} ({mention.value})"
+            mark = ";" if re.search(r"[,;]", line.partition(":")[2]) else ","  # "Brother: Faxvais, visiting ..."
+            out[touching[0]] = f"{line}{mark} {plan} ({mention.value})"
         else:
             out[touching[0]] = with_day(line, mention)
     return out
@@ -794,7 +816,11 @@ def merge(value: str, lines: Sequence[str], limit: int, said: str) -> tuple[str,
             current.append(line)
             notes.added.append(line)
         elif not replaces(current[same], line, said):
-            notes.kept.append((current[same], line))
+            if holds_many(line):  # "I've taken up pottery" after "Hobby: running" (eval chat seed 22)
+                notes.replaced.append((current[same], with_value_of(current[same], line)))
+                current[same] = notes.replaced[-1][1]
+            else:
+                notes.kept.append((current[same], line))
         else:
             notes.replaced.append((current[same], line))
             current[same] = line

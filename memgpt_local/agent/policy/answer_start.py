@@ -54,8 +54,10 @@ from memgpt_local.text import (
 # seed 16) or generic ("Your allergy to sesame is a common food allergy. It can cause ...")
 ANSWER_SENTENCES = 1
 # nor does it deny what its line says: begun "Your favorite band", an answer went on "was
-# Drorbroels, and I don't have any information about ..." (eval chat seed 21, stop 42)
-UNSAID_IN_ANSWER = ("information", "sorry")
+# Drorbroels, and I don't have any information about ..." (eval chat seed 21, stop 42); a redraft
+# begun "Your allergy" went on "to peanuts is not mentioned in my memory or the conversation."
+# (eval chat seed 22, stop 45)
+UNSAID_IN_ANSWER = ("information", "sorry", "not", "mentioned", "memory")
 # a label that holds a clause is no noun to put after "Your": "Fosveel is allergic: penicillin"
 # (a note the model wrote) became "Your fosveel is allergic to penicillin." (eval chat seed 13)
 _CLAUSE_WORDS = frozenset("is are was were has have had will does do can".split())
