@@ -307,6 +307,13 @@ class AgentSettings(Section):
         description="longest reply in characters: a few chat sentences fit with room; a list the model "
         "loops stops here (at 1500, a 14-item list of cat tips took 30 s)",
     )
+    reply_max_list_items: int = Field(
+        7,
+        ge=0,
+        le=50,
+        description="a reply's numbered list ends after this many items (0 = no limit): advice for a rainy day ran to "
+        "18 items written over and over with a word changed, until the reply's length cut it",
+    )
     reply_repeat_ngram: int = Field(
         8, ge=0, le=64, description="a reply may not repeat a run of this many of its own tokens (0 = off)"
     )

@@ -631,6 +631,9 @@ def test_the_place_the_user_grew_up_in_is_not_their_home(line, said, written):
         ("Responsibilities: the rota", False),
         ("Job: buildingInes a bike", False),  # only the label is read
         ("Gift plan buildingbikeforinesred: yes", True),
+        ("Leeds is herhomecity: Leeds", True),  # a clause (a `make run` chat, stop 45)
+        ("Sister is: Meera", False),  # a verb at the end is ``plain_label``'s to drop
+        ("Favourite island: Islay", False),
     ],
 )
 def test_a_label_of_words_run_together_is_not_saved(line, glued):

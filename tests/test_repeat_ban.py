@@ -229,6 +229,24 @@ def test_a_value_must_close_once_it_holds_its_sentences():
     assert two.must_close()
 
 
+def test_a_value_must_close_when_its_list_begins_one_item_too_many():
+    """Advice for a rainy Saturday ran to "18. Have an outdoor movie night with you friend", items
+    said over and over with a word changed (a `make run` chat, stop 45): with ``max_items`` the
+    value closes as the next item begins, and the loop cuts that item's number off."""
+    from memgpt_local.agent.loop import first_items
+    from memgpt_local.schemas import FunctionCall
+
+    ban = NgramBan(RepeatBan(field="message", n=0, max_items=2))
+    feed(ban, [(0, '{"message": "'), (1, "Ideas"), (2, ":"), (3, " 1"), (4, "."), (5, " Games"), (6, " 2"), (4, ".")])
+    feed(ban, [(7, " Films"), (8, " at"), (9, " 10"), (4, "."), (13, " Then"), (12, " 3"), (4, ".")])
+    assert not ban.must_close()  # two items begun: "10." is none, and "3." has no word yet
+    feed(ban, [(14, " Bed")])
+    assert ban.must_close()  # the third item has begun
+    call = FunctionCall(function="send_message", arguments={"message": "Ideas: 1. Games 2. Films at 10. Then 3. Bed"})
+    assert first_items(call, 2).arguments["message"] == "Ideas: 1. Games 2. Films at 10. Then"
+    assert first_items(call, 0) == call and first_items(call, 3) == call
+
+
 def test_sentences_ended_counts_only_at_the_end_of_a_sentence():
     from memgpt_local.runtime.decoding import sentences_ended
 

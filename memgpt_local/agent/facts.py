@@ -260,11 +260,17 @@ def grounded(line: str, said: str) -> bool:
 _GLUED = re.compile(r"[a-z][A-Z]|'s[A-Za-z]|[A-Za-z'-]{18,}")
 
 
+# a label that is a clause: "Leeds is herhomecity: Leeds" (a `make run` chat, stop 45)
+_CLAUSE_LABEL = re.compile(r"^\s*\S+(?:\s+\S+)?\s+(?:is|are|was|were)\s+\S", re.IGNORECASE)
+
+
 def glued_label(line: str) -> bool:
-    """Whether ``line``'s label holds words run together: the notes grammar allows three label
-    words, and a model that began a clause there ("Rafael is building Ines's red bike") went on
-    without spaces, "Rafael is buildingInes'sred-bi: with a basket", and that was saved."""
-    return bool(_GLUED.search(line.partition(":")[0]))
+    """Whether ``line``'s label holds words run together, or is a clause: the notes grammar
+    allows three label words, and a model that began a clause there ("Rafael is building Ines's
+    red bike") went on without spaces, "Rafael is buildingInes'sred-bi: with a basket", and that
+    was saved; so was "Leeds is herhomecity: Leeds"."""
+    label = line.partition(":")[0]
+    return bool(_GLUED.search(label) or _CLAUSE_LABEL.search(label))
 
 
 def worth_saving(line: str, said: str) -> bool:

@@ -35,7 +35,7 @@ from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FunctionSpec, with_m
 from memgpt_local.memory.core import default_text
 from memgpt_local.memory.dates import spoken_days
 from memgpt_local.runtime.base import Backend, Grammar, RepeatBan
-from memgpt_local.runtime.decoding import writes_wide_script
+from memgpt_local.runtime.decoding import list_items, writes_wide_script
 from memgpt_local.runtime.grammar import build_call_grammar, parse_call, render_function_docs
 from memgpt_local.schemas import (
     Agent,
@@ -316,8 +316,9 @@ class AgentRunner:
         if not _USER_WORDS & set(words(turn.question or "")):
             unsaid += NEVER_SAID_TO_THE_USER
         latin_only = not writes_wide_script((turn.question or "").encode("utf-8"))
+        items = self.settings.reply_max_list_items
         if "reply" not in plan.kinds or not (
-            n or formulas or openings or banned or unsaid or turn.reply_sentences or latin_only
+            n or formulas or openings or banned or unsaid or turn.reply_sentences or latin_only or items
         ):
             return None
         return RepeatBan(
@@ -331,6 +332,7 @@ class AgentRunner:
             banned_openers=banned,
             banned_words=unsaid,
             max_sentences=turn.reply_sentences,
+            max_items=items,
             latin_only=latin_only,
         )
 
@@ -379,7 +381,7 @@ class AgentRunner:
         allowed = [f for f in self.functions if f.kind in plan.kinds]
         try:
             call = without_formula(parse_call(completion.text, allowed), formulas, self.settings.reply_formula_words)
-            call = first_sentences(call, turn.reply_sentences)
+            call = first_items(first_sentences(call, turn.reply_sentences), self.settings.reply_max_list_items)
         except CallParseError as exc:
             outcome = FunctionOutcome(
                 False,
@@ -440,6 +442,18 @@ def first_sentences(call: FunctionCall, k: int) -> FunctionCall:
         return call
     cut = spans[k][0]
     return call.model_copy(update={"arguments": {**call.arguments, "message": message[:cut].rstrip()}})
+
+
+def first_items(call: FunctionCall, k: int) -> FunctionCall:
+    """``call`` with its message cut before its numbered list's item after ``k`` (0: whole): the
+    sampler closes a reply when that item begins; a backend without that stop writes it whole."""
+    message = call.arguments.get("message")
+    if not k or not isinstance(message, str):
+        return call
+    items = list_items(message)
+    if len(items) <= k:
+        return call
+    return call.model_copy(update={"arguments": {**call.arguments, "message": message[: items[k]].rstrip()}})
 
 
 def without_formula(call: FunctionCall, formulas: frozenset[tuple[str, ...]], k: int) -> FunctionCall:

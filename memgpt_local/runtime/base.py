@@ -111,6 +111,10 @@ class RepeatBan:
     # the value ends after this many sentences (0: no limit): an answer begun from a core line went
     # on "Sheldeens is a Swedish rock band that formed in 1988 ..." for 300 tokens (eval chat seed 16)
     max_sentences: int = 0
+    # and it ends before its numbered list's item after this many (0: no limit): advice for a rainy
+    # Saturday ran to "18. Have an outdoor movie night with you friend", items written over and over
+    # with a word changed, until the reply's length cut it (a `make run` chat, stop 45)
+    max_items: int = 0
     # nor may it write a Chinese, Japanese or Korean character (``decoding.WIDE_SCRIPT_LEADS``):
     # qwen2.5 drifts into Chinese mid-sentence ("coach of the school's rowing团队 on Saturdays", a
     # `make run` greeting, stop 42); set unless the user writes in one of those scripts

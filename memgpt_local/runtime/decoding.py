@@ -170,9 +170,15 @@ class NgramBan:
         # the tokens of ``banned_words``, spelled once: (refused anywhere, refused where a word may start)
         self.word_tokens: tuple[list[int], list[int]] | None = None
         self.max_sentences = ban.max_sentences
-        self.full = False  # the value holds ``max_sentences`` sentences: it must close now
+        self.max_items = ban.max_items
+        self.full = False  # the value holds ``max_sentences`` sentences (or ``max_items`` items): it must close now
         self.follows_text = bool(
-            self.formulas or self.openings or self.banned_openers or self.banned_words or self.max_sentences
+            self.formulas
+            or self.openings
+            or self.banned_openers
+            or self.banned_words
+            or self.max_sentences
+            or self.max_items
         )
         # the grammar writes the value's first words: a refused token there has no way around it
         self.fixed = len(json.dumps(ban.fixed_start, ensure_ascii=False)) - 2 if ban.fixed_start else 0
@@ -327,6 +333,8 @@ class NgramBan:
         ends = any(mark in piece for mark in ".!?")
         if inside and ends and self.max_sentences and not self.full and self.written >= self.fixed:
             self.full = sentences_ended(_plain(self.text)) >= self.max_sentences
+        if inside and self.max_items and not self.full and piece[:1].isspace():  # an item's first word
+            self.full = items_begun(_plain(self.text)) > self.max_items
         if inside and not _is_list_number(piece):  # list numbers: "7. Bake salmon" = "12. Bake salmon"
             self.value.append(token)
             if len(self.value) >= self.n:
@@ -335,6 +343,26 @@ class NgramBan:
 
 _SENTENCE_END = re.compile(r"(?:[^\W\d_]{2}|[)\"'])[.!?]+(?=\s|$)")
 _ENDS_SENTENCE = re.compile(r"(?:[^\W\d_]{2}|[)\"'])[.!?]+$")
+
+
+# a numbered list's item marker, "1." or "2)", at the start or after a space or a colon, with a
+# space after it (the item's first word has begun)
+_LIST_MARKER = re.compile(r"(?:^|(?<=[\s:]))(\d{1,2})[.)](?=\s)")
+
+
+def list_items(text: str) -> list[int]:
+    """Where each item of ``text``'s numbered list begins: the markers numbered 1, 2, 3, ... in
+    order ("Ideas: 1. Games 2. Meet at 10. Then 3. A film" has three; "10." is no item)."""
+    starts: list[int] = []
+    for match in _LIST_MARKER.finditer(text):
+        if int(match[1]) == len(starts) + 1:
+            starts.append(match.start())
+    return starts
+
+
+def items_begun(text: str) -> int:
+    """How many numbered list items ``text`` has begun."""
+    return len(list_items(text))
 
 
 def sentences_ended(text: str) -> int:
