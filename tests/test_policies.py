@@ -1422,6 +1422,12 @@ def test_nothing_found_denies_a_detail_of_a_saved_person_that_nothing_says():
         job = Turn(question="What does Callum do for work?", event_id=100)
         NothingFound().start(job, FakeMemory(core=callums, context=said))
         assert job.reply_start == "I don't know", said
+    # "he" of someone else named beside him is not the one asked of (a `make run` chat, stop 45)
+    meeras = [("human", "Partner: Sam, nurse at the Royal Infirmary"), ("human", "Sister: Meera, coming to stay")]
+    sams = msg(7, "user", "My partner Sam is a nurse, he works nights at the Royal Infirmary.")
+    meera = Turn(question="What does Meera do for work?", event_id=100)
+    NothingFound().start(meera, FakeMemory(core=meeras, context=[sams]))
+    assert meera.reply_start == "I don't know"
     told_job = msg(7, "user", "Callum works offshore on the rigs.")
     job = Turn(question="What does Callum do for work?", event_id=100)
     NothingFound().start(job, FakeMemory(core=callums, context=[told_job]))
