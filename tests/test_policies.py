@@ -1428,6 +1428,12 @@ def test_nothing_found_denies_a_detail_of_a_saved_person_that_nothing_says():
     meera = Turn(question="What does Meera do for work?", event_id=100)
     NothingFound().start(meera, FakeMemory(core=meeras, context=[sams]))
     assert meera.reply_start == "I don't know"
+    # nor is a held draft quoted in view, nor a notice's line about someone else
+    held = msg(8, "function", "[send_message returned OK]\nNot sent: 'Your sister Meera works as a nurse.' ...")
+    login = msg(9, "system", "[login]\nThe user logged in.\nWork: teaches chemistry\nSister: Meera")
+    again = Turn(question="What does Meera do for a living?", event_id=100)
+    NothingFound().start(again, FakeMemory(core=meeras, context=[sams, held, login]))
+    assert again.reply_start == "I don't know"
     told_job = msg(7, "user", "Callum works offshore on the rigs.")
     job = Turn(question="What does Callum do for work?", event_id=100)
     NothingFound().start(job, FakeMemory(core=callums, context=[told_job]))
