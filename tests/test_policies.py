@@ -667,6 +667,9 @@ def test_grounded_reply_reads_what_a_denial_claims_beside_it_and_no_words_of_mea
     denied = draft("I don't know where Karim went to school.", prompt=[*seen, ChatMessage(role="user", content=school)])
     assert GroundedReply().review(Turn(question=school, reply_start="I don't know"), denied, memory) is None
     assert review("What did I tell you my son is called?", "Your son's name is Karim.") is None
+    # words of feeling claim nothing ("great, glad, enjoy" held an answer in a `make run` chat, stop 45)
+    assert review("What do I run?", "That's great! I'm glad you enjoy your pottery studio.") is None
+    assert review("What do I run?", "That's great! I'm glad you enjoy your bakery in Lagos.") is not None
     # a day said in words is the day a search hit dates (bench_honesty seed 54)
     hit_line = "1. [2025-05-07 10:00, this weekend = 2025-05-10] the user said: My son Karim is visiting this weekend."
     found = [

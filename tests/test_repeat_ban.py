@@ -247,6 +247,28 @@ def test_a_value_must_close_when_its_list_begins_one_item_too_many():
     assert first_items(call, 0) == call and first_items(call, 3) == call
 
 
+def test_a_list_item_may_not_open_with_an_earlier_items_words():
+    """ "1. Use a rabbit-proof outlet cover 2. Use a rabbit-proof outlet guard ..." went on to
+    item 8 with a word changed (a `make run` chat, stop 45): an item's third word may not make
+    its opening an earlier item's."""
+    vocab = {" rabbit": 10, " Rabbit": 11, " cable": 12}
+
+    def tokenize(text: str) -> list[tuple[int, str]]:
+        return [(vocab[text], text)] if text in vocab else [(99, text)]
+
+    ban = NgramBan(RepeatBan(field="message", n=0, max_items=7), tokenize)
+    feed(ban, [(0, '{"message": "'), (1, "Ideas"), (2, ":"), (3, " 1"), (4, "."), (5, " Use"), (6, " a")])
+    assert ban.refused() == []  # the first item opens as it likes
+    feed(ban, [(10, " rabbit"), (7, "-proof"), (8, " cover"), (9, " 2"), (4, "."), (5, " Use"), (6, " a")])
+    assert sorted(ban.refused()) == [10, 11]  # "Use a rabbit" again: refused
+    feed(ban, [(12, " cable"), (13, " tidy")])
+    assert ban.refused() == []
+    plain = NgramBan(RepeatBan(field="message", n=0, max_sentences=3), tokenize)
+    feed(plain, [(0, '{"message": "'), (3, " 1"), (4, "."), (5, " Use"), (6, " a"), (10, " rabbit"), (9, " 2")])
+    feed(plain, [(4, "."), (5, " Use"), (6, " a")])
+    assert plain.refused() == []  # no list limit set: items go as they come
+
+
 def test_sentences_ended_counts_only_at_the_end_of_a_sentence():
     from memgpt_local.runtime.decoding import sentences_ended
 

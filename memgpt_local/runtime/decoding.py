@@ -209,6 +209,7 @@ class NgramBan:
             text = _plain(self.text)  # split once a token for both turns
             spans = sentence_spans(text)
             refused += self._formula_turn(text, spans) + self._opening_turn(text, spans) + self._opener(text)
+            refused += self._item_turn(text)
             refused += self._unsaid(text)
         return refused
 
@@ -288,6 +289,23 @@ class NgramBan:
             self.opened_this_value = True
         return refused
 
+    def _item_turn(self, text: str) -> list[int]:
+        """In a numbered list (when ``max_items`` is set), the first tokens of the word that would
+        make the item's first ``ITEM_OPENING_WORDS`` words those of an earlier item: "1. Use a
+        rabbit-proof outlet cover 2. Use a rabbit-proof outlet guard 3. ..." went on to item 8
+        with a word changed (a `make run` chat, stop 45); the item has to say something else."""
+        if not self.max_items:
+            return []
+        starts = list_items(text)
+        if len(starts) < 2:
+            return []
+        items = [_MARKER_HEAD.sub("", text[a:b]) for a, b in zip(starts, [*starts[1:], len(text)])]
+        begun = tuple(words(items[-1]))
+        if len(begun) != ITEM_OPENING_WORDS - 1:
+            return []
+        openings = {tuple(words(item)[:ITEM_OPENING_WORDS]) for item in items[:-1]}
+        return [t for opening in openings if opening[:-1] == begun for t in self._word_starts(opening[-1])]
+
     def _completing(self, sentence: str, openings: frozenset[tuple[str, ...]]) -> list[int]:
         """The first tokens of the words that would complete one of ``openings`` when
         ``sentence`` holds all of its words but the last."""
@@ -358,6 +376,10 @@ def list_items(text: str) -> list[int]:
         if int(match[1]) == len(starts) + 1:
             starts.append(match.start())
     return starts
+
+
+_MARKER_HEAD = re.compile(r"^\d{1,2}[.)]")
+ITEM_OPENING_WORDS = 3  # a list item may not open with an earlier item's first this-many words
 
 
 def items_begun(text: str) -> int:

@@ -76,8 +76,12 @@ def names_and_numbers(text: str) -> list[str]:
 # words of measure and of naming claim nothing alone: "Karim is seven years old." under "Son:
 # Karim, seven" was held for "years" (a `make run` chat, stop 44), "Your sister's name is
 # Telshoen." under "Sister: Telshoen" for "name" (bench_honesty seed 54)
+# and nor do words of feeling: "That's great! I'm glad you enjoy bouldering on Tuesdays." was held
+# for "great, glad, enjoy" with the user's message in view, and the redraft denied (`make run`, stop 45)
 _SAY_NOTHING = frozenset(
-    "year years month months week weeks day days hour hours minute minutes old time times name named called".split()
+    "year years month months week weeks day days hour hours minute minutes old time times name named called "
+    "great glad enjoy enjoying enjoyed happy nice lovely wonderful amazing awesome good fun exciting hope sounds "
+    "really".split()
 )
 
 
