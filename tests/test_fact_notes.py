@@ -303,6 +303,27 @@ def test_a_pass_that_only_copies_the_saved_lines_is_asked_again_without_them(sto
     assert again.endswith("do not repeat:\n(nothing yet)")  # the second pass saw no saved lines
 
 
+def test_a_pass_that_spends_its_items_on_saved_lines_is_asked_again_for_new_labels(store):
+    """A `make run` chat (stop 45): "I've taken up bouldering on Tuesdays. Also my sister Meera
+    is coming to stay ..." got three saved lines copied out and the sister; the hobby was lost."""
+    runner = make_runner(
+        store,
+        [
+            say("Hi Dana!"),
+            '{"facts": ["Name: Dana", "Work: vet", "Pet: Rex"]}',
+            say("Lovely."),
+            '{"facts": ["Name: Dana", "Work: vet", "Sister: Meera, coming to stay"]}',
+            '{"facts": ["Hobby: bouldering on Tuesdays", "Sister: Meera, lives in Leeds"]}',
+        ],
+        fact_notes={"enabled": True},
+    )
+    ask(runner, "I'm Dana, a vet, and I have a dog called Rex.")
+    said = "I've taken up bouldering on Tuesdays. Also my sister Meera is coming to stay, she lives in Leeds."
+    notes = ask(runner, said).notes
+    assert notes == ["saved: Sister: Meera, coming to stay", "saved: Hobby: bouldering on Tuesdays"]
+    assert runner.backend.requests[-1].messages[-1].content.endswith("do not repeat:\n(nothing yet)")
+
+
 def test_a_relative_date_in_a_fact_gets_its_day_as_the_user_meant_it(store):
     from datetime import datetime, timezone
 

@@ -146,6 +146,8 @@ PLAN_INSTRUCTIONS = (
     'the day given. Write it as one short "Label: value" line in the user\'s own words, with the day in the '
     "value. If nothing is planned for that day, write an empty list."
 )
+# saved lines a pass may copy out before it is asked again without them (its items run out)
+COPIED_BEFORE_ASKING_AGAIN = 2
 PLANS_PER_MESSAGE = 2  # plans asked about on their own, at most, per message
 
 # (the message, the day phrase, the line): a made-up user (the notes examples' Sam) and plans of
@@ -874,12 +876,23 @@ class FactNoter:
             return Notes()
         found = parse_notes(side.complete(prompt, grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS).text)
         lines = [line for line in found if worth_saving(line, said)]
+        copied = [line for line in found if line.lower() in {old.lower() for old in saved}]
         if found and saved and not merge(block.value, lines, block.limit, said)[1].changed:
             # only the saved lines, written out again: asked once more without them in view
             found = parse_notes(
                 side.complete(notes_prompt([], said), grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS).text
             )
             lines = [line for line in found if worth_saving(line, said)]
+        elif len(copied) >= COPIED_BEFORE_ASKING_AGAIN:
+            # its items spent on saved lines: "I've taken up bouldering on Tuesdays. Also my sister
+            # Meera is coming to stay ..." got three saved lines and the sister, never the hobby (a
+            # `make run` chat, stop 45); asked again without them, only new labels are taken
+            labels = {label_of(line) for line in [*saved, *lines]}
+            more = parse_notes(
+                side.complete(notes_prompt([], said), grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS).text
+            )
+            found += [line for line in more if label_of(line) not in labels]
+            lines += [line for line in more if label_of(line) not in labels and worth_saving(line, said)]
         dropped = [line for line in found if line not in lines]
         day = when or datetime.now(timezone.utc)
         dated = carry_days([annotate(as_note(plain_label(line)), day, context=said) for line in lines], said, day)
