@@ -825,8 +825,9 @@ def merge(value: str, lines: Sequence[str], limit: int, said: str) -> tuple[str,
             notes.added.append(line)
         elif not replaces(current[same], line, said):
             if holds_many(line):  # "I've taken up pottery" after "Hobby: running" (eval chat seed 22)
-                notes.replaced.append((current[same], with_value_of(current[same], line)))
-                current[same] = notes.replaced[-1][1]
+                gathered = with_value_of(current[same], line)
+                notes.replaced.append((current[same], gathered))
+                current[same] = gathered
             else:
                 notes.kept.append((current[same], line))
         else:
@@ -876,7 +877,8 @@ class FactNoter:
             return Notes()
         found = parse_notes(side.complete(prompt, grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS).text)
         lines = [line for line in found if worth_saving(line, said)]
-        copied = [line for line in found if line.lower() in {old.lower() for old in saved}]
+        saved_lower = {old.lower() for old in saved}
+        copied = [line for line in found if line.lower() in saved_lower]
         if found and saved and not merge(block.value, lines, block.limit, said)[1].changed:
             # only the saved lines, written out again: asked once more without them in view
             found = parse_notes(

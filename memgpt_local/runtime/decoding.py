@@ -300,17 +300,14 @@ class NgramBan:
         if len(starts) < 2:
             return []
         items = [_MARKER_HEAD.sub("", text[a:b]) for a, b in zip(starts, [*starts[1:], len(text)])]
-        begun = tuple(words(items[-1]))
-        if len(begun) != ITEM_OPENING_WORDS - 1:
-            return []
-        openings = {tuple(words(item)[:ITEM_OPENING_WORDS]) for item in items[:-1]}
-        return [t for opening in openings if opening[:-1] == begun for t in self._word_starts(opening[-1])]
+        openings = frozenset(tuple(words(item)[:ITEM_OPENING_WORDS]) for item in items[:-1])
+        return self._completing(items[-1], openings, ITEM_OPENING_WORDS)
 
-    def _completing(self, sentence: str, openings: frozenset[tuple[str, ...]]) -> list[int]:
-        """The first tokens of the words that would complete one of ``openings`` when
-        ``sentence`` holds all of its words but the last."""
+    def _completing(self, sentence: str, openings: frozenset[tuple[str, ...]], k: int = 0) -> list[int]:
+        """The first tokens of the words that would complete one of ``openings`` (of ``k`` words,
+        default ``formula_words``) when ``sentence`` holds all of its words but the last."""
         begun = tuple(words(sentence))
-        if len(begun) != self.formula_words - 1:
+        if len(begun) != (k or self.formula_words) - 1:
             return []
         return [t for opening in openings if opening[:-1] == begun for t in self._word_starts(opening[-1])]
 
