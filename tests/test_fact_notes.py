@@ -655,6 +655,11 @@ def test_the_place_the_user_grew_up_in_is_not_their_home(line, said, written):
         ("Leeds is herhomecity: Leeds", True),  # a clause (a `make run` chat, stop 45)
         ("Sister is: Meera", False),  # a verb at the end is ``plain_label``'s to drop
         ("Favourite island: Islay", False),
+        ("Lives in Lisbon: still in March (2027-03)", True),  # a place clause (a `make run` chat, stop 46)
+        ("Works at Bristol Old Vic: sound engineer", True),
+        ("Lives in: Bristol", False),
+        ("Living room: painted blue", False),
+        ("Work: sound engineer", False),
     ],
 )
 def test_a_label_of_words_run_together_is_not_saved(line, glued):

@@ -1,7 +1,9 @@
 """A reply shown while it streams: its partial values, and a later sentence held back until it
 cannot be a formula the step stops at (``partial.settled``)."""
 
-from memgpt_local.agent.partial import settled, unshown
+from memgpt_local.agent.loop import first_items
+from memgpt_local.agent.partial import settled, unshown, within_items
+from memgpt_local.schemas import FunctionCall
 from memgpt_local.text import formula_start, sentence_spans
 
 FORMULAS = frozenset({("what", "else", "would", "you")})
@@ -32,3 +34,21 @@ def test_a_formula_is_a_later_sentence_opening_like_an_earlier_replys():
     assert formula_start("Nice. What else would", openings, 4) is None  # three words: not yet
     assert formula_start(reply, set(), 4) is None
     assert [start for start, _ in sentence_spans("  Hi there.  Bye! ")] == [2, 13]
+
+
+TIPS = "Here are a few tips: 1. Join a club. 2. Go to meetups. 3. Take a class."
+
+
+def test_a_stream_never_shows_the_list_item_after_the_last_one_allowed():
+    assert within_items(TIPS, 3) == TIPS and within_items(TIPS, 0) == TIPS
+    assert within_items(f"{TIPS} 4", 3) == TIPS  # maybe the next marker: held
+    assert within_items(f"{TIPS} 4.", 3) == TIPS
+    assert within_items(f"{TIPS} 4. Use", 3) == TIPS  # the sampler closes here; the loop cuts it
+    assert within_items(f"{TIPS} 4. Use", 4) == f"{TIPS} 4. Use"
+    assert within_items("Open at 1. 2", 3) == "Open at 1. 2"  # no list begun: shown as written
+    assert within_items(f"{TIPS} Meet at 10", 3) == f"{TIPS} Meet at 10"  # not the next number
+    # what streamed is what the loop keeps, so the step's end adds nothing after it
+    call = FunctionCall(function="send_message", arguments={"message": f"{TIPS} 4. Use"})
+    final = first_items(call, 3).arguments["message"]
+    shown = settled(f"{TIPS} 4. Use", frozenset(), 0, 3)
+    assert final == shown and unshown(final, shown) == ""

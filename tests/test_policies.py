@@ -877,6 +877,20 @@ def test_greet_by_name_holds_a_login_greeting_without_the_known_name_once():
     assert policy.review(Turn(question=None, kind="login"), draft("Hello!"), FakeMemory()) is None  # name unknown
 
 
+def test_a_login_greeting_begins_with_the_known_name_or_asks_for_it():
+    from memgpt_local.agent.policy.greet_by_name import ASK_NAME, GreetByName
+
+    named, login = FakeMemory(core=[("human", "Name: Lena Maier")]), Turn(question=None, kind="login")
+    GreetByName().start(login, named)
+    assert login.reply_start == "Hello Lena!"
+    nameless, login = FakeMemory(core=[("human", "Pets: two goats")]), Turn(question=None, kind="login")
+    GreetByName().start(login, nameless)
+    assert login.reply_start == ASK_NAME and "name?" in ASK_NAME
+    message = Turn(question="hi")
+    GreetByName().start(message, nameless)
+    assert message.reply_start == ""  # only a login
+
+
 def test_a_question_asks_for_a_note_when_all_its_words_of_what_are_the_notes():
     from memgpt_local.agent.policy.greet_by_name import asks_for
 

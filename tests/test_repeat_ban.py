@@ -304,3 +304,16 @@ def test_a_banned_word_is_refused_anywhere_as_a_whole_word():
     denial = NgramBan(RepeatBan(field="message", n=0, banned_words=(",", "but"), fixed_start="I don't know"), tokenize)
     feed(denial, [(0, '{"message": "'), (12, "I don't know"), (13, " your"), (14, " age")])
     assert 20 in denial.refused()  # a mark right after a word: a forced denial may not go on ", but ..."
+
+
+def test_a_later_list_item_counts_though_its_number_lost_its_period():
+    """Refused a third item that opened like the second, a list of bass lines went on "3, 'I'm in
+    Love' ... 5 'I'm in Love' ..." to ten items (a `make run` chat, stop 46): once a list is under
+    way, a next number before a capital or a quote begins an item."""
+    from memgpt_local.runtime.decoding import list_items
+
+    text = "Try: 1. 'Fool' by X 2. 'Love' by Y 3, 'Love' by Z 4. 'Sun' 5 'Love' again"
+    assert [text[i] for i in list_items(text)] == ["1", "2", "3", "4", "5"]
+    assert list_items("I have 2 Cats and 3 Dogs") == []  # no list begun
+    assert len(list_items("1. Games 2. Films at 10 pm 3 months later")) == 2  # a small letter follows
+    assert len(list_items("1. Games 3, Films")) == 1  # not the next number

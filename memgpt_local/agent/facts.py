@@ -266,12 +266,25 @@ _GLUED = re.compile(r"[a-z][A-Z]|'s[A-Za-z]|[A-Za-z'-]{18,}")
 _CLAUSE_LABEL = re.compile(r"^\s*\S+(?:\s+\S+)?\s+(?:is|are|was|were)\s+\S", re.IGNORECASE)
 
 
+# a label that says where someone is: "Lives in Lisbon: still in March", written for "My girlfriend
+# Ana is still in Lisbon, she joins me in March" beside "Girlfriend: Ana, still in Lisbon" (a
+# `make run` chat, stop 46); the user lived in Bristol
+_PLACE_CLAUSE_LABEL = re.compile(
+    r"^\s*(?:lives?|lived|living|works?|worked|working|stays?|stayed|staying|studies|studied|studying|based)"
+    r"\s+(?:in|at|near|from)\s+[A-Z]",
+    re.IGNORECASE,
+)
+
+
 def glued_label(line: str) -> bool:
     """Whether ``line``'s label holds words run together, or is a clause: the notes grammar
     allows three label words, and a model that began a clause there ("Rafael is building Ines's
     red bike") went on without spaces, "Rafael is buildingInes'sred-bi: with a basket", and that
-    was saved; so was "Leeds is herhomecity: Leeds"."""
+    was saved; so was "Leeds is herhomecity: Leeds", and "Lives in Lisbon: still in March"
+    (``_PLACE_CLAUSE_LABEL``)."""
     label = line.partition(":")[0]
+    if _PLACE_CLAUSE_LABEL.search(label) and label.split()[-1][:1].isupper():
+        return True
     return bool(_GLUED.search(label) or _CLAUSE_LABEL.search(label))
 
 

@@ -76,9 +76,10 @@ class StepObserver:
 
     # set by the runner before each step: the openings of earlier replies' sentences that end a
     # reply (``agent.reply_formula_words`` words each), so a stream never shows a formula the
-    # loop cuts (``partial.settled``)
+    # loop cuts (``partial.settled``), nor a list item after the ``max_items``-th
     formulas: frozenset[tuple[str, ...]] = frozenset()
     formula_words: int = 0
+    max_items: int = 0
 
     def step_started(self, index: int) -> None: ...
 
@@ -287,6 +288,7 @@ class AgentRunner:
         said = [text for text, _ in earlier_replies(turn, self.memory)] if checks else []
         formulas = self._formulas(turn, plan, said)
         self.observer.formulas, self.observer.formula_words = formulas, self.settings.reply_formula_words
+        self.observer.max_items = self.settings.reply_max_list_items
         completion = self.backend.complete(
             prompt,
             grammar=self._grammar(plan, turn.reply_start),

@@ -9,6 +9,7 @@ import re
 from collections.abc import Collection
 
 from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, of_kind
+from memgpt_local.runtime.decoding import list_items
 from memgpt_local.text import formula_start, sentence_spans, without_partial_word, words
 
 REPLY_FUNCTIONS = frozenset(f.name for f in of_kind(DEFAULT_FUNCTIONS, "reply"))
@@ -46,11 +47,32 @@ class PartialFieldReader:
         return any(f'"{name}"' in self.text for name in REPLY_FUNCTIONS)
 
 
-def settled(message: str, formulas: Collection[tuple[str, ...]], formula_words: int) -> str:
-    """The part of a streaming reply that may be shown: up to a formula (``text.formula_start``,
-    which the loop cuts; the llama sampler stops there), and without a last sentence (after the
-    first) that has not yet shown more than ``formula_words`` whole words, for it may be one.
-    The rest is shown when the step ends."""
+_TRAILING_MARKER = re.compile(r"(?:^|(?<=[\s:]))(\d{1,2})[.),:]?$")
+
+
+def within_items(message: str, max_items: int) -> str:
+    """``message`` without the numbered list item after its ``max_items``-th, nor the start of
+    that item's marker ("... 7. Attend cultural events. 8"): the sampler closes the reply once
+    that item's first word is written and the loop cuts it (``loop.first_items``), but the chat
+    had already shown "8. Use" (a `make run` chat, stop 46)."""
+    if not max_items:
+        return message
+    items = list_items(message)
+    if len(items) > max_items:
+        return message[: items[max_items]].rstrip()
+    marker = _TRAILING_MARKER.search(message)
+    if marker and len(items) == max_items and int(marker[1]) == max_items + 1:
+        return message[: marker.start()].rstrip()
+    return message
+
+
+def settled(message: str, formulas: Collection[tuple[str, ...]], formula_words: int, max_items: int = 0) -> str:
+    """The part of a streaming reply that may be shown: within its first ``max_items`` list
+    items (``within_items``), up to a formula (``text.formula_start``, which the loop cuts; the
+    llama sampler stops there), and without a last sentence (after the first) that has not yet
+    shown more than ``formula_words`` whole words, for it may be one. The rest is shown when the
+    step ends."""
+    message = within_items(message, max_items)
     if not formulas or formula_words < 1:
         return message
     cut = formula_start(without_partial_word(message), formulas, formula_words)

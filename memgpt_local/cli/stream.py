@@ -91,7 +91,7 @@ class ConsoleObserver(StepObserver):
         if self.verbose and "thought" in values:
             self._emit("thought", values["thought"])
         if self._reader.replying() and "message" in values:
-            self._message = settled(values["message"], self.formulas, self.formula_words)
+            self._message = settled(values["message"], self.formulas, self.formula_words, self.max_items)
             self._emit("message", self._message)
 
     def noted(self, changes: list[str]) -> None:

@@ -365,17 +365,28 @@ _ENDS_SENTENCE = re.compile(r"(?:[^\W\d_]{2}|[)\"'])[.!?]+$")
 _LIST_MARKER = re.compile(r"(?:^|(?<=[\s:]))(\d{1,2})[.)](?=\s)")
 
 
+# a later item's number written another way once the list is under way, before a capital or a
+# quote: a list of bass lines refused "3. 'I'm in Love'" (item 2's opening) went on "3, 'I'm in
+# Love' ... 5 'I'm in Love' ...", items the cap and the opening rule did not see (a `make run`
+# chat, stop 46)
+_LOOSE_MARKER = re.compile(r"(?<=\s)(\d{1,2})[,:]?\s+(?=['\"\u2018\u201cA-Z])")
+
+
 def list_items(text: str) -> list[int]:
     """Where each item of ``text``'s numbered list begins: the markers numbered 1, 2, 3, ... in
-    order ("Ideas: 1. Games 2. Meet at 10. Then 3. A film" has three; "10." is no item)."""
+    order ("Ideas: 1. Games 2. Meet at 10. Then 3. A film" has three; "10." is no item); after
+    the first, also a number without its period before a capital or a quote ("2, 'Superstition'",
+    ``_LOOSE_MARKER``)."""
+    strict = [(m.start(), int(m[1]), True) for m in _LIST_MARKER.finditer(text)]
+    loose = [(m.start(), int(m[1]), False) for m in _LOOSE_MARKER.finditer(text)]
     starts: list[int] = []
-    for match in _LIST_MARKER.finditer(text):
-        if int(match[1]) == len(starts) + 1:
-            starts.append(match.start())
+    for start, number, is_strict in sorted(strict + loose):
+        if number == len(starts) + 1 and (is_strict or starts) and start not in starts:
+            starts.append(start)
     return starts
 
 
-_MARKER_HEAD = re.compile(r"^\d{1,2}[.)]")
+_MARKER_HEAD = re.compile(r"^\d{1,2}[.),:]?")
 ITEM_OPENING_WORDS = 3  # a list item may not open with an earlier item's first this-many words
 
 

@@ -54,7 +54,7 @@ class TurnStream(StepObserver):
                 continue
             value, sent = values[name], self._sent[name]
             if name == "message":
-                value = self._message = settled(value, self.formulas, self.formula_words)
+                value = self._message = settled(value, self.formulas, self.formula_words, self.max_items)
             if len(value) > sent:
                 self.events.put({"type": name, "delta": value[sent:]})
                 self._sent[name] = len(value)

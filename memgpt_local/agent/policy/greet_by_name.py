@@ -15,7 +15,8 @@ newest undated one. The second draft goes out whatever it says.
 Held for leaving out the name, a greeting's redraft was often the notice's "Hello Lena!" and
 nothing more (2 of 3 held greetings, eval chat seed 9). So at a login with a known name the
 grammar writes "Hello Lena!" (``Turn.reply_start``) and makes the model go on from it; no
-formula is cut from such a greeting, whose own first sentence is its second.
+formula is cut from such a greeting, whose own first sentence is its second. With no name in
+core memory it writes "Hello! What's your name?" (``ASK_NAME``), what the login asks for.
 """
 
 from __future__ import annotations
@@ -32,7 +33,11 @@ from memgpt_local.memory.dates import first_iso_day, spoken_days
 from memgpt_local.schemas import NewMessage
 from memgpt_local.text import BARE_LABEL_STEMS, content_words, sentences, stem, stems
 
-NEAR_DAYS = 14  # a dated note this close to today is the one to ask about
+NEAR_DAYS = 14
+# a login's greeting when core memory holds no name: told "You do not know their name: greet
+# them and ask it", the 1.5B model thought "I should greet them and ask for their name" and
+# wrote "Hello! How can I help you today?" (a new user's first `make run` login, stop 46)
+ASK_NAME = "Hello! What's your name?"  # a dated note this close to today is the one to ask about
 
 
 def known_name(memory: MemoryView) -> str | None:
@@ -121,8 +126,9 @@ class GreetByName(Policy):
     name = "greet_by_name"
 
     def start(self, turn: Turn, memory: MemoryView) -> list[NewMessage]:
-        if turn.kind == "login" and (name := known_name(memory)) is not None:
-            turn.reply_start = f"Hello {name}!"
+        if turn.kind == "login":
+            name = known_name(memory)
+            turn.reply_start = f"Hello {name}!" if name is not None else ASK_NAME
         return []
 
     def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
