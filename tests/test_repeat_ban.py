@@ -317,3 +317,20 @@ def test_a_later_list_item_counts_though_its_number_lost_its_period():
     assert list_items("I have 2 Cats and 3 Dogs") == []  # no list begun
     assert len(list_items("1. Games 2. Films at 10 pm 3 months later")) == 2  # a small letter follows
     assert len(list_items("1. Games 3, Films")) == 1  # not the next number
+
+
+def test_a_value_may_not_end_after_a_list_number_a_colon_or_an_opening_quote():
+    """Its runs refused by a held draft, a redraft ended "... you should learn: 1. '" (a `make
+    run` chat, stop 46): there the tokens that end the string are refused."""
+    closers = [90, 91]  # '"' and '"}'
+    ban = NgramBan(RepeatBan(field="message", n=0, max_items=7), lambda text: [(99, text)], None, lambda: closers)
+    feed(ban, [(0, '{"message": "'), (1, "Try"), (2, " these"), (3, ":")])
+    assert set(closers) <= set(ban.refused())  # "Try these:" is not a reply
+    feed(ban, [(4, " 1"), (5, ".")])
+    assert set(closers) <= set(ban.refused())
+    feed(ban, [(6, " '")])
+    assert set(closers) <= set(ban.refused())
+    feed(ban, [(7, "Sup"), (8, "erstition"), (9, "'.")])
+    assert not set(closers) & set(ban.refused())  # a reply may end here
+    feed(ban, [(10, " See you at 10")])
+    assert not set(closers) & set(ban.refused())  # "at 10" is no list number
