@@ -165,9 +165,24 @@ _ASKS_FOR_HELP = re.compile(
 )
 
 
+# a request for something made up or known in general, not remembered: "Could you list eight
+# famous funk bassists for me, numbered?" was held as a claim about the user and redrafted "Your
+# funk bass lines are a numbered list of ten." (a `make run` chat, stop 46). Only a sentence that
+# says nothing of the user but "me" counts: "Can you list the places I said I'd visit?" asks memory.
+_ASKS_FOR_CONTENT = re.compile(
+    r"^\W*(?:(?:please|ok|okay|so|now|and|also|then)\W+)*(?:(?:can|could|would|will) you\s+(?:please\s+)?)?"
+    r"(?:list|give|name|write|explain|describe|teach|recommend|suggest|tell me (?:a|an|some|about)\b)\b",
+    re.I,
+)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|mine|we|our|us)\b", re.I)
+
+
 def asks_for_help(question: str) -> bool:
-    """Whether ``question`` asks for advice or ideas rather than for what memory holds."""
-    return bool(_ASKS_FOR_HELP.search(question))
+    """Whether ``question`` asks for advice or ideas (or for content made up or known in general,
+    ``_ASKS_FOR_CONTENT``) rather than for what memory holds."""
+    return bool(_ASKS_FOR_HELP.search(question)) or any(
+        _ASKS_FOR_CONTENT.search(s) and not _FIRST_PERSON.search(s) for s in sentences(question)
+    )
 
 
 def statements(text: str) -> str:

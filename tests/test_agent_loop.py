@@ -9,6 +9,7 @@ from agent_helpers import ask, call, make_runner, say
 from store_sql import STORE_KINDS
 
 from memgpt_local import events
+from memgpt_local.agent.policy.greet_by_name import ASK_NAME
 from memgpt_local.config import DEFAULT_POLICIES, AgentSettings
 
 DEFAULTS_DIRECT = {"direct_thought_max_chars": AgentSettings().direct_thought_max_chars}
@@ -452,9 +453,10 @@ def test_the_first_fact_about_the_user_replaces_the_packaged_placeholder(store):
 
 
 def test_a_login_ends_with_a_greeting(store):
-    runner = make_runner(store, [call("core_memory_append", label="persona", content="Kind."), say("Welcome back!")])
+    greeting = f"{ASK_NAME} Welcome!"  # nothing known: the grammar asks the name
+    runner = make_runner(store, [call("core_memory_append", label="persona", content="Kind."), say(greeting)])
     turn = runner.run_turn(runner.login_event())
-    assert turn.messages == ["Welcome back!"]
+    assert turn.messages == [greeting]
     assert runner.backend.requests[1].grammar.function_names == ("send_message",)
     assert "greet them and ask it" in store.recall.in_context(runner.agent_id)[0].content
 
@@ -470,7 +472,7 @@ def test_a_login_greeting_may_not_copy_a_run_of_the_last_replies(store):
         "It's a fun thing to be in your job, isn't it?",
         "Rain again, what a week for it.",
     ]
-    runner = make_runner(store, [*(say(r) for r in replies), say("Welcome back!")])
+    runner = make_runner(store, [*(say(r) for r in replies), say(f"{ASK_NAME} Welcome back!")])
     for i in range(5):
         ask(runner, f"Message {i}")
     assert all(request.avoid.prior == () for request in runner.backend.requests)  # a user's turn
@@ -493,9 +495,9 @@ def test_a_login_greeting_of_a_known_user_begins_with_their_name(store):
     store.core.set_value(other.agent_id, "human", "Name: Dana")
     with pytest.raises(InvalidScriptError, match="forced start"):
         other.run_turn(other.login_event())
-    unknown = make_runner(store, [say("Hello!")], name="new")
-    assert unknown.run_turn(unknown.login_event()).messages == ["Hello!"]
-    assert unknown.backend.requests[0].grammar.message_start == ""
+    unknown = make_runner(store, [say(ASK_NAME)], name="new")  # no name known: the grammar asks it
+    assert unknown.run_turn(unknown.login_event()).messages == [ASK_NAME]
+    assert unknown.backend.requests[0].grammar.message_start == ASK_NAME
     ask(runner2 := make_runner(store, [say("Nice.")], name="asked"), "I'm Ola")
     assert runner2.backend.requests[0].grammar.message_start == ""  # a user's turn: no start
 

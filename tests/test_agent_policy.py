@@ -6,6 +6,7 @@ import pytest
 from agent_helpers import ask, call, make_runner, say
 from store_sql import STORE_KINDS
 
+from memgpt_local.agent.policy.greet_by_name import ASK_NAME
 from memgpt_local.config import DEFAULT_POLICIES
 from memgpt_local.functions.links import LinkExpander, identifiers
 from memgpt_local.schemas import NewMessage, SearchHit, utcnow
@@ -420,7 +421,7 @@ def test_question_focus_ranks_a_turns_searches_by_the_users_question(store):
 def test_question_focus_is_off_when_switched_off_and_for_system_events(store):
     runner = make_runner(store, [say("hi"), say("welcome back")], question_focus=False)
     assert ask(runner, "Which band did we see live at Lumen Hall?").focus is None
-    on = make_runner(store, [say("hi"), say("welcome back"), say("Churro."), say("found it")], name="kim")
+    on = make_runner(store, [say("hi"), say("welcome back"), say("Churro."), say(f"{ASK_NAME} Hi")], name="kim")
     assert ask(on, "Which band did we see?").focus == "Which band did we see?"
     chat_first = "Chocolate is a safe bet, she loves it. What's my dog called, by the way? Testing you."
     assert ask(on, chat_first).focus == "What's my dog called, by the way?"  # its question only

@@ -65,14 +65,14 @@ def test_chat_runs_slash_commands_and_persists(cli_runner, tmp_path):
     model = _script(
         tmp_path,
         [
-            {"thought": "greet", "function": "send_message", "arguments": {"message": "Welcome back."}},
+            {"thought": "greet", "function": "send_message", "arguments": {"message": "Hello! What's your name?"}},
             {"thought": "", "function": "send_message", "arguments": {"message": "Nice to meet you, Ada."}},
             '{"facts": ["Name: Ada", "Age: 30"]}',  # fact notes; "30" was never said
         ],
     )
     result = cli_runner.invoke(cli, ["chat", "--model", model], input="I'm Ada\n/memory\n/dump 2\n/nonsense\n/exit\n")
     assert result.exit_code == 0, result.output
-    assert "Welcome back." in result.output and "Nice to meet you, Ada." in result.output
+    assert "Hello! What's your name?" in result.output and "Nice to meet you, Ada." in result.output
     assert "(core memory) saved: Name: Ada" in result.output and "Age" not in result.output
     assert "[persona]" in result.output and "\nName: Ada\n" in result.output
     # a second session sees the same agent and its history

@@ -778,6 +778,10 @@ def test_search_uncovered_searches_first_only_when_nothing_in_view_speaks_of_the
         "What could I get her as a going-away present?",
         "Where should we go for my daughter's birthday dinner?",
         "Where should we go for a last dinner together before she leaves?",
+        # content asked for, not memory (a `make run` chat, stop 46, held a list of bassists)
+        "Could you list eight famous funk bassists for me, numbered?",
+        "Can you give me three easy funk grooves?",
+        "Tell me about Bootsy Collins?",
     ],
 )
 def test_direct_reply_answers_statements_and_general_questions_in_the_first_step(message):
@@ -804,6 +808,9 @@ def test_direct_reply_answers_statements_and_general_questions_in_the_first_step
         "What did I do with my dog last weekend?",
         "Did I tell you about this before?",
         "We talked about my sister before, remember her name?",
+        "Can you list the places I said I'd visit?",
+        "Could you tell me my sister's name?",
+        "Can you name my dog's vet?",
     ],
 )
 def test_direct_reply_leaves_questions_about_memory_to_the_model(message):

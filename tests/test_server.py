@@ -291,6 +291,8 @@ def test_forget_shows_its_plan_then_removes_for_good_and_export_writes_the_agent
 
 
 def test_chat_runs_on_the_running_server_with_its_slash_commands(scripted_server: Server, data_home: Path):
+    with _client(scripted_server) as http:  # a known user: the login's greeting begins "Hello Dana!"
+        assert http.post("/api/agents", json={"name": "dana", "human": "Name: Dana"}).status_code in (200, 201)
     chat = subprocess.run(
         [sys.executable, "-m", "memgpt_local", "chat", "--agent", "dana"],
         env=scripted_server.client_env,
