@@ -185,6 +185,21 @@ def asks_for_help(question: str) -> bool:
     )
 
 
+_REQUEST = re.compile(
+    r"^\W*(?:(?:please|ok|okay|so|now|and|also|then|fair|haha|right)\W+)*(?:(?:can|could|would|will) you\s+)?"
+    r"(?:please\s+)?(?:give me|list|name|write|explain|describe|teach me|show me|recommend|suggest|tell me (?:a|an|some)\b)",
+    re.I,
+)
+
+
+def is_bare_request(sentence: str) -> bool:
+    """Whether ``sentence`` asks for something to be made or listed and names nobody: "Give me a
+    numbered list of ten funk bass lines I should learn." states nothing, yet read for facts it
+    became "Funk bass lines: a numbered list of ten", which the next logins greeted with (a `make
+    run` chat, stop 46). "Give me ideas for Meera's birthday on Friday" names someone: kept."""
+    return bool(_REQUEST.search(sentence)) and not names_within(sentence)
+
+
 def statements(text: str) -> str:
     """``text`` without its questions ("Hey, what's my brother's name again?" states nothing)."""
     return " ".join(s for s in sentences(text) if not is_question(s))

@@ -180,6 +180,11 @@ def test_only_a_message_about_its_writer_is_read():
     assert not states_something_personal("What do I do for a living? And where do I live?")
     assert states_something_personal("I'm Dana, could you help me plan my week?")  # a statement first
     assert states_something_personal("I moved to York. Do you know any good cafes?")
+    # a bare request states nothing ("Funk bass lines: a numbered list of ten", a `make run` chat, stop 46)
+    assert not states_something_personal("Ha, yes. Give me a numbered list of ten funk bass lines I should learn.")
+    assert not states_something_personal("Could you list eight famous funk bassists for me, numbered.")
+    assert states_something_personal("Give me ideas for my sister Meera's birthday on Friday.")  # names her
+    assert states_something_personal("Give me a hand. My back hurts.")  # the second sentence states
     # a sentence that leaves out its subject speaks of its writer; the weather does not
     assert states_something_personal("Off to the dentist tomorrow, wish me luck.")
     assert states_something_personal("flying to oslo on friday")

@@ -73,6 +73,7 @@ from memgpt_local.text import (
     RELATIONS,
     STOPWORDS,
     content_words,
+    is_bare_request,
     names_within,
     normalize_space,
     sentences,
@@ -224,8 +225,8 @@ def states_something_personal(message: str) -> bool:
     word after its first: "Hello there, Dana here. Nurse by trade, based in Leeds."). Questions
     state nothing: read for facts, "Hey, what's the name of my brother again?" became "Name:
     Brother" in place of the user's name."""
-    stated = statements(message)
-    return any(speaks_of_its_writer(s) or names_within(s) for s in sentences(stated))
+    stated = [s for s in sentences(statements(message)) if not is_bare_request(s)]
+    return any(speaks_of_its_writer(s) or names_within(s) for s in stated)
 
 
 def label_of(line: str) -> str | None:
@@ -878,7 +879,8 @@ class FactNoter:
         ``memory update`` event (at ``when``, default the clock) when anything changed."""
         if not states_something_personal(message):
             return Notes()
-        said = statements(message)  # its questions state nothing
+        # its questions state nothing, nor do its bare requests ("Give me a list of ...")
+        said = " ".join(s for s in sentences(statements(message)) if not is_bare_request(s))
         block = self.store.core.get(self.agent_id, BLOCK)
         side = self.side_backend()
         saved = block_lines(block.value)
