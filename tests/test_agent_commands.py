@@ -141,3 +141,22 @@ def test_context_works_with_a_template_that_cannot_render_an_empty_conversation(
         assert "tokens" in commands.show_context(runner, "")
     finally:
         backend.close()
+
+
+def test_unsave_deletes_the_core_lines_about_the_user_that_hold_the_text(store):
+    """A wrong note ("Funk bass lines: a numbered list of ten") was greeted with at every login
+    of a `make run` chat (stop 46), and the chat had no way to take it out."""
+    runner = make_runner(store, [])
+    store.core.set_value(
+        runner.agent_id, "human", "Name: Tomasz\nFunk bass lines: a numbered list of ten\nHome: Bristol"
+    )
+    shown = commands.unsave(runner, "funk  BASS")
+    assert shown == "removed from core memory (human):\n  Funk bass lines: a numbered list of ten"
+    assert store.core.get(runner.agent_id, "human").value == "Name: Tomasz\nHome: Bristol"
+    assert "Funk bass" not in runner.render()[0].content  # gone from what the model reads
+    with pytest.raises(InvalidInputError, match="no line of core memory"):
+        commands.unsave(runner, "penguins")
+    with pytest.raises(InvalidInputError, match="usage"):
+        commands.unsave(runner, "  ")
+    commands.unsave(runner, "o")  # every line: the block says again that nothing is known
+    assert "Nothing is known" in store.core.get(runner.agent_id, "human").value

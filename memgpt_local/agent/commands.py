@@ -15,6 +15,7 @@ from memgpt_local.agent.loop import AgentRunner
 from memgpt_local.agent.turn import TurnResult
 from memgpt_local.errors import InvalidInputError
 from memgpt_local.functions.specs import FunctionKind
+from memgpt_local.memory.core import default_text
 from memgpt_local.schemas import ChatMessage, Message
 
 SENT_RESULT = "Message sent."  # send_message's result (functions/handlers.py) when it went out
@@ -178,6 +179,24 @@ def rewrite(runner: AgentRunner, arg: str) -> str:
     return "replaced the last message sent to you"
 
 
+def unsave(runner: AgentRunner, arg: str) -> str:
+    """Delete the lines of the ``human`` block that hold ``arg`` (any case): a wrong note ("Funk
+    bass lines: a numbered list of ten", a `make run` chat, stop 46) was greeted with at every
+    login, and the chat had no way to take it out."""
+    needle = " ".join(arg.split()).lower()
+    if not needle:
+        raise InvalidInputError("usage: /unsave TEXT (the core-memory lines about the user that hold TEXT go)")
+    block = runner.store.core.get(runner.agent_id, "human")
+    lines = block.value.splitlines()
+    gone = [line for line in lines if needle in " ".join(line.split()).lower()]
+    if not gone:
+        raise InvalidInputError(f"no line of core memory (human) holds {arg.strip()!r}; /memory shows them")
+    kept = "\n".join(line for line in lines if line not in gone).strip()
+    with runner.store.transaction():
+        runner.store.core.set_value(runner.agent_id, "human", kept or default_text("human"))
+    return "removed from core memory (human):\n" + "\n".join(f"  {line}" for line in gone)
+
+
 def heartbeat(runner: AgentRunner, _: str) -> TurnResult:
     return runner.run_turn(events.manual_heartbeat())
 
@@ -203,6 +222,7 @@ COMMANDS: dict[str, SlashCommand] = {
         SlashCommand("context", "/context", "show token use per section of the context window", show_context),
         SlashCommand("dump", "/dump [n]", "show the last n messages in the context (default 10)", dump),
         SlashCommand("pop", "/pop [n]", "delete the last n messages (default 3; a call goes with its result)", pop),
+        SlashCommand("unsave", "/unsave TEXT", "delete the core-memory lines about you that hold TEXT", unsave),
         SlashCommand("retry", "/retry", "drop the answer to your last message and generate it again", retry),
         SlashCommand("rethink", "/rethink TEXT", "replace the agent's last inner monologue", rethink),
         SlashCommand("rewrite", "/rewrite TEXT", "replace the agent's last message to you", rewrite),
