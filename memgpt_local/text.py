@@ -187,7 +187,8 @@ def asks_for_help(question: str) -> bool:
 
 _REQUEST = re.compile(
     r"^\W*(?:(?:please|ok|okay|so|now|and|also|then|fair|haha|right)\W+)*(?:(?:can|could|would|will) you\s+)?"
-    r"(?:please\s+)?(?:give me|list|name|write|explain|describe|teach me|show me|recommend|suggest|tell me (?:a|an|some)\b)",
+    r"(?:please\s+)?(?:give me|list|name|write|explain|describe|teach me|show me|recommend|suggest"
+    r"|tell me (?:a|an|some)\b)",
     re.I,
 )
 
