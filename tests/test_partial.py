@@ -52,3 +52,15 @@ def test_a_stream_never_shows_the_list_item_after_the_last_one_allowed():
     final = first_items(call, 3).arguments["message"]
     shown = settled(f"{TIPS} 4. Use", frozenset(), 0, 3)
     assert final == shown and unshown(final, shown) == ""
+
+
+def test_a_list_may_hold_as_many_items_as_the_user_asked_for():
+    """ "Could you list eight famous funk bassists for me, numbered?" was cut at seven (a `make
+    run` chat, stop 46)."""
+    from memgpt_local.agent.loop import ASKED_ITEMS_MAX, list_limit
+
+    assert list_limit(7, "Could you list eight famous funk bassists for me, numbered?") == 8
+    assert list_limit(7, "Give me 12 ideas") == 12
+    assert list_limit(7, "Give me three ideas") == 7  # fewer than the setting: the setting
+    assert list_limit(7, "List 500 words") == 7 and list_limit(7, f"{ASKED_ITEMS_MAX + 1} tips") == 7
+    assert list_limit(7, None) == 7 and list_limit(0, "ten tips") == 0  # 0: no limit at all

@@ -13,6 +13,7 @@ run turns through here; which policies act follows from the event and the settin
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -288,7 +289,7 @@ class AgentRunner:
         said = [text for text, _ in earlier_replies(turn, self.memory)] if checks else []
         formulas = self._formulas(turn, plan, said)
         self.observer.formulas, self.observer.formula_words = formulas, self.settings.reply_formula_words
-        self.observer.max_items = self.settings.reply_max_list_items
+        self.observer.max_items = list_limit(self.settings.reply_max_list_items, turn.question)
         completion = self.backend.complete(
             prompt,
             grammar=self._grammar(plan, turn.reply_start),
@@ -318,7 +319,7 @@ class AgentRunner:
         if not _USER_WORDS & set(words(turn.question or "")):
             unsaid += NEVER_SAID_TO_THE_USER
         latin_only = not writes_wide_script((turn.question or "").encode("utf-8"))
-        items = self.settings.reply_max_list_items
+        items = list_limit(self.settings.reply_max_list_items, turn.question)
         if "reply" not in plan.kinds or not (
             n or formulas or openings or banned or unsaid or turn.reply_sentences or latin_only or items
         ):
@@ -383,7 +384,8 @@ class AgentRunner:
         allowed = [f for f in self.functions if f.kind in plan.kinds]
         try:
             call = without_formula(parse_call(completion.text, allowed), formulas, self.settings.reply_formula_words)
-            call = first_items(first_sentences(call, turn.reply_sentences), self.settings.reply_max_list_items)
+            items = list_limit(self.settings.reply_max_list_items, turn.question)
+            call = first_items(first_sentences(call, turn.reply_sentences), items)
         except CallParseError as exc:
             outcome = FunctionOutcome(
                 False,
@@ -444,6 +446,27 @@ def first_sentences(call: FunctionCall, k: int) -> FunctionCall:
         return call
     cut = spans[k][0]
     return call.model_copy(update={"arguments": {**call.arguments, "message": message[:cut].rstrip()}})
+
+
+ASKED_ITEMS_MAX = 20  # the most list items a user can ask for past ``reply_max_list_items``
+_NUMBER_WORDS = {
+    w: i
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+        "sixteen seventeen eighteen nineteen twenty".split()
+    )
+}
+_ASKED_COUNT = re.compile(r"\b(\d{1,2}|" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNORECASE)
+
+
+def list_limit(setting: int, question: str | None) -> int:
+    """The items a reply's numbered list may hold: ``setting``, or the number the user asked for
+    when it is more (up to ``ASKED_ITEMS_MAX``): "Could you list eight famous funk bassists?" was
+    cut at seven (a `make run` chat, stop 46)."""
+    if not setting or not question:
+        return setting
+    asked = [int(m) if m.isdigit() else _NUMBER_WORDS[m.lower()] for m in _ASKED_COUNT.findall(question)]
+    return max([setting, *(n for n in asked if n <= ASKED_ITEMS_MAX)])
 
 
 def first_items(call: FunctionCall, k: int) -> FunctionCall:
