@@ -619,6 +619,20 @@ def test_grounded_reply_holds_what_an_answer_says_of_a_person_that_nothing_says_
         asked = [*seen, ChatMessage(role="user", content=question)]
         hold = GroundedReply().review(Turn(question=question), draft(reply, prompt=asked), memory)
         assert hold is not None and "of them" in hold.notice, question
+        # the redraft may not say it again ("Ana works as a sound engine at a theatre", stop 46)
+        assert hold.banned_words and set(hold.banned_words) <= set(reply.replace(".", " ").split()), question
+    assert (
+        "librarian"
+        in GroundedReply()
+        .review(
+            Turn(question="What does Lendbuel do for work?"),
+            draft(
+                "Lendbuel is a librarian.", prompt=[*seen, ChatMessage(role="user", content="What does Lendbuel do?")]
+            ),
+            memory,
+        )
+        .banned_words
+    )
     for question, reply in [
         ("When is Tass coming over?", "Your sister is visiting this weekend."),
         ("Who is Lendbuel?", "Lendbuel is your brother."),
