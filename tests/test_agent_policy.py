@@ -676,3 +676,28 @@ def test_the_default_turn_quotes_what_recall_holds_about_a_question_before_the_f
     assert ask(other, "What was the band I went to see play live?").messages == ["I don't know."]
     prompt = "\n".join(m.content for m in other.backend.requests[0].messages)
     assert "Mosquas" not in prompt  # another agent's recall is not this one's
+
+
+def test_a_reply_held_as_unsupported_is_followed_by_a_search_when_the_turn_has_not_searched(store):
+    """ "And what pet does my flatmate have?" got a held draft, then "I don't know what your
+    flatmate has" though recall held "my flatmate has one" (a cat), out of view after an eviction
+    (a `make run` chat, stop 46): after the hold the next step may only search, and then reads it."""
+    policies = [p for p in DEFAULT_POLICIES if p not in ("nothing_found", "recall_at_question")]
+    runner = make_runner(
+        store,
+        [
+            say("Your flatmate has a parrot called Pip."),
+            call("conversation_search", query="flatmate pet"),
+            say("I'm not sure; I found nothing about it."),
+        ],
+        policies=policies,
+    )
+    turn = ask(runner, "What pet does my flatmate have?")
+    assert turn.steps[0].hold is not None and turn.steps[0].hold.reason == "grounded_reply"
+    searches = {"conversation_search", "conversation_search_date", "archival_memory_search"}
+    assert "conversation_search" in runner.backend.requests[1].grammar.function_names
+    assert set(runner.backend.requests[1].grammar.function_names) <= searches  # a search, no answer
+    assert "send_message" in runner.backend.requests[2].grammar.function_names  # then the answer
+    assert turn.steps[1].call.function == "conversation_search"
+    assert turn.messages == ["I'm not sure; I found nothing about it."]
+    assert "Pip" in turn.steps[0].hold.banned_words

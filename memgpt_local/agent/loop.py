@@ -238,7 +238,10 @@ class AgentRunner:
             if plan.last or (record.hold is not None and record.hold.end_turn):
                 return
             if record.hold is not None:  # the next step answers again, with the notice in view
-                turn.require_reply(record.hold.reason)
+                if record.hold.search_next:
+                    turn.require_step(record.hold.reason)  # ... or searches first
+                else:
+                    turn.require_reply(record.hold.reason)
                 continue
             notices = [n for policy in self.policies for n in policy.after_step(turn, record, self.memory)]
             if notices:

@@ -39,6 +39,8 @@ class Hold:
     # words no later draft of the turn may say anywhere (``RepeatBan.banned_words``): told to say
     # "you", a redraft said "... resulted in my dad's car being driven into a pond." (`make run`)
     banned_words: tuple[str, ...] = ()
+    # the next step searches rather than answers again (the holding policy narrows its plan)
+    search_next: bool = False
 
 
 @dataclass

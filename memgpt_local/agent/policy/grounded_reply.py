@@ -36,11 +36,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
+from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, StepPlan
 from memgpt_local.agent.policy.greet_by_name import human_lines
-from memgpt_local.agent.turn import Hold, Turn
+from memgpt_local.agent.turn import Hold, StepRecord, Turn
 from memgpt_local.memory.dates import with_days_in_full
-from memgpt_local.schemas import ChatMessage
+from memgpt_local.schemas import ChatMessage, NewMessage
 from memgpt_local.text import (
     PETS,
     RELATIONS,
@@ -194,8 +194,32 @@ def seen_before_drafting(turn: Turn, prompt: Sequence[ChatMessage]) -> str:
     return with_days_in_full(text)
 
 
+SEARCH_REASON = "search before answering again"
+
+
 class GroundedReply(Policy):
     name = "grounded_reply"
+
+    def _held_unsearched(self, turn: Turn) -> bool:
+        """Whether the last step's draft was held here for a search to follow."""
+        last = turn.steps[-1] if turn.steps else None
+        return last is not None and last.hold is not None and last.hold.reason == self.name and last.hold.search_next
+
+    def plan(self, turn: Turn, plan: StepPlan) -> StepPlan:
+        """After a hold in a turn that has not searched, the next step searches: told "search your
+        memory, or tell the user you do not know", the model denied "what pet does my flatmate
+        have?" though recall held "my flatmate has one [a cat]", moved out of view into the
+        summary by an eviction (a `make run` chat, stop 46). A search that finds nothing is then
+        answered by ``nothing_found``."""
+        if self._held_unsearched(turn) and "search" in plan.kinds and not plan.last:
+            return plan.only("search", reason=SEARCH_REASON)
+        return plan
+
+    def after_step(self, turn: Turn, step: StepRecord, memory: MemoryView) -> list[NewMessage]:
+        if step.outcome.searched and len(turn.steps) >= 2 and turn.steps[-2].hold is not None:
+            if turn.steps[-2].hold.reason == self.name:
+                turn.require_step(SEARCH_REASON)  # its results are read, whatever the heartbeat
+        return []
 
     def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
         if draft.plan.last or _MARK in turn.marks or not turn.question:
@@ -226,8 +250,10 @@ class GroundedReply(Policy):
         return Hold(
             self.name,
             f"Not sent: your reply says {said}, which nothing in your memory or this conversation says{of_whom}. "
-            "Answer only from what you can see or find: search your memory, or tell the user you do not know.",
+            "Answer only from what you can see or find: search your memory now; if it finds nothing, tell "
+            "the user you do not know.",
             "it said things nothing in memory supports",
             hide_draft=True,
             banned_words=tuple(dict.fromkeys(new)),
+            search_next=not turn.searches,
         )
