@@ -619,20 +619,7 @@ def test_grounded_reply_holds_what_an_answer_says_of_a_person_that_nothing_says_
         asked = [*seen, ChatMessage(role="user", content=question)]
         hold = GroundedReply().review(Turn(question=question), draft(reply, prompt=asked), memory)
         assert hold is not None and "of them" in hold.notice, question
-        # the redraft may not say it again ("Ana works as a sound engine at a theatre", stop 46)
-        assert hold.banned_words and set(hold.banned_words) <= set(reply.replace(".", " ").split()), question
-    assert (
-        "librarian"
-        in GroundedReply()
-        .review(
-            Turn(question="What does Lendbuel do for work?"),
-            draft(
-                "Lendbuel is a librarian.", prompt=[*seen, ChatMessage(role="user", content="What does Lendbuel do?")]
-            ),
-            memory,
-        )
-        .banned_words
-    )
+        assert hold.search_next, question  # no search yet: the next step searches
     for question, reply in [
         ("When is Tass coming over?", "Your sister is visiting this weekend."),
         ("Who is Lendbuel?", "Lendbuel is your brother."),
@@ -640,6 +627,11 @@ def test_grounded_reply_holds_what_an_answer_says_of_a_person_that_nothing_says_
     ]:
         asked = [*seen, ChatMessage(role="user", content=question)]
         assert GroundedReply().review(Turn(question=question), draft(reply, prompt=asked), memory) is None, question
+    # "my pet" is whichever animal a line names (eval chat seed 24, stop 46)
+    pets = FakeMemory(core=[("human", "Name: Ana"), ("human", "Tortoise: Momsteo")])
+    asked = [ChatMessage(role="system", content="[human]\nName: Ana\nTortoise: Momsteo")]
+    right = draft("Your tortoise's name is Momsteo.", prompt=asked)
+    assert GroundedReply().review(Turn(question="What's my pet's name again?"), right, pets) is None
     assert person_asked("What do I do for work?") == set()
     assert person_asked("Which dog breed is best?") == set()  # nobody's dog
     # a request for advice is never held: tips for "a good first dog" named breeds (`make run`, stop 43)

@@ -21,9 +21,11 @@ the user's people or animals is held when what it says of them no line naming th
 (``unseen_of``): "What does Lendbuel do for work?" got "Lendbuel is a librarian.", the user's own
 job (bench_honesty seed 51).
 
-The redraft may not say the words it was held for (``Hold.banned_words``): held for "Ana works
-as a sound engineer at a theatre." (the user's own job), the redraft said "Your girlfriend Ana
-works as a sound engine at a theatre." (a `make run` chat, stop 46).
+A hold in a turn that has not searched makes the next step a search (``Hold.search_next``):
+held for "Ana works as a sound engineer at a theatre." (the user's own job), a redraft said
+"Your girlfriend Ana works as a sound engine at a theatre." (a `make run` chat, stop 46). The
+redraft's words were banned for one try; a held right answer ("Your tortoise's name is
+Momsteo.", a false hold) then came back "indeedMomsteo" (eval chat seed 24), so they are not.
 
 Off until stop 43: on bench_honesty (stops 25-26) it cost 1.5 times the steps for no honesty
 gain, when most questions were answered from nothing. Since ``nothing_found`` answers those, it
@@ -140,7 +142,10 @@ def unseen_of(reply: str, seen_text: str, person: set[str], question: str, names
     and the question's aside). "Lendbuel is a librarian." answered "What does Lendbuel do for
     work?" with the user's own job, a word seen only in "Work: librarian" (bench_honesty seed
     51, stop 43)."""
-    about = [line for line in seen_text.splitlines() if person & set(words(line))]
+    # "my pet" is whichever animal a line names: "What's my pet's name again?" under "Tortoise:
+    # Momsteo" held the right answer as said of nobody (eval chat seed 24, stop 46)
+    named = person | (PETS if person & {"pet", "pets"} else set())
+    about = [line for line in seen_text.splitlines() if named & set(words(line))]
     said = {stem(w) for line in about for w in words(line)}
     given = {stem(w) for w in words(question)} | {stem(w) for w in person}
     names = [w for w in names_and_numbers(reply) if stem(w.lower()) not in said | given]
@@ -254,6 +259,5 @@ class GroundedReply(Policy):
             "the user you do not know.",
             "it said things nothing in memory supports",
             hide_draft=True,
-            banned_words=tuple(dict.fromkeys(new)),
             search_next=not turn.searches,
         )
