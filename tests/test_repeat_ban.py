@@ -334,3 +334,24 @@ def test_a_value_may_not_end_after_a_list_number_a_colon_or_an_opening_quote():
     assert not set(closers) & set(ban.refused())  # a reply may end here
     feed(ban, [(10, " See you at 10")])
     assert not set(closers) & set(ban.refused())  # "at 10" is no list number
+
+
+def test_a_list_item_may_not_open_with_the_whole_of_a_shorter_earlier_item():
+    """ "1. Balloon Pop 2. Colorful Balloons 3. Balloon Balloon 4. Balloon Balloon ..." (a `make
+    run` chat, stop 46): a two-word item never reached the three words the rule compares."""
+    vocab = {" Balloon": 10, " balloon": 11, " Pop": 12, " Slime": 13}
+
+    def tokenize(text: str) -> list[tuple[int, str]]:
+        return [(vocab[text], text)] if text in vocab else [(99, text)]
+
+    ban = NgramBan(RepeatBan(field="message", n=0, max_items=10), tokenize)
+    feed(ban, [(0, '{"message": "'), (3, " 1"), (4, "."), (10, " Balloon"), (10, " Balloon"), (5, " 2"), (4, ".")])
+    feed(ban, [(10, " Balloon")])
+    assert sorted(ban.refused()) == [10, 11]  # "Balloon Balloon" again: refused at its second word
+    feed(ban, [(12, " Pop"), (5, " 3"), (4, ".")])
+    assert ban.refused() == []  # "Balloon" alone opened no item: a new item may begin with it
+    one = NgramBan(RepeatBan(field="message", n=0, max_items=10), tokenize)
+    feed(one, [(0, '{"message": "'), (3, " 1"), (4, "."), (13, " Slime"), (5, " 2"), (4, ".")])
+    assert 13 in one.refused()  # a one-word item: its word may not open the next (" Slime" is one token)
+    feed(one, [(12, " Pop")])
+    assert one.refused() == []

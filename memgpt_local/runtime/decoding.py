@@ -300,12 +300,26 @@ class NgramBan:
         with a word changed (a `make run` chat, stop 45); the item has to say something else."""
         if not self.max_items:
             return []
-        starts = list_items(text)
+        # "2." just written: the next token (" Slime") begins the item
+        starts = list_items(text + " " if text[-1:] in ".)" else text)
         if len(starts) < 2:
             return []
         items = [_MARKER_HEAD.sub("", text[a:b]) for a, b in zip(starts, [*starts[1:], len(text)])]
-        openings = frozenset(tuple(words(item)[:ITEM_OPENING_WORDS]) for item in items[:-1])
-        return self._completing(items[-1], openings, ITEM_OPENING_WORDS)
+        # an earlier item shorter than that counts whole: "3. Balloon Balloon 4. Balloon Balloon"
+        # (a `make run` chat, stop 46) never reached three words to compare
+        openings = {tuple(words(item)[:ITEM_OPENING_WORDS]) for item in items[:-1]}
+        refused: list[int] = []
+        for k in range(1, ITEM_OPENING_WORDS + 1):
+            of_k = frozenset(o for o in openings if len(o) == k)
+            if of_k:
+                refused += self._completing(items[-1], of_k, k) if k > 1 else self._first_word(items[-1], of_k)
+        return refused
+
+    def _first_word(self, item: str, openings: frozenset[tuple[str, ...]]) -> list[int]:
+        """Before an item's first word, the first tokens of an earlier one-word item's word."""
+        if words(item):
+            return []
+        return [t for (word,) in openings for t in self._word_starts(word)]
 
     def _completing(self, sentence: str, openings: frozenset[tuple[str, ...]], k: int = 0) -> list[int]:
         """The first tokens of the words that would complete one of ``openings`` (of ``k`` words,
