@@ -355,3 +355,28 @@ def test_a_list_item_may_not_open_with_the_whole_of_a_shorter_earlier_item():
     assert 13 in one.refused()  # a one-word item: its word may not open the next (" Slime" is one token)
     feed(one, [(12, " Pop")])
     assert one.refused() == []
+
+
+def test_a_list_ends_before_an_item_that_nearly_repeats_an_earlier_one():
+    """ "1. Balloon Pop 2. Colorful Balloons 3. Balloon Balloon 4. Balloon Ballon 5..." (a `make
+    run` chat, stop 46): the reply closes as the item after the repeat begins, and the loop and
+    the stream cut it before the repeat."""
+    from memgpt_local.agent.loop import without_repeated_items
+    from memgpt_local.agent.partial import within_items
+    from memgpt_local.runtime.decoding import repeated_item
+    from memgpt_local.schemas import FunctionCall
+
+    text = "Demos: 1. Balloon Pop 2. Colorful Balloons 3. Balloon Balloon 4. Balloon Ballon 5. Slime"
+    assert repeated_item(text) == text.index("4.")
+    assert repeated_item("1. Visit the Science Museum 2. Visit the Natural History Museum") is None
+    assert repeated_item("1. Go to the cinema 2. Go to the theatre 3. Bake") is None
+    assert repeated_item("1. Balloon Balloon 2. Balloon Ballon", complete=False) is None  # still being written
+    call = FunctionCall(function="send_message", arguments={"message": text})
+    kept = without_repeated_items(call).arguments["message"]
+    assert kept == "Demos: 1. Balloon Pop 2. Colorful Balloons 3. Balloon Balloon"
+    assert within_items(text, 10) == kept  # the stream shows no more than is kept
+    ban = NgramBan(RepeatBan(field="message", n=0, max_items=10))
+    feed(ban, [(0, '{"message": "'), (1, "1. Balloon Balloon 2. Balloon Ballon"), (2, " 3"), (3, ".")])
+    assert not ban.must_close()
+    feed(ban, [(4, " Slime")])
+    assert ban.must_close()  # item 2 repeated item 1: the list ends

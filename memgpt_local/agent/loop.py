@@ -36,7 +36,7 @@ from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FunctionSpec, with_m
 from memgpt_local.memory.core import default_text
 from memgpt_local.memory.dates import spoken_days
 from memgpt_local.runtime.base import Backend, Grammar, RepeatBan
-from memgpt_local.runtime.decoding import list_items, writes_wide_script
+from memgpt_local.runtime.decoding import list_items, repeated_item, writes_wide_script
 from memgpt_local.runtime.grammar import build_call_grammar, parse_call, render_function_docs
 from memgpt_local.schemas import (
     Agent,
@@ -389,6 +389,7 @@ class AgentRunner:
             call = without_formula(parse_call(completion.text, allowed), formulas, self.settings.reply_formula_words)
             items = list_limit(self.settings.reply_max_list_items, turn.question)
             call = first_items(first_sentences(call, turn.reply_sentences), items)
+            call = without_repeated_items(call) if items else call
         except CallParseError as exc:
             outcome = FunctionOutcome(
                 False,
@@ -482,6 +483,16 @@ def first_items(call: FunctionCall, k: int) -> FunctionCall:
     if len(items) <= k:
         return call
     return call.model_copy(update={"arguments": {**call.arguments, "message": message[: items[k]].rstrip()}})
+
+
+def without_repeated_items(call: FunctionCall) -> FunctionCall:
+    """``call`` with its message cut before its numbered list's first item that nearly repeats an
+    earlier one (``decoding.repeated_item``): the sampler closes the reply as the item after it
+    begins; a backend without that stop writes it whole."""
+    message = call.arguments.get("message")
+    if not isinstance(message, str) or (cut := repeated_item(message)) is None:
+        return call
+    return call.model_copy(update={"arguments": {**call.arguments, "message": message[:cut].rstrip()}})
 
 
 def without_formula(call: FunctionCall, formulas: frozenset[tuple[str, ...]], k: int) -> FunctionCall:

@@ -9,7 +9,7 @@ import re
 from collections.abc import Collection
 
 from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, of_kind
-from memgpt_local.runtime.decoding import list_items
+from memgpt_local.runtime.decoding import list_items, repeated_item
 from memgpt_local.text import formula_start, sentence_spans, without_partial_word, words
 
 REPLY_FUNCTIONS = frozenset(f.name for f in of_kind(DEFAULT_FUNCTIONS, "reply"))
@@ -57,6 +57,8 @@ def within_items(message: str, max_items: int) -> str:
     had already shown "8. Use" (a `make run` chat, stop 46)."""
     if not max_items:
         return message
+    if (repeat := repeated_item(message)) is not None:  # the loop cuts there (``loop.without_repeated_items``)
+        message = message[:repeat].rstrip()
     items = list_items(message)
     if len(items) > max_items:
         return message[: items[max_items]].rstrip()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from difflib import SequenceMatcher
 
 from memgpt_local.runtime.base import Grammar, RepeatBan
 from memgpt_local.text import formula_start, sentence_spans, without_partial_word, words
@@ -367,7 +368,8 @@ class NgramBan:
         if inside and ends and self.max_sentences and not self.full and self.written >= self.fixed:
             self.full = sentences_ended(_plain(self.text)) >= self.max_sentences
         if inside and self.max_items and not self.full and piece[:1].isspace():  # an item's first word
-            self.full = items_begun(_plain(self.text)) > self.max_items
+            plain = _plain(self.text)
+            self.full = items_begun(plain) > self.max_items or repeated_item(plain, complete=False) is not None
         if inside and not _is_list_number(piece):  # list numbers: "7. Bake salmon" = "12. Bake salmon"
             self.value.append(token)
             if len(self.value) >= self.n:
@@ -411,6 +413,29 @@ def list_items(text: str) -> list[int]:
 
 _MARKER_HEAD = re.compile(r"^\d{1,2}[.),:]?")
 ITEM_OPENING_WORDS = 3  # a list item may not open with an earlier item's first this-many words
+
+
+# a list item this close to an earlier one (difflib's ratio, case and marks aside) repeats it
+ITEM_REPEAT_RATIO = 0.85
+
+
+def _item_key(item: str) -> str:
+    return " ".join(words(_MARKER_HEAD.sub("", item)))
+
+
+def repeated_item(text: str, complete: bool = True) -> int | None:
+    """Where the first numbered list item of ``text`` that nearly repeats an earlier one begins
+    (None when none does); the last item is compared only when ``complete``. "1. Balloon Pop 2.
+    Colorful Balloons 3. Balloon Balloon 4. Balloon Ballon 5..." (a `make run` chat, stop 46)
+    wrote the same demo again with a letter changed, past every opening rule."""
+    starts = list_items(text)
+    keys = [_item_key(text[a:b]) for a, b in zip(starts, [*starts[1:], len(text)])]
+    for i in range(1, len(keys) if complete else len(keys) - 1):
+        if len(keys[i]) >= 4 and any(
+            SequenceMatcher(None, keys[i], earlier).ratio() >= ITEM_REPEAT_RATIO for earlier in keys[:i]
+        ):
+            return starts[i]
+    return None
 
 
 def items_begun(text: str) -> int:
