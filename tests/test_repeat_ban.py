@@ -370,13 +370,16 @@ def test_a_list_ends_before_an_item_that_nearly_repeats_an_earlier_one():
     assert repeated_item(text) == text.index("4.")
     assert repeated_item("1. Visit the Science Museum 2. Visit the Natural History Museum") is None
     assert repeated_item("1. Go to the cinema 2. Go to the theatre 3. Bake") is None
-    assert repeated_item("1. Balloon Balloon 2. Balloon Ballon", complete=False) is None  # still being written
+    skipped = "1. Balloon Pop 2. Colorful Balloons 3. Balloon Balloon 4. Balloon Ballon 5... 10. Balloon Balloon 11."
+    assert repeated_item(skipped) == skipped.index("4.")  # its opening repeats item 3, whatever follows
+    assert repeated_item("1. Balloon Balloon 2. Balloon") is None  # too few words yet to say
+    assert repeated_item("1. Elephant toothpaste 2. Elephant toothpaste demo") is not None
     call = FunctionCall(function="send_message", arguments={"message": text})
     kept = without_repeated_items(call).arguments["message"]
     assert kept == "Demos: 1. Balloon Pop 2. Colorful Balloons 3. Balloon Balloon"
     assert within_items(text, 10) == kept  # the stream shows no more than is kept
     ban = NgramBan(RepeatBan(field="message", n=0, max_items=10))
-    feed(ban, [(0, '{"message": "'), (1, "1. Balloon Balloon 2. Balloon Ballon"), (2, " 3"), (3, ".")])
-    assert not ban.must_close()
-    feed(ban, [(4, " Slime")])
+    feed(ban, [(0, '{"message": "'), (1, "1. Balloon Balloon 2. Balloon"), (2, " Ball")])
+    assert not ban.must_close()  # "Ball" may become another word
+    feed(ban, [(3, "on"), (4, " 5")])
     assert ban.must_close()  # item 2 repeated item 1: the list ends

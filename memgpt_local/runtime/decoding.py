@@ -368,8 +368,8 @@ class NgramBan:
         if inside and ends and self.max_sentences and not self.full and self.written >= self.fixed:
             self.full = sentences_ended(_plain(self.text)) >= self.max_sentences
         if inside and self.max_items and not self.full and piece[:1].isspace():  # an item's first word
-            plain = _plain(self.text)
-            self.full = items_begun(plain) > self.max_items or repeated_item(plain, complete=False) is not None
+            plain = _plain(self.text)  # its last word has only begun: the words before it are compared
+            self.full = items_begun(plain) > self.max_items or repeated_item(without_partial_word(plain)) is not None
         if inside and not _is_list_number(piece):  # list numbers: "7. Bake salmon" = "12. Bake salmon"
             self.value.append(token)
             if len(self.value) >= self.n:
@@ -423,17 +423,27 @@ def _item_key(item: str) -> str:
     return " ".join(words(_MARKER_HEAD.sub("", item)))
 
 
-def repeated_item(text: str, complete: bool = True) -> int | None:
+def _repeats(item: str, earlier: str) -> bool:
+    """Whether ``item``'s first words (as many as ``earlier`` has) nearly say ``earlier``."""
+    said = earlier.split()
+    opening = " ".join(item.split()[: len(said)])
+    return (
+        len(item.split()) >= len(said)
+        and len(opening) >= 4
+        and (SequenceMatcher(None, opening, earlier).ratio() >= ITEM_REPEAT_RATIO)
+    )
+
+
+def repeated_item(text: str) -> int | None:
     """Where the first numbered list item of ``text`` that nearly repeats an earlier one begins
-    (None when none does); the last item is compared only when ``complete``. "1. Balloon Pop 2.
-    Colorful Balloons 3. Balloon Balloon 4. Balloon Ballon 5..." (a `make run` chat, stop 46)
-    wrote the same demo again with a letter changed, past every opening rule."""
+    (None when none does): its first words, as many as the earlier item has, nearly say it. "1.
+    Balloon Pop 2. Colorful Balloons 3. Balloon Balloon 4. Balloon Ballon 5... 10. Balloon
+    Balloon" (a `make run` chat, stop 46) wrote the same demo again with a letter changed, past
+    every opening rule, then skipped its numbers."""
     starts = list_items(text)
     keys = [_item_key(text[a:b]) for a, b in zip(starts, [*starts[1:], len(text)])]
-    for i in range(1, len(keys) if complete else len(keys) - 1):
-        if len(keys[i]) >= 4 and any(
-            SequenceMatcher(None, keys[i], earlier).ratio() >= ITEM_REPEAT_RATIO for earlier in keys[:i]
-        ):
+    for i in range(1, len(keys)):
+        if any(_repeats(keys[i], earlier) for earlier in keys[:i]):
             return starts[i]
     return None
 
