@@ -377,7 +377,7 @@ def test_a_list_ends_before_an_item_that_nearly_repeats_an_earlier_one():
     call = FunctionCall(function="send_message", arguments={"message": text})
     kept = without_repeated_items(call).arguments["message"]
     assert kept == "Demos: 1. Balloon Pop 2. Colorful Balloons 3. Balloon Balloon"
-    assert within_items(text, 10) == kept  # the stream shows no more than is kept
+    assert kept.startswith(within_items(text, 10))  # the stream shows no more than is kept
     ban = NgramBan(RepeatBan(field="message", n=0, max_items=10))
     feed(ban, [(0, '{"message": "'), (1, "1. Balloon Balloon 2. Balloon"), (2, " Ball")])
     assert not ban.must_close()  # "Ball" may become another word

@@ -47,24 +47,22 @@ class PartialFieldReader:
         return any(f'"{name}"' in self.text for name in REPLY_FUNCTIONS)
 
 
-_TRAILING_MARKER = re.compile(r"(?:^|(?<=[\s:]))(\d{1,2})[.),:]?$")
-
-
 def within_items(message: str, max_items: int) -> str:
-    """``message`` without the numbered list item after its ``max_items``-th, nor the start of
-    that item's marker ("... 7. Attend cultural events. 8"): the sampler closes the reply once
-    that item's first word is written and the loop cuts it (``loop.first_items``), but the chat
-    had already shown "8. Use" (a `make run` chat, stop 46)."""
+    """``message`` as far as a stream may show its numbered list: up to the item being written
+    (shown once the next begins, or when the step ends), since it may yet turn out a repeat of
+    an earlier one (``decoding.repeated_item``; "4. Balloon" was shown, then cut, in a `make run`
+    chat, stop 46), and never into the item after the ``max_items``-th: the sampler closes the
+    reply once that item's first word is written and the loop cuts it (``loop.first_items``),
+    but the chat had shown "8. Use"."""
     if not max_items:
         return message
     if (repeat := repeated_item(message)) is not None:  # the loop cuts there (``loop.without_repeated_items``)
         message = message[:repeat].rstrip()
     items = list_items(message)
     if len(items) > max_items:
-        return message[: items[max_items]].rstrip()
-    marker = _TRAILING_MARKER.search(message)
-    if marker and len(items) == max_items and int(marker[1]) == max_items + 1:
-        return message[: marker.start()].rstrip()
+        message, items = message[: items[max_items]].rstrip(), items[:max_items]
+    if len(items) >= 2:
+        return message[: items[-1]].rstrip()
     return message
 
 
