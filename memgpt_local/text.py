@@ -165,32 +165,27 @@ _ASKS_FOR_HELP = re.compile(
 )
 
 
-# a request for something made up or known in general, not remembered: "Could you list eight
-# famous funk bassists for me, numbered?" was held as a claim about the user and redrafted "Your
-# funk bass lines are a numbered list of ten." (a `make run` chat, stop 46). Only a sentence that
-# says nothing of the user but "me" counts: "Can you list the places I said I'd visit?" asks memory.
-_ASKS_FOR_CONTENT = re.compile(
-    r"^\W*(?:(?:please|ok|okay|so|now|and|also|then)\W+)*(?:(?:can|could|would|will) you\s+(?:please\s+)?)?"
-    r"(?:list|give|name|write|explain|describe|teach|recommend|suggest|tell me (?:a|an|some|about)\b)\b",
+# a request for something made up, listed or known in general, not remembered: "Could you list
+# eight famous funk bassists for me, numbered?" was held as a claim about the user and redrafted
+# "Your funk bass lines are a numbered list of ten."; read for facts, "Give me a numbered list of
+# ten funk bass lines I should learn." became "Funk bass lines: a numbered list of ten" (a `make
+# run` chat, stop 46)
+_REQUEST = re.compile(
+    r"^\W*(?:(?:please|ok|okay|so|now|and|also|then|fair|haha|right)\W+)*(?:(?:can|could|would|will) you\s+)?"
+    r"(?:please\s+)?(?:give|list|name|write|explain|describe|teach|show me|recommend|suggest"
+    r"|tell me (?:a|an|some|about)\b)\b",
     re.I,
 )
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|mine|we|our|us)\b", re.I)
 
 
 def asks_for_help(question: str) -> bool:
-    """Whether ``question`` asks for advice or ideas (or for content made up or known in general,
-    ``_ASKS_FOR_CONTENT``) rather than for what memory holds."""
+    """Whether ``question`` asks for advice or ideas (or for content, ``_REQUEST``, in a sentence
+    that says nothing of the user but "me": "Can you list the places I said I'd visit?" asks
+    memory) rather than for what memory holds."""
     return bool(_ASKS_FOR_HELP.search(question)) or any(
-        _ASKS_FOR_CONTENT.search(s) and not _FIRST_PERSON.search(s) for s in sentences(question)
+        _REQUEST.search(s) and not _FIRST_PERSON.search(s) for s in sentences(question)
     )
-
-
-_REQUEST = re.compile(
-    r"^\W*(?:(?:please|ok|okay|so|now|and|also|then|fair|haha|right)\W+)*(?:(?:can|could|would|will) you\s+)?"
-    r"(?:please\s+)?(?:give me|list|name|write|explain|describe|teach me|show me|recommend|suggest"
-    r"|tell me (?:a|an|some)\b)",
-    re.I,
-)
 
 
 def is_bare_request(sentence: str) -> bool:

@@ -480,9 +480,7 @@ def first_items(call: FunctionCall, k: int) -> FunctionCall:
     if not k or not isinstance(message, str):
         return call
     items = list_items(message)
-    if len(items) <= k:
-        return call
-    return call.model_copy(update={"arguments": {**call.arguments, "message": message[: items[k]].rstrip()}})
+    return _cut_message(call, message, items[k]) if len(items) > k else call
 
 
 def without_repeated_items(call: FunctionCall) -> FunctionCall:
@@ -492,7 +490,7 @@ def without_repeated_items(call: FunctionCall) -> FunctionCall:
     message = call.arguments.get("message")
     if not isinstance(message, str) or (cut := repeated_item(message)) is None:
         return call
-    return call.model_copy(update={"arguments": {**call.arguments, "message": message[:cut].rstrip()}})
+    return _cut_message(call, message, cut)
 
 
 def without_formula(call: FunctionCall, formulas: frozenset[tuple[str, ...]], k: int) -> FunctionCall:
@@ -501,4 +499,9 @@ def without_formula(call: FunctionCall, formulas: frozenset[tuple[str, ...]], k:
     message = call.arguments.get("message")
     if not formulas or not isinstance(message, str) or (cut := formula_start(message, formulas, k)) is None:
         return call
+    return _cut_message(call, message, cut)
+
+
+def _cut_message(call: FunctionCall, message: str, cut: int) -> FunctionCall:
+    """``call`` with its ``message`` argument ending before ``cut``."""
     return call.model_copy(update={"arguments": {**call.arguments, "message": message[:cut].rstrip()}})

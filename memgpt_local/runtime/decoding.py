@@ -208,13 +208,15 @@ class NgramBan:
         if not self.watch.in_field or self.written < self.fixed:
             return []
         refused = self._repeats() + (self.wide_script() if self.wide_script is not None else [])
-        if self.follows_text and self.tokenize is not None:
-            text = _plain(self.text)  # split once a token for both turns
+        if not self.follows_text:
+            return refused
+        text = _plain(self.text)  # once a token for every rule that reads it
+        if self.tokenize is not None:
             spans = sentence_spans(text)
             refused += self._formula_turn(text, spans) + self._opening_turn(text, spans) + self._opener(text)
             refused += self._item_turn(text)
             refused += self._unsaid(text)
-        if self.closing is not None and self.follows_text and _UNFINISHED.search(_plain(self.text)):
+        if self.closing is not None and _UNFINISHED.search(text):
             refused += self.closing()
         return refused
 

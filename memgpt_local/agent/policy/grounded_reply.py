@@ -205,10 +205,9 @@ SEARCH_REASON = "search before answering again"
 class GroundedReply(Policy):
     name = "grounded_reply"
 
-    def _held_unsearched(self, turn: Turn) -> bool:
-        """Whether the last step's draft was held here for a search to follow."""
-        last = turn.steps[-1] if turn.steps else None
-        return last is not None and last.hold is not None and last.hold.reason == self.name and last.hold.search_next
+    def _held_for_search(self, step: StepRecord) -> bool:
+        """Whether ``step``'s draft was held here for a search to follow."""
+        return step.hold is not None and step.hold.reason == self.name and step.hold.search_next
 
     def plan(self, turn: Turn, plan: StepPlan) -> StepPlan:
         """After a hold in a turn that has not searched, the next step searches: told "search your
@@ -216,14 +215,13 @@ class GroundedReply(Policy):
         have?" though recall held "my flatmate has one [a cat]", moved out of view into the
         summary by an eviction (a `make run` chat, stop 46). A search that finds nothing is then
         answered by ``nothing_found``."""
-        if self._held_unsearched(turn) and "search" in plan.kinds and not plan.last:
+        if turn.steps and self._held_for_search(turn.steps[-1]) and "search" in plan.kinds and not plan.last:
             return plan.only("search", reason=SEARCH_REASON)
         return plan
 
     def after_step(self, turn: Turn, step: StepRecord, memory: MemoryView) -> list[NewMessage]:
-        if step.outcome.searched and len(turn.steps) >= 2 and turn.steps[-2].hold is not None:
-            if turn.steps[-2].hold.reason == self.name:
-                turn.require_step(SEARCH_REASON)  # its results are read, whatever the heartbeat
+        if step.outcome.searched and len(turn.steps) >= 2 and self._held_for_search(turn.steps[-2]):
+            turn.require_step(SEARCH_REASON)  # its results are read, whatever the heartbeat
         return []
 
     def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
