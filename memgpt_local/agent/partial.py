@@ -47,15 +47,22 @@ class PartialFieldReader:
         return any(f'"{name}"' in self.text for name in REPLY_FUNCTIONS)
 
 
+_TRAILING_MARKER = re.compile(r"(?:^|(?<=[\s:]))(\d{1,2})[.),:]?$")
+
+
 def within_items(message: str, max_items: int) -> str:
     """``message`` as far as a stream may show its numbered list: up to the item being written
     (shown once the next begins, or when the step ends), since it may yet turn out a repeat of
     an earlier one (``decoding.repeated_item``; "4. Balloon" was shown, then cut, in a `make run`
-    chat, stop 46), and never into the item after the ``max_items``-th: the sampler closes the
+    chat, stop 46; "2." was shown before its item, then cut with it: a number at the end is held
+    too), and never into the item after the ``max_items``-th: the sampler closes the
     reply once that item's first word is written and the loop cuts it (``loop.first_items``),
     but the chat had shown "8. Use"."""
     if not max_items:
         return message
+    items = list_items(message)
+    if (marker := _TRAILING_MARKER.search(message)) and int(marker[1]) == len(items) + 1:
+        message = message[: marker.start()].rstrip()  # the next item's number, its word not yet written
     if (repeat := repeated_item(message)) is not None:  # the loop cuts there (``loop.without_repeated_items``)
         message = message[:repeat].rstrip()
     items = list_items(message)
