@@ -6,6 +6,7 @@ import pytest
 from agent_helpers import ask, make_runner, say
 from store_sql import STORE_KINDS
 
+from memgpt_local.agent.fact_owners import refiled, said_relations, unheard_kin
 from memgpt_local.agent.facts import (
     NOTES_EXAMPLES,
     FactNoter,
@@ -20,11 +21,8 @@ from memgpt_local.agent.facts import (
     new_ages,
     notes_prompt,
     parse_notes,
-    refiled,
-    said_relations,
     states_something_personal,
     undated_plans,
-    unheard_kin,
 )
 from memgpt_local.cli.session import ensure_agent
 from memgpt_local.config import FactNoteSettings, Settings
@@ -728,7 +726,7 @@ def test_the_notes_pass_files_a_persons_line_under_their_label(store):
 def test_a_line_that_only_names_a_saved_person_under_a_trait_is_dropped():
     """A `make run` chat (stop 43): "I'm the marine biologist, remember! Tomasz is the baker."
     under "Partner: Tomasz" was noted "Marine biologist: Tomasz" and "Baker: Tomasz"."""
-    from memgpt_local.agent.facts import files_a_saved_person
+    from memgpt_local.agent.fact_owners import files_a_saved_person
 
     saved = ["Name: Ngaio", "Partner: Tomasz", "Pet: Rex, a cat"]
     for line in ["Marine biologist: Tomasz", "Baker: Tomasz", "Vet: Rex"]:
@@ -740,7 +738,7 @@ def test_a_line_that_only_names_a_saved_person_under_a_trait_is_dropped():
 def test_a_relation_the_user_did_not_say_gives_way_to_the_saved_one():
     """A `make run` chat (stop 43): under "Partner: Tomasz", "Tomasz is the baker! His bakery is
     called Rewena & Rye." was noted "Friend: Tomasz", "Friend's job: baker", "Friend's bakery: ..."."""
-    from memgpt_local.agent.facts import kept_relations
+    from memgpt_local.agent.fact_owners import kept_relations
 
     saved = ["Name: Ngaio", "Partner: Tomasz"]
     said = "Ha, no, I'm the marine biologist and Tomasz is the baker! His bakery is called Rewena & Rye."

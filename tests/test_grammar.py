@@ -17,6 +17,7 @@ from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FUNCTIONS_BY_NAME, S
 from memgpt_local.runtime.base import CallSpec, Grammar
 from memgpt_local.runtime.grammar import (
     build_call_grammar,
+    build_notes_grammar,
     build_text_grammar,
     call_grammar_text,
     int_range_gbnf,
@@ -272,3 +273,35 @@ def test_text_grammar():
     check_gbnf(started.text)
     with pytest.raises(GrammarError):
         build_text_grammar(5, start="The user")
+
+
+def _grammar_takes(backend, grammar_text: str, text: str) -> bool:
+    """Whether llama.cpp's grammar engine lets ``text`` through, token by token."""
+    from memgpt_local.runtime.llama import _GrammarSampler
+
+    sampler = _GrammarSampler(backend._vocab, grammar_text, backend._n_vocab, {})
+    try:
+        for token in backend._llm.tokenize(text.encode(), add_bos=False, special=False):
+            if not sampler.allows(token):
+                return False
+            sampler.accept(token)
+        return True
+    finally:
+        sampler.close()
+
+
+def test_a_notes_label_may_hold_a_number_after_its_first_word(vocab_dir):
+    """Labels of letters alone made "I've got Year 11 mocks coming up" into "Year ial mocks:
+    coming up" (a `make run` chat, stop 47); a label still starts with a letter."""
+    from memgpt_local.runtime.llama import LlamaCppBackend
+
+    backend = LlamaCppBackend(vocab_dir / "ggml-vocab-qwen2.gguf")
+    grammar = build_notes_grammar("facts", max_items=3)
+    check_gbnf(grammar.text)
+    try:
+        assert _grammar_takes(backend, grammar.text, '{"facts": ["Year 11 mocks: coming up", "Name: Priya"]}')
+        assert _grammar_takes(backend, grammar.text, '{"facts": []}')
+        assert not _grammar_takes(backend, grammar.text, '{"facts": ["11 mocks: coming up"]}')
+        assert not _grammar_takes(backend, grammar.text, '{"facts": ["Year 11 mocks soon: coming up"]}')
+    finally:
+        backend.close()

@@ -56,12 +56,20 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from memgpt_local import events
+from memgpt_local.agent.fact_owners import (
+    RELATION_PATTERN,
+    files_a_saved_person,
+    kept_relations,
+    refiled,
+    said_relations,
+    unheard_kin,
+)
 from memgpt_local.config import FactNoteSettings
 from memgpt_local.memory.core import default_text
 from memgpt_local.memory.dates import Mention, annotate, day_of, mentions, said_as_future
@@ -70,8 +78,6 @@ from memgpt_local.runtime.grammar import build_notes_grammar
 from memgpt_local.schemas import ChatMessage
 from memgpt_local.text import (
     PETS,
-    RELATIONS,
-    STOPWORDS,
     content_words,
     is_bare_request,
     names_within,
@@ -576,7 +582,7 @@ def plan_said(clause: str, mention: Mention) -> str | None:
 
 # whose plan a clause tells: "my mum Grace is having hip surgery" (Grace), "my sister is visiting"
 # (sister); the user's own ("I'm flying") names nobody
-_RELATION = "(?:" + "|".join(sorted(RELATIONS, key=len, reverse=True)) + ")"
+_RELATION = RELATION_PATTERN
 _PLAN_SUBJECT = re.compile(  # the relation in any case, a name with its capital
     rf"\b(?i:my\s+(?P<relation>{_RELATION}))(?:\s+(?P<named>[A-Z][a-z]+))?(?i:'s|\s+(?:is|are|was|has|will|'s))\b"
     r"|\b(?P<name>[A-Z][a-z]+)(?:'s|\s+(?:is|was|has|will))\s+(?:\w+ing|got|off|back|coming|going|due)\b"
@@ -623,135 +629,6 @@ def keep_owners(lines: Sequence[str], said: str, when: datetime) -> list[str]:
     return out
 
 
-_NAMED_RELATION = re.compile(rf"\b(?i:my\s+(?P<relation>{_RELATION}))\s*,?\s+(?P<name>[A-Z][a-z]+)\b")
-
-
-def _in_case_of(word: str) -> Callable[[re.Match[str]], str]:
-    """A ``re.sub`` replacement: ``word``, capitalised where the match was."""
-    return lambda m: word.capitalize() if m[0][0].isupper() else word
-
-
-def said_relations(lines: Sequence[str], said: str) -> list[str]:
-    """``lines`` with a relation in a label that the user gave someone else put right: for "my
-    daughter Ines turns seven next Tuesday" a `make run` chat saved "Son: Ines" (the notes
-    examples hold a son). A label's relation stays when the user said it, or when the user
-    named the person in its line with no relation at all."""
-    called = {m["name"]: m["relation"].lower() for m in _NAMED_RELATION.finditer(said)}
-    heard = set(words(said))
-    out = []
-    for line in lines:
-        label, sep, value = line.partition(":")
-        for word in words(label):
-            if word not in RELATIONS or word in heard or f"{word}s" in heard:
-                continue
-            said_as = next((rel for name, rel in called.items() if name in value or name in label), None)
-            if said_as is not None and said_as != word:
-                label = re.sub(rf"\b{word}\b", _in_case_of(said_as), label, flags=re.IGNORECASE)
-        out.append(f"{label}{sep}{value}")
-    return out
-
-
-# the words for one kind of relative: "Mum" is heard in "my mother"
-_KIN_GROUPS = (
-    "mother mum mom mama mummy mommy parent parents",
-    "father dad papa daddy parent parents",
-    "son daughter child children kid kids baby",
-    "sister brother sibling siblings twin",
-    "grandmother grandma gran granny nan grandparent grandparents",
-    "grandfather grandpa grandad granddad grandparent grandparents",
-    "wife husband partner spouse",
-    "fiance fiancee",
-    "aunt auntie",
-    "uncle",
-    "cousin",
-    "niece nephew",
-    "stepson stepdaughter stepmother stepfather",
-)
-_KIN: dict[str, frozenset[str]] = {}
-for _group in _KIN_GROUPS:
-    for _word in _group.split():
-        _KIN[_word] = _KIN.get(_word, frozenset()) | frozenset(_group.split())
-
-
-def unheard_kin(line: str, said: str) -> bool:
-    """Whether ``line``'s label names a relative the user did not speak of in ``said`` (no
-    word for that kind of relative): for "We grew up in Wroclaw and he once drove my dad's car
-    into a pond", "he" being the brother of an earlier message, a `make run` chat saved "Son:
-    once drove dad's car into a pond" (the notes examples hold a son). Such a line is about
-    someone else than the model says; ``said_relations`` first renames one the user named."""
-    heard = set(words(said))
-    heard |= {w[:-1] for w in heard if w.endswith("s")}
-    return any(word in _KIN and not _KIN[word] & heard for word in words(line.partition(":")[0]))
-
-
-_POSSESSED = re.compile(r"^(?P<owner>[\w -]+?)'s\s+(?P<attribute>.+)$")
-_WORK_WORDS = frozenset("job jobs work profession career occupation role".split())
-
-
-def _first_word(text: str) -> str:
-    said = words(text)
-    return said[0] if said else ""
-
-
-def refiled(line: str, lines: Sequence[str], said: str) -> str | None:
-    """``line`` filed rightly, beside the other ``lines``, when the model filed it under an
-    attribute of someone's that the user never said ("Sister's job"): the person's own line
-    again, its value beginning with the name another line gives them, goes under their label
-    ("Sister's job: Vanbuton, visiting this weekend" is "Sister: Vanbuton, visiting this
-    weekend", for "My sister Vanbuton is visiting this weekend."), and a job given to an animal
-    is no fact (None: "Stoxraette's job: boss of the house" beside "Tortoise: Stoxraette", for
-    "she's the boss of the house"). Both were saved in an eval chat (seed 16), and "What's my
-    sister's name?" was answered "... and she works as Vanbuton, visiting this weekend."."""
-    label, _, value = line.partition(":")
-    possessed = _POSSESSED.match(label.strip())
-    if possessed is None:
-        return line
-    heard = {stem(w) for w in words(said)}
-    attribute = [w for w in words(possessed["attribute"]) if w not in STOPWORDS]
-    if not attribute or all(stem(w) in heard for w in attribute):
-        return line
-    owner = possessed["owner"].strip().lower()
-    others = [other.partition(":") for other in lines if other != line]
-    own_label = next(
-        (lab.strip() for lab, _, v in others if lab.strip().lower() == owner and _first_word(v) == _first_word(value)),
-        None,
-    )
-    if own_label is not None:
-        return f"{own_label}:{value}"
-    animals = {_first_word(v) for lab, _, v in others if set(words(lab)) & (PETS | {"pet", "pets"})}
-    if (owner in PETS or owner in animals) and _WORK_WORDS & set(attribute):
-        return None
-    return line
-
-
-def kept_relations(lines: Sequence[str], saved: Sequence[str], said: str) -> list[str]:
-    """``lines`` with a relation the user did not say, given to someone a ``saved`` line gives
-    another, put back: told "Tomasz is the baker! His bakery is called Rewena & Rye." under
-    "Partner: Tomasz", the notes pass wrote "Friend: Tomasz", "Friend's job: baker" and
-    "Friend's bakery: Rewena & Rye" (a `make run` chat, stop 43); they read "Partner: ...",
-    "Partner's job: ...", "Partner's bakery: ...". A relation the user said stays (a change)."""
-    heard = set(words(said))
-    known: dict[str, str] = {}
-    for line in saved:
-        label, _, value = line.partition(":")
-        if set(words(label)) & RELATIONS and "'" not in label:
-            known.setdefault(_first_word(value), label.strip())
-    swaps: dict[str, str] = {}
-    for line in lines:
-        label, _, value = line.partition(":")
-        said_as = [w for w in words(label) if w in RELATIONS and w not in heard and f"{w}s" not in heard]
-        saved_as = known.get(_first_word(value))
-        if len(words(label)) == 1 and said_as and saved_as and saved_as.lower() != label.strip().lower():
-            swaps[said_as[0]] = saved_as
-    out = []
-    for line in lines:
-        label, sep, value = line.partition(":")
-        for word, saved_as in swaps.items():
-            label = re.sub(rf"\b{word}\b", _in_case_of(saved_as.lower()), label, flags=re.IGNORECASE)
-        out.append(f"{label}{sep}{value}")
-    return out
-
-
 _UNITS = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
 _TENS = "twenty thirty forty fifty sixty seventy eighty ninety"
 _AGE = (
@@ -783,24 +660,6 @@ def new_ages(saved: Sequence[str], said: str) -> list[str]:
                 out.append(f"{label}:{value[: old.start()]}{age}{value[old.end() :]}")
                 break
     return out
-
-
-_BARE_NAME = re.compile(r"^\s*([A-Z][a-z]+)\s*$")
-_OWNED = RELATIONS | PETS | {"pet", "pets"}  # label words that name one of the user's people or animals
-
-
-def files_a_saved_person(line: str, saved: Sequence[str]) -> bool:
-    """Whether ``line`` is only the name of someone a ``saved`` line gives under a relation or
-    an animal, filed under a label that is neither: told "I'm the marine biologist, remember!
-    Tomasz is the baker." under "Partner: Tomasz", the notes pass wrote "Marine biologist:
-    Tomasz" and "Baker: Tomasz" (a `make run` chat, stop 43); the first is wrong, and neither
-    reads as a fact about anyone."""
-    label, colon, value = line.partition(":")
-    name = _BARE_NAME.match(value)
-    if not colon or name is None or set(words(label)) & (_OWNED | {"name"}):
-        return False
-    owners = (other.partition(":") for other in saved)
-    return any(set(words(lab)) & _OWNED and _first_word(value) == name[1].lower() for lab, _, value in owners)
 
 
 def parse_notes(text: str) -> list[str]:

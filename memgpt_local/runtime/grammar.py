@@ -343,14 +343,16 @@ def build_notes_grammar(
 ) -> Grammar:
     """A JSON object ``{key: ["Label: value", ...]}`` of at most ``max_items`` short lines, each
     a label of at most ``label_max_words`` words (letters, ``'`` and ``-``: "Name", "Sister's
-    wedding") and a value: how facts are written into core memory. (A free label let the model
-    put a whole clause before the colon: "Moved to Sopot last week and S: near the sea".)
+    wedding"; a word after the first may hold digits) and a value: how facts are written into
+    core memory. (A free label let the model put a whole clause before the colon: "Moved to
+    Sopot last week and S: near the sea". A label of letters alone turned "I've got Year 11
+    mocks coming up" into "Year ial mocks: coming up", in a `make run` chat, stop 47.)
     Whitespace between the parts is the model's choice: forced to write ``[`` straight after
     the key, a model that lays JSON out over lines (qwen2.5-coder writes ``[\\n    "Name:
     ...``) took the only other way out, ``]``: no facts, every time."""
     if max_items < 1 or label_max_words < 1:
         raise GrammarError("max_items and label_max_words must be at least 1")
-    label = "lword " + _repeat('(" " lword)', 0, label_max_words - 1) if label_max_words > 1 else "lword"
+    label = "lword " + _repeat('(" " nword)', 0, label_max_words - 1) if label_max_words > 1 else "lword"
     value = f"vstart {_repeat('jchar', 0, value_max_chars - 1)}"
     item = f'"\\"" {label} ":" " "? {value} "\\""'
     more = _repeat('("," ws item)', 0, max_items - 1) if max_items > 1 else ""
@@ -358,6 +360,7 @@ def build_notes_grammar(
         f'root ::= "{{" ws {gbnf_literal(json.dumps(key))} ":" ws "[" ws (item {more} ws)? "]" ws "}}"',
         f"item ::= {item}",
         "lword ::= [A-Za-z] " + _repeat("[A-Za-z'-]", 0, 19),
+        "nword ::= [A-Za-z0-9] " + _repeat("[A-Za-z0-9'-]", 0, 19),
         'vstart ::= [^"\\\\ \\x00-\\x1f]',
         "ws ::= [ \\n]{0,12}",
         *(f"{name} ::= {body}" for name, body in _BASE_RULES.items() if name in ("hex", "jchar")),
