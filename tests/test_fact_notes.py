@@ -582,6 +582,13 @@ def test_the_notes_pass_writes_no_line_in_the_users_voice(store):
             ["Trip: Oslo on Saturday (2026-12-05)"],
         ),
         (["Surgery: hip (2026-11-30)"], "My mum Grace had hip surgery on Monday.", ["Surgery: hip (2026-11-30)"]),
+        # a thing of someone's, said by their name (a `make run` chat, stop 47), not a day's
+        (
+            ["Birthday: next Saturday (2026-12-05)"],
+            "Sam's birthday is next Saturday and I have no idea what to get him.",
+            ["Sam's birthday: next Saturday (2026-12-05)"],
+        ),
+        (["Match: Sunday (2026-12-06)"], "Sunday's match is at home.", ["Match: Sunday (2026-12-06)"]),
     ],
 )
 def test_someone_elses_plan_keeps_their_name(lines, said, written):
@@ -786,3 +793,61 @@ def test_the_notes_pass_writes_a_new_age_over_the_saved_one(store):
     ask(runner, "Karim turned eight last week, we had a party at the studio.")
     block = store.core.get(runner.agent_id, "human").value
     assert "Son: Karim, eight" in block and "seven" not in block
+
+
+@pytest.mark.parametrize(
+    "lines, saved, said, written",
+    [
+        (  # a `make run` chat, stop 47: the household was saved as a place and lost at the move
+            ["Name: Priya", "Home: Norwich (lives with Sam and Biscuit)"],
+            [],
+            "Hey, I'm Priya. I live in Norwich with my partner Sam and our rabbit Biscuit.",
+            ["Name: Priya", "Home: Norwich (lives with Sam and Biscuit)", "Partner: Sam", "Rabbit: Biscuit"],
+        ),
+        (
+            ["Brother: Felix, getting married"],
+            [],
+            "My brother Felix is getting married!",
+            ["Brother: Felix, getting married"],
+        ),
+        ([], ["Dog: Rex (a beagle)"], "Our dog, Rex, hates baths.", []),  # filed before
+        ([], [], "I saw my mum Monday and she was fine.", []),  # a day is nobody's name
+    ],
+)
+def test_someone_named_with_who_they_are_gets_their_own_line(lines, saved, said, written):
+    from memgpt_local.agent.fact_owners import named_people
+
+    assert named_people(lines, saved, said) == written
+
+
+@pytest.mark.parametrize(
+    "lines, said, user, written",
+    [
+        (  # a `make run` chat, stop 47: someone else's likes gathered into the user's hobbies
+            ["Hobbies: board games and cooking"],
+            "Sam's birthday is next Saturday and I have no idea what to get him. He loves board games and cooking.",
+            "Priya",
+            ["Sam's hobbies: board games and cooking"],
+        ),
+        (["Work: vet"], "My sister just got back from Peru. She's a vet now.", "", ["Sister's work: vet"]),
+        (["Work: vet"], "I'm a vet. She loves it too.", "", ["Work: vet"]),  # the user's own sentence
+        (["Likes: jazz"], "He and I both love jazz.", "", ["Likes: jazz"]),  # said in the first person too
+        (["Likes: jazz"], "He loves jazz.", "", []),  # nobody named before: nobody's
+        (["Likes: jazz"], "Sam here! He loves jazz.", "Sam", []),  # never the user's own name
+        (["Cat: grey tabby"], "My cat Momo is great. She's a grey tabby.", "", ["Cat: grey tabby"]),
+    ],
+)
+def test_a_fact_said_of_him_or_her_is_filed_under_them(lines, said, user, written):
+    from memgpt_local.agent.fact_owners import someone_elses
+
+    assert someone_elses(lines, said, user) == written
+
+
+def test_a_fact_said_again_under_another_label_changes_nothing():
+    from memgpt_local.agent.facts import said_twice
+
+    saved = "Name: Priya\nHobbies: climbing at the bouldering gym on Thursdays"
+    value, notes = merge(saved, ["Outside school: climbs at the bouldering gym on Thursdays"], 2000, "x")
+    assert value == saved and not notes.changed
+    assert not said_twice("Vegetarian: yes", "Left-handed: yes")  # too short to be one fact
+    assert not said_twice("Work: teaches chemistry in Norwich", "Home: Norwich, near the cathedral")

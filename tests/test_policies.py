@@ -913,6 +913,11 @@ def test_a_question_asks_for_a_note_when_all_its_words_of_what_are_the_notes():
     assert asks_for("Which is your new home?", "Home: Nollthaenbury")
     assert not asks_for("What's your new home like?", "Home: Nollthaenbury")  # asks for more
     assert not asks_for("How do you like your job?", "Work: pharmacist")
+    # asked yes or no, by a topic of the line's label (a `make run` chat, stop 47)
+    assert asks_for("Do you have any pets?", "Rabbit: Biscuit")
+    assert asks_for("And do you have any hobbies?", "Hobbies: climbing on Thursdays")
+    assert not asks_for("Do you have any other pets?", "Rabbit: Biscuit")  # asks for more
+    assert not asks_for("Do you have any pets?", "Partner: Sam")
     assert not asks_for("What's your favorite documentary?", "Hobby: watching documentaries")  # which one is new
     assert not asks_for("Your documentary was about octopuses.", "Favorite documentary: about octopuses")
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from memgpt_local.text import PETS, RELATIONS, STOPWORDS, stem, words
+from memgpt_local.memory.dates import MONTHS, WEEKDAYS
+from memgpt_local.text import FIRST_PERSON, PETS, RELATIONS, STOPWORDS, introduced_name, sentences, stem, words
 
 RELATION_PATTERN = "(?:" + "|".join(sorted(RELATIONS, key=len, reverse=True)) + ")"
 _RELATION = RELATION_PATTERN
@@ -162,3 +163,92 @@ def files_a_saved_person(line: str, saved: Sequence[str]) -> bool:
         return False
     owners = (other.partition(":") for other in saved)
     return any(set(words(lab)) & _OWNED and _first_word(value) == name[1].lower() for lab, _, value in owners)
+
+
+# words that start a sentence with a capital and name nobody: "Sunday's match is at three"
+_NOT_A_NAME = frozenset(
+    (*WEEKDAYS, *(month.lower() for month in MONTHS), "today", "tomorrow", "tonight", "yesterday", "everyone")
+)
+_PET_PATTERN = "(?:" + "|".join(sorted(PETS | {"pet"}, key=len, reverse=True)) + ")"
+# someone named with who they are to the user: "my partner Sam", "our rabbit, Biscuit"
+_MY_NAMED = re.compile(
+    rf"\b(?i:(?:my|our)\s+(?P<kind>{RELATION_PATTERN}|{_PET_PATTERN}))\s*,?\s+(?P<name>[A-Z][a-z]+)\b(?!')"
+)
+
+
+def _files(line: str, name: str, kind: str) -> bool:
+    """Whether ``line`` files ``name`` as one of the user's people or animals: "Partner: Sam,
+    a nurse", "Sam: my partner"."""
+    label, _, value = line.partition(":")
+    in_label, in_value = set(words(label)), set(words(value))
+    return bool(in_label & _OWNED and name in in_value) or (name in in_label and kind in in_value)
+
+
+def named_people(lines: Sequence[str], saved: Sequence[str], said: str) -> list[str]:
+    """``lines`` and a "Relation: Name" line for each person or animal ``said`` names with who
+    they are ("my partner Sam", "our rabbit Biscuit") that no line, saved or new, files under a
+    relation or an animal. For "I live with my partner Sam and our rabbit Biscuit" a `make run`
+    chat saved only "Home: Norwich (lives with Sam and Biscuit)"; the user moved, that line was
+    replaced, both were gone, and "What's Sam's favourite board game?" was answered with a game
+    from the assistant's own gift ideas (stop 47)."""
+    out = list(lines)
+    for match in _MY_NAMED.finditer(said):
+        kind, name = match["kind"].lower(), match["name"]
+        if name.lower() in _NOT_A_NAME or any(_files(line, name.lower(), kind) for line in [*saved, *out]):
+            continue
+        out.append(f"{kind.capitalize()}: {name}")
+    return out
+
+
+_HE_OR_SHE = re.compile(r"^(?:he|she)(?:'s)?\b", re.IGNORECASE)
+# who an earlier sentence speaks of: "Sam's birthday", "my partner Sam", "my sister"
+_SPOKEN_OF = re.compile(
+    rf"\b(?P<owner>[A-Z][a-z]+)'s\b|\b(?i:(?:my|our)\s+(?P<kind>{RELATION_PATTERN}))(?:\s*,?\s+(?P<name>[A-Z][a-z]+))?\b"
+)
+
+
+def _last_spoken_of(text: str) -> str | None:
+    """The person ``text`` speaks of last, by name where it gives one."""
+    found = None
+    for match in _SPOKEN_OF.finditer(text):
+        who = match["owner"] or match["name"] or match["kind"].lower()
+        if who.lower() not in _NOT_A_NAME:
+            found = who
+    return found
+
+
+def someone_elses(lines: Sequence[str], said: str, user: str = "") -> list[str]:
+    """``lines`` with a fact the user told of someone else, in a sentence that begins "He" or
+    "She" and says nothing in the first person, filed under that person: for "Sam's birthday is
+    next Saturday and I have no idea what to get him. He loves board games and cooking." a
+    `make run` chat added "board games and cooking" to the user's own "Hobbies" line (stop 47);
+    it is "Sam's hobbies: board games and cooking". A line whose label already names someone
+    stays; one whose person no earlier sentence names is dropped. ``user`` is the user's own
+    name ("Sam here! He ..." never makes a line Sam's)."""
+    told = sentences(said)
+    out = []
+    for line in lines:
+        label, sep, value = line.partition(":")
+        about = {stem(w) for w in words(value) if w not in STOPWORDS}
+        if not about or set(words(label)) & (_OWNED | {"name"}) or "'" in label:
+            out.append(line)
+            continue
+        holding = [i for i, s in enumerate(told) if len(about & {stem(w) for w in words(s)}) * 2 >= len(about)]
+        theirs = [i for i in holding if _HE_OR_SHE.match(told[i]) and not FIRST_PERSON.search(told[i])]
+        if not holding or theirs != holding:
+            out.append(line)
+            continue
+        owner = _last_spoken_of(" ".join(told[: theirs[0]]))
+        if owner is None or owner.lower() == user.lower():
+            continue
+        out.append(f"{owner[0].upper()}{owner[1:]}'s {label.strip().lower()}{sep}{value}")
+    return out
+
+
+def user_name(lines: Sequence[str], said: str) -> str:
+    """The user's first name: from a "Name:" line of ``lines``, else as ``said`` introduces them."""
+    for line in lines:
+        label, _, value = line.partition(":")
+        if words(label) == ["name"] and words(value):
+            return value.split()[0]
+    return introduced_name(said) or ""

@@ -31,7 +31,7 @@ from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.events import is_name_line
 from memgpt_local.memory.dates import first_iso_day, spoken_days
 from memgpt_local.schemas import NewMessage
-from memgpt_local.text import BARE_LABEL_STEMS, content_words, sentences, stem, stems
+from memgpt_local.text import BARE_LABEL_STEMS, content_words, label_topics, sentences, stem, stems, words
 
 NEAR_DAYS = 14
 # a login's greeting when core memory holds no name: told "You do not know their name: greet
@@ -73,24 +73,32 @@ def names_a_fact(greeting: str, facts: Sequence[str], name: str = "") -> bool:
     return any(said & (stems(line) - _BARE_LABEL_WORDS) for line in facts)
 
 
-# "What's your favourite documentary?": a question for the value of a line, and nothing else
+# "What's your favourite documentary?": a question for the value of a line, and nothing else; and
+# "Do you have any pets?", asked right after "I live with ... our rabbit Biscuit" (a `make run`
+# chat, stop 47)
 _ASKS_FOR = re.compile(
-    r"^(?:so,?\s+)?(?:what|which|where|who)(?:'s|’s|\s+is|\s+are|\s+was|\s+were)\s+your\s+(?P<what>[^?]+?)\s*\?$",
+    r"^(?:so,?\s+|and\s+)?(?:(?:what|which|where|who)(?:'s|’s|\s+is|\s+are|\s+was|\s+were)\s+your"
+    r"|do\s+you\s+have\s+(?:any|a|an))\s+(?P<what>[^?]+?)\s*\?$",
     re.IGNORECASE,
 )
 _QUALIFIERS = frozenset("new current".split())  # "favourite" is a word of what: "Favourite meal: gnocchi"
+_FOR_MORE = frozenset("other more else another".split())  # "Do you have any other pets?" asks for more
 
 
 def asks_for(sentence: str, line: str) -> bool:
     """Whether ``sentence`` asks the user for what the core ``line`` says, all its words of
     what being the line's: "What's your favorite documentary?" under "Favorite documentary:
     about octopuses" (a returning user's greeting at both logins of eval chat seed 15), "What's
-    your name?" under "Name: Lena". "What's your new home like?" asks for more."""
+    your name?" under "Name: Lena", "Do you have any pets?" under "Rabbit: Biscuit". "What's
+    your new home like?" and "Do you have any other pets?" ask for more."""
     match = _ASKS_FOR.match(sentence.strip())
     if match is None:
         return False
+    if _FOR_MORE & set(words(match["what"])):
+        return False
     asked = {stem(w) for w in content_words(match["what"]) if len(w) > 2 and w not in _QUALIFIERS}
-    return bool(asked) and asked <= stems(line)
+    # a line is asked for by its topic's words too: "pets" under "Rabbit: Biscuit"
+    return bool(asked) and asked <= stems(line) | stems(" ".join(label_topics(line.partition(":")[0])))
 
 
 def without_known_questions(message: str, lines: Sequence[str]) -> str:
