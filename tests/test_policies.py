@@ -523,6 +523,8 @@ def test_grounded_reply_holds_once_an_answer_about_the_user_that_rests_on_nothin
     guard, turn = GroundedReply(), Turn(question="Where did I go to university?")
     hold = guard.review(turn, draft("You went to the University of Auckland.", prompt=seen), FakeMemory())
     assert hold is not None and hold.hide_draft and "Auckland" in hold.notice
+    # it names what to search for: told only what it made up, the model searched that (stop 47)
+    assert 'search your memory for "university" now' in hold.notice
     assert guard.review(turn, draft("The University of Otago.", prompt=seen), FakeMemory()) is None  # once a turn
     fresh = Turn(question="What am I allergic to?")
     assert guard.review(fresh, draft("You are allergic to pollen, Maskeora.", prompt=seen), FakeMemory()) is None

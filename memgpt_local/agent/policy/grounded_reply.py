@@ -35,6 +35,7 @@ not needed; on by default since stop 43 (docs/eval/results.md).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 
@@ -44,6 +45,7 @@ from memgpt_local.agent.turn import Hold, StepRecord, Turn
 from memgpt_local.memory.dates import with_days_in_full
 from memgpt_local.schemas import ChatMessage, NewMessage
 from memgpt_local.text import (
+    ASKING_WORDS,
     PETS,
     RELATIONS,
     asks_for_help,
@@ -199,6 +201,15 @@ def seen_before_drafting(turn: Turn, prompt: Sequence[ChatMessage]) -> str:
     return with_days_in_full(text)
 
 
+def search_words(question: str) -> str:
+    """The words of ``question``'s questions to search by ("Sam's favourite board game"). Told
+    only what its held draft made up ("your reply says bouldering, stay, active"), the model
+    searched "bouldering" for "What's Sam's favourite board game?" (a `make run` chat, stop 47)."""
+    asked = questions(question)
+    wanted = {w for w in content_words(asked) if len(w) > 2 and w not in ASKING_WORDS}
+    return " ".join(w for w in re.findall(r"[\w'-]+", asked) if re.sub(r"'s$", "", w.lower()) in wanted)
+
+
 SEARCH_REASON = "search before answering again"
 
 
@@ -250,10 +261,12 @@ class GroundedReply(Policy):
             return None
         turn.marks.add(_MARK)
         said = ", ".join(dict.fromkeys(new))
+        query = search_words(question) if not turn.searches else ""
+        search = f"search your memory for {json.dumps(query)} now" if query else "search your memory now"
         return Hold(
             self.name,
             f"Not sent: your reply says {said}, which nothing in your memory or this conversation says{of_whom}. "
-            "Answer only from what you can see or find: search your memory now; if it finds nothing, tell "
+            f"Answer only from what you can see or find: {search}; if it finds nothing, tell "
             "the user you do not know.",
             "it said things nothing in memory supports",
             hide_draft=True,
