@@ -261,7 +261,7 @@ class GroundedReply(Policy):
             return None
         turn.marks.add(_MARK)
         said = ", ".join(dict.fromkeys(new))
-        query = search_words(question) if not turn.searches else ""
+        query = search_words(turn.question) if not turn.searches else ""  # the words the user used
         search = f"search your memory for {json.dumps(query)} now" if query else "search your memory now"
         return Hold(
             self.name,
