@@ -851,3 +851,35 @@ def test_a_fact_said_again_under_another_label_changes_nothing():
     assert value == saved and not notes.changed
     assert not said_twice("Vegetarian: yes", "Left-handed: yes")  # too short to be one fact
     assert not said_twice("Work: teaches chemistry in Norwich", "Home: Norwich, near the cathedral")
+
+
+@pytest.mark.parametrize(
+    "line, written",
+    [
+        ("Home: Thaistuelton (moved to Thouxshaisbury)", "Home: Thouxshaisbury (moved from Thaistuelton)"),  # seed 24
+        ("Home: moved from Norwich to Cambridge", "Home: Cambridge (moved from Norwich)"),
+        ("Home: Cambridge (moved there)", "Home: Cambridge (moved there)"),
+        ("Work: Leeds (moved to York)", "Work: Leeds (moved to York)"),  # only a home line
+    ],
+)
+def test_a_home_line_names_where_the_user_lives_now_first(line, written):
+    from memgpt_local.agent.facts import moved_home
+
+    assert moved_home(line) == written
+
+
+def test_a_plan_joins_the_line_it_will_change_and_a_done_change_replaces_it():
+    """A `make run` chat (stop 47): "I start at a new school in January" replaced "Work: teaches
+    chemistry ..." with "Work: new school in January (2027-01)"."""
+    from datetime import date
+
+    today = date(2026, 12, 5)
+    said = "I start at a new school in January."
+    value, notes = merge(
+        "Name: P\nWork: teaches chemistry", ["Work: new school in January (2027-01)"], 2000, said, today
+    )
+    assert value == "Name: P\nWork: teaches chemistry; new school in January (2027-01)"
+    value, _ = merge(value, ["Work: teaches chemistry at Parkside"], 2000, "I've started at Parkside now.", today)
+    assert value == "Name: P\nWork: teaches chemistry at Parkside"
+    value, _ = merge("Name: P\nHome: Leeds", ["Home: York"], 2000, "We moved to York.", today)
+    assert value == "Name: P\nHome: York"  # no day ahead: a change done

@@ -58,7 +58,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from typing import TYPE_CHECKING
 
 from memgpt_local import events
@@ -413,6 +413,27 @@ def childhood_home(line: str, said: str) -> str:
     return f"{GREW_UP_LABEL}{sep}{value}"
 
 
+_PLACE = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*"
+_MOVED = (  # a home line that names the old place first
+    re.compile(rf"^\s*(?P<old>{_PLACE})\s*[(,;-]\s*(?:just\s+|recently\s+)?moved\s+to\s+(?P<new>{_PLACE})\s*\)?\s*$"),
+    re.compile(rf"^\s*(?:just\s+)?moved\s+from\s+(?P<old>{_PLACE})\s+to\s+(?P<new>{_PLACE})\s*$", re.IGNORECASE),
+)
+
+
+def moved_home(line: str) -> str:
+    """A home ``line`` that names where the user moved from first, with where they live now
+    first: eval chat seed 24 saved "Home: Thaistuelton (moved to Thouxshaisbury)" for a move to
+    Thouxshaisbury, and where the user lives was answered with the old town."""
+    label, sep, value = line.partition(":")
+    if normalize_space(label).lower() not in _HOME_LABELS:
+        return line
+    for pattern in _MOVED:
+        match = pattern.match(value)
+        if match and match["old"] != match["new"]:
+            return f"{label}{sep} {match['new']} (moved from {match['old']})"
+    return line
+
+
 _DAY_WORDS = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight weekend next this on".split()
 )
@@ -694,11 +715,27 @@ def said_twice(line: str, other: str) -> bool:
     return min(len(mine), len(theirs)) >= 3 and len(mine & theirs) * 5 >= len(mine | theirs) * 4
 
 
-def merge(value: str, lines: Sequence[str], limit: int, said: str) -> tuple[str, Notes]:
+_ISO_PART = re.compile(r"\b\d{4}(?:-\d{2}(?:-\d{2})?)?\b")
+
+
+def dated_ahead(line: str, today: date) -> bool:
+    """Whether ``line`` holds a day (or month, or year) after ``today``: a plan."""
+    now = today.isoformat()
+    return any(found > now[: len(found)] for found in _ISO_PART.findall(line.partition(":")[2]))
+
+
+def _plan_beside(old: str, new: str, today: date | None) -> bool:
+    return today is not None and dated_ahead(new, today) and not _ISO_PART.search(old.partition(":")[2])
+
+
+def merge(value: str, lines: Sequence[str], limit: int, said: str, today: date | None = None) -> tuple[str, Notes]:
     """``value`` (a block's text) with ``lines`` (read from the user's words ``said``) written
     in: a line whose label the block holds replaces it when ``replaces`` allows, one it already
     holds changes nothing, the rest are appended; oldest lines leave when the result would
-    exceed ``limit``."""
+    exceed ``limit``. A plan (a line dated after ``today``) joins an undated saved line rather
+    than replacing it: it has not happened yet. "I start at a new school in January" made
+    "Work: teaches chemistry at a secondary school in Norwich" into "Work: new school in
+    January (2027-01)" (a `make run` chat, stop 47), and the job was gone."""
     notes = Notes()
     current = block_lines(value)
     for line in lines:
@@ -713,16 +750,19 @@ def merge(value: str, lines: Sequence[str], limit: int, said: str) -> tuple[str,
         if same is None:
             current.append(line)
             notes.added.append(line)
-        elif not replaces(current[same], line, said):
-            if holds_many(line):  # "I've taken up pottery" after "Hobby: running" (eval chat seed 22)
+        else:
+            changes = replaces(current[same], line, said)
+            # a plan joins the line it will change; "I've taken up pottery" joins "Hobby: running"
+            # (eval chat seed 22)
+            if _plan_beside(current[same], line, today) or (not changes and holds_many(line)):
                 gathered = with_value_of(current[same], line)
                 notes.replaced.append((current[same], gathered))
                 current[same] = gathered
+            elif changes:
+                notes.replaced.append((current[same], line))
+                current[same] = line
             else:
                 notes.kept.append((current[same], line))
-        else:
-            notes.replaced.append((current[same], line))
-            current[same] = line
     kept_new = set(notes.added) | {new for _, new in notes.replaced}
     while len("\n".join(current)) > limit and any(ln not in kept_new for ln in current):
         oldest = next(ln for ln in current if ln not in kept_new)
@@ -804,7 +844,7 @@ class FactNoter:
         written = without_bare_days(said_relations(keep_owners(dated, said, day), said))
         unheard = [line for line in written if unheard_kin(line, said)]
         dropped += unheard
-        written = [childhood_home(line, said) for line in written if line not in unheard]
+        written = [moved_home(childhood_home(line, said)) for line in written if line not in unheard]
         written = kept_relations(written, saved, said)
         misfiled = [line for line in written if files_a_saved_person(line, [*saved, *written])]
         dropped += misfiled
@@ -814,7 +854,7 @@ class FactNoter:
         written = [line for line in filed if line is not None]
         written = named_people(someone_elses(written, said, user_name(saved, said)), saved, said)
         written += [line for line in new_ages(saved, said) if label_of(line) not in map(label_of, written)]
-        value, notes = merge(block.value, written, block.limit, said)
+        value, notes = merge(block.value, written, block.limit, said, day_of(day))
         notes.dropped = dropped
         if not notes.changed:
             return notes
