@@ -2132,3 +2132,37 @@ def test_answer_start_begins_the_reply_with_the_label_of_the_line_that_answers()
     login = Turn(question=None, kind="login")
     policy.start(login, memory)
     assert login.reply_start == ""
+
+
+@pytest.mark.parametrize(
+    "said, reply",
+    [
+        ("Work was so busy today, I'm exhausted.", "That's great! I'm glad your work was busy today."),  # seed 25
+        ("Work is intense this term, I've got Year 11 mocks coming up.", "That's great! I'm glad you're doing well."),
+        ("My grandad passed away on Sunday.", "I'm so glad you told me!"),
+        ("Ugh, rough week. Feeling pretty lonely since the move.", "How exciting! Tell me more."),
+    ],
+)
+def test_tone_guard_holds_a_cheerful_opening_to_something_hard_once(said, reply):
+    from memgpt_local.agent.policy.tone_guard import ToneGuard
+
+    policy, turn = ToneGuard(), Turn(question=said)
+    hold = policy.review(turn, draft(reply), FakeMemory())
+    assert hold is not None and hold.hide_draft and "kind comment" in hold.notice
+    turn.holds[policy.name] = 1  # once a turn: the second draft goes out
+    assert policy.review(turn, draft(reply), FakeMemory()) is None
+
+
+@pytest.mark.parametrize(
+    "said, reply",
+    [
+        ("Work was so busy today, I'm exhausted.", "That sounds exhausting. I'm glad you're home now."),
+        ("I'm not tired at all, slept ten hours!", "That's great! Ten hours is a lot."),  # said as not so
+        ("I got the job!", "That's great news!"),
+        ("How do I stop feeling anxious before exams?", "That's a great question. Try breathing slowly."),  # asked
+    ],
+)
+def test_tone_guard_lets_kind_or_fitting_replies_go(said, reply):
+    from memgpt_local.agent.policy.tone_guard import ToneGuard
+
+    assert ToneGuard().review(Turn(question=said), draft(reply), FakeMemory()) is None

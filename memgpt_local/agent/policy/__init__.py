@@ -40,6 +40,7 @@ from memgpt_local.agent.policy.search_first import SearchFirst
 from memgpt_local.agent.policy.search_uncovered import SearchUncovered
 from memgpt_local.agent.policy.searched_already import SearchedAlready
 from memgpt_local.agent.policy.thought_answer import ThoughtAnswer
+from memgpt_local.agent.policy.tone_guard import ToneGuard
 from memgpt_local.agent.policy.unasked_denial import UnaskedDenial
 from memgpt_local.config import POLICY_NAMES, AgentSettings
 
@@ -66,6 +67,7 @@ FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
     "repeat_guard": lambda s: RepeatGuard(),
     "internal_guard": lambda s: InternalGuard(),
     "refusal_guard": lambda s: RefusalGuard(),
+    "tone_guard": lambda s: ToneGuard(),
     "identity_guard": lambda s: IdentityGuard(),
     "perspective_guard": lambda s: PerspectiveGuard(),
     "owner_guard": lambda s: OwnerGuard(),

@@ -1,0 +1,67 @@
+"""Tone guard: once a turn, a reply that opens in cheer ("That's great!") to a message that
+says something hard ("I'm exhausted") is held back, and the model is told what the user said.
+
+qwen2.5-coder-1.5b opens most replies with "That's great! I'm glad ...". To "Work was so busy
+today, I'm exhausted." it wrote "That's great! I'm glad your work was busy today." (eval chat
+seed 25, stop 47), and to "Work is intense this term, I've got Year 11 mocks coming up."
+"That's great! I'm glad to hear you're doing well." (a `make run` chat, stop 47). A friend who
+answers "exhausted" with "That's great!" did not listen. Only the reply's opening is judged:
+"That sounds exhausting. I'm glad you're home now." is kind. A hard word said as not so ("not
+tired at all") counts for nothing. The second draft goes out whatever it says.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
+from memgpt_local.agent.turn import Hold, Turn
+from memgpt_local.text import sentences, statements
+
+# words of a hard day, a worry or a loss
+_HARD = re.compile(
+    r"\b(?:exhausted|exhausting|tired|knackered|worn\s+out|drained|shattered|burn(?:ed|t)\s+out|stress(?:ed|ful)?"
+    r"|intense|overwhelm(?:ed|ing)|swamped|anxious|nervous|worried|scared|afraid|sad|upset|lonely|miserable"
+    r"|frustrat(?:ed|ing)|sick|ill|unwell|hurt|injured|sore|awful|terrible|horrible|rough|hard\s+day|long\s+day"
+    r"|bad\s+day|cried|crying|died|passed\s+away|funeral|broke\s+up|dumped|fired|laid\s+off|struggling)\b",
+    re.IGNORECASE,
+)
+_NOT_SO = re.compile(r"\b(?:not|never|no\s+longer|n't)\s+(?:\w+\s+)?$", re.IGNORECASE)
+# a reply's first sentence that cheers: "That's great!", "How exciting!", "I'm so glad ..."
+_CHEER = re.compile(
+    r"^\W*(?:(?:that's|that\s+is|this\s+is|how|what)\s+(?:so\s+|really\s+)?(?:great|wonderful|awesome|fantastic"
+    r"|amazing|exciting|lovely|cool|brilliant|good\s+news|great\s+news)\b|(?:great|wonderful|awesome|fantastic"
+    r"|amazing|yay|congratulations)\b|i'?m\s+(?:so\s+|really\s+)?glad\b|i\s+am\s+(?:so\s+)?glad\b)",
+    re.IGNORECASE,
+)
+
+
+def hard_words(message: str) -> list[str]:
+    """The words of ``message``'s statements that say something is hard, unless said as not so."""
+    said = statements(message)
+    return [m[0] for m in _HARD.finditer(said) if not _NOT_SO.search(said[: m.start()])]
+
+
+def cheers(reply: str) -> bool:
+    """Whether ``reply`` opens in cheer."""
+    first = sentences(reply)
+    return bool(first) and bool(_CHEER.match(first[0].replace("\u2019", "'")))
+
+
+class ToneGuard(Policy):
+    name = "tone_guard"
+
+    def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
+        if draft.plan.last or turn.holds[self.name] or not turn.question or not cheers(draft.message):
+            return None
+        hard = hard_words(turn.question)
+        if not hard:
+            return None
+        said = ", ".join(f'"{w.lower()}"' for w in dict.fromkeys(hard))
+        return Hold(
+            self.name,
+            f"Not sent: the user said {said}; a reply that opens in cheer reads as if you did not listen. "
+            "Reply again with a short, kind comment on what they said and how they feel.",
+            "it cheered at something hard",
+            hide_draft=True,
+        )
