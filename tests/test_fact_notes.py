@@ -508,6 +508,9 @@ def test_a_value_said_as_the_users_own_sentence_is_written_about_them(line, note
         ("Mushroom risotto is: my favourite dinner", "Favourite dinner: Mushroom risotto"),
         ("Tiago is: coming on Saturday", "Tiago: coming on Saturday"),
         ("Sister's name: Ana", "Sister: Ana"),
+        ("New home: Quaiweenbury", "Home: Quaiweenbury"),  # eval chat seed 25, beside "Home: Quaiweenbury"
+        ("Current job: nurse", "Job: nurse"),
+        ("New puppy: Rex", "New puppy: Rex"),  # only where the user lives or works
         # labels that say just their topic, and owners that are the user
         ("My name: Ana", "My name: Ana"),
         ("Name: Ana", "Name: Ana"),

@@ -341,16 +341,26 @@ _ENDS_WITH_VERB = re.compile(r"^(?P<head>.+?)\s+(?:is|are|was|were)$", re.IGNORE
 _POSSESSIVE = re.compile(r"^(?:their|my|his|her|the user's)\s+(?=\w)", re.IGNORECASE)
 
 
+# "New home: Quaiweenbury" beside "Home: Quaiweenbury" (eval chat seed 25, stop 47): where the user
+# lives, or works, is one line, the newest value its value
+_NOW_QUALIFIER = re.compile(r"^(?:new|current|present|latest)\s+(?P<topic>.+)$", re.IGNORECASE)
+_WORK_LABELS = frozenset(("work", "job", "workplace", "employer", "school", "office"))
+
+
 def plain_label(line: str) -> str:
     """``line`` with a label that says more than its topic made plain: "Parrot's name: Kiwi" is
     "Parrot: Kiwi" (an eval chat block held "Parrot's name: Drarkmeette" beside the same fact as
     "Parrot: ..."), and a label the model began as a clause loses its verb, "Mushroom risotto
     is: their favourite dinner" is "Favourite dinner: Mushroom risotto" (what it is, by whose
-    word) and "Tiago is: coming on Saturday" is "Tiago: coming on Saturday"."""
+    word) and "Tiago is: coming on Saturday" is "Tiago: coming on Saturday"; "New home: Leeds" is
+    "Home: Leeds"."""
     label, sep, value = line.partition(":")
     label, value = label.strip(), value.strip()
     if not sep or not value:
         return line
+    now = _NOW_QUALIFIER.match(label)
+    if now and now["topic"].lower() in _HOME_LABELS | _WORK_LABELS:
+        return f"{now['topic'][0].upper()}{now['topic'][1:]}: {value}"
     named = _NAME_OF.match(label)
     if named and named["owner"].lower() not in ("my", "your", "their", "user", "the user"):
         return f"{named['owner']}: {value}"
