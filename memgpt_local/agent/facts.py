@@ -45,6 +45,14 @@ written:
   Wroclaw"), goes under "Hometown" (``childhood_home``);
 - a line labelled with a relative the message never spoke of ("Son: once drove dad's car into a
   pond", where "he" was the brother of an earlier message) is dropped (``unheard_kin``);
+- someone the user names with who they are ("my partner Sam", "our rabbit Biscuit") gets a
+  line of their own when no line files them, and a fact told of "he" or "she" is filed under
+  the person an earlier sentence names ("Sam's hobbies: board games and cooking"), not the
+  user's (``fact_owners``);
+- a plan (a line dated ahead) joins the saved line it will change instead of replacing it
+  ("Work: teaches chemistry; new school in January (2027-01)"), a home line names the new
+  place first ("Home: York (moved from Leeds)"), and a fact said again under another label
+  changes nothing;
 - when the block would overflow, its oldest lines move to archival memory, and the notice
   says so.
 
