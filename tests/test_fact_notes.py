@@ -886,3 +886,28 @@ def test_a_plan_joins_the_line_it_will_change_and_a_done_change_replaces_it():
     assert value == "Name: P\nWork: teaches chemistry at Parkside"
     value, _ = merge("Name: P\nHome: Leeds", ["Home: York"], 2000, "We moved to York.", today)
     assert value == "Name: P\nHome: York"  # no day ahead: a change done
+
+
+@pytest.mark.parametrize(
+    "line, said, written",
+    [
+        (  # eval chat seed 26 (stop 47), beside "Cat: Founean"
+            "Founean's allergies: sesame",
+            "Note that sesame makes me ill (allergy), but lamb tagine is my absolute favourite meal.",
+            "Allergies: sesame",
+        ),
+        (
+            "Founean's favorite food: lamb tagine",
+            "Note that sesame makes me ill (allergy), but lamb tagine is my absolute favourite meal.",
+            "Favorite food: lamb tagine",
+        ),
+        # the owner spoken of, by name or as "she": theirs
+        ("Founean's habit: chewing", "My cat Founean has been chewing everything again.", "Founean's habit: chewing"),
+        ("Ana's job: nurse", "She works as a nurse, I think.", "Ana's job: nurse"),
+        ("Ana's job: nurse", "Works as a nurse.", "Ana's job: nurse"),  # no first person: left as it is
+    ],
+)
+def test_a_line_filed_as_someone_elses_that_the_user_said_of_themself_is_theirs(line, said, written):
+    from memgpt_local.agent.fact_owners import the_users_own
+
+    assert the_users_own(line, said) == written

@@ -252,3 +252,26 @@ def user_name(lines: Sequence[str], said: str) -> str:
         if words(label) == ["name"] and words(value):
             return value.split()[0]
     return introduced_name(said) or ""
+
+
+_SOMEONE_ELSE = re.compile(r"\b(?:he|she|him|his|her|hers|they|them|their|theirs)\b", re.IGNORECASE)
+
+
+def the_users_own(line: str, said: str) -> str:
+    """``line`` under the user's own label when the model filed it as someone's ("Founean's
+    allergies: sesame") that ``said`` never speaks of (no word of them, no "he", "she" or
+    "they"), and the sentence that holds its value speaks in the first person. Told "Note that
+    sesame makes me ill (allergy), but lamb tagine is my absolute favourite meal." beside "Cat:
+    Founean", eval chat seed 26 (stop 47) saved "Founean's allergies: sesame" and "Founean's
+    favorite food: lamb tagine"; asked later what the user cannot eat, the right draft was held
+    as the cat's and the cat's "favourite food" went out."""
+    label, sep, value = line.partition(":")
+    possessed = _POSSESSED.match(label.strip())
+    if possessed is None or set(words(possessed["owner"])) & set(words(said)) or _SOMEONE_ELSE.search(said):
+        return line
+    about = {stem(w) for w in words(value) if w not in STOPWORDS}
+    holding = [s for s in sentences(said) if about and about <= {stem(w) for w in words(s)}]
+    if not holding or not all(FIRST_PERSON.search(s) for s in holding):
+        return line
+    attribute = possessed["attribute"].strip()
+    return f"{attribute[0].upper()}{attribute[1:]}{sep}{value}"

@@ -78,6 +78,7 @@ from memgpt_local.agent.fact_owners import (
     refiled,
     said_relations,
     someone_elses,
+    the_users_own,
     unheard_kin,
     user_name,
 )
@@ -870,7 +871,8 @@ class FactNoter:
         filed = [refiled(line, [*saved, *written], said) for line in written]
         dropped += [line for line, kept in zip(written, filed) if kept is None]
         written = [line for line in filed if line is not None]
-        written = named_people(someone_elses(written, said, user_name(saved, said)), saved, said)
+        written = [the_users_own(line, said) for line in someone_elses(written, said, user_name(saved, said))]
+        written = named_people(written, saved, said)
         written += [line for line in new_ages(saved, said) if label_of(line) not in map(label_of, written)]
         value, notes = merge(block.value, written, block.limit, said, day_of(day))
         notes.dropped = dropped
