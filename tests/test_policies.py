@@ -2166,3 +2166,16 @@ def test_tone_guard_lets_kind_or_fitting_replies_go(said, reply):
     from memgpt_local.agent.policy.tone_guard import ToneGuard
 
     assert ToneGuard().review(Turn(question=said), draft(reply), FakeMemory()) is None
+
+
+def test_internal_guard_holds_a_reply_that_copies_a_core_line_as_written():
+    """Eval chat seed 26 (stop 47): a greeting ended "... Gig: by the Guxpouicks"."""
+    from memgpt_local.agent.policy.internal_guard import InternalGuard, copied_note
+
+    memory = FakeMemory(core=[("human", "Name: Kerkstaen"), ("human", "Gig: by the Guxpouicks")])
+    copied = "Hello Kerkstaen! I'm here to help you with anything you need. Gig: by the Guxpouicks"
+    hold = InternalGuard().review(Turn(question=None), draft(copied), memory)
+    assert hold is not None and 'copies your note "Gig: by the Guxpouicks"' in hold.notice
+    said = "Hello Kerkstaen! How was the gig by the Guxpouicks?"  # in its own words
+    assert InternalGuard().review(Turn(question=None), draft(said), memory) is None
+    assert copied_note("Your cat:  Founean is lovely", ["Cat: Founean"]) == "Cat: Founean"

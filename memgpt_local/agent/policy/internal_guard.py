@@ -11,17 +11,20 @@ remember that the Tragreettes is a popular band ... I answered the user's questi
 words, using the information I remember". A reply that speaks of "the user" talks about the
 person reading it: held too, and the model told to speak to them as "you"; but not when it
 says it does not know: held, "I don't know the user's mother's name yet." was redrafted as
-"Your mother's name is Irene." (the user's partner).
+"Your mother's name is Irene." (the user's partner). A reply that copies a core memory line as
+it is written ("... anything you need. Gig: by the Guxpouicks") is held the same way.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, reply_target
+from memgpt_local.agent.policy.greet_by_name import human_lines
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.functions.specs import FUNCTIONS_BY_NAME
-from memgpt_local.text import denies, sentences, words
+from memgpt_local.text import denies, normalize_space, sentences, words
 
 _MACHINERY = re.compile(
     r"\b(?:" + "|".join(sorted(map(re.escape, FUNCTIONS_BY_NAME), key=len, reverse=True)) + r"|request_heartbeat"
@@ -52,6 +55,18 @@ def only_announces(message: str) -> bool:
     return bool(announcing) and sum(len(words(s)) for s in said if s not in announcing) <= 3
 
 
+def copied_note(message: str, lines: Sequence[str]) -> str | None:
+    """The first core line (``Label: value``) that ``message`` holds as written, colon and all:
+    a greeting went out as "Hello Kerkstaen! I'm here to help you with anything you need. Gig:
+    by the Guxpouicks" (eval chat seed 26, stop 47)."""
+    said = normalize_space(message).lower()
+    for line in lines:
+        label, colon, value = normalize_space(line).partition(":")
+        if colon and label and value.strip() and f"{label}:{value}".lower() in said:
+            return normalize_space(line)
+    return None
+
+
 def speaks_of_machinery(message: str) -> str | None:
     """The first words of ``message`` that name the assistant's machinery, else None."""
     found = _MACHINERY.search(message)
@@ -71,6 +86,16 @@ class InternalGuard(Policy):
                 "Answer from what you can see, or say you do not know. "
                 f"Write your reply to {reply_target(turn)}",
                 "it only announced a search",
+                hide_draft=True,
+            )
+        note = copied_note(draft.message, human_lines(memory))
+        if note is not None:
+            return Hold(
+                self.name,
+                f'Not sent: your reply copies your note "{note}" as it is written in your memory. '
+                'Say what it means in your own words, to the user as "you". '
+                f"Write your reply to {reply_target(turn)}",
+                "it copied a core memory note as it is written",
                 hide_draft=True,
             )
         said = speaks_of_machinery(draft.message)
