@@ -353,6 +353,9 @@ _POSSESSIVE = re.compile(r"^(?:their|my|his|her|the user's)\s+(?=\w)", re.IGNORE
 # "New home: Quaiweenbury" beside "Home: Quaiweenbury" (eval chat seed 25, stop 47): where the user
 # lives, or works, is one line, the newest value its value
 _NOW_QUALIFIER = re.compile(r"^(?:new|current|present|latest)\s+(?P<topic>.+)$", re.IGNORECASE)
+# "Allergy to pollen: yes" beside "Allergy: pollen" (eval chat seed 27, stop 47), and "What am I
+# allergic to?" was answered "Your allergy to pollen is yes."
+_TRAIT_OF = re.compile(r"^(?P<topic>[A-Za-z-]+)\s+(?:to|of)\s+(?P<what>.+)$", re.IGNORECASE)
 _WORK_LABELS = frozenset(("work", "job", "workplace", "employer", "school", "office"))
 
 
@@ -367,6 +370,9 @@ def plain_label(line: str) -> str:
     label, value = label.strip(), value.strip()
     if not sep or not value:
         return line
+    trait = _TRAIT_OF.match(label)
+    if trait and value.lower().rstrip(".") in ("yes", "true"):
+        return f"{trait['topic']}: {trait['what']}"
     now = _NOW_QUALIFIER.match(label)
     if now and now["topic"].lower() in _HOME_LABELS | _WORK_LABELS:
         return f"{now['topic'][0].upper()}{now['topic'][1:]}: {value}"
