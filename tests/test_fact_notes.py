@@ -76,6 +76,8 @@ def test_a_passing_state_is_no_fact():
     # a label that files a feeling (a `make run` chat, stop 42: "she is missing Camille")
     assert passing_state("Missing: Camille") and passing_state("Worries: the exam")
     assert not passing_state("Daughter: Camille, misses home") and not passing_state("Missing cat: Tigger")
+    # someone's feeling is passing too (a `make run` chat, stop 47)
+    assert passing_state("Maya's nervousness: about it") and not passing_state("Maya's job: painter")
 
 
 def test_lines_are_parsed_and_labels_normalised():
@@ -840,6 +842,12 @@ def test_someone_named_with_who_they_are_gets_their_own_line(lines, saved, said,
         (["Likes: jazz"], "He loves jazz.", "", []),  # nobody named before: nobody's
         (["Likes: jazz"], "Sam here! He loves jazz.", "Sam", []),  # never the user's own name
         (["Cat: grey tabby"], "My cat Momo is great. She's a grey tabby.", "", ["Cat: grey tabby"]),
+        (  # the label names her already (a `make run` chat, stop 47, saved "Maya's maya paints: ...")
+            ["Maya paints: huge abstract canvases"],
+            "Maya's exhibition opens on Friday. She paints huge abstract canvases.",
+            "",
+            ["Maya paints: huge abstract canvases"],
+        ),
     ],
 )
 def test_a_fact_said_of_him_or_her_is_filed_under_them(lines, said, user, written):

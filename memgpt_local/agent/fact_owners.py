@@ -239,6 +239,9 @@ def someone_elses(lines: Sequence[str], said: str, user: str = "") -> list[str]:
             out.append(line)
             continue
         owner = _last_spoken_of(" ".join(told[: theirs[0]]))
+        if owner is not None and owner.lower() in words(label):  # "Maya paints: huge canvases"
+            out.append(line)
+            continue
         if owner is None or owner.lower() == user.lower():
             continue
         out.append(f"{owner[0].upper()}{owner[1:]}'s {label.strip().lower()}{sep}{value}")

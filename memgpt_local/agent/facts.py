@@ -403,7 +403,7 @@ _PASSING = frozenset(
 # missing Camille" (a `make run` chat, stop 42)
 _FEELING_LABELS = frozenset(
     "missing miss misses feeling feelings feel mood moods emotion emotions worry worries worried stress "
-    "stressed sadness sad happiness happy excitement excited".split()
+    "stressed sadness sad happiness happy excitement excited nervousness nerves nervous anxiety anxious".split()
 )
 
 
@@ -414,7 +414,7 @@ def passing_state(line: str) -> bool:
     music is amazing"; or its label files a feeling ("Missing: Camille")."""
     label, _, value_text = line.partition(":")
     value = content_words(value_text)
-    labelled = content_words(label)
+    labelled = content_words(label.rpartition("'s ")[2])  # "Maya's nervousness: about it" (a `make run` chat)
     return (bool(value) and all(w in _PASSING for w in value)) or (
         bool(labelled) and all(w in _FEELING_LABELS for w in labelled)
     )
