@@ -13,12 +13,27 @@ import re
 from collections.abc import Callable, Sequence
 
 from memgpt_local.memory.dates import MONTHS, WEEKDAYS
-from memgpt_local.text import FIRST_PERSON, PETS, RELATIONS, STOPWORDS, introduced_name, sentences, stem, words
+from memgpt_local.text import (
+    FIRST_PERSON,
+    PETS,
+    RELATIONS,
+    STOPWORDS,
+    content_words,
+    introduced_name,
+    sentences,
+    stem,
+    words,
+)
 
 RELATION_PATTERN = "(?:" + "|".join(sorted(RELATIONS, key=len, reverse=True)) + ")"
-_RELATION = RELATION_PATTERN
 
-_NAMED_RELATION = re.compile(rf"\b(?i:my\s+(?P<relation>{_RELATION}))\s*,?\s+(?P<name>[A-Z][a-z]+)\b")
+
+def value_stems(line: str) -> set[str]:
+    """The stems of the content words of ``line``'s value (after its first colon)."""
+    return {stem(w) for w in content_words(line.partition(":")[2])}
+
+
+_NAMED_RELATION = re.compile(rf"\b(?i:my\s+(?P<relation>{RELATION_PATTERN}))\s*,?\s+(?P<name>[A-Z][a-z]+)\b")
 
 
 def _in_case_of(word: str) -> Callable[[re.Match[str]], str]:
@@ -229,7 +244,7 @@ def someone_elses(lines: Sequence[str], said: str, user: str = "") -> list[str]:
     out = []
     for line in lines:
         label, sep, value = line.partition(":")
-        about = {stem(w) for w in words(value) if w not in STOPWORDS}
+        about = value_stems(line)
         if not about or set(words(label)) & (_OWNED | {"name"}) or "'" in label:
             out.append(line)
             continue
@@ -272,7 +287,7 @@ def the_users_own(line: str, said: str) -> str:
     possessed = _POSSESSED.match(label.strip())
     if possessed is None or set(words(possessed["owner"])) & set(words(said)) or _SOMEONE_ELSE.search(said):
         return line
-    about = {stem(w) for w in words(value) if w not in STOPWORDS}
+    about = value_stems(line)
     holding = [s for s in sentences(said) if about and about <= {stem(w) for w in words(s)}]
     if not holding or not all(FIRST_PERSON.search(s) for s in holding):
         return line

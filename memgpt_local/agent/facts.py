@@ -81,6 +81,7 @@ from memgpt_local.agent.fact_owners import (
     the_users_own,
     unheard_kin,
     user_name,
+    value_stems,
 )
 from memgpt_local.config import FactNoteSettings
 from memgpt_local.memory.core import default_text
@@ -484,10 +485,6 @@ def without_bare_days(lines: Sequence[str]) -> list[str]:
     return out
 
 
-def _words_of_value(line: str) -> set[str]:
-    return {stem(w) for w in content_words(line.partition(":")[2])}
-
-
 # words that say a fact changed: "moved", "now", "no longer", "switched", "quit", "actually" ...
 _CHANGE = re.compile(
     r"\b(?:mov(?:e|ed|es|ing)|relocat\w*|now|nowadays|these\s+days|any\s?more|no\s+longer|new|chang\w*"
@@ -500,7 +497,7 @@ _CHANGE = re.compile(
 def states_a_change(line: str, said: str) -> bool:
     """Whether ``said`` says the fact of ``line`` changed: a sentence holding words of its value
     also holds a word of change ("We finally left Leeds. I live in York now.")."""
-    value = _words_of_value(line)
+    value = value_stems(line)
     return any(
         value & {stem(w) for w in content_words(sentence)} and _CHANGE.search(sentence) for sentence in sentences(said)
     )
@@ -511,7 +508,7 @@ def replaces(old: str, new: str, said: str) -> bool:
     fact changed, or the new value builds on the old one (they share a word). A line of many
     values (``holds_many``) changes only when what the user said of the old value says so
     ("I quit swimming"): "I've taken up pottery" adds a hobby, it ends none."""
-    if _words_of_value(old) & _words_of_value(new):
+    if value_stems(old) & value_stems(new):
         return True
     return states_a_change(old, said) if holds_many(old) else states_a_change(new, said)
 
@@ -631,9 +628,8 @@ def plan_said(clause: str, mention: Mention) -> str | None:
 
 # whose plan a clause tells: "my mum Grace is having hip surgery" (Grace), "my sister is visiting"
 # (sister); the user's own ("I'm flying") names nobody
-_RELATION = RELATION_PATTERN
 _PLAN_SUBJECT = re.compile(  # the relation in any case, a name with its capital
-    rf"\b(?i:my\s+(?P<relation>{_RELATION}))(?:\s+(?P<named>[A-Z][a-z]+))?(?i:'s|\s+(?:is|are|was|has|will|'s))\b"
+    rf"\b(?i:my\s+(?P<relation>{RELATION_PATTERN}))(?:\s+(?P<named>[A-Z][a-z]+))?(?i:'s|\s+(?:is|are|was|has|will|'s))\b"
     r"|\b(?P<name>[A-Z][a-z]+)(?:'s|\s+(?:is|was|has|will))\s+(?:\w+ing|got|off|back|coming|going|due)\b"
     # a thing of someone's: "Sam's birthday is next Saturday" was saved as "Birthday: next Saturday"
     # and the next login asked the user "What's your birthday?" (a `make run` chat, stop 47)
@@ -641,8 +637,8 @@ _PLAN_SUBJECT = re.compile(  # the relation in any case, a name with its capital
 )
 # a name said with its relation between commas, just before the plan's clause: "Pestia, my brother,
 # comes to stay on Saturday" (eval chat seed 14 saved "Guest: comes to stay on Saturday")
-_APPOSITIVE = re.compile(rf"\b(?P<name>[A-Z][a-z]+),\s+(?i:my\s+(?:{_RELATION})),\s*$")
-_PERSON_LABEL = re.compile(rf"\b{_RELATION}s?\b", re.IGNORECASE)
+_APPOSITIVE = re.compile(rf"\b(?P<name>[A-Z][a-z]+),\s+(?i:my\s+(?:{RELATION_PATTERN})),\s*$")
+_PERSON_LABEL = re.compile(rf"\b{RELATION_PATTERN}s?\b", re.IGNORECASE)
 
 
 def plan_owner(clause: str) -> str | None:
@@ -688,7 +684,7 @@ _AGE = (
 )
 # an age, not a part of a date ("2026-12-03")
 _AGE_IN_VALUE = re.compile(rf"(?<![\w-]){_AGE}(?![\w-])", re.IGNORECASE)
-_OWNER = rf"(?P<name>[A-Z][a-z]+)|(?i:my\s+(?P<relation>{_RELATION}|{'|'.join(sorted(PETS))}))"
+_OWNER = rf"(?P<name>[A-Z][a-z]+)|(?i:my\s+(?P<relation>{RELATION_PATTERN}|{'|'.join(sorted(PETS))}))"
 _TURNED = re.compile(
     rf"(?:{_OWNER})\s+(?:(?:has\s+)?just\s+)?(?:turned|is\s+now|is\s+(?=\S+\s+now\b))\s*(?P<age>{_AGE})\b",
 )
@@ -736,7 +732,7 @@ def said_twice(line: str, other: str) -> bool:
     words or more, four in five of them shared. For "Outside school I mostly climb at the
     bouldering gym on Thursdays" a `make run` chat saved "Hobbies: climbing at the bouldering
     gym on Thursdays" and "Outside school: climbs at the bouldering gym on Thursdays" (stop 47)."""
-    mine, theirs = _words_of_value(line), _words_of_value(other)
+    mine, theirs = value_stems(line), value_stems(other)
     return min(len(mine), len(theirs)) >= 3 and len(mine & theirs) * 5 >= len(mine | theirs) * 4
 
 
@@ -768,7 +764,7 @@ def merge(value: str, lines: Sequence[str], limit: int, said: str, today: date |
         same = next((i for i, old in enumerate(current) if label_of(old) == label), None)
         if any(normalize_space(old).lower() == line.lower() for old in current):
             continue
-        if same is not None and _words_of_value(line) <= _words_of_value(current[same]):
+        if same is not None and value_stems(line) <= value_stems(current[same]):
             continue  # a part of the saved line, said again
         if same is None and any(said_twice(line, old) for old in current):
             continue
