@@ -48,6 +48,7 @@ class Case:
     never: tuple[str, ...] = ()  # words no written line may hold
     keep: tuple[str, ...] = ()  # words of a saved line the block must still hold (nothing changed)
     gone: tuple[str, ...] = ()  # words of a saved line the block must no longer hold (it changed)
+    answering: str = ""  # the assistant's message the user answered
 
 
 def case(
@@ -57,8 +58,9 @@ def case(
     never: tuple[str, ...] = (),
     keep: tuple[str, ...] = (),
     gone: tuple[str, ...] = (),
+    answering: str = "",
 ) -> Case:
-    return Case(saved, message, tuple(frozenset(f.lower().split()) for f in facts), never, keep, gone)
+    return Case(saved, message, tuple(frozenset(f.lower().split()) for f in facts), never, keep, gone, answering)
 
 
 SETS: dict[str, tuple[Case, ...]] = {
@@ -308,6 +310,85 @@ SETS: dict[str, tuple[Case, ...]] = {
             ("Name: Raj",), "Dad turns seventy on Sunday, we're throwing him a party.", ("2026-12-06",), ("2026-11-29",)
         ),
     ),
+    # stop 48, from a `make run` chat: a vet's patients saved as her pets, a husband filed as a
+    # pet and then put in place of the dog, a dinner the assistant suggested saved as a hobby,
+    # and a job change saved as "Practice: left"; "people-held" says the same in other words
+    "people": (
+        case(
+            (),
+            "hey, I'm Ines. I work as a vet in a small practice outside Porto, mostly cats and dogs but sometimes goats.",
+            ("ines", "vet"),
+            ("pet",),
+        ),
+        case(
+            ("Name: Ines", "Work: vet in Porto"),
+            "My own dog is a greyhound called Tinto, we adopted him from a racing rescue last spring. "
+            "My husband Rui is a sound engineer.",
+            ("tinto greyhound", "husband rui", "rui sound"),
+            ("pet: rui", "dog: rui"),
+        ),
+        case(
+            ("Name: Ines", "Dog: Tinto (greyhound)", "Husband: Rui (sound engineer)"),
+            "Tinto is lazy, he sleeps 18 hours a day. Rui's working on a film soundtrack right now, he's stressed. "
+            "I'm allergic to penicillin btw, which is funny for a vet.",
+            ("penicillin",),
+            ("pet: rui", "dog: rui"),
+            ("tinto", "sound engineer"),
+        ),
+        case(
+            ("Name: Ines", "Work: vet in Porto"),
+            "stir-fry works. next month we're flying to the Azores for our anniversary, on the 14th.",
+            ("azores",),
+            ("stir",),
+            answering="Something quick and easy? Maybe something like a stir-fry with some vegetables and a little protein?",
+        ),
+        case(
+            ("Name: Ines", "Work: vet in a small practice outside Porto"),
+            "Big news though: I left the practice, I start at the university veterinary hospital in Porto on Monday.",
+            ("university hospital",),
+            ("practice: left",),
+        ),
+    ),
+    "people-held": (
+        case(
+            (),
+            "Hi, Bruno here - I'm a nurse on a children's ward in Lyon, lots of toddlers with asthma.",
+            ("bruno", "nurse"),
+            ("pet",),
+        ),
+        case(
+            (),
+            "I'm Hana, I teach riding at a stables near Brno, forty horses and a few ponies.",
+            ("hana", "riding"),
+            ("pet", "horses:", "ponies:"),
+        ),
+        case(
+            ("Name: Bruno",),
+            "Our cat is a Maine Coon named Figo. My wife Clara runs a bakery.",
+            ("figo", "wife clara", "clara bakery"),
+            ("pet: clara", "cat: clara"),
+        ),
+        case(
+            ("Name: Bruno", "Cat: Figo (Maine Coon)", "Wife: Clara (runs a bakery)"),
+            "Figo knocked my coffee over again this morning. Clara's doing a wedding cake this week, she's exhausted.",
+            (),
+            ("pet: clara", "cat: clara"),
+            ("figo", "bakery"),
+        ),
+        case(
+            ("Name: Bruno", "Work: nurse"),
+            "Risotto sounds good. Also we're going to Lisbon for my birthday at the end of January.",
+            ("lisbon",),
+            ("risotto",),
+            answering="You could try a mushroom risotto, it's quick and warming.",
+        ),
+        case(
+            ("Name: Hana", "Work: teaches riding at a stables near Brno"),
+            "Huge change: I quit the stables and I'm starting at a vet clinic in Brno next week as a receptionist.",
+            ("receptionist",),
+            ("stables: quit",),
+        ),
+    ),
 }
 
 
@@ -315,11 +396,11 @@ WHEN = datetime(2026, 12, 3, 18, 0, tzinfo=timezone.utc)  # a Thursday: the day 
 
 
 def written_lines(
-    noter: FactNoter, store, agent_id: int, saved: tuple[str, ...], message: str
+    noter: FactNoter, store, agent_id: int, saved: tuple[str, ...], message: str, answering: str = ""
 ) -> tuple[list[str], str]:
     """(the lines the pass wrote, the block's text after it)."""
     store.core.set_value(agent_id, "human", "\n".join(saved) if saved else "Nothing is known about the user yet.")
-    notes = noter.note(message, when=WHEN)
+    notes = noter.note(message, when=WHEN, answering=answering) if answering else noter.note(message, when=WHEN)
     if notes.dropped:
         print(f"    dropped as not said: {notes.dropped}")
     if kept := getattr(notes, "kept", []):  # absent before the change check: compared side by side
@@ -364,7 +445,7 @@ def main() -> int:
         seconds = 0.0
         for c in SETS[name]:
             start = time.perf_counter()
-            lines, block = written_lines(noter, store, agent_id, c.saved, c.message)
+            lines, block = written_lines(noter, store, agent_id, c.saved, c.message, c.answering)
             seconds += time.perf_counter() - start
             k, bad = score(c, lines, block)
             found, total, wrong = found + k, total + len(c.facts), wrong + bad

@@ -921,3 +921,137 @@ def test_a_line_filed_as_someone_elses_that_the_user_said_of_themself_is_theirs(
     from memgpt_local.agent.fact_owners import the_users_own
 
     assert the_users_own(line, said) == written
+
+
+def test_a_dish_the_assistant_suggested_is_no_fact_about_the_user(store):
+    """A `make run` chat (stop 48): after "Maybe something like a stir-fry ...?", "stir-fry
+    works." was saved as "Hobby: stir-fry". A reply the user gives of themself still counts."""
+    runner = make_runner(
+        store,
+        [
+            say("How about a stir-fry with some vegetables? It's quick."),
+            say("Enjoy it!"),
+            '{"facts": ["Hobby: stir-fry", "Trip: Azores next month"]}',
+            say("Maybe a curry then?"),
+            say("Lovely."),
+            '{"facts": ["Likes: curry"]}',
+        ],
+        fact_notes={"enabled": True},
+    )
+    ask(runner, "What should I cook tonight?")
+    assert ask(runner, "stir-fry works. We're flying to the Azores next month.").notes == [
+        "saved: Trip: Azores next month (2027-01)"
+    ]
+    ask(runner, "Or something else?")
+    assert ask(runner, "Yes! I love a good curry.").notes == ["saved: Likes: curry"]
+
+
+def test_takes_up_suggestion_needs_an_offer_and_a_sentence_not_about_the_user():
+    from memgpt_local.agent.facts import takes_up_suggestion
+
+    offer = "Maybe something like a stir-fry with some vegetables?"
+    assert takes_up_suggestion("Hobby: stir-fry", "stir-fry works.", offer)
+    assert not takes_up_suggestion("Hobby: stir-fry", "I make a stir-fry every Friday.", offer)
+    assert not takes_up_suggestion("Hobby: hiking", "Yes, hiking, every weekend.", "Do you like hiking?")
+    assert not takes_up_suggestion("Hobby: stir-fry", "stir-fry works.", "")
+
+
+@pytest.mark.parametrize(
+    "lines, said, kept",
+    [
+        (  # a `make run` chat (stop 48): a vet's patients
+            ["Name: Ines", "Pets: cats, dogs, goats"],
+            "I work as a vet outside Porto, mostly cats and dogs but sometimes goats.",
+            ["Name: Ines"],
+        ),
+        (["Horses: forty"], "I teach riding at a stables near Brno, forty horses and a few ponies.", []),
+        (["Ponies: a few"], "forty horses and a few ponies at the stables", []),
+        (["Pets: two cats"], "We have two cats at home.", ["Pets: two cats"]),
+        (["Dog: a puppy"], "Jo got a puppy!", ["Dog: a puppy"]),
+        (["Dog: Tinto"], "Tinto is lazy.", ["Dog: Tinto"]),  # named: someone's own
+        (["Allergy: cats"], "I'm allergic to cats.", ["Allergy: cats"]),  # no animal line
+    ],
+)
+def test_an_animal_the_user_never_said_is_theirs_is_no_pet(lines, said, kept):
+    from memgpt_local.agent.fact_owners import owned_animals
+
+    assert owned_animals(lines, said) == kept
+
+
+@pytest.mark.parametrize(
+    "lines, saved, said, written",
+    [
+        (  # a `make run` chat (stop 48)
+            ["Dog: Tinto (greyhound)", "Pet: Rui (sound engineer)", "Adopted dog: Rui from a rescue"],
+            [],
+            "My own dog is a greyhound called Tinto. My husband Rui is a sound engineer.",
+            ["Dog: Tinto (greyhound)", "Husband: Rui (sound engineer)"],
+        ),
+        (
+            ["Pet: Rui (working on a film soundtrack)", "Pet: Tinto (lazy)"],
+            ["Husband: Rui (sound engineer)", "Dog: Tinto"],
+            "Tinto is lazy. Rui's working on a film soundtrack right now.",
+            ["Husband: Rui (working on a film soundtrack)", "Dog: Tinto (lazy)"],
+        ),
+        (["Dog: Rui"], [], "My dog Rui and my husband Rui.", ["Dog: Rui"]),  # both said: left
+        (["Pet: Tinto"], [], "Tinto is lazy.", ["Pet: Tinto"]),  # no other kind known
+    ],
+)
+def test_a_person_filed_as_an_animal_goes_under_the_kind_known(lines, saved, said, written):
+    from memgpt_local.agent.fact_owners import people_not_animals
+
+    assert people_not_animals(lines, saved, said) == written
+
+
+def test_a_line_about_a_saved_person_or_animal_adds_to_their_line_and_never_replaces_another():
+    """A `make run` chat (stop 48): "Pet: Rui (working on a film soundtrack)" replaced "Pet:
+    Tinto (greyhound)" ("now" read as a change), and the dog was gone."""
+    said = "Rui's working on a film soundtrack right now."
+    value, _ = merge("Name: I\nPet: Tinto (greyhound)", ["Pet: Rui (working on a film soundtrack)"], 2000, said)
+    assert value == "Name: I\nPet: Tinto (greyhound)\nPet: Rui (working on a film soundtrack)"
+    value, _ = merge("Husband: Rui (sound engineer)", ["Husband: Rui (working on a film soundtrack)"], 2000, said)
+    assert value == "Husband: Rui (sound engineer); working on a film soundtrack"
+    said = "Rui isn't a sound engineer any more, he's a teacher now."
+    value, _ = merge("Husband: Rui (sound engineer)", ["Husband: Rui, a teacher"], 2000, said)
+    assert value == "Husband: Rui, a teacher"  # the detail itself said to have changed
+
+
+def test_a_relative_the_saved_lines_file_under_the_label_is_heard():
+    said = "Rui's working on a film soundtrack right now."
+    line = "Husband: Rui (working on a film soundtrack)"
+    assert unheard_kin(line, said)
+    assert not unheard_kin(line, said, ["Husband: Rui (sound engineer)"])
+
+
+@pytest.mark.parametrize("line", ["Practice: left", "Monday: starts", "Job: quit"])
+def test_a_value_that_only_says_something_changed_is_not_saved(line):
+    from memgpt_local.agent.facts import passing_state
+
+    assert passing_state(line)
+
+
+@pytest.mark.parametrize(
+    "line, glued",
+    [
+        ("Starts at the: university veterinary hospital", True),
+        ("Lives with my: sister", True),
+        ("Works at: zoo", False),
+    ],
+)
+def test_a_label_cut_off_after_a_little_word_is_not_saved(line, glued):
+    assert glued_label(line) == glued
+
+
+@pytest.mark.parametrize(
+    "line, said, news",
+    [
+        ("Figo: knocked coffee over", "Figo knocked my coffee over again this morning.", True),
+        ("Clara: doing a wedding cake", "Clara's doing a wedding cake this week, she's exhausted.", True),
+        ("Figo: allergic to chicken", "Figo is allergic to chicken.", False),  # lasting
+        ("Pip: knocked coffee over", "Pip knocked my coffee over this morning.", False),  # nobody saved
+    ],
+)
+def test_todays_news_of_a_saved_person_or_pet_is_no_line(line, said, news):
+    from memgpt_local.agent.fact_owners import news_of_a_saved_one
+
+    assert news_of_a_saved_one(line, ["Cat: Figo (Maine Coon)", "Wife: Clara, runs a bakery"], said) == news

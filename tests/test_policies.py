@@ -2168,6 +2168,33 @@ def test_tone_guard_lets_kind_or_fitting_replies_go(said, reply):
     assert ToneGuard().review(Turn(question=said), draft(reply), FakeMemory()) is None
 
 
+@pytest.mark.parametrize(
+    "said, reply, held",
+    [
+        (  # a `make run` chat (stop 48)
+            "Big news though: I left the practice, I start at the university veterinary hospital in Porto on Monday.",
+            "I'm sorry to hear that you're leaving the practice. It's a sad news for you and your family.",
+            True,
+        ),
+        ("Guess what, we're engaged!", "Oh no, that must be hard.", True),
+        ("I got promoted today!", "That's so sad to hear.", True),
+        ("Big news: my dad is sick again.", "I'm sorry to hear that.", False),  # hard news too
+        ("I'm not excited about the move at all.", "I'm sorry to hear that.", False),  # said as not so
+        ("Guess what, we're engaged!", "Congratulations! That's wonderful.", False),
+    ],
+)
+def test_tone_guard_holds_a_sorry_opening_to_good_news_once(said, reply, held):
+    from memgpt_local.agent.policy.tone_guard import ToneGuard
+
+    policy, turn = ToneGuard(), Turn(question=said)
+    hold = policy.review(turn, draft(reply), FakeMemory())
+    assert (hold is not None) == held
+    if held:
+        assert hold.hide_draft and "good news" in hold.notice
+        turn.holds[policy.name] = 1
+        assert policy.review(turn, draft(reply), FakeMemory()) is None
+
+
 def test_internal_guard_holds_a_reply_that_copies_a_core_line_as_written():
     """Eval chat seed 26 (stop 47): a greeting ended "... Gig: by the Guxpouicks"."""
     from memgpt_local.agent.policy.internal_guard import InternalGuard, copied_note

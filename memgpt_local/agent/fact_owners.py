@@ -83,12 +83,17 @@ for _group in _KIN_GROUPS:
         _KIN[_word] = _KIN.get(_word, frozenset()) | frozenset(_group.split())
 
 
-def unheard_kin(line: str, said: str) -> bool:
+def unheard_kin(line: str, said: str, saved: Sequence[str] = ()) -> bool:
     """Whether ``line``'s label names a relative the user did not speak of in ``said`` (no
     word for that kind of relative): for "We grew up in Wroclaw and he once drove my dad's car
     into a pond", "he" being the brother of an earlier message, a `make run` chat saved "Son:
     once drove dad's car into a pond" (the notes examples hold a son). Such a line is about
-    someone else than the model says; ``said_relations`` first renames one the user named."""
+    someone else than the model says; ``said_relations`` first renames one the user named. A
+    line about someone a ``saved`` line files under that label is theirs ("Husband: Rui (working
+    on a film soundtrack)" beside "Husband: Rui (sound engineer)", for "Rui's working on ...")."""
+    one = individual(line)
+    if one is not None and any(label_of_line(old) == label_of_line(line) and individual(old) == one for old in saved):
+        return False
     heard = set(words(said))
     heard |= {w[:-1] for w in heard if w.endswith("s")}
     return any(word in _KIN and not _KIN[word] & heard for word in words(line.partition(":")[0]))
@@ -96,6 +101,11 @@ def unheard_kin(line: str, said: str) -> bool:
 
 _POSSESSED = re.compile(r"^(?P<owner>[\w -]+?)'s\s+(?P<attribute>.+)$")
 _WORK_WORDS = frozenset("job jobs work profession career occupation role".split())
+
+
+def label_of_line(line: str) -> str:
+    """``line``'s label, lowercase and trimmed."""
+    return line.partition(":")[0].strip().lower()
 
 
 def _first_word(text: str) -> str:
@@ -293,3 +303,103 @@ def the_users_own(line: str, said: str) -> str:
         return line
     attribute = possessed["attribute"].strip()
     return f"{attribute[0].upper()}{attribute[1:]}{sep}{value}"
+
+
+_ANIMAL_WORDS = PETS | {"pet", "pets", "animal", "animals"}
+
+
+def _label_kinds(label: str) -> set[str]:
+    """The words of ``label``, each also in the singular ("Horses" is a horse, "Ponies" a pony)."""
+    said = words(label)
+    return {*said, *(w[:-1] for w in said if w.endswith("s")), *(f"{w[:-3]}y" for w in said if w.endswith("ies"))}
+
+
+def _animal_label(label: str) -> bool:
+    return "'" not in label and bool(_label_kinds(label) & _ANIMAL_WORDS)
+
+
+def _leading_name(value: str) -> str | None:
+    """The name ``value`` begins with ("Rui (sound engineer)": "Rui"), if it begins with one."""
+    first = value.strip().split(maxsplit=1)[0].strip(",;:()") if value.strip() else ""
+    if not first[:1].isupper() or not first.isalpha() or first.lower() in STOPWORDS | _NOT_A_NAME:
+        return None
+    return first
+
+
+def individual(line: str) -> str | None:
+    """The one person or animal ``line`` files under who they are to the user ("Husband: Rui,
+    sound engineer", "Dog: Tinto"), lowercase; None for any other line."""
+    label, colon, value = line.partition(":")
+    if not colon or "'" in label or not _label_kinds(label) & _OWNED:
+        return None
+    name = _leading_name(value)
+    return name.lower() if name else None
+
+
+# words that say an animal is the user's: "my dog", "we adopted him", "a cat called Miso"
+_OWNERSHIP = re.compile(
+    r"\b(?:my|our|ours|mine|have|has|had|got|get|getting|keep|keeps|kept|adopt\w*|own|owns|rescued|called|named)\b",
+    re.IGNORECASE,
+)
+
+
+def owned_animals(lines: Sequence[str], said: str) -> list[str]:
+    """``lines`` less the animals the user never said are theirs. A vet's "I
+    work as a vet in a small practice outside Porto, mostly cats and dogs but sometimes goats"
+    was saved as "Pets: cats, dogs, goats" (a `make run` chat, stop 48). An animal line stays
+    when it names the animal, or when a sentence that speaks of it says whose it is ("my", "we
+    adopted", "called ...")."""
+    kept = []
+    for line in lines:
+        label, _, value = line.partition(":")
+        topic = {stem(w) for w in content_words(f"{label} {value}")} | {stem(w) for w in _label_kinds(label)}
+        speaking = [s for s in sentences(said) if topic & {stem(w) for w in words(s)}]
+        if not _animal_label(label) or _leading_name(value) is not None or any(_OWNERSHIP.search(s) for s in speaking):
+            kept.append(line)
+    return kept
+
+
+def people_not_animals(lines: Sequence[str], saved: Sequence[str], said: str) -> list[str]:
+    """``lines`` with a person the user named by relation, filed under an animal, put under that
+    relation. Told "My husband Rui is a sound engineer" beside a greyhound,
+    the notes pass wrote "Pet: Rui (sound engineer)", and the next message's "Rui's working on a
+    film soundtrack right now" replaced "Pet: Tinto (greyhound)" with "Pet: Rui (working on a film
+    soundtrack)" (a `make run` chat, stop 48): the dog was gone. A one-word label takes the
+    relation; a longer one ("Adopted dog: Rui") is dropped."""
+    called = {m["name"].lower(): m["relation"].capitalize() for m in _NAMED_RELATION.finditer(said)}
+    for line in saved:  # and one a saved line files: "Pet: Tinto (lazy)" beside "Dog: Tinto (greyhound)"
+        label, _, value = line.partition(":")
+        name = _leading_name(value)
+        if name and individual(line):
+            called.setdefault(name.lower(), label.strip())
+    animals = {m["name"].lower() for m in _MY_NAMED.finditer(said) if m["kind"].lower() in _ANIMAL_WORDS}
+    kept = []
+    for line in lines:
+        label, sep, value = line.partition(":")
+        name = _leading_name(value)
+        relation = called.get(name.lower()) if name else None
+        if not _animal_label(label) or relation in (None, label.strip()) or name is None or name.lower() in animals:
+            kept.append(line)
+        elif len(words(label)) == 1:
+            kept.append(f"{relation}{sep}{value}")
+    return kept
+
+
+# words that make a sentence today's news, not a lasting fact
+_ONE_OFF = re.compile(
+    r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening|week|weekend)|yesterday|last\s+night|again)\b",
+    re.IGNORECASE,
+)
+
+
+def news_of_a_saved_one(line: str, saved: Sequence[str], said: str) -> bool:
+    """Whether ``line`` is only today's news of someone a ``saved`` line files, under their bare
+    name: "Figo: knocked coffee over" for "Figo knocked my coffee over again this morning", beside
+    "Cat: Figo" (``scripts/bench_notes.py``, stop 48). The sentences it comes from all say when."""
+    label, colon, value = line.partition(":")
+    named = label.strip().lower()
+    if not colon or _BARE_NAME.match(label) is None or not any(individual(old) == named for old in saved):
+        return False
+    told = {stem(w) for w in content_words(value)}
+    holding = [s for s in sentences(said) if told & {stem(w) for w in words(s)}]
+    return bool(holding) and all(_ONE_OFF.search(s) for s in holding)

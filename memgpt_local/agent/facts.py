@@ -73,8 +73,12 @@ from memgpt_local import events
 from memgpt_local.agent.fact_owners import (
     RELATION_PATTERN,
     files_a_saved_person,
+    individual,
     kept_relations,
     named_people,
+    news_of_a_saved_one,
+    owned_animals,
+    people_not_animals,
     refiled,
     said_relations,
     someone_elses,
@@ -296,6 +300,9 @@ _PLACE_CLAUSE_LABEL = re.compile(
 )
 
 
+_DANGLING = frozenset("the a an and or my their his her".split())  # no label ends with one
+
+
 def glued_label(line: str) -> bool:
     """Whether ``line``'s label holds words run together, or is a clause: the notes grammar
     allows three label words, and a model that began a clause there ("Rafael is building Ines's
@@ -305,7 +312,30 @@ def glued_label(line: str) -> bool:
     label = line.partition(":")[0]
     if _PLACE_CLAUSE_LABEL.search(label) and label.split()[-1][:1].isupper():
         return True
+    if len(label.split()) > 1 and label.split()[-1].lower() in _DANGLING:
+        return True  # a clause cut off at its third word: "Starts at the: university veterinary hospital"
     return bool(_GLUED.search(label) or _CLAUSE_LABEL.search(label))
+
+
+# words that offer the user something rather than ask about them
+_SUGGESTING = re.compile(
+    r"\b(?:maybe|perhaps|how about|what about|you could|you might|why not|try|suggest\w*|recommend\w*|consider|"
+    r"something like|idea)\b",
+    re.IGNORECASE,
+)
+
+
+def takes_up_suggestion(line: str, said: str, answering: str) -> bool:
+    """Whether ``line`` only takes up what the assistant offered in ``answering``, the message
+    the user answered: after "Maybe something like a stir-fry with some vegetables?", "stir-fry
+    works." was saved as "Hobby: stir-fry" (a `make run` chat, stop 48). A value the user says of
+    themself ("I love stir-fries") or that answers a question about them stays."""
+    value = value_stems(line)
+    offered = [s for s in sentences(answering) if _SUGGESTING.search(s)]
+    if not value or not any(value <= stems(s) for s in offered):
+        return False
+    holding = [s for s in sentences(said) if value & {stem(w) for w in content_words(s)}]
+    return not any(speaks_of_its_writer(s) for s in holding)
 
 
 def worth_saving(line: str, said: str) -> bool:
@@ -408,6 +438,12 @@ _FEELING_LABELS = frozenset(
 )
 
 
+# a value that says only that something changed, not what holds now
+_CHANGE_ONLY = frozenset(
+    "left leaving quit quitting moved moving started starting start starts changed switched over done".split()
+)
+
+
 def passing_state(line: str) -> bool:
     """Whether ``line``'s value says only how the user feels or fares now ("wiped out"), or only
     how good something was: "Favorite music: amazing" for "Went to a gig by the Perkvoans on
@@ -416,6 +452,8 @@ def passing_state(line: str) -> bool:
     label, _, value_text = line.partition(":")
     value = content_words(value_text)
     labelled = content_words(label.rpartition("'s ")[2])  # "Maya's nervousness: about it" (a `make run` chat)
+    if value and all(w in _CHANGE_ONLY for w in value):
+        return True  # "Practice: left" for "I left the practice, I start at the hospital on Monday"
     return (bool(value) and all(w in _PASSING for w in value)) or (
         bool(labelled) and all(w in _FEELING_LABELS for w in labelled)
     )
@@ -749,6 +787,27 @@ def _plan_beside(old: str, new: str, today: date | None) -> bool:
     return today is not None and dated_ahead(new, today) and not _ISO_PART.search(old.partition(":")[2])
 
 
+def _without_name(line: str, name: str) -> str:
+    """``line`` with the name its value begins with taken out: "Husband: working on a film soundtrack"
+    for "Husband: Rui (working on a film soundtrack)"."""
+    label, _, value = line.partition(":")
+    rest = re.sub(rf"^\s*{re.escape(name)}\b[\s,;:-]*", "", value, flags=re.IGNORECASE).strip()
+    if rest.startswith("(") and rest.endswith(")") and rest.count("(") == 1:
+        rest = rest[1:-1].strip()
+    return f"{label}: {rest}" if rest else line
+
+
+def _detail_changed(old: str, name: str, said: str) -> bool:
+    """Whether ``said`` says the saved detail of someone's line ``old`` changed: a sentence that
+    holds a word of that detail (the name aside) also holds a word of change."""
+
+    def forms(text: str) -> set[str]:  # whole words: "soundtrack" is no word of "sound engineer"
+        return {w.removesuffix("s") for w in content_words(text)}
+
+    detail = forms(old.partition(":")[2]) - {name.lower()}
+    return any(detail & forms(sentence) and _CHANGE.search(sentence) for sentence in sentences(said))
+
+
 def merge(value: str, lines: Sequence[str], limit: int, said: str, today: date | None = None) -> tuple[str, Notes]:
     """``value`` (a block's text) with ``lines`` (read from the user's words ``said``) written
     in: a line whose label the block holds replaces it when ``replaces`` allows, one it already
@@ -764,6 +823,24 @@ def merge(value: str, lines: Sequence[str], limit: int, said: str, today: date |
         same = next((i for i, old in enumerate(current) if label_of(old) == label), None)
         if any(normalize_space(old).lower() == line.lower() for old in current):
             continue
+        one = individual(line)
+        if same is not None and one is not None and individual(current[same]) not in (None, one):
+            # "Dog: Tinto" does not make "Dog: Rex" go: a second one, or the line that files it
+            same = next((i for i, old in enumerate(current) if label_of(old) == label and individual(old) == one), None)
+        if same is not None and one is not None and individual(current[same]) == one:
+            if value_stems(line) <= value_stems(current[same]):
+                continue
+            aged = all(_AGE_IN_VALUE.search(ln.partition(":")[2]) for ln in (current[same], line))
+            if (
+                not aged
+                and not value_stems(current[same]) <= value_stems(line)
+                and not _detail_changed(current[same], one, said)
+            ):
+                # more about the same person: "Husband: Rui (sound engineer); working on a film soundtrack"
+                gathered = with_value_of(current[same], _without_name(line, one))
+                notes.replaced.append((current[same], gathered))
+                current[same] = gathered
+                continue
         if same is not None and value_stems(line) <= value_stems(current[same]):
             continue  # a part of the saved line, said again
         if same is None and any(said_twice(line, old) for old in current):
@@ -811,9 +888,10 @@ class FactNoter:
             return self.backend.side_context(NOTES_N_CTX)
         return self.backend
 
-    def note(self, message: str, when: datetime | None = None) -> Notes:
+    def note(self, message: str, when: datetime | None = None, answering: str = "") -> Notes:
         """Read ``message`` (the user's) for facts and write the grounded ones; stores a
-        ``memory update`` event (at ``when``, default the clock) when anything changed."""
+        ``memory update`` event (at ``when``, default the clock) when anything changed.
+        ``answering`` is the assistant's message the user answered, if any."""
         if not states_something_personal(message):
             return Notes()
         # its questions state nothing, nor do its bare requests ("Give me a list of ...")
@@ -847,6 +925,8 @@ class FactNoter:
             )
             found += [line for line in more if label_of(line) not in labels]
             lines += [line for line in more if label_of(line) not in labels and worth_saving(line, said)]
+        lines = [line for line in lines if not takes_up_suggestion(line, said, answering)]
+        lines = people_not_animals(owned_animals(lines, said), saved, said)
         dropped = [line for line in found if line not in lines]
         day = when or datetime.now(timezone.utc)
         dated = carry_days([annotate(as_note(plain_label(line)), day, context=said) for line in lines], said, day)
@@ -863,11 +943,15 @@ class FactNoter:
             dated += [with_day(annotate(as_note(plain_label(ln)), day, context=said), mention) for ln in planned]
             dropped += [ln for ln in asked if ln not in planned]
         written = without_bare_days(said_relations(keep_owners(dated, said, day), said))
-        unheard = [line for line in written if unheard_kin(line, said)]
+        unheard = [line for line in written if unheard_kin(line, said, saved)]
         dropped += unheard
         written = [moved_home(childhood_home(line, said)) for line in written if line not in unheard]
         written = kept_relations(written, saved, said)
-        misfiled = [line for line in written if files_a_saved_person(line, [*saved, *written])]
+        misfiled = [
+            line
+            for line in written
+            if files_a_saved_person(line, [*saved, *written]) or news_of_a_saved_one(line, saved, said)
+        ]
         dropped += misfiled
         written = [line for line in written if line not in misfiled]
         filed = [refiled(line, [*saved, *written], said) for line in written]

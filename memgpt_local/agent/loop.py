@@ -202,7 +202,9 @@ class AgentRunner:
         self._run_steps(turn, early_eviction)
         result = turn.result()
         if question is not None and self.settings.fact_notes.enabled:
-            result.notes = self.facts.note(question, when=turn.clock()).lines()
+            replies = earlier_replies(turn, self.memory)
+            answering = replies[-1][0] if replies else ""
+            result.notes = self.facts.note(question, when=turn.clock(), answering=answering).lines()
             if result.notes:
                 self.observer.noted(result.notes)
         with self.store.transaction():

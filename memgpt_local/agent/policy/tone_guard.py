@@ -7,7 +7,9 @@ seed 25, stop 47), and to "Work is intense this term, I've got Year 11 mocks com
 "That's great! I'm glad to hear you're doing well." (a `make run` chat, stop 47). A friend who
 answers "exhausted" with "That's great!" did not listen. Only the reply's opening is judged:
 "That sounds exhausting. I'm glad you're home now." is kind. A hard word said as not so ("not
-tired at all") counts for nothing. The second draft goes out whatever it says.
+tired at all") counts for nothing. The other way round too: a reply that opens "I'm sorry to
+hear ..." to good news ("Big news: I start at the university hospital on Monday") is held. The
+second draft goes out whatever it says.
 """
 
 from __future__ import annotations
@@ -36,6 +38,35 @@ _CHEER = re.compile(
 )
 
 
+# words of good news, and a reply's first sentence that mourns: to "Big news though: I left the
+# practice, I start at the university veterinary hospital on Monday." the model wrote "I'm sorry
+# to hear that you're leaving the practice. It's a sad news for you and your family." (a `make
+# run` chat, stop 48)
+_GOOD = re.compile(
+    r"\b(?:big\s+news|good\s+news|great\s+news|guess\s+what|excited|exciting|thrilled|can'?t\s+wait"
+    r"|cannot\s+wait|finally|promot(?:ed|ion)|got\s+the\s+job|new\s+job|engaged|celebrat\w*|yay|woo+)\b",
+    re.IGNORECASE,
+)
+_SORROW = re.compile(
+    r"^\W*(?:i'?m\s+(?:so\s+|really\s+|very\s+)?sorry|i\s+am\s+(?:so\s+|really\s+)?sorry|oh\s+no"
+    r"|(?:that's|that\s+is|it's)\s+(?:so\s+|really\s+)?(?:sad|awful|terrible|too\s+bad|a\s+shame|unfortunate)"
+    r"|how\s+sad|what\s+a\s+shame)\b",
+    re.IGNORECASE,
+)
+
+
+def good_words(message: str) -> list[str]:
+    """The words of ``message``'s statements that bring good news, unless said as not so."""
+    said = statements(message)
+    return [m[0] for m in _GOOD.finditer(said) if not _NOT_SO.search(said[: m.start()])]
+
+
+def mourns(reply: str) -> bool:
+    """Whether ``reply`` opens in sorrow."""
+    first = sentences(reply)
+    return bool(first) and bool(_SORROW.match(first[0].replace("\u2019", "'")))
+
+
 def hard_words(message: str) -> list[str]:
     """The words of ``message``'s statements that say something is hard, unless said as not so."""
     said = statements(message)
@@ -52,10 +83,19 @@ class ToneGuard(Policy):
     name = "tone_guard"
 
     def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
-        if draft.plan.last or turn.holds[self.name] or not turn.question or not cheers(draft.message):
+        if draft.plan.last or turn.holds[self.name] or not turn.question:
             return None
         hard = hard_words(turn.question)
-        if not hard:
+        if mourns(draft.message) and not hard and (good := good_words(turn.question)):
+            said = ", ".join(f'"{w.lower()}"' for w in dict.fromkeys(good))
+            return Hold(
+                self.name,
+                f"Not sent: the user said {said}: this is good news to them, and a reply that opens in "
+                "sorrow reads as if you did not listen. Reply again with a short, warm comment on their news.",
+                "it mourned good news",
+                hide_draft=True,
+            )
+        if not hard or not cheers(draft.message):
             return None
         said = ", ".join(f'"{w.lower()}"' for w in dict.fromkeys(hard))
         return Hold(
