@@ -953,7 +953,10 @@ def test_takes_up_suggestion_needs_an_offer_and_a_sentence_not_about_the_user():
     assert takes_up_suggestion("Hobby: stir-fry", "stir-fry works.", offer)
     assert not takes_up_suggestion("Hobby: stir-fry", "I make a stir-fry every Friday.", offer)
     assert not takes_up_suggestion("Hobby: hiking", "Yes, hiking, every weekend.", "Do you like hiking?")
-    assert not takes_up_suggestion("Hobby: stir-fry", "stir-fry works.", "")
+    assert takes_up_suggestion("Hobby: stir-fry", "stir-fry works.", "")  # an option taken up, offered or not
+    assert takes_up_suggestion("Likes: risotto", "Risotto sounds good! Thanks.", "")
+    assert not takes_up_suggestion("Hobby: stir-fry", "Cooking a stir-fry tonight.", "")
+    assert not takes_up_suggestion("Work: bakery", "My wife's bakery works long hours.", "")
 
 
 @pytest.mark.parametrize(

@@ -1433,6 +1433,8 @@ def test_nothing_found_denies_a_detail_of_a_saved_person_that_nothing_says():
         ("Remind me, what is my cat called?", "Pet: Gollse"),
         ("What do I do for a living?", "Work: baker"),  # no person or animal asked of
         ("Where do I live these days?", "Home: Leeds"),
+        # a `make run` chat (stop 48): "moment" is no detail
+        ("What's my husband Rui working on at the moment?", "Husband: Rui (working on a film soundtrack)"),
     ]:
         assert detail_left(question, [f"[human] {line}"]) == set(), question
     assert detail_left("How old is my brother?", ["[human] Brother: Tom, visiting next week"]) == {"old"}

@@ -325,16 +325,26 @@ _SUGGESTING = re.compile(
 )
 
 
+# a short sentence that takes an option up: "stir-fry works.", "Risotto sounds good!"
+_ACCEPTING = re.compile(
+    r"^\W*(?:\S+\s+){0,2}?\S+\s+(?:works|would\s+work|will\s+do|it\s+is"
+    r"|sounds\s+(?:good|great|nice|perfect|lovely|fine|delicious|fun))\W*(?:then|thanks)?\W*$",
+    re.IGNORECASE,
+)
+
+
 def takes_up_suggestion(line: str, said: str, answering: str) -> bool:
     """Whether ``line`` only takes up what the assistant offered in ``answering``, the message
     the user answered: after "Maybe something like a stir-fry with some vegetables?", "stir-fry
     works." was saved as "Hobby: stir-fry" (a `make run` chat, stop 48). A value the user says of
     themself ("I love stir-fries") or that answers a question about them stays."""
     value = value_stems(line)
+    holding = [s for s in sentences(said) if value & {stem(w) for w in content_words(s)}]
+    if holding and all(_ACCEPTING.match(s) for s in holding):
+        return True  # "stir-fry works." whatever was offered: a second chat's draft had not offered it
     offered = [s for s in sentences(answering) if _SUGGESTING.search(s)]
     if not value or not any(value <= stems(s) for s in offered):
         return False
-    holding = [s for s in sentences(said) if value & {stem(w) for w in content_words(s)}]
     return not any(speaks_of_its_writer(s) for s in holding)
 
 

@@ -251,7 +251,12 @@ def kinds_said(lines: list[str]) -> frozenset[str]:
 
 
 # words said of any question, never the detail asked: "What's my brother called these days?"
-_FILLER = frozenset(stem(w) for w in "days nowadays now currently actually really exactly just again".split())
+# words of asking that say no detail: "What's Rui working on at the moment?" under "Husband: Rui
+# (working on a film soundtrack)" was answered "I don't know" for want of "moment" (a `make run`
+# chat, stop 48)
+_FILLER = frozenset(
+    stem(w) for w in "days nowadays now currently actually really exactly just again moment present".split()
+)
 # the people and animals a detail is asked of: "How old is my brother?", "What breed is my dog?"
 _OWNERS_WORDS = frozenset(RELATIONS | PETS | {"pet"})
 _OWNERS = frozenset(stem(w) for w in _OWNERS_WORDS)
