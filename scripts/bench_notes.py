@@ -316,7 +316,8 @@ SETS: dict[str, tuple[Case, ...]] = {
     "people": (
         case(
             (),
-            "hey, I'm Ines. I work as a vet in a small practice outside Porto, mostly cats and dogs but sometimes goats.",
+            "hey, I'm Ines. I work as a vet in a small practice outside Porto, "
+            "mostly cats and dogs but sometimes goats.",
             ("ines", "vet"),
             ("pet",),
         ),
@@ -340,7 +341,7 @@ SETS: dict[str, tuple[Case, ...]] = {
             "stir-fry works. next month we're flying to the Azores for our anniversary, on the 14th.",
             ("azores",),
             ("stir",),
-            answering="Something quick and easy? Maybe something like a stir-fry with some vegetables and a little protein?",
+            answering="Something quick and easy? Maybe something like a stir-fry with some vegetables and protein?",
         ),
         case(
             ("Name: Ines", "Work: vet in a small practice outside Porto"),
@@ -387,6 +388,34 @@ SETS: dict[str, tuple[Case, ...]] = {
             "Huge change: I quit the stables and I'm starting at a vet clinic in Brno next week as a receptionist.",
             ("receptionist",),
             ("stables: quit",),
+        ),
+    ),
+    # stop 48, written before the job-change question was tried and never tuned on
+    "jobs-held": (
+        case(
+            ("Name: Tomas", "Work: barista at a cafe in Ghent"),
+            "Finally got a job at the botanical garden! I'm a gardener there from the 1st.",
+            ("gardener botanical",),
+            gone=("barista",),
+        ),
+        case(
+            ("Name: Aiko", "Work: accountant at a bank"),
+            "Resigned today. Going freelance as a bookkeeper in January.",
+            ("bookkeeper",),
+        ),
+        case(
+            ("Name: Femi", "Work: teaches history"),
+            "My brother left his job at the bank, he's starting at a start-up in Lagos.",
+            (),
+            ("work:",),
+            ("history",),
+        ),
+        case(
+            ("Name: Sofia", "Work: nurse at St Mary's"),
+            "I left my keys at work again, what a day.",
+            (),
+            (),
+            ("nurse",),
         ),
     ),
 }

@@ -1058,3 +1058,59 @@ def test_todays_news_of_a_saved_person_or_pet_is_no_line(line, said, news):
     from memgpt_local.agent.fact_owners import news_of_a_saved_one
 
     assert news_of_a_saved_one(line, ["Cat: Figo (Maine Coon)", "Wife: Clara, runs a bakery"], said) == news
+
+
+def test_a_line_of_this_pass_is_added_to_not_replaced_by_its_next():
+    said = "My wife Sara got a new job at the council, she starts Monday."
+    value, notes = merge("Name: Noor", ["Wife: Sara, got a new job at the council", "Wife: starts Monday"], 2000, said)
+    assert value == "Name: Noor\nWife: Sara, got a new job at the council; starts Monday"
+    assert notes.lines() == ["saved: Wife: Sara, got a new job at the council; starts Monday"]
+
+
+@pytest.mark.parametrize(
+    "said, changes",
+    [
+        ("Big news though: I left the practice, I start at the university veterinary hospital on Monday.", True),
+        ("Huge change: I quit the stables and I'm starting at a vet clinic next week.", True),
+        ("Got the job! Starting as a ward clerk in March.", True),
+        ("My wife Sara got a new job at the council, she starts Monday.", False),  # someone else's
+        ("She quit her job last week.", False),
+        ("I left my keys at work again.", False),  # no work change word but "left": no job words after
+    ],
+)
+def test_a_message_that_changes_the_users_own_work_is_seen(said, changes):
+    from memgpt_local.agent.facts import changes_work
+
+    assert changes_work(said) == changes
+
+
+def test_a_job_the_user_left_is_replaced_by_the_one_that_starts():
+    """A `make run` chat (stop 48): the old job stayed and the new one was saved as "University
+    veterinary hospital: Porto on Monday"."""
+    from datetime import date
+
+    said = "I left the practice, I start at the university veterinary hospital in Porto on Monday."
+    line = "Work: vet at the university veterinary hospital in Porto, starts on Monday (2026-12-07)"
+    value, _ = merge("Work: vet in a small practice outside Porto", [line], 2000, said, date(2026, 12, 5))
+    assert value == line
+
+
+def test_a_job_change_is_asked_about_on_its_own_and_its_scraps_are_dropped(store):
+    runner = make_runner(
+        store,
+        [
+            say("Lovely!"),
+            '{"facts": ["Name: Ines", "Work: vet in a small practice"]}',
+            say("Congratulations!"),
+            '{"facts": ["University: Porto", "Start date: Monday", "Tinto: lazy"]}',
+            '{"facts": ["Work: vet at the university hospital in Porto, starts on Monday"]}',
+        ],
+        fact_notes={"enabled": True},
+    )
+    ask(runner, "I'm Ines, a vet in a small practice.")
+    ask(runner, "Big news: I left the practice, I start at the university hospital in Porto on Monday. Tinto is lazy.")
+    asked = runner.backend.requests[-1].messages
+    assert asked[0].content.startswith("You keep an assistant's notes") and "work changed" in asked[0].content
+    block = store.core.get(runner.agent_id, "human").value
+    assert "Work: vet at the university hospital in Porto, starts on Monday" in block
+    assert "University: Porto" not in block and "small practice" not in block and "Start date" not in block

@@ -201,6 +201,89 @@ def plan_prompt(message: str, phrase: str) -> list[ChatMessage]:
     return [*prompt, ask(message[:MESSAGE_MAX_CHARS], phrase)]
 
 
+WORK_INSTRUCTIONS = (
+    "You keep an assistant's notes about its user. The user's message may say that their own work "
+    'changed. Write the work they do now, or will do, as one short "Work: value" line in the user\'s own '
+    "words: the job and the place, and when it starts if the message says. Keep the saved job where the "
+    "message names no other. If their work did not change, write an empty list."
+)
+# (the saved work line, the message, the line): the notes examples' Sam again. In the notes prompt
+# itself, a job-change example lost other facts (bench_notes, stop 48: tune 19/19 -> 18/19, held
+# 20/20 -> 18/20, three cases with a wrong line), so a message that says the user's work changed is
+# asked about on its own
+WORK_EXAMPLES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    (
+        "Work: fixes bikes at a shop in Cardiff",
+        "Big news, I handed in my notice at the shop! Monday I start at the council's cycle workshop.",
+        ("Work: fixes bikes at the council's cycle workshop, starts on Monday",),
+    ),
+    (
+        "Work: fixes bikes",
+        "Got the job! I'm a ward clerk at the Royal Infirmary from March.",
+        ("Work: ward clerk at the Royal Infirmary, from March",),
+    ),
+    ("Work: fixes bikes", "My wife Jo quit her piano school, she's teaching online now.", ()),
+)
+WORK_MAX_TOKENS = 60
+
+
+def work_prompt(saved: Sequence[str], message: str) -> list[ChatMessage]:
+    """The prompt that asks what work ``message`` says the user does now, given the ``saved``
+    work lines."""
+
+    def ask(held: str, said: str) -> ChatMessage:
+        return ChatMessage(
+            role="user", content=f"Saved: {held or '(no work saved)'}\nMessage: {json.dumps(said, ensure_ascii=False)}"
+        )
+
+    prompt = [ChatMessage(role="system", content=WORK_INSTRUCTIONS)]
+    for held, said, lines in WORK_EXAMPLES:
+        prompt += [ask(held, said), ChatMessage(role="assistant", content=json.dumps({"facts": list(lines)}))]
+    return [*prompt, ask("; ".join(saved), message[:MESSAGE_MAX_CHARS])]
+
+
+# a sentence in which the user's work changes: "I left the practice", "I start at the hospital on Monday"
+_WORK_CHANGE = re.compile(
+    r"\b(?:quit|(?:left|leaving)\s+(?:my|the|our)\s+(?:job|work|post|position|role|company|firm|practice|office|clinic"
+    r"|school|shop|store|restaurant|bank|hospital|team|lab|studio|stables|garage|agency)|resign\w*|switch\w*\s+(?:to|jobs?)|handed\s+in\s+my\s+notice|retir\w*|laid\s+off|fired|promot\w*|hired"
+    r"|(?:got|get|landed|accepted)\s+(?:the|a|a\s+new|my\s+new)\s+(?:job|position|post|role)|new\s+job"
+    r"|start(?:s|ing)?\s+(?:at|as|work|my\s+new|a\s+new)|joining|joined)\b",
+    re.IGNORECASE,
+)
+_SOMEONE_ELSE = re.compile(
+    rf"^(?:\W*\w+\W+)?(?:he|she|they)\b|\b(?:my|our)\s+{RELATION_PATTERN}s?\b|^\W*[A-Z][a-z]+\s+(?:has|had|is|was|got|quit|left)\b",
+    re.IGNORECASE,
+)
+
+
+def changes_work(said: str) -> bool:
+    """Whether a sentence of ``said`` speaks of the user's own work changing ("I left the practice,
+    I start at the university veterinary hospital in Porto on Monday"), not someone else's."""
+    return any(
+        _WORK_CHANGE.search(s) and speaks_of_its_writer(s) and not _SOMEONE_ELSE.search(s) for s in sentences(said)
+    )
+
+
+def work_line(line: str) -> bool:
+    return (label_of(line) or "") in _WORK_LABELS
+
+
+def _when_label(line: str) -> bool:
+    """Whether ``line``'s label only says when ("Start date: 1st", "Date: January")."""
+    said = words(line.partition(":")[0])
+    return bool(said) and all(w in ("start", "starts", "starting", "date", "day", "when") for w in said)
+
+
+_NO_CONTENT = frozenset(stem(w) for w in "monday tuesday wednesday thursday friday saturday sunday date day".split())
+
+
+def within(line: str, other: str) -> bool:
+    """Whether every word of ``line`` (label and value, days and dates aside) is a word of
+    ``other``: "University: Porto" says nothing "Work: vet at the university hospital in Porto" does not."""
+    mine = {stem(w) for w in content_words(line.replace(":", " ")) if not w.isdigit()} - _NO_CONTENT
+    return bool(mine) and mine <= {stem(w) for w in content_words(other.replace(":", " "))}
+
+
 def notes_prompt(saved: Sequence[str], message: str) -> list[ChatMessage]:
     """The notes pass's prompt: instructions, the examples as earlier exchanges, then ``message``
     with the lines ``saved`` so far. The notes come after the message: listed before it, the
@@ -793,8 +876,17 @@ def dated_ahead(line: str, today: date) -> bool:
     return any(found > now[: len(found)] for found in _ISO_PART.findall(line.partition(":")[2]))
 
 
-def _plan_beside(old: str, new: str, today: date | None) -> bool:
-    return today is not None and dated_ahead(new, today) and not _ISO_PART.search(old.partition(":")[2])
+# words that say a fact ended: a plan beside it replaces it ("I left the practice, I start at the hospital on Monday")
+_ENDED = re.compile(
+    r"\b(?:quit|left|resign\w*|handed\s+in\s+my\s+notice|retired|finished|no\s+longer|sold)\b", re.IGNORECASE
+)
+
+
+def _plan_beside(old: str, new: str, today: date | None, said: str = "") -> bool:
+    if today is None or not dated_ahead(new, today) or _ISO_PART.search(old.partition(":")[2]):
+        return False
+    ended = any(value_stems(old) & {stem(w) for w in content_words(s)} and _ENDED.search(s) for s in sentences(said))
+    return not ended
 
 
 def _without_name(line: str, name: str) -> str:
@@ -859,15 +951,27 @@ def merge(value: str, lines: Sequence[str], limit: int, said: str, today: date |
             current.append(line)
             notes.added.append(line)
         else:
-            changes = replaces(current[same], line, said)
+            # a line this pass wrote is not replaced by its next: "Wife: Sara, got a new job at the
+            # council" then "Wife: starts Monday", for "... she starts Monday"
+            fresh = current[same] in notes.added or current[same] in (new for _, new in notes.replaced)
+            if fresh:  # unless it says all that one did and more
+                changes = value_stems(current[same]) <= value_stems(line)
+            else:
+                changes = replaces(current[same], line, said)
             # a plan joins the line it will change; "I've taken up pottery" joins "Hobby: running"
             # (eval chat seed 22)
-            if _plan_beside(current[same], line, today) or (not changes and holds_many(line)):
+            if _plan_beside(current[same], line, today, said) or (not changes and (holds_many(line) or fresh)):
                 gathered = with_value_of(current[same], line)
-                notes.replaced.append((current[same], gathered))
+                if current[same] in notes.added:  # said as one new line
+                    notes.added[notes.added.index(current[same])] = gathered
+                else:
+                    notes.replaced.append((current[same], gathered))
                 current[same] = gathered
             elif changes:
-                notes.replaced.append((current[same], line))
+                if current[same] in notes.added:
+                    notes.added[notes.added.index(current[same])] = line
+                else:
+                    notes.replaced.append((current[same], line))
                 current[same] = line
             else:
                 notes.kept.append((current[same], line))
@@ -889,6 +993,7 @@ class FactNoter:
         self.settings = settings
         self.grammar = build_notes_grammar("facts", max_items=settings.max_facts)
         self.plan_grammar = build_notes_grammar("facts", max_items=1, value_max_chars=80)
+        self.work_grammar = build_notes_grammar("facts", max_items=1, value_max_chars=120)
 
     def side_backend(self) -> Backend:
         """Where the notes pass runs: a second context on the same model when the backend can
@@ -952,6 +1057,23 @@ class FactNoter:
             planned = [ln for ln in asked if worth_saving(ln, said)]
             dated += [with_day(annotate(as_note(plain_label(ln)), day, context=said), mention) for ln in planned]
             dropped += [ln for ln in asked if ln not in planned]
+        if saved and changes_work(said):
+            # a job change the notes pass wrote as "Practice: left" and "University veterinary
+            # hospital: Porto on Monday" (a `make run` chat, stop 48), the old job kept; its own
+            # work line, where it wrote one, lost the job ("Work: Porto veterinary hospital")
+            jobs = [line for line in saved if work_line(line)]
+            asked = parse_notes(
+                side.complete(work_prompt(jobs, said), grammar=self.work_grammar, max_tokens=WORK_MAX_TOKENS).text
+            )
+            kept_job = " ".join([said, *(line.partition(":")[2] for line in jobs)])  # the job it may keep
+            now = [
+                annotate(as_note(ln), day, context=said) for ln in asked if work_line(ln) and worth_saving(ln, kept_job)
+            ]
+            scraps = [
+                ln for ln in dated if now and (work_line(ln) or _when_label(ln) or any(within(ln, w) for w in now))
+            ]
+            dropped += scraps
+            dated = [ln for ln in dated if ln not in scraps] + now
         written = without_bare_days(said_relations(keep_owners(dated, said, day), said))
         unheard = [line for line in written if unheard_kin(line, said, saved)]
         dropped += unheard
