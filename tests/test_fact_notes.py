@@ -1052,12 +1052,15 @@ def test_a_label_cut_off_after_a_little_word_is_not_saved(line, glued):
         ("Clara: doing a wedding cake", "Clara's doing a wedding cake this week, she's exhausted.", True),
         ("Figo: allergic to chicken", "Figo is allergic to chicken.", False),  # lasting
         ("Pip: knocked coffee over", "Pip knocked my coffee over this morning.", False),  # nobody saved
+        # a `make run` chat (stop 48), beside "Pet: Ginger cat, Pierogi, who only eats tuna"
+        ("Pierogi: threw up on the rug", "Pierogi threw up on the rug this morning, lovely.", True),
     ],
 )
 def test_todays_news_of_a_saved_person_or_pet_is_no_line(line, said, news):
     from memgpt_local.agent.fact_owners import news_of_a_saved_one
 
-    assert news_of_a_saved_one(line, ["Cat: Figo (Maine Coon)", "Wife: Clara, runs a bakery"], said) == news
+    saved = ["Cat: Figo (Maine Coon)", "Wife: Clara, runs a bakery", "Pet: Ginger cat, Pierogi, who only eats tuna"]
+    assert news_of_a_saved_one(line, saved, said) == news
 
 
 def test_a_line_of_this_pass_is_added_to_not_replaced_by_its_next():
@@ -1093,6 +1096,9 @@ def test_a_job_the_user_left_is_replaced_by_the_one_that_starts():
     line = "Work: vet at the university veterinary hospital in Porto, starts on Monday (2026-12-07)"
     value, _ = merge("Work: vet in a small practice outside Porto", [line], 2000, said, date(2026, 12, 5))
     assert value == line
+    said = "guess what, I quit the buses! starting as a tram driver in January"  # a plural said, the chat after
+    value, _ = merge("Work: drives the night bus", ["Work: tram driver (2027-01)"], 2000, said, date(2026, 12, 5))
+    assert value == "Work: tram driver (2027-01)"
 
 
 def test_a_job_change_is_asked_about_on_its_own_and_its_scraps_are_dropped(store):

@@ -149,6 +149,9 @@ def test_search_hits_show_the_day_of_each_relative_date():
         ("We saw a band on Saturday.", False),
         ("You won't believe it, two of my students set a lab bench on fire on Tuesday.", False),
         ("My brother starts his new job on Thursday.", True),  # no past form: ahead
+        ("Ola's got a concert on Saturday, she's nervous.", True),  # "has got" (a `make run` chat, stop 48)
+        ("I've got an exam on Friday.", True),
+        ("We got back on Saturday.", False),
     ],
 )
 def test_said_as_future_reads_the_phrase_and_its_own_clause(said, future):

@@ -398,7 +398,11 @@ def news_of_a_saved_one(line: str, saved: Sequence[str], said: str) -> bool:
     "Cat: Figo" (``scripts/bench_notes.py``, stop 48). The sentences it comes from all say when."""
     label, colon, value = line.partition(":")
     named = label.strip().lower()
-    if not colon or _BARE_NAME.match(label) is None or not any(individual(old) == named for old in saved):
+    if not colon or _BARE_NAME.match(label) is None:
+        return False
+    # a saved line files them when it names them under a relation or an animal: "Pet: Ginger cat, Pierogi"
+    files = (old.partition(":") for old in saved)
+    if not any("'" not in lab and _label_kinds(lab) & _OWNED and named in words(value) for lab, _, value in files):
         return False
     told = {stem(w) for w in content_words(value)}
     holding = [s for s in sentences(said) if told & {stem(w) for w in words(s)}]

@@ -882,10 +882,21 @@ _ENDED = re.compile(
 )
 
 
+def _singular(word: str) -> str:
+    """``word`` without a plural ending: "buses" is "bus", "shops" is "shop"; "bus" stays."""
+    if len(word) > 4 and word.endswith(("ses", "xes", "ches", "shes")):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") and not word.endswith(("ss", "us", "is")) else word
+
+
 def _plan_beside(old: str, new: str, today: date | None, said: str = "") -> bool:
     if today is None or not dated_ahead(new, today) or _ISO_PART.search(old.partition(":")[2]):
         return False
-    ended = any(value_stems(old) & {stem(w) for w in content_words(s)} and _ENDED.search(s) for s in sentences(said))
+
+    def forms(text: str) -> set[str]:  # "the buses" is "Work: drives the night bus"
+        return {stem(_singular(w)) for w in content_words(text)}
+
+    ended = any(forms(old.partition(":")[2]) & forms(s) and _ENDED.search(s) for s in sentences(said))
     return not ended
 
 

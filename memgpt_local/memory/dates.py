@@ -129,6 +129,7 @@ _NOT_PAST = frozenset(
     "excited tired bored interested worried scared stressed thrilled pleased delighted relieved exhausted "
     "annoyed nervous surprised supposed scheduled".split()
 )
+_HAVE_BEFORE = re.compile(r"(?:\w['’](?:s|ve)|\b(?:have|has))\s+$", re.IGNORECASE)
 _CLAUSE_STOPS = ".!?\n,;"
 
 
@@ -137,6 +138,8 @@ def said_in_the_past(clause: str) -> bool:
     ("is booked", "'re getting married") left out."""
     for m in _PAST.finditer(clause):
         if not m["ed"]:
+            if m[0].lower() == "got" and _HAVE_BEFORE.search(clause[: m.start()]):
+                continue  # "Ola's got a concert on Saturday", "I've got an exam": she has one
             return True
         if m["ed"].lower() not in _NOT_PAST and not (m["before"] and _STATE_BEFORE.search(m["before"])):
             return True
