@@ -1108,7 +1108,7 @@ def test_a_job_change_is_asked_about_on_its_own_and_its_scraps_are_dropped(store
             say("Lovely!"),
             '{"facts": ["Name: Ines", "Work: vet in a small practice"]}',
             say("Congratulations!"),
-            '{"facts": ["University: Porto", "Start date: Monday", "Tinto: lazy"]}',
+            '{"facts": ["University: Porto", "Start date: Monday", "Left the practice: vet", "Tinto: lazy"]}',
             '{"facts": ["Work: vet at the university hospital in Porto, starts on Monday"]}',
         ],
         fact_notes={"enabled": True},
@@ -1120,3 +1120,23 @@ def test_a_job_change_is_asked_about_on_its_own_and_its_scraps_are_dropped(store
     block = store.core.get(runner.agent_id, "human").value
     assert "Work: vet at the university hospital in Porto, starts on Monday" in block
     assert "University: Porto" not in block and "small practice" not in block and "Start date" not in block
+    assert "Left the practice" not in block
+
+
+@pytest.mark.parametrize(
+    "lines, said, written",
+    [
+        (  # a `make run` chat (stop 48)
+            ["Pet: Ginger cat, Pierogi, who only eats tuna", "Diet: only eats tuna"],
+            "we've got a ginger cat, Pierogi, who only eats tuna. my wife Ola teaches violin.",
+            ["Pet: Ginger cat, Pierogi, who only eats tuna", "Pierogi's diet: only eats tuna"],
+        ),
+        (["Work: teaches piano"], "My sister Jo, who teaches piano, is visiting.", ["Jo's work: teaches piano"]),
+        (["Diet: vegan"], "I'm vegan, unlike Jo, who eats everything.", ["Diet: vegan"]),  # not in the clause
+        (["Hobby: chess"], "Hi, I'm Sam, who plays chess!", ["Hobby: chess"]),  # the user's own name
+    ],
+)
+def test_a_fact_said_in_a_clause_about_someone_named_is_theirs(lines, said, written):
+    from memgpt_local.agent.fact_owners import told_of_in_a_clause
+
+    assert told_of_in_a_clause(lines, said, "Sam") == written

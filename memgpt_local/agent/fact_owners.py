@@ -273,6 +273,30 @@ def someone_elses(lines: Sequence[str], said: str, user: str = "") -> list[str]:
     return out
 
 
+# a clause that tells of the one just named: "a ginger cat, Pierogi, who only eats tuna"
+_RELATIVE = re.compile(r"\b(?P<name>[A-Z][a-z]+),?\s+(?:who|which)\s+(?P<clause>[^,.;!?]+)")
+
+
+def told_of_in_a_clause(lines: Sequence[str], said: str, user: str = "") -> list[str]:
+    """``lines`` with a fact said in a clause about someone named ("..., who ...") filed under
+    them: for "we've got a ginger cat, Pierogi, who only eats tuna" a `make run` chat saved the
+    user's own "Diet: only eats tuna" (stop 48); it is "Pierogi's diet: only eats tuna". A line
+    whose label already names someone stays, and so does one the clause does not hold whole."""
+    clauses = [(m["name"], {stem(w) for w in words(m["clause"])}) for m in _RELATIVE.finditer(said)]
+    out = []
+    for line in lines:
+        label, sep, value = line.partition(":")
+        about = value_stems(line)
+        owner = next((name for name, clause in clauses if about and about <= clause), None)
+        if owner is None or owner.lower() in (user.lower(), *_NOT_A_NAME) or "'" in label:
+            out.append(line)
+        elif set(words(label)) & (_OWNED | {"name"}) or owner.lower() in words(label):
+            out.append(line)
+        else:
+            out.append(f"{owner}'s {label.strip().lower()}{sep}{value}")
+    return out
+
+
 def user_name(lines: Sequence[str], said: str) -> str:
     """The user's first name: from a "Name:" line of ``lines``, else as ``said`` introduces them."""
     for line in lines:

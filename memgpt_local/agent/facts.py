@@ -83,6 +83,7 @@ from memgpt_local.agent.fact_owners import (
     said_relations,
     someone_elses,
     the_users_own,
+    told_of_in_a_clause,
     unheard_kin,
     user_name,
     value_stems,
@@ -269,9 +270,14 @@ def work_line(line: str) -> bool:
 
 
 def _when_label(line: str) -> bool:
-    """Whether ``line``'s label only says when ("Start date: 1st", "Date: January")."""
-    said = words(line.partition(":")[0])
-    return bool(said) and all(w in ("start", "starts", "starting", "date", "day", "when") for w in said)
+    """Whether ``line``'s label only says when ("Start date: 1st", "Date: January"), or is the
+    change itself ("Quit the buses: started as a tram driver in January")."""
+    label = line.partition(":")[0]
+    said = words(label)
+    return bool(said) and (
+        all(w in ("start", "starts", "starting", "date", "day", "when") for w in said)
+        or bool(_WORK_CHANGE.search(label))
+    )
 
 
 _NO_CONTENT = frozenset(stem(w) for w in "monday tuesday wednesday thursday friday saturday sunday date day".split())
@@ -1100,7 +1106,9 @@ class FactNoter:
         filed = [refiled(line, [*saved, *written], said) for line in written]
         dropped += [line for line, kept in zip(written, filed) if kept is None]
         written = [line for line in filed if line is not None]
-        written = [the_users_own(line, said) for line in someone_elses(written, said, user_name(saved, said))]
+        user = user_name(saved, said)
+        written = [the_users_own(line, said) for line in someone_elses(written, said, user)]
+        written = told_of_in_a_clause(written, said, user)
         written = named_people(written, saved, said)
         written += [line for line in new_ages(saved, said) if label_of(line) not in map(label_of, written)]
         value, notes = merge(block.value, written, block.limit, said, day_of(day))
