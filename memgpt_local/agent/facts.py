@@ -88,6 +88,7 @@ from memgpt_local.agent.fact_owners import (
     user_name,
     value_stems,
 )
+from memgpt_local.agent.work_change import WORK_MAX_TOKENS, changes_work, when_label, within, work_prompt
 from memgpt_local.config import FactNoteSettings
 from memgpt_local.memory.core import default_text
 from memgpt_local.memory.dates import Mention, annotate, day_of, mentions, said_as_future
@@ -202,92 +203,8 @@ def plan_prompt(message: str, phrase: str) -> list[ChatMessage]:
     return [*prompt, ask(message[:MESSAGE_MAX_CHARS], phrase)]
 
 
-WORK_INSTRUCTIONS = (
-    "You keep an assistant's notes about its user. The user's message may say that their own work "
-    'changed. Write the work they do now, or will do, as one short "Work: value" line in the user\'s own '
-    "words: the job and the place, and when it starts if the message says. Keep the saved job where the "
-    "message names no other. If their work did not change, write an empty list."
-)
-# (the saved work line, the message, the line): the notes examples' Sam again. In the notes prompt
-# itself, a job-change example lost other facts (bench_notes, stop 48: tune 19/19 -> 18/19, held
-# 20/20 -> 18/20, three cases with a wrong line), so a message that says the user's work changed is
-# asked about on its own
-WORK_EXAMPLES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    (
-        "Work: fixes bikes at a shop in Cardiff",
-        "Big news, I handed in my notice at the shop! Monday I start at the council's cycle workshop.",
-        ("Work: fixes bikes at the council's cycle workshop, starts on Monday",),
-    ),
-    (
-        "Work: fixes bikes",
-        "Got the job! I'm a ward clerk at the Royal Infirmary from March.",
-        ("Work: ward clerk at the Royal Infirmary, from March",),
-    ),
-    ("Work: fixes bikes", "My wife Jo quit her piano school, she's teaching online now.", ()),
-)
-WORK_MAX_TOKENS = 60
-
-
-def work_prompt(saved: Sequence[str], message: str) -> list[ChatMessage]:
-    """The prompt that asks what work ``message`` says the user does now, given the ``saved``
-    work lines."""
-
-    def ask(held: str, said: str) -> ChatMessage:
-        return ChatMessage(
-            role="user", content=f"Saved: {held or '(no work saved)'}\nMessage: {json.dumps(said, ensure_ascii=False)}"
-        )
-
-    prompt = [ChatMessage(role="system", content=WORK_INSTRUCTIONS)]
-    for held, said, lines in WORK_EXAMPLES:
-        prompt += [ask(held, said), ChatMessage(role="assistant", content=json.dumps({"facts": list(lines)}))]
-    return [*prompt, ask("; ".join(saved), message[:MESSAGE_MAX_CHARS])]
-
-
-# a sentence in which the user's work changes: "I left the practice", "I start at the hospital on Monday"
-_WORK_CHANGE = re.compile(
-    r"\b(?:quit|(?:left|leaving)\s+(?:my|the|our)\s+(?:job|work|post|position|role|company|firm|practice|office|clinic"
-    r"|school|shop|store|restaurant|bank|hospital|team|lab|studio|stables|garage|agency)|resign\w*|switch\w*\s+(?:to|jobs?)|handed\s+in\s+my\s+notice|retir\w*|laid\s+off|fired|promot\w*|hired"
-    r"|(?:got|get|landed|accepted)\s+(?:the|a|a\s+new|my\s+new)\s+(?:job|position|post|role)|new\s+job"
-    r"|start(?:s|ing)?\s+(?:at|as|work|my\s+new|a\s+new)|joining|joined)\b",
-    re.IGNORECASE,
-)
-_SOMEONE_ELSE = re.compile(
-    rf"^(?:\W*\w+\W+)?(?:he|she|they)\b|\b(?:my|our)\s+{RELATION_PATTERN}s?\b|^\W*[A-Z][a-z]+\s+(?:has|had|is|was|got|quit|left)\b",
-    re.IGNORECASE,
-)
-
-
-def changes_work(said: str) -> bool:
-    """Whether a sentence of ``said`` speaks of the user's own work changing ("I left the practice,
-    I start at the university veterinary hospital in Porto on Monday"), not someone else's."""
-    return any(
-        _WORK_CHANGE.search(s) and speaks_of_its_writer(s) and not _SOMEONE_ELSE.search(s) for s in sentences(said)
-    )
-
-
 def work_line(line: str) -> bool:
     return (label_of(line) or "") in _WORK_LABELS
-
-
-def _when_label(line: str) -> bool:
-    """Whether ``line``'s label only says when ("Start date: 1st", "Date: January"), or is the
-    change itself ("Quit the buses: started as a tram driver in January")."""
-    label = line.partition(":")[0]
-    said = words(label)
-    return bool(said) and (
-        all(w in ("start", "starts", "starting", "date", "day", "when") for w in said)
-        or bool(_WORK_CHANGE.search(label))
-    )
-
-
-_NO_CONTENT = frozenset(stem(w) for w in "monday tuesday wednesday thursday friday saturday sunday date day".split())
-
-
-def within(line: str, other: str) -> bool:
-    """Whether every word of ``line`` (label and value, days and dates aside) is a word of
-    ``other``: "University: Porto" says nothing "Work: vet at the university hospital in Porto" does not."""
-    mine = {stem(w) for w in content_words(line.replace(":", " ")) if not w.isdigit()} - _NO_CONTENT
-    return bool(mine) and mine <= {stem(w) for w in content_words(other.replace(":", " "))}
 
 
 def notes_prompt(saved: Sequence[str], message: str) -> list[ChatMessage]:
@@ -895,12 +812,17 @@ def _singular(word: str) -> str:
     return word[:-1] if word.endswith("s") and not word.endswith(("ss", "us", "is")) else word
 
 
+def _singulars(text: str) -> set[str]:
+    """The content words of ``text``, each without a plural ending."""
+    return {_singular(w) for w in content_words(text)}
+
+
 def _plan_beside(old: str, new: str, today: date | None, said: str = "") -> bool:
     if today is None or not dated_ahead(new, today) or _ISO_PART.search(old.partition(":")[2]):
         return False
 
     def forms(text: str) -> set[str]:  # "the buses" is "Work: drives the night bus"
-        return {stem(_singular(w)) for w in content_words(text)}
+        return {stem(w) for w in _singulars(text)}
 
     ended = any(forms(old.partition(":")[2]) & forms(s) and _ENDED.search(s) for s in sentences(said))
     return not ended
@@ -920,11 +842,9 @@ def _detail_changed(old: str, name: str, said: str) -> bool:
     """Whether ``said`` says the saved detail of someone's line ``old`` changed: a sentence that
     holds a word of that detail (the name aside) also holds a word of change."""
 
-    def forms(text: str) -> set[str]:  # whole words: "soundtrack" is no word of "sound engineer"
-        return {w.removesuffix("s") for w in content_words(text)}
-
-    detail = forms(old.partition(":")[2]) - {name.lower()}
-    return any(detail & forms(sentence) and _CHANGE.search(sentence) for sentence in sentences(said))
+    # whole words: "soundtrack" is no word of "sound engineer"
+    detail = _singulars(old.partition(":")[2]) - {name.lower()}
+    return any(detail & _singulars(sentence) and _CHANGE.search(sentence) for sentence in sentences(said))
 
 
 def merge(value: str, lines: Sequence[str], limit: int, said: str, today: date | None = None) -> tuple[str, Notes]:
@@ -1080,14 +1000,16 @@ class FactNoter:
             # work line, where it wrote one, lost the job ("Work: Porto veterinary hospital")
             jobs = [line for line in saved if work_line(line)]
             asked = parse_notes(
-                side.complete(work_prompt(jobs, said), grammar=self.work_grammar, max_tokens=WORK_MAX_TOKENS).text
+                side.complete(
+                    work_prompt(jobs, said[:MESSAGE_MAX_CHARS]), grammar=self.work_grammar, max_tokens=WORK_MAX_TOKENS
+                ).text
             )
             kept_job = " ".join([said, *(line.partition(":")[2] for line in jobs)])  # the job it may keep
             now = [
                 annotate(as_note(ln), day, context=said) for ln in asked if work_line(ln) and worth_saving(ln, kept_job)
             ]
             scraps = [
-                ln for ln in dated if now and (work_line(ln) or _when_label(ln) or any(within(ln, w) for w in now))
+                ln for ln in dated if now and (work_line(ln) or when_label(ln) or any(within(ln, w) for w in now))
             ]
             dropped += scraps
             dated = [ln for ln in dated if ln not in scraps] + now

@@ -55,28 +55,17 @@ _SORROW = re.compile(
 )
 
 
-def good_words(message: str) -> list[str]:
-    """The words of ``message``'s statements that bring good news, unless said as not so."""
+def said_words(kind: re.Pattern[str], message: str) -> list[str]:
+    """The words of ``message``'s statements that ``kind`` matches (hard, or good news), unless
+    said as not so ("not tired at all")."""
     said = statements(message)
-    return [m[0] for m in _GOOD.finditer(said) if not _NOT_SO.search(said[: m.start()])]
+    return [m[0] for m in kind.finditer(said) if not _NOT_SO.search(said[: m.start()])]
 
 
-def mourns(reply: str) -> bool:
-    """Whether ``reply`` opens in sorrow."""
+def opens_with(kind: re.Pattern[str], reply: str) -> bool:
+    """Whether ``reply``'s first sentence opens the way ``kind`` matches (in cheer, in sorrow)."""
     first = sentences(reply)
-    return bool(first) and bool(_SORROW.match(first[0].replace("\u2019", "'")))
-
-
-def hard_words(message: str) -> list[str]:
-    """The words of ``message``'s statements that say something is hard, unless said as not so."""
-    said = statements(message)
-    return [m[0] for m in _HARD.finditer(said) if not _NOT_SO.search(said[: m.start()])]
-
-
-def cheers(reply: str) -> bool:
-    """Whether ``reply`` opens in cheer."""
-    first = sentences(reply)
-    return bool(first) and bool(_CHEER.match(first[0].replace("\u2019", "'")))
+    return bool(first) and bool(kind.match(first[0].replace("\u2019", "'")))
 
 
 class ToneGuard(Policy):
@@ -85,8 +74,8 @@ class ToneGuard(Policy):
     def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
         if draft.plan.last or turn.holds[self.name] or not turn.question:
             return None
-        hard = hard_words(turn.question)
-        if mourns(draft.message) and not hard and (good := good_words(turn.question)):
+        hard = said_words(_HARD, turn.question)
+        if opens_with(_SORROW, draft.message) and not hard and (good := said_words(_GOOD, turn.question)):
             said = ", ".join(f'"{w.lower()}"' for w in dict.fromkeys(good))
             return Hold(
                 self.name,
@@ -95,7 +84,7 @@ class ToneGuard(Policy):
                 "it mourned good news",
                 hide_draft=True,
             )
-        if not hard or not cheers(draft.message):
+        if not hard or not opens_with(_CHEER, draft.message):
             return None
         said = ", ".join(f'"{w.lower()}"' for w in dict.fromkeys(hard))
         return Hold(
