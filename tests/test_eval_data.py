@@ -136,7 +136,7 @@ def test_doc_qa_questions_have_one_gold_passage_and_entity_sharing_distractors()
     corpus = task.encyclopedia(0).passages(100)
     for case in cases[::2]:
         cluster = task.encyclopedia(0).cluster(case.payload["cluster"])
-        gold, *distractors = cluster.passages
+        gold, *distractors = cluster.passages()
         assert gold in corpus and corpus.count(gold) == 1
         assert gold.startswith(case.gold_marker)
         assert [p for p in corpus if p.startswith(case.gold_marker)] == [gold]

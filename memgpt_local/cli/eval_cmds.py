@@ -67,6 +67,13 @@ def _run_options(func: Callable[..., Any]) -> Callable[..., Any]:
         ),
         click.option("--long", is_flag=True, help="The long split (dmr: 60 past sessions)."),
         click.option(
+            "--wording",
+            type=click.Choice(["0", "1", "both"]),
+            default="0",
+            show_default=True,
+            help="Records and questions as the paper words them (0), in other formats and words (1), or both.",
+        ),
+        click.option(
             "--points", default=None, help="Comma-separated points: nesting levels, corpus sizes or session counts."
         ),
         click.option(
@@ -110,8 +117,9 @@ def _run(
     n_ctx: int | None,
     keep_stores: bool,
     cases: str | None,
+    wording: str,
 ) -> None:
-    from memgpt_local.eval.base import Options
+    from memgpt_local.eval.base import WORDINGS, Options
     from memgpt_local.eval.report import write_report
     from memgpt_local.eval.runner import AGENT_METHOD, EvalConfig, Evaluation, task_by_name
     from memgpt_local.eval.variants import get_variant
@@ -128,6 +136,7 @@ def _run(
         methods=methods,
         keep_stores=keep_stores,
         cases=_points(cases, "--cases", "3,17"),
+        wordings=WORDINGS if wording == "both" else (int(wording),),
     )
     backend = _backend(app, config.model, n_ctx)
     try:

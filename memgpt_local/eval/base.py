@@ -34,10 +34,23 @@ class Options:
     n: int = 10
     long: bool = False
     points: tuple[int, ...] | None = None  # None: the task's defaults
+    wording: int = 0  # 0: the paper's phrasing; 1: other record formats and question wordings
 
     @property
     def split(self) -> str:
-        return "long" if self.long else "standard"
+        return split_name(self.long, self.wording)
+
+
+WORDINGS = (0, 1)
+"""Each task words its records and questions two ways: the same data, other sentences. A
+result that holds only for one phrasing is no result, so a report shows both side by side."""
+
+
+def split_name(long: bool, wording: int) -> str:
+    """ "standard", "long", "standard-reworded", "long-reworded"."""
+    if wording not in WORDINGS:
+        raise ValueError(f"wording must be one of {WORDINGS}, got {wording}")
+    return ("long" if long else "standard") + ("-reworded" if wording else "")
 
 
 @dataclass(frozen=True)

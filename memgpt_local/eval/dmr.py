@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from memgpt_local.eval.base import Case, Embed, FixedContext, Options
 from memgpt_local.eval.fiction import Namer
@@ -108,131 +108,265 @@ class Dialogue:
 
 # ---------------------------------------------------------------- episodic facts
 
+T = TypeVar("T")
 
-def _pet(rng: random.Random, namer: Namer, p: Persona) -> Episode:
+
+def _w(wording: int, *options: T) -> T:
+    """The option of a wording: the same draws from the generator, other sentences."""
+    return options[wording]
+
+
+def _pet(rng: random.Random, namer: Namer, p: Persona, w: int) -> Episode:
     animal = rng.choice(ANIMALS)
     name, other = namer.name((2, 2)), namer.name((2, 2))
     return Episode(
-        fact=(
-            f"Big news: we adopted a {animal} from the shelter on Saturday! We named her {name}.",
-            f"{name} is a lovely name! I hope she settles in quickly.",
+        fact=_w(
+            w,
+            (
+                f"Big news: we adopted a {animal} from the shelter on Saturday! We named her {name}.",
+                f"{name} is a lovely name! I hope she settles in quickly.",
+            ),
+            (
+                f"Guess who came home with us from the animal rescue this weekend? A little {animal}. "
+                f"She answers to {name} already.",
+                f"Welcome home, {name}! Is she eating well?",
+            ),
         ),
-        distractor=(
-            f"My neighbour has a {animal} too, called {other}. It keeps escaping into our garden.",
-            f"Ha, {other} sounds like a handful.",
+        distractor=_w(
+            w,
+            (
+                f"My neighbour has a {animal} too, called {other}. It keeps escaping into our garden.",
+                f"Ha, {other} sounds like a handful.",
+            ),
+            (
+                f"The people next door keep a {animal} as well. {other} climbed our fence again.",
+                f"Sounds like {other} likes your place.",
+            ),
         ),
-        question=f"What was the name we gave the {animal} we adopted from the shelter?",
+        question=_w(
+            w,
+            f"What was the name we gave the {animal} we adopted from the shelter?",
+            f"Remind me, what is our {animal} from the rescue called?",
+        ),
         answer=name,
         gold_text=f"You named the {animal} {name}.",
     )
 
 
-def _hotel(rng: random.Random, namer: Namer, p: Persona) -> Episode:
+def _hotel(rng: random.Random, namer: Namer, p: Persona, w: int) -> Episode:
     city, hotel, other = namer.name(), namer.name(), namer.name()
     return Episode(
-        fact=(
-            f"We just got back from our trip to {city}. We stayed at the {hotel} Hotel, right by the harbour.",
-            f"The harbour in {city} must have been beautiful. Was the hotel good?",
+        fact=_w(
+            w,
+            (
+                f"We just got back from our trip to {city}. We stayed at the {hotel} Hotel, right by the harbour.",
+                f"The harbour in {city} must have been beautiful. Was the hotel good?",
+            ),
+            (
+                f"Home again after five days in {city}! Our room at the {hotel} Hotel looked straight onto the sea.",
+                f"A sea view in {city}, lucky you. Did you eat well?",
+            ),
         ),
-        distractor=(
-            f"My {p.sibling} {p.sibling_name} went to {city} last year and stayed at the {other} Hotel.",
-            f"Did {p.sibling_name} like {city}?",
+        distractor=_w(
+            w,
+            (
+                f"My {p.sibling} {p.sibling_name} went to {city} last year and stayed at the {other} Hotel.",
+                f"Did {p.sibling_name} like {city}?",
+            ),
+            (
+                f"{p.sibling_name}, my {p.sibling}, says the {other} Hotel is the place to stay in {city}.",
+                f"Has {p.sibling_name} been to {city} often?",
+            ),
         ),
-        question=f"What was the name of the hotel we stayed at on our trip to {city}?",
+        question=_w(
+            w,
+            f"What was the name of the hotel we stayed at on our trip to {city}?",
+            f"Which hotel did we book when we went to {city}? I can't think of the name.",
+        ),
         answer=hotel,
         gold_text=f"You stayed at the {hotel} Hotel in {city}.",
     )
 
 
-def _book(rng: random.Random, namer: Namer, p: Persona) -> Episode:
+def _book(rng: random.Random, namer: Namer, p: Persona, w: int) -> Episode:
     author = " ".join(namer.person())
     title, other = f"The {namer.name()} Letters", f"Winter in {namer.name()}"
     return Episode(
-        fact=(
-            f"I finally finished reading {title} by {author}. I could not put it down.",
-            f"I have heard good things about {author}. What did you like about it?",
+        fact=_w(
+            w,
+            (
+                f"I finally finished reading {title} by {author}. I could not put it down.",
+                f"I have heard good things about {author}. What did you like about it?",
+            ),
+            (
+                f"Stayed up until 2 am to get to the last page of {title}. {author} knows how to end a story.",
+                "That good? I might borrow it from you sometime.",
+            ),
         ),
-        distractor=(
-            f"My book club picked {other}, also by {author}, but I have not started it yet.",
-            "Let me know how it compares.",
+        distractor=_w(
+            w,
+            (
+                f"My book club picked {other}, also by {author}, but I have not started it yet.",
+                "Let me know how it compares.",
+            ),
+            (
+                f"Next on my pile is {other}, another one of {author}'s, for the book club.",
+                "Tell me if it lives up to the other one.",
+            ),
         ),
-        question=f"Which book by {author} did I say I had finished reading?",
+        question=_w(
+            w,
+            f"Which book by {author} did I say I had finished reading?",
+            f"What was the {author} novel that kept me up all night?",
+        ),
         answer=title,
         gold_text=f"You finished reading {title} by {author}.",
     )
 
 
-def _dish(rng: random.Random, namer: Namer, p: Persona) -> Episode:
+def _dish(rng: random.Random, namer: Namer, p: Persona, w: int) -> Episode:
     place, dish, other = namer.name(), f"{namer.word()} stew", f"{namer.word()} tart"
     return Episode(
-        fact=(
-            f"We had dinner at {place} on Friday. I ordered the {dish} and it was amazing.",
-            f"That sounds delicious. Is {place} expensive?",
+        fact=_w(
+            w,
+            (
+                f"We had dinner at {place} on Friday. I ordered the {dish} and it was amazing.",
+                f"That sounds delicious. Is {place} expensive?",
+            ),
+            (
+                f"Friday night we finally tried {place}. The {dish} I had was the best thing I've eaten all year.",
+                f"High praise! Did you leave room for dessert at {place}?",
+            ),
         ),
-        distractor=(
-            f"A colleague told me the {other} at {place} is their best dish.",
-            "Maybe you should try it one day.",
+        distractor=_w(
+            w,
+            (
+                f"A colleague told me the {other} at {place} is their best dish.",
+                "Maybe you should try it one day.",
+            ),
+            (
+                f"Someone at work swears by the {other} at {place}.",
+                "Worth a try next time.",
+            ),
         ),
-        question=f"What dish did I order when we had dinner at {place}?",
+        question=_w(
+            w,
+            f"What dish did I order when we had dinner at {place}?",
+            f"What did I eat at {place} that I liked so much?",
+        ),
         answer=dish,
         gold_text=f"You ordered the {dish} at {place}.",
     )
 
 
-def _manager(rng: random.Random, namer: Namer, p: Persona) -> Episode:
+def _manager(rng: random.Random, namer: Namer, p: Persona, w: int) -> Episode:
     new, old = " ".join(namer.person()), " ".join(namer.person())
     return Episode(
-        fact=(
-            f"There were changes at {p.employer}: my new manager is {new}. So far she seems fair.",
-            "A fair manager makes all the difference.",
+        fact=_w(
+            w,
+            (
+                f"There were changes at {p.employer}: my new manager is {new}. So far she seems fair.",
+                "A fair manager makes all the difference.",
+            ),
+            (
+                f"I report to {new} now, she took over our team at {p.employer} this week.",
+                "New boss, new habits. How is she so far?",
+            ),
         ),
-        distractor=(
-            f"My old manager, {old}, retired in the spring. We had a small party for him.",
-            "That is a nice way to say goodbye.",
+        distractor=_w(
+            w,
+            (
+                f"My old manager, {old}, retired in the spring. We had a small party for him.",
+                "That is a nice way to say goodbye.",
+            ),
+            (
+                f"{old}, who ran our team for years, has gone off to retire by the sea.",
+                "Good for him.",
+            ),
         ),
-        question=f"What is the name of my new manager at {p.employer}?",
+        question=_w(
+            w,
+            f"What is the name of my new manager at {p.employer}?",
+            f"Who is my boss at {p.employer} these days?",
+        ),
         answer=new,
         gold_text=f"Your new manager is {new}.",
         aliases=(new.split()[-1],),
     )
 
 
-def _gift(rng: random.Random, namer: Namer, p: Persona) -> Episode:
+def _gift(rng: random.Random, namer: Namer, p: Persona, w: int) -> Episode:
     artist, other = " ".join(namer.person()), " ".join(namer.person())
     return Episode(
-        fact=(
-            f"For my mother's birthday I gave her a painting by {artist}. She cried a little.",
-            "What a thoughtful gift. She must have loved it.",
+        fact=_w(
+            w,
+            (
+                f"For my mother's birthday I gave her a painting by {artist}. She cried a little.",
+                "What a thoughtful gift. She must have loved it.",
+            ),
+            (
+                f"Mum turned seventy and I surprised her with an original {artist} for the living room.",
+                "Seventy! That is a gift she will keep forever.",
+            ),
         ),
-        distractor=(
-            f"Last year I almost bought her a print by {other}, but it sold out.",
-            "Sometimes the second choice turns out better.",
+        distractor=_w(
+            w,
+            (
+                f"Last year I almost bought her a print by {other}, but it sold out.",
+                "Sometimes the second choice turns out better.",
+            ),
+            (
+                f"I nearly went for a {other} print for her once, but someone beat me to it.",
+                "Maybe next time.",
+            ),
         ),
-        question="Whose painting did I give my mother for her birthday?",
+        question=_w(
+            w,
+            "Whose painting did I give my mother for her birthday?",
+            "Which artist's work did Mum get from me when she turned seventy?",
+        ),
         answer=artist,
         gold_text=f"You gave your mother a painting by {artist}.",
         aliases=(artist.split()[-1],),
     )
 
 
-def _band(rng: random.Random, namer: Namer, p: Persona) -> Episode:
+def _band(rng: random.Random, namer: Namer, p: Persona, w: int) -> Episode:
     band, other, venue = f"The {namer.name()}s", f"The {namer.name()}s", f"{namer.name()} Hall"
     return Episode(
-        fact=(
-            f"Last night we saw {band} live at {venue}. Best concert of my life.",
-            f"I am jealous! How was the sound at {venue}?",
+        fact=_w(
+            w,
+            (
+                f"Last night we saw {band} live at {venue}. Best concert of my life.",
+                f"I am jealous! How was the sound at {venue}?",
+            ),
+            (
+                f"My ears are still ringing from {band} at {venue} yesterday. They played for three hours!",
+                f"Three hours at {venue}? They must love that crowd.",
+            ),
         ),
-        distractor=(
-            f"{other} are playing at {venue} next month. My {p.sibling} loves them.",
-            f"Maybe you could go with your {p.sibling}.",
+        distractor=_w(
+            w,
+            (
+                f"{other} are playing at {venue} next month. My {p.sibling} loves them.",
+                f"Maybe you could go with your {p.sibling}.",
+            ),
+            (
+                f"My {p.sibling} wants us to go to {other} at {venue} in a few weeks.",
+                "Could be fun.",
+            ),
         ),
-        question=f"Which band did we see live at {venue}?",
+        question=_w(
+            w,
+            f"Which band did we see live at {venue}?",
+            f"Who was playing that night at {venue} when we went?",
+        ),
         answer=band,
         gold_text=f"You saw {band} live at {venue}.",
     )
 
 
-EPISODES: tuple[Callable[[random.Random, Namer, Persona], Episode], ...] = (
+EPISODES: tuple[Callable[[random.Random, Namer, Persona, int], Episode], ...] = (
     _pet,
     _hotel,
     _book,
@@ -315,11 +449,12 @@ def _persona(rng: random.Random, namer: Namer) -> Persona:
     )
 
 
-def make_dialogue(seed: int, index: int, sessions: int = STANDARD_SESSIONS) -> Dialogue:
+def make_dialogue(seed: int, index: int, sessions: int = STANDARD_SESSIONS, wording: int = 0) -> Dialogue:
+    """One user's past sessions; both wordings draw the same names, days and small talk."""
     rng = random.Random(f"{NAME}/v{VERSION}/{seed}/{sessions}/{index}")
     namer = Namer(rng)
     user, agent = _persona(rng, namer), _persona(rng, namer)
-    episode = rng.choice(EPISODES)(rng, namer, user)
+    episode = rng.choice(EPISODES)(rng, namer, user, wording)
     fact_session, distractor_session = rng.sample(range(sessions), 2)
     exchanges_per_session = MESSAGES_PER_SESSION // 2
     when = START + timedelta(days=rng.randint(0, 30))
@@ -373,15 +508,15 @@ class DMRTask:
     baseline_store = False
 
     def __init__(self) -> None:
-        self._dialogues: dict[tuple[int, int, int], Dialogue] = {}
+        self._dialogues: dict[tuple[int, int, int, int], Dialogue] = {}
 
     def default_points(self, long: bool) -> tuple[int, ...]:
         return (LONG_SESSIONS,) if long else (STANDARD_SESSIONS,)
 
-    def dialogue(self, seed: int, index: int, sessions: int) -> Dialogue:
-        key = (seed, index, sessions)
+    def dialogue(self, seed: int, index: int, sessions: int, wording: int = 0) -> Dialogue:
+        key = (seed, index, sessions, wording)
         if key not in self._dialogues:
-            self._dialogues[key] = make_dialogue(seed, index, sessions)
+            self._dialogues[key] = make_dialogue(seed, index, sessions, wording)
         return self._dialogues[key]
 
     def cases(self, options: Options) -> list[Case]:
@@ -391,7 +526,7 @@ class DMRTask:
         out = []
         for index in range(options.n):
             for sessions in points:
-                d = self.dialogue(options.seed, index, sessions)
+                d = self.dialogue(options.seed, index, sessions, options.wording)
                 e = d.episode
                 out.append(
                     Case(
@@ -400,13 +535,16 @@ class DMRTask:
                         point=sessions,
                         index=index,
                         seed=options.seed,
-                        question=f"Hi {d.agent.first}, quick question. {e.question}",
+                        question=_w(
+                            options.wording, "Hi {}, quick question. {}", "Hey {}, help me out here. {}"
+                        ).format(d.agent.first, e.question),
                         answers=(e.answer, *e.aliases),
                         gold_text=e.gold_text,
                         asked_at=d.asked_at,
                         persona=persona_text(d),
                         human=human_text(d),
                         payload={
+                            "wording": options.wording,
                             "sessions": sessions,
                             "fact_session": d.fact_session + 1,
                             "distractor_session": d.distractor_session + 1,
@@ -416,7 +554,7 @@ class DMRTask:
         return out
 
     def _dialogue_of(self, case: Case) -> Dialogue:
-        return self.dialogue(case.seed, case.index, case.payload["sessions"])
+        return self.dialogue(case.seed, case.index, case.payload["sessions"], case.payload["wording"])
 
     def past_messages(self, case: Case) -> list[NewMessage]:
         """The past sessions as recall messages, out of the context window."""

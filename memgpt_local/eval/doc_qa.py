@@ -81,11 +81,26 @@ KNOWN_FOR = (
 
 @dataclass(frozen=True)
 class Cluster:
+    """One cluster's facts; ``passages(wording)`` words them (gold first)."""
+
     landmark: str  # "Brelmoth Observatory"
+    what: str  # "an astronomical observatory"
     year: int
     founder: str
+    profession: str
     region: str
-    passages: tuple[str, ...]  # gold first
+    country: str
+    sibling: str
+    sibling_what: str
+    sibling_region: str  # the founder's birthplace too
+    sibling_year: int
+    sibling_founder: str
+    sibling_profession: str
+    other_landmark: str  # the founder's later landmark
+    other_year: int
+    neighbour: str
+    neighbour_year: int
+    known_for: str
 
     def answer(self, kind: str) -> tuple[str, ...]:
         if kind == "year":
@@ -94,12 +109,59 @@ class Cluster:
             return (self.founder, self.founder.split()[-1])
         return (self.region,)
 
-    def question(self, kind: str) -> str:
-        if kind == "year":
-            return f"In what year was the {self.landmark} founded?"
-        if kind == "founder":
-            return f"Who founded the {self.landmark}?"
-        return f"In which region is the {self.landmark}?"
+    def question(self, kind: str, wording: int = 0) -> str:
+        return QUESTIONS[wording][kind].format(landmark=self.landmark)
+
+    def passages(self, wording: int = 0) -> tuple[str, ...]:
+        return _encyclopedia_passages(self) if wording == 0 else _catalogue_passages(self)
+
+
+QUESTIONS = (
+    {
+        "year": "In what year was the {landmark} founded?",
+        "founder": "Who founded the {landmark}?",
+        "region": "In which region is the {landmark}?",
+    },
+    {
+        "year": "When was the {landmark} established?",
+        "founder": "Which person set up the {landmark}?",
+        "region": "What part of the country is the {landmark} located in?",
+    },
+)
+HINTS = (QUESTION_HINT, "(Look it up in the catalogue you keep in archival storage.)")
+
+
+def _encyclopedia_passages(c: Cluster) -> tuple[str, ...]:
+    founder_first = c.founder.split()[0]
+    return (
+        f"{c.landmark}. The {c.landmark} is {c.what} in the {c.region} region of {c.country}. "
+        f"It was founded in {c.year} by {c.founder}, {_a(c.profession)}, and it is still in use.",
+        f"{c.sibling}. The {c.sibling} is {c.sibling_what} in the {c.sibling_region} region of "
+        f"{c.country}. It was founded in {c.sibling_year} by {c.sibling_founder}, "
+        f"{_a(c.sibling_profession)}. It is named after the {c.landmark}.",
+        f"{c.founder}. {c.founder} was {_a(c.profession)} born in {c.sibling_region}. Late in life "
+        f"{founder_first} also founded the {c.other_landmark}, in {c.other_year}.",
+        f"{c.sibling_region}. {c.sibling_region} is a region of {c.country} known for "
+        f"{c.known_for}. Its landmarks include the {c.sibling}, named after the "
+        f"{c.landmark}, and the {c.neighbour}, which was founded in {c.neighbour_year}.",
+    )
+
+
+def _catalogue_passages(c: Cluster) -> tuple[str, ...]:
+    """The same facts as catalogue records: fields instead of sentences, other words."""
+    return (
+        f"Catalogue entry: {c.landmark} ({c.what[c.what.index(' ') + 1 :]}). Location: {c.region}, "
+        f"{c.country}. Established: {c.year}. Established by: {c.founder} ({c.profession}). "
+        "Status: open to visitors.",
+        f"Catalogue entry: {c.sibling} ({c.sibling_what[c.sibling_what.index(' ') + 1 :]}). "
+        f"Location: {c.sibling_region}, {c.country}. Established: {c.sibling_year}. Established "
+        f"by: {c.sibling_founder} ({c.sibling_profession}). Name taken from: {c.landmark}.",
+        f"Person: {c.founder}. Occupation: {c.profession}. Birthplace: {c.sibling_region}. "
+        f"Later established: {c.other_landmark} ({c.other_year}).",
+        f"Area: {c.sibling_region}, {c.country}. Famous for: {c.known_for}. Sights: "
+        f"{c.sibling} (name taken from {c.landmark}); {c.neighbour} (established "
+        f"{c.neighbour_year}).",
+    )
 
 
 class Encyclopedia:
@@ -128,30 +190,27 @@ class Encyclopedia:
         other_landmark, _ = self._landmark(n.name())
         neighbour, _ = self._landmark(n.name())
         profession, sibling_profession = r.choice(PROFESSIONS), r.choice(PROFESSIONS)
-        gold = (
-            f"{landmark}. The {landmark} is {what} in the {region} region of {country}. "
-            f"It was founded in {year} by {founder}, {_a(profession)}, and it is still in use."
-        )
-        sibling_text = (
-            f"{sibling}. The {sibling} is {sibling_what} in the {other_region} region of "
-            f"{country}. It was founded in {sibling_year} by {' '.join(n.person())}, "
-            f"{_a(sibling_profession)}. It is named after the {landmark}."
-        )
-        bio = (
-            f"{founder}. {founder} was {_a(profession)} born in {other_region}. Late in life "
-            f"{founder.split()[0]} also founded the {other_landmark}, in {other_year}."
-        )
-        region_text = (
-            f"{other_region}. {other_region} is a region of {country} known for "
-            f"{r.choice(KNOWN_FOR)}. Its landmarks include the {sibling}, named after the "
-            f"{landmark}, and the {neighbour}, which was founded in {neighbour_year}."
-        )
+        sibling_founder = " ".join(n.person())  # drawn in this order since version 1
+        known_for = r.choice(KNOWN_FOR)
         return Cluster(
             landmark=landmark,
+            what=what,
             year=year,
             founder=founder,
+            profession=profession,
             region=region,
-            passages=(gold, sibling_text, bio, region_text),
+            country=country,
+            sibling=sibling,
+            sibling_what=sibling_what,
+            sibling_region=other_region,
+            sibling_year=sibling_year,
+            sibling_founder=sibling_founder,
+            sibling_profession=sibling_profession,
+            other_landmark=other_landmark,
+            other_year=other_year,
+            neighbour=neighbour,
+            neighbour_year=neighbour_year,
+            known_for=known_for,
         )
 
     def cluster(self, i: int) -> Cluster:
@@ -159,9 +218,9 @@ class Encyclopedia:
             self.clusters.append(self._make_cluster())
         return self.clusters[i]
 
-    def passages(self, size: int) -> list[str]:
+    def passages(self, size: int, wording: int = 0) -> list[str]:
         clusters = -(-size // CLUSTER_SIZE)
-        texts = [t for i in range(clusters) for t in self.cluster(i).passages]
+        texts = [t for i in range(clusters) for t in self.cluster(i).passages(wording)]
         return texts[:size]
 
 
@@ -203,6 +262,8 @@ class DocQATask:
         for index in range(options.n):
             cluster_index, kind = plan[index % len(plan)]
             cluster = book.cluster(cluster_index)
+            wording = options.wording
+            gold = cluster.passages(wording)[0]
             for size in sizes:
                 out.append(
                     Case(
@@ -211,27 +272,28 @@ class DocQATask:
                         point=size,
                         index=index,
                         seed=options.seed,
-                        question=f"{cluster.question(kind)} {QUESTION_HINT}",
+                        question=f"{cluster.question(kind, wording)} {HINTS[wording]}",
                         answers=cluster.answer(kind),
                         gold_text=cluster.answer(kind)[0],
-                        corpus=f"{NAME}-v{VERSION}-s{options.seed}-n{size}",
-                        gold_marker=cluster.passages[0][:60],
+                        corpus=f"{NAME}-v{VERSION}-s{options.seed}-n{size}" + (f"-w{wording}" if wording else ""),
+                        gold_marker=gold[:60],
                         payload={
+                            "wording": wording,
                             "size": size,
                             "cluster": cluster_index,
                             "kind": kind,
-                            "gold_passage": cluster.passages[0],
+                            "gold_passage": gold,
                         },
                     )
                 )
         return out
 
     def build_memory(self, store: MemoryStore, agent_id: int, case: Case, embed: Embed) -> None:
-        texts = self.encyclopedia(case.seed).passages(case.payload["size"])
+        texts = self.encyclopedia(case.seed).passages(case.payload["size"], case.payload["wording"])
         store.archival.insert_many(agent_id, [{"text": t} for t in texts], vectors=embed(texts))
 
     def fixed_context(self, case: Case, store: MemoryStore, agent_id: int) -> FixedContext:
-        question = case.question.replace(QUESTION_HINT, "").strip()
+        question = case.question.replace(HINTS[case.payload["wording"]], "").strip()
         page = store.archival.search(agent_id, question, page_size=BASELINE_CANDIDATES)
         items = tuple(hit.text for hit in page.items)
         gold = frozenset(i for i, text in enumerate(items) if text == case.payload["gold_passage"])

@@ -1,7 +1,8 @@
 """Nested key-value retrieval (the paper's Figure 7), from a seed.
 
 A *set* is 140 pairs of UUID-shaped strings, stored in archival memory as
-``Key-value pair: key = K, value = V``. A question at nesting level L starts at the head of
+``Key-value pair: key = K, value = V`` (wording 1: ``Record K points to V.``, with the
+question asked in other words). A question at nesting level L starts at the head of
 a chain of L + 1 pairs and needs L + 1 lookups: the value of each pair of the chain is the key
 of the next one, and the last value (the answer) is not a key anywhere. The start key is
 never the value of another pair, so, as in the paper, the first lookup finds one pair.
@@ -32,18 +33,26 @@ CHAIN_LENGTH = 5
 GROUP_PAIRS = sum(range(1, 6))  # one chain of each length 1..5
 LEVELS = tuple(range(CHAIN_LENGTH))
 
-QUESTION = (
+QUESTIONS = (
     "Your archival memory holds a list of key-value pairs. What is the value for the key {key}? "
     "A value can itself be a key of another pair: if it is, look that key up as well, and keep "
-    "going until you reach a value that is not a key. Reply with that final value."
+    "going until you reach a value that is not a key. Reply with that final value.",
+    "Find the record for ID {key} in your archive and see which ID it points to. When that ID "
+    "has a record of its own, follow it too, and go on along the chain until an ID has no "
+    "record. Which ID is at the end of the chain?",
 )
 BASELINE_INSTRUCTIONS = (
     "You answer questions about the list of key-value pairs below. A value can itself be a key "
-    "of another pair. Answer with the value only."
+    "of another pair. Answer with the value only.",
+    "Each record below points from one ID to another, and an ID it points to can have a record "
+    "of its own. Answer with the last ID only.",
 )
+HEADINGS = ("Key-value pairs:", "Records:")
 
 
-def pair_text(key: str, value: str) -> str:
+def pair_text(key: str, value: str, wording: int = 0) -> str:
+    if wording:
+        return f"Record {key} points to {value}."
     return f"Key-value pair: key = {key}, value = {value}"
 
 
@@ -56,8 +65,8 @@ class KVSet:
     def mapping(self) -> dict[str, str]:
         return dict(self.pairs)
 
-    def texts(self) -> list[str]:
-        return [pair_text(k, v) for k, v in self.pairs]
+    def texts(self, wording: int = 0) -> list[str]:
+        return [pair_text(k, v, wording) for k, v in self.pairs]
 
 
 def groups_per_set(pairs: int = PAIRS) -> int:
@@ -140,11 +149,13 @@ class NestedKVTask:
                         point=level,
                         index=index,
                         seed=options.seed,
-                        question=QUESTION.format(key=key),
+                        question=QUESTIONS[options.wording].format(key=key),
                         answers=(answer,),
                         gold_text=answer,
-                        corpus=f"{NAME}-v{VERSION}-p{self.pairs}-s{options.seed}-set{set_index}",
+                        corpus=f"{NAME}-v{VERSION}-p{self.pairs}-s{options.seed}-set{set_index}"
+                        + (f"-w{options.wording}" if options.wording else ""),
                         payload={
+                            "wording": options.wording,
                             "set": set_index,
                             "group": group,
                             "start_key": key,
@@ -158,17 +169,17 @@ class NestedKVTask:
         return self.kv_set(case.seed, case.payload["set"])
 
     def build_memory(self, store: MemoryStore, agent_id: int, case: Case, embed: Embed) -> None:
-        texts = self._set_of(case).texts()
+        texts = self._set_of(case).texts(case.payload["wording"])
         store.archival.insert_many(agent_id, [{"text": t} for t in texts], vectors=embed(texts))
 
     def fixed_context(self, case: Case, store: MemoryStore | None = None, agent_id: int | None = None) -> FixedContext:
-        kv = self._set_of(case)
+        kv, wording = self._set_of(case), case.payload["wording"]
         hops = set(case.payload["hops"])
         gold = frozenset(i for i, (_, v) in enumerate(kv.pairs) if v in hops)
         return FixedContext(
-            instructions=BASELINE_INSTRUCTIONS,
-            items=tuple(kv.texts()),
+            instructions=BASELINE_INSTRUCTIONS[wording],
+            items=tuple(kv.texts(wording)),
             keep="first",
             gold=gold,
-            heading="Key-value pairs:",
+            heading=HEADINGS[wording],
         )

@@ -188,7 +188,42 @@ def markdown(rows: list[dict[str, Any]]) -> str:
         if task in PAPER_NOTES:
             out += ["", PAPER_NOTES[task]]
         out.append("")
-    return "\n".join(out)
+    return "\n".join(out + wordings_side_by_side(rows))
+
+
+REWORDED = "-reworded"
+
+
+def wordings_side_by_side(rows: list[dict[str, Any]]) -> list[str]:
+    """Each system and point asked in both wordings: the two accuracies and their gap, so a
+    result that holds for one phrasing only shows as such."""
+    cell = {(r["task"], r["split"], r["model"], r["system"], r["point"]): r for r in rows}
+    pairs = [
+        (r, cell[(r["task"], r["split"] + REWORDED, r["model"], r["system"], r["point"])])
+        for r in rows
+        if not r["split"].endswith(REWORDED)
+        and (r["task"], r["split"] + REWORDED, r["model"], r["system"], r["point"]) in cell
+    ]
+    if not pairs:
+        return []
+    out = [
+        "## Both wordings side by side",
+        "",
+        "| task (split) | model | system | point | paper's wording | reworded | gap (points) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for first, second in pairs:
+        gap = 100 * (second["accuracy"] - first["accuracy"])
+        out.append(
+            f"| {first['task']} ({first['split']}) | {first['model']} | {first['system']} | "
+            f"{first['point_name']} {first['point']} | {_count(first)} | {_count(second)} | {gap:+.0f} |"
+        )
+    return [*out, ""]
+
+
+def _count(row: dict[str, Any]) -> str:
+    lo, hi = row["ci95"]
+    return f"{row['correct']}/{row['n']} ({_pct(row['accuracy'])}, {_pct(lo)}-{_pct(hi)})"
 
 
 def chart(rows: list[dict[str, Any]], task: str, split: str, path: Path) -> Path | None:

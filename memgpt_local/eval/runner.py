@@ -21,7 +21,7 @@ import shutil
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -34,7 +34,7 @@ from memgpt_local.agent.turn import StepRecord
 from memgpt_local.config import Settings
 from memgpt_local.errors import InvalidInputError, MemGPTLocalError
 from memgpt_local.eval import baselines
-from memgpt_local.eval.base import Case, HistoryTask, Options, Task, score_answer
+from memgpt_local.eval.base import Case, HistoryTask, Options, Task, score_answer, split_name
 from memgpt_local.eval.scoring import contains_any
 from memgpt_local.eval.variants import Variant
 from memgpt_local.memory import MemoryStore
@@ -321,6 +321,7 @@ class EvalConfig:
     methods: tuple[str, ...] = (AGENT_METHOD,)
     keep_stores: bool = False
     cases: tuple[int, ...] | None = None  # case indices to run (None: all ``options.n``), to re-run chosen episodes
+    wordings: tuple[int, ...] | None = None  # None: ``options.wording`` alone; (0, 1): both, side by side
 
 
 class Evaluation:
@@ -378,12 +379,20 @@ class Evaluation:
 
     def pending(self) -> list[tuple[str, Case]]:
         """(method, case) not yet done: method by method (so a model's cache serves a method's
-        shared prompt prefix), cases index by index with every point at each index."""
+        shared prompt prefix), cases index by index with every point at each index; with two
+        wordings, each index in one wording then the other (both meet the same machine load)."""
         done = self.results.done_keys()
-        cases = [
-            c for c in self.task.cases(self.config.options) if self.config.cases is None or c.index in self.config.cases
-        ]
+        options = self.config.options
+        per_wording = [self.task.cases(replace(options, wording=w)) for w in self.wordings]
+        by_index = sorted(
+            (c for cases in per_wording for c in cases), key=lambda c: c.index
+        )  # stable: wording, then point, within an index
+        cases = [c for c in by_index if self.config.cases is None or c.index in self.config.cases]
         return [(m, c) for m in self.config.methods for c in cases if self.key(m, c) not in done]
+
+    @property
+    def wordings(self) -> tuple[int, ...]:
+        return self.config.wordings or (self.config.options.wording,)
 
     def _write_run_info(self, pending: int) -> None:
         path = self.config.out / RUN_FILE
@@ -404,7 +413,7 @@ class Evaluation:
             "options": {
                 "seed": self.config.options.seed,
                 "n": self.config.options.n,
-                "split": self.config.options.split,
+                "splits": [split_name(self.config.options.long, w) for w in self.wordings],
                 "points": self.config.options.points,
             },
             "methods": list(self.config.methods),
