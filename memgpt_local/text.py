@@ -404,7 +404,7 @@ def names_the_relative(text: str, question: str) -> bool:
     return False
 
 
-def lines_about(question: str, lines: Sequence[tuple[str, str]]) -> list[str]:
+def lines_about(question: str, lines: Sequence[tuple[str, str]], *, theirs: bool = True) -> list[str]:
     """The core-memory ``(label, line)`` pairs a question asks about, as ``[label] line``: they
     share a word with it (compared by their first four letters: "allergic" finds "Allergy:
     shellfish"), or the question uses a word people ask about its label with. "Name" alone
@@ -413,7 +413,8 @@ def lines_about(question: str, lines: Sequence[tuple[str, str]]) -> list[str]:
     remembering say nothing of the topic: "Do you remember my blood group?" found the persona's
     "I remember what matters ..." (eval chat seed 15), shown first among a search's results as
     a line that matched. A niece is asked about by her parent and child words
-    (``names_the_relative``: "Sister's baby: Rosa")."""
+    (``names_the_relative``: "Sister's baby: Rosa"). With ``theirs``, the lines under the name of
+    someone a found line files follow (``their_lines``)."""
     question = topic_words(question)
     asked = stems(question) - _REMEMBERING - BARE_LABEL_STEMS
     if not _OWN_NAME.search(question):
@@ -424,7 +425,23 @@ def lines_about(question: str, lines: Sequence[tuple[str, str]]) -> list[str]:
         about = label_topics(line.partition(":")[0])
         if asked & stems(line) or heard & about or names_the_relative(line, question):
             found.append(f"[{label}] {line}")
-    return found
+    return found + their_lines(found, lines) if theirs else found
+
+
+_FILED_NAME = re.compile(r"^\[\w+\]\s*[^:']+:\s*([A-Z][a-z]+)\b")
+
+
+def their_lines(found: Sequence[str], lines: Sequence[tuple[str, str]]) -> list[str]:
+    """The lines about someone a ``found`` line files by name ("Daughter: Zosia"), under their
+    name ("Zosia's hobby: obsessed with dinosaurs"): asked "what's my daughter into these days?"
+    the assistant saw only "Daughter: Zosia" and said it knew nothing of her interests (a `make
+    run` chat, stop 49)."""
+    names = {m[1].lower() for m in map(_FILED_NAME.match, found) if m}
+    return [
+        f"[{label}] {line}"
+        for label, line in lines
+        if line.partition("'s ")[0].strip().lower() in names and f"[{label}] {line}" not in found
+    ]
 
 
 # "Hi! I'm Pasoard.", "My name is Lena", "Folpreette here", "this is Tomasz"

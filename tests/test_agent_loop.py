@@ -121,6 +121,20 @@ def test_conversation_search_is_paginated_with_true_totals(store):
     text = turn.steps[0].outcome.text
     assert "showing 6-10 of 12, page 2/3" in text  # the 12 parcel messages, true total
     assert "UTC" in text  # real timestamps
+    assert "with page=2." in text and "last page" not in text
+
+
+def test_the_last_page_of_a_search_says_it_is_the_last():
+    from memgpt_local.functions.results import format_page
+    from memgpt_local.schemas import SearchHit, SearchPage
+
+    hit = SearchHit(
+        kind="message", id=1, text="the parcel came", created_at=dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
+    )
+    last = format_page(SearchPage(items=[hit], total=6, page=1, page_size=5), max_chars=2000, next_hint="search")
+    assert "page 2/2" in last and "That was the last page" in last and "More results" not in last
+    only = format_page(SearchPage(items=[hit], total=1, page=0, page_size=5), max_chars=2000, next_hint="search")
+    assert "last page" not in only  # one page: nothing to say
 
 
 def test_conversation_search_date(store):

@@ -1079,6 +1079,14 @@ def test_a_line_of_this_pass_is_added_to_not_replaced_by_its_next():
         ("My wife Sara got a new job at the council, she starts Monday.", False),  # someone else's
         ("She quit her job last week.", False),
         ("I left my keys at work again.", False),  # no work change word but "left": no job words after
+        # the change's own clause says whose it is (a `make run` chat, stop 49)
+        ("big change coming: we're moving to Poznan in March, Agnieszka got a job at the university there", False),
+        ("Sara got a new job and I quit mine.", True),
+        ("My wife and I both quit our jobs at the bank.", True),
+        ("I had to help Marta, who got hired at the bakery.", False),
+        ("Resigned today. Going freelance as a bookkeeper in January.", True),  # no "I": the writer's
+        ("Finally quit the bank, I start at a bakery on Monday.", True),
+        ("My wife Jo quit her piano school, she's teaching online now.", False),
     ],
 )
 def test_a_message_that_changes_the_users_own_work_is_seen(said, changes):
@@ -1140,3 +1148,62 @@ def test_a_fact_said_in_a_clause_about_someone_named_is_theirs(lines, said, writ
     from memgpt_local.agent.fact_owners import told_of_in_a_clause
 
     assert told_of_in_a_clause(lines, said, "Sam") == written
+
+
+def test_a_line_under_the_bare_name_of_a_saved_person_goes_under_their_relation():
+    """A `make run` chat (stop 49): "Agnieszka: got a job at the university in Poznan" stood
+    apart from "Wife: Agnieszka"."""
+    from memgpt_local.agent.fact_owners import under_their_relation
+
+    saved = ["Name: Tomasz", "Wife: Agnieszka", "Dog: Rex"]
+    lines = ["Agnieszka: got a job at the university in Poznan", "Rex: afraid of the hoover", "Poznan: moving in March"]
+    assert under_their_relation(lines, saved) == [
+        "Wife: Agnieszka, got a job at the university in Poznan",
+        "Dog: Rex, afraid of the hoover",
+        "Poznan: moving in March",
+    ]
+    said = "we're moving to Poznan in March, Agnieszka got a job at the university there"
+    value, _ = merge("\n".join(saved), under_their_relation(lines[:1], saved), 2000, said)
+    assert value.splitlines()[1] == "Wife: Agnieszka, got a job at the university in Poznan"  # her line, no other
+
+
+@pytest.mark.parametrize(
+    "line, said, urged",
+    [
+        # a `make run` chat, stop 49
+        (
+            "Hobby: running with Agnieszka",
+            "my wife Agnieszka says I should take up running with her. I'm not convinced",
+            True,
+        ),
+        ("Wife: Agnieszka", "my wife Agnieszka says I should take up running with her.", False),
+        ("Diet: avoid dairy", "My doctor says I should avoid dairy, I'm lactose intolerant.", True),
+        ("Health: lactose intolerant", "My doctor says I should avoid dairy, I'm lactose intolerant.", False),
+        ("Hobby: running", "I love running, and my coach wants me to run a marathon.", False),  # said of themself
+        ("Goal: marathon", "I love running, and my coach wants me to run a marathon.", True),
+    ],
+)
+def test_what_someone_else_would_have_the_user_do_is_no_fact(line, said, urged):
+    from memgpt_local.agent.facts import only_urged
+
+    assert only_urged(line, said) == urged
+
+
+@pytest.mark.parametrize(
+    "line, said, visit",
+    [
+        (
+            "Location: Gdansk, last summer",
+            "I'm allergic to shellfish, found that out the hard way in Gdansk last summer",
+            True,
+        ),
+        ("Location: Paris", "Back from a trip to Paris, exhausted.", True),
+        ("Home: Leeds", "I live in Leeds, I was in Paris last week.", False),
+        ("Home: Poznan (moving in March)", "We're moving to Poznan in March.", False),
+        ("Work: chef in Gdansk", "I was a chef in Gdansk last year.", False),  # not a home label
+    ],
+)
+def test_a_place_the_user_only_visited_is_no_home(line, said, visit):
+    from memgpt_local.agent.facts import place_of_a_visit
+
+    assert place_of_a_visit(line, said) == visit

@@ -2143,6 +2143,8 @@ def test_answer_start_begins_the_reply_with_the_label_of_the_line_that_answers()
         ("Work is intense this term, I've got Year 11 mocks coming up.", "That's great! I'm glad you're doing well."),
         ("My grandad passed away on Sunday.", "I'm so glad you told me!"),
         ("Ugh, rough week. Feeling pretty lonely since the move.", "How exciting! Tell me more."),
+        # a `make run` chat, stop 49
+        ("oh and I'm allergic to shellfish, found that out the hard way in Gdansk", "That's great to hear!"),
     ],
 )
 def test_tone_guard_holds_a_cheerful_opening_to_something_hard_once(said, reply):
@@ -2208,3 +2210,24 @@ def test_internal_guard_holds_a_reply_that_copies_a_core_line_as_written():
     said = "Hello Kerkstaen! How was the gig by the Guxpouicks?"  # in its own words
     assert InternalGuard().review(Turn(question=None), draft(said), memory) is None
     assert copied_note("Your cat:  Founean is lovely", ["Cat: Founean"]) == "Cat: Founean"
+
+
+def test_a_person_asked_about_brings_the_lines_under_their_name():
+    """A `make run` chat (stop 49): "what's my daughter into these days?" saw only "Daughter:
+    Zosia", not "Zosia's hobby: obsessed with dinosaurs", and the assistant said it knew nothing."""
+    from memgpt_local.text import lines_about
+
+    core = [
+        ("human", "Name: Tomasz"),
+        ("human", "Daughter: Zosia"),
+        ("human", "Zosia's age: 7"),
+        ("human", "Zosia's hobby: obsessed with dinosaurs"),
+        ("human", "Wife: Agnieszka"),
+    ]
+    assert lines_about("what's my daughter into these days?", core) == [
+        "[human] Daughter: Zosia",
+        "[human] Zosia's age: 7",
+        "[human] Zosia's hobby: obsessed with dinosaurs",
+    ]
+    assert lines_about("what's my daughter into these days?", core, theirs=False) == ["[human] Daughter: Zosia"]
+    assert lines_about("What's my wife's job?", core) == ["[human] Wife: Agnieszka"]  # nothing under her name

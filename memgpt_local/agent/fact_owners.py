@@ -431,3 +431,26 @@ def news_of_a_saved_one(line: str, saved: Sequence[str], said: str) -> bool:
     told = {stem(w) for w in content_words(value)}
     holding = [s for s in sentences(said) if told & {stem(w) for w in words(s)}]
     return bool(holding) and all(_ONE_OFF.search(s) for s in holding)
+
+
+def under_their_relation(lines: Sequence[str], saved: Sequence[str]) -> list[str]:
+    """``lines`` with one filed under the bare name of someone a ``saved`` line (or another of
+    ``lines``) files as one of the user's people or animals put under that label, the name
+    first: "Agnieszka: got a job at the university in Poznan" beside "Wife: Agnieszka" is "Wife:
+    Agnieszka, got a job at the university in Poznan", which joins her line (a `make run` chat,
+    stop 49: the line under her name stood apart, and "What does my wife do?" asks "Wife")."""
+    filed: dict[str, str] = {}
+    for line in [*saved, *lines]:
+        one = individual(line)
+        if one is not None:
+            filed.setdefault(one, line.partition(":")[0].strip())
+    out = []
+    for line in lines:
+        label, colon, value = line.partition(":")
+        name = _BARE_NAME.match(label)
+        relation = filed.get(name[1].lower()) if colon and name else None
+        if relation is None or name is None or not value.strip():
+            out.append(line)
+            continue
+        out.append(f"{relation}: {name[1]}, {value.strip()}")
+    return out

@@ -84,6 +84,7 @@ from memgpt_local.agent.fact_owners import (
     someone_elses,
     the_users_own,
     told_of_in_a_clause,
+    under_their_relation,
     unheard_kin,
     user_name,
     value_stems,
@@ -97,6 +98,7 @@ from memgpt_local.runtime.grammar import build_notes_grammar
 from memgpt_local.schemas import ChatMessage
 from memgpt_local.text import (
     PETS,
+    RELATIONS,
     content_words,
     is_bare_request,
     names_within,
@@ -354,10 +356,39 @@ def takes_up_suggestion(line: str, said: str, answering: str) -> bool:
     return not any(speaks_of_its_writer(s) for s in holding)
 
 
+# what someone would have the user do: "my wife says I should take up running", "Mum wants me to ..."
+_URGED = re.compile(
+    r"\b(?:(?:says|said|thinks|reckons|keeps\s+saying)\s+(?:that\s+)?(?:i|we)\s+(?:should|ought\s+to|need\s+to)"
+    r"|wants?\s+(?:me|us)\s+to|told\s+(?:me|us)\s+to|keeps\s+telling\s+(?:me|us)\s+to|suggest(?:s|ed)\s+(?:that\s+)?(?:i|we))\b"
+    r"(?P<urged>[^,.;!?]*?)(?=\bbut\b|[,.;!?]|$)",
+    re.IGNORECASE,
+)
+
+
+def only_urged(line: str, said: str) -> bool:
+    """Whether ``line`` holds only what someone else would have the user do: "Hobby: running with
+    Agnieszka" for "my wife Agnieszka says I should take up running with her ... I'm not
+    convinced" (a `make run` chat, stop 49). Lines that file a person or an animal stay ("Wife:
+    Agnieszka"), and so does a value the user says elsewhere of themself."""
+    label = line.partition(":")[0]
+    if individual(line) is not None or set(words(label)) & (RELATIONS | PETS | {"name"}):
+        return False
+    value = {stem(w) for w in content_words(line.partition(":")[2]) if not w[:1].isupper()} - {
+        stem(w) for w in re.findall(r"\b[A-Z][a-z]+\b", said)
+    }
+    urged = [m["urged"] for m in _URGED.finditer(said)]
+    if not value or not urged or not value <= {stem(w) for u in urged for w in words(u)}:
+        return False
+    rest = _URGED.sub(" ", said)
+    return not value & {stem(w) for w in words(rest)}
+
+
 def worth_saving(line: str, said: str) -> bool:
     """Whether a line the notes pass wrote goes into the block: grounded in ``said``, no passing
     state, a label of real words."""
-    return grounded(line, said) and not passing_state(line) and not glued_label(line)
+    return (
+        grounded(line, said) and not passing_state(line) and not glued_label(line) and not place_of_a_visit(line, said)
+    )
 
 
 # a value that starts as the user's own sentence: its subject is dropped, a few verbs change
@@ -491,6 +522,27 @@ def childhood_home(line: str, said: str) -> str:
     if normalize_space(label).lower() not in _HOME_LABELS or not _GREW_UP.search(said) or _LIVES_NOW.search(said):
         return line
     return f"{GREW_UP_LABEL}{sep}{value}"
+
+
+# a place the user was at once: "found that out the hard way in Gdansk last summer"
+_ONCE = re.compile(
+    r"\b(?:last\s+(?:summer|winter|spring|autumn|fall|year|month|week|weekend|night|time)|\d+\s+(?:years?|months?|weeks?)"
+    r"\s+ago|yesterday|on\s+(?:holiday|vacation|a\s+trip)|trip|visit\w*|travel\w*)\b",
+    re.IGNORECASE,
+)
+
+
+def place_of_a_visit(line: str, said: str) -> bool:
+    """Whether a home ``line`` names a place ``said`` speaks of only as where the user once was:
+    "Location: Gdansk, last summer" for "I'm allergic to shellfish, found that out the hard way in
+    Gdansk last summer", beside "Work: teaches maths at a secondary school in Wroclaw" (a `make
+    run` chat, stop 49): asked where they live, the assistant would say Gdansk."""
+    label, _, value = line.partition(":")
+    if normalize_space(label).lower() not in _HOME_LABELS:
+        return False
+    places = {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", value)}
+    holding = [s for s in sentences(said) if places & set(words(s))]
+    return bool(holding) and all(_ONCE.search(s) and not _LIVES_NOW.search(s) for s in holding)
 
 
 _PLACE = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*"
@@ -977,7 +1029,9 @@ class FactNoter:
             )
             found += [line for line in more if label_of(line) not in labels]
             lines += [line for line in more if label_of(line) not in labels and worth_saving(line, said)]
-        lines = [line for line in lines if not takes_up_suggestion(line, said, answering)]
+        lines = [
+            line for line in lines if not takes_up_suggestion(line, said, answering) and not only_urged(line, said)
+        ]
         lines = people_not_animals(owned_animals(lines, said), saved, said)
         dropped = [line for line in found if line not in lines]
         day = when or datetime.now(timezone.utc)
@@ -1024,7 +1078,7 @@ class FactNoter:
             if files_a_saved_person(line, [*saved, *written]) or news_of_a_saved_one(line, saved, said)
         ]
         dropped += misfiled
-        written = [line for line in written if line not in misfiled]
+        written = under_their_relation([line for line in written if line not in misfiled], saved)
         filed = [refiled(line, [*saved, *written], said) for line in written]
         dropped += [line for line, kept in zip(written, filed) if kept is None]
         written = [line for line in filed if line is not None]

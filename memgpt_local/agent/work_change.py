@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 
 from memgpt_local.agent.fact_owners import RELATION_PATTERN
+from memgpt_local.memory.dates import MONTHS, WEEKDAYS
 from memgpt_local.schemas import ChatMessage
 from memgpt_local.text import content_words, sentences, speaks_of_its_writer, stem, words
 
@@ -67,17 +68,47 @@ _WORK_CHANGE = re.compile(
     r"|start(?:s|ing)?\s+(?:at|as|work|my\s+new|a\s+new)|joining|joined)\b",
     re.IGNORECASE,
 )
-_SOMEONE_ELSE = re.compile(
-    rf"^(?:\W*\w+\W+)?(?:he|she|they)\b|\b(?:my|our)\s+{RELATION_PATTERN}s?\b|^\W*[A-Z][a-z]+\s+(?:has|had|is|was|got|quit|left)\b",
-    re.IGNORECASE,
-)
+# a sentence that opens with the change leaves out its subject, as people do of themselves:
+# "Resigned today.", "Finally quit the bank, I start at a bakery on Monday"
+_OPENS_WITH_CHANGE = re.compile(rf"^\W*(?:(?:finally|just|so|also|well)\W+)?(?:{_WORK_CHANGE.pattern})", re.IGNORECASE)
+
+
+# where a clause begins: the change's subject is said after the last of these before it
+_CLAUSE_START = re.compile(r"[,;:\u2013\u2014-]\s|\b(?:and|but|so|because|since|while|as)\s", re.IGNORECASE)
+_ME = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|me|my|we|we're|we've|our)\b", re.IGNORECASE)
+# someone other than the user as a clause's subject: "he", "my wife", a name ("Agnieszka got a job")
+_THEIRS = re.compile(rf"\b(?i:(?:my|our)\s+{RELATION_PATTERN}s?)\b")
+_OTHER_SUBJECT = re.compile(rf"\b(?i:he|she|they|his|her|their|who)\b|{_THEIRS.pattern}|\b[A-Z][a-z]+\b")
+_NOT_NAMES = frozenset((*WEEKDAYS, *(m.lower() for m in MONTHS), "big", "news", "guess", "so", "well", "oh"))
+
+
+def _someone_elses_change(sentence: str, start: int) -> bool:
+    """Whether the clause of ``sentence`` that holds the change found at ``start`` has someone else
+    for its subject: "we're moving to Poznan in March, Agnieszka got a job at the university there"
+    speaks of the user ("we") and of his wife's job, and the work question wrote him a job in Poznan
+    (a `make run` chat, stop 49)."""
+    before = sentence[:start]
+    cut = [m.end() for m in _CLAUSE_START.finditer(before)]
+    clause = before[cut[-1] if cut else 0 :]
+    if _ME.search(_THEIRS.sub(" ", clause)):  # "my wife Jo quit" is not the user's change
+        return False
+    return any(
+        m[0].lower() not in _NOT_NAMES and m[0] != "I" and not (m.start() == 0 and not cut and m[0].lower() in _OPENERS)
+        for m in _OTHER_SUBJECT.finditer(clause)
+    )
+
+
+_OPENERS = frozenset("got finally just also then now after".split())
 
 
 def changes_work(said: str) -> bool:
     """Whether a sentence of ``said`` speaks of the user's own work changing ("I left the practice,
-    I start at the university veterinary hospital in Porto on Monday"), not someone else's."""
+    I start at the university veterinary hospital in Porto on Monday"), not someone else's: the
+    change's own clause names no one else as its subject (``_someone_elses_change``)."""
     return any(
-        _WORK_CHANGE.search(s) and speaks_of_its_writer(s) and not _SOMEONE_ELSE.search(s) for s in sentences(said)
+        (speaks_of_its_writer(s) or _OPENS_WITH_CHANGE.match(s))
+        and any(not _someone_elses_change(s, m.start()) for m in _WORK_CHANGE.finditer(s))
+        for s in sentences(said)
     )
 
 

@@ -83,6 +83,10 @@ def format_page(page: SearchPage, *, max_chars: int, next_hint: str, links: dict
     lines += format_hits(page.items, first=page.page * page.page_size + 1, per_item=per_item, links=links)
     if page.page + 1 < page.pages:
         lines.append(f"More results: {next_hint} with page={page.page + 1}.")
+    elif page.pages > 1:
+        # "page 2/2" reads as if page=2 came next: a 1.5B model asked for it, a step of 10-40 s
+        # that found nothing (eval dmr seed 8, stop 49)
+        lines.append("That was the last page: every result of this search has been shown.")
     text = "\n".join(lines)
     return text if len(text) <= max_chars else text[: max_chars - 1] + "…"
 

@@ -26,7 +26,7 @@ from memgpt_local.agent.turn import Turn
 from memgpt_local.memory.core import default_text
 from memgpt_local.memory.dates import spoken_days
 from memgpt_local.schemas import NewMessage
-from memgpt_local.text import asks_for_help, lines_about, questions
+from memgpt_local.text import asks_for_help, lines_about, questions, their_lines
 
 MAX_LINES = 4  # a question that matches more lines than this is matched loosely: none is quoted
 
@@ -39,8 +39,8 @@ def lines_asked_about(question: str | None, memory: MemoryView) -> list[str]:
         return []
     placeholder = default_text("human").strip()
     facts = [("human", line) for line in human_lines(memory) if line.strip() != placeholder]
-    lines = lines_about(asked, facts)  # the user's facts: "I answer like a friend" matched "do I like"
-    return lines if len(lines) <= MAX_LINES else []
+    lines = lines_about(asked, facts, theirs=False)  # the user's facts: "I answer like a friend" matched "do I like"
+    return [*lines, *their_lines(lines, facts)] if len(lines) <= MAX_LINES else []
 
 
 class CoreAtQuestion(Policy):

@@ -25,7 +25,9 @@ _HARD = re.compile(
     r"\b(?:exhausted|exhausting|tired|knackered|worn\s+out|drained|shattered|burn(?:ed|t)\s+out|stress(?:ed|ful)?"
     r"|intense|overwhelm(?:ed|ing)|swamped|anxious|nervous|worried|scared|afraid|sad|upset|lonely|miserable"
     r"|frustrat(?:ed|ing)|sick|ill|unwell|hurt|injured|sore|awful|terrible|horrible|rough|hard\s+day|long\s+day"
-    r"|bad\s+day|cried|crying|died|passed\s+away|funeral|broke\s+up|dumped|fired|laid\s+off|struggling)\b",
+    r"|bad\s+day|cried|crying|died|passed\s+away|funeral|broke\s+up|dumped|fired|laid\s+off|struggling"
+    # "I'm allergic to shellfish, found that out the hard way" got "That's great to hear!" (stop 49)
+    r"|allergic|allergy|allergies|the\s+hard\s+way|accident|emergency)\b",
     re.IGNORECASE,
 )
 _NOT_SO = re.compile(r"\b(?:not|never|no\s+longer|n't)\s+(?:\w+\s+)?$", re.IGNORECASE)
