@@ -2231,3 +2231,15 @@ def test_a_person_asked_about_brings_the_lines_under_their_name():
     ]
     assert lines_about("what's my daughter into these days?", core, theirs=False) == ["[human] Daughter: Zosia"]
     assert lines_about("What's my wife's job?", core) == ["[human] Wife: Agnieszka"]  # nothing under her name
+
+
+def test_nothing_found_reads_the_lines_under_the_name_of_the_one_asked_of():
+    """A `make run` chat (stop 49): "what's my daughter into these days?" under "Daughter: Zosia"
+    and "Zosia's hobby: obsessed with dinosaurs" was answered "I don't know anything about your
+    daughter's hobbies"."""
+    from memgpt_local.agent.policy.nothing_found import detail_left
+
+    lines = ["[human] Daughter: Zosia", "[human] Zosia's age: 7", "[human] Zosia's hobby: obsessed with dinosaurs"]
+    assert detail_left("what's my daughter into these days?", lines) == set()
+    assert detail_left("What's my daughter's hobby?", lines) == set()
+    assert detail_left("Which school does my daughter go to?", lines) == {"scho"}  # not said: still asked

@@ -65,6 +65,7 @@ from memgpt_local.text import (
     statements,
     stem,
     stems,
+    their_lines,
     topic_words,
     words,
 )
@@ -201,8 +202,11 @@ _WHO_WORDS = RELATIONS | PETS | {"pet", "a", "an", "the", "my", "our", "and"}
 
 def lines_of(lines: list[str], owners: set[str]) -> list[str]:
     """The core ``lines`` (quoted "[human] ...") that name one of ``owners`` (stems) in their
-    label or value."""
-    return [line for line in lines if stems(line.split("] ", 1)[-1]) & owners]
+    label or value, and the lines under the name one of those gives ("Zosia's hobby: ..." for
+    "Daughter: Zosia", asked of "my daughter": a `make run` chat, stop 49)."""
+    direct = [line for line in lines if stems(line.split("] ", 1)[-1]) & owners]
+    quoted = [(ln[1:].partition("] ")[0], ln.partition("] ")[2]) for ln in lines if ln.startswith("[")]
+    return [*direct, *their_lines(direct, quoted)]
 
 
 def says_only_who(lines: list[str]) -> bool:
@@ -255,7 +259,7 @@ def kinds_said(lines: list[str]) -> frozenset[str]:
 # (working on a film soundtrack)" was answered "I don't know" for want of "moment" (a `make run`
 # chat, stop 48)
 _FILLER = frozenset(
-    stem(w) for w in "days nowadays now currently actually really exactly just again moment present".split()
+    stem(w) for w in "days nowadays now currently actually really exactly just again moment present into".split()
 )
 # the people and animals a detail is asked of: "How old is my brother?", "What breed is my dog?"
 _OWNERS_WORDS = frozenset(RELATIONS | PETS | {"pet"})
