@@ -77,6 +77,28 @@ def test_a_word_is_never_cut_short_only_the_next_word_is_refused():
     assert ban.refused() == [5]  # the name is whole: the next word may not copy the draft
 
 
+def test_an_id_said_again_is_copied_exactly():
+    """A reply that follows a chain says an id twice, and a redraft says the held draft's ids
+    again: refused as a repeat, "87a175dc-2512-418c" was respelt "87a175dc -2512 -418c" (eval
+    nested-kv seed 8, stop 49). Runs of words are refused as before."""
+    pieces = ["87", "a", "1", "75", "dc", "-", "25", "12", "-", "418", "c", "-", "b", "841"]
+    uuid = [(10 + i, piece) for i, piece in enumerate(pieces)]
+
+    def tokenize(text: str) -> list[tuple[int, str]]:
+        return uuid
+
+    ban = NgramBan(RepeatBan(field="message", n=4, prior=("87a175dc-2512-418c-b841",)), tokenize)
+    feed(ban, [(0, '{"message": "'), (30, "Record"), (31, " "), *uuid[:8]])
+    assert ban.refused() == []  # the held draft's id again: its next "-" is not refused
+    feed(ban, [*uuid[8:], (21, " points"), (22, " to"), (31, " "), *uuid[:11]])
+    assert ban.refused() == []  # nor in the value's own id said a second time
+    words = NgramBan(RepeatBan(field="message", n=3), tokenize)
+    feed(
+        words, [(0, '{"message": "'), (20, "It"), (21, " points"), (22, " to"), (24, "."), (20, "It"), (21, " points")]
+    )
+    assert words.refused() == [22]  # words still may not loop
+
+
 def test_a_value_must_close_once_a_later_sentence_opens_with_a_formula():
     formulas = frozenset({("what", "else", "would", "you")})
     ban = NgramBan(RepeatBan(field="message", n=0, formulas=formulas, formula_words=4))

@@ -186,6 +186,7 @@ class NgramBan:
         # the grammar writes the value's first words: a refused token there has no way around it
         self.fixed = len(json.dumps(ban.fixed_start, ensure_ascii=False)) - 2 if ban.fixed_start else 0
         self.written = 0  # characters of the watched value so far, as JSON string text
+        self.tail = ""  # its last characters, digits included (``_in_a_code``)
         self.text = ""  # the watched value so far, as JSON string text
         self.formula = False  # the value has begun a formula: it must close now
         self.closed = 0  # values closed before a formula, for the counters
@@ -261,6 +262,8 @@ class NgramBan:
         """The tokens that would complete a run of ``n`` the value (or a held draft) holds."""
         if not self.refuses_runs or len(self.value) < self.n - 1:
             return []
+        if _in_a_code(self.tail.rsplit(None, 1)[-1] if self.tail.strip() else ""):
+            return []  # inside an id: one said again is copied exactly, never respelt
         refused = list(self.seen.get(tuple(self.value[-(self.n - 1) :]), ()))
         if self.last_piece[-1:].isalnum():  # inside a word: let it go on
             refused = [t for t in refused if not self.pieces.get(t, "")[:1].isalnum()]
@@ -355,11 +358,13 @@ class NgramBan:
         self.pieces[token], self.last_piece = piece, piece
         if not self.watch.in_field:
             self.value, self.seen, self.text, self.formula, self.written = [], self._fresh(), "", False, 0
+            self.tail = ""
             self.full = False
             self.turned_this_value = self.opened_this_value = False
             return
         if inside:
             self.written += len(piece)
+            self.tail = (self.tail + piece)[-_TAIL_CHARS:]
         if inside and self.follows_text and not self.formula:
             self.text += piece
         if inside and self.formulas and not self.formula:
@@ -376,6 +381,22 @@ class NgramBan:
             self.value.append(token)
             if len(self.value) >= self.n:
                 self.seen.setdefault(tuple(self.value[-self.n : -1]), set()).add(token)
+
+
+# the inside of an id (a UUID, a long number, a hex code): a run of digits, hex letters and hyphens
+# with a digit in it. A reply that follows a chain says an id twice ("K points to V. V points to
+# W"), and a redraft after a hold says the held draft's ids again; refused as a repeat, the id was
+# respelt ("d33fd5a3 -02d2 -4ec2", "a0534a1f-955583b9") and the answer no longer held it (eval
+# nested-kv seed 8, the second wording, stop 49)
+_CODE_RUN = re.compile(r"[0-9a-fA-F-]*\d[0-9a-fA-F-]*")
+
+
+_TAIL_CHARS = 48
+
+
+def _in_a_code(word: str) -> bool:
+    """Whether ``word``, the value's last word so far, is an id being written."""
+    return len(word) >= 4 and _CODE_RUN.fullmatch(word) is not None
 
 
 # a value that may not end here: after a list item's number, a colon or an opening quote. Its
