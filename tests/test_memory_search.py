@@ -338,6 +338,9 @@ def test_a_code_found_by_its_characters_comes_without_look_alike_codes(store):
     # a code nothing holds falls back to meaning; words that are not codes search both ways
     assert store.archival.search(agent, "9999zz-0000-0000").total > 0
     assert store.archival.search(agent, "key value pair").total == 30
+    # named as an id, the code is still found by its characters alone
+    named = store.archival.search(agent, "ID 0007aa-7f3e-4c1d")
+    assert named.total == 2 and all("0007aa" in h.text for h in named.items)
 
 
 @pytest.mark.parametrize(
@@ -349,6 +352,11 @@ def test_a_code_found_by_its_characters_comes_without_look_alike_codes(store):
         ("Zuxhao Hall", False),
         ("2024", True),
         ("42", False),
+        # a word that only names the code (eval nested-kv seed 8, second wording, stop 49)
+        ("ID 5a21cfa4-80a2-4417-a24b-72ef473edac3", True),
+        ("key = 5a21cfa4-80a2", True),
+        ("ID", False),
+        ("which ID follows 5a21cfa4-80a2", False),
     ],
 )
 def test_is_code_query(query, code):

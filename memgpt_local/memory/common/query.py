@@ -99,16 +99,31 @@ def phrase_words(text: str) -> list[str]:
     return re.findall(r"\w+", text)
 
 
+# words that only say a code is one: "ID 7687a6a1-...", "key = 5a21...". Searched as words beside
+# the code, "ID" made the search a fusion with the vector leg, whose look-alike UUIDs came first,
+# and the record holding the code was never shown (eval nested-kv seed 8, second wording, stop 49)
+_CODE_LABELS = frozenset("id ids key keys value values record records code codes uuid".split())
+
+
+def _query_words(query: str) -> list[str]:
+    return [w for w in (w.strip(".,;:!?()[]{}'\"=#") for w in query.split()) if w]
+
+
+def _is_code(word: str) -> bool:
+    return len(word) >= 4 and any(c.isdigit() for c in word)
+
+
 def is_code_query(query: str) -> bool:
     """Whether every word of ``query`` is a code: 4+ characters with a digit (an id, an order
-    number, a UUID). Words that mean something (names, questions) are not codes."""
-    words = [w.strip(".,;:!?()[]{}'\"") for w in query.split()]
-    return bool(words) and all(len(w) >= 4 and any(c.isdigit() for c in w) for w in words)
+    number, a UUID), words that only name it as one ("ID", "key") aside. Words that mean
+    something (names, questions) are not codes."""
+    words = [w for w in _query_words(query) if w.lower() not in _CODE_LABELS]
+    return bool(words) and all(_is_code(w) for w in words)
 
 
 def code_phrases(query: str) -> list[str]:
     """Each code of ``query`` as its words (lowercase, space-separated), each once."""
-    phrases = [" ".join(re.findall(r"\w+", w.lower())) for w in query.split()]
+    phrases = [" ".join(re.findall(r"\w+", w.lower())) for w in _query_words(query) if _is_code(w)]
     return list(dict.fromkeys(p for p in phrases if p))[:MAX_QUERY_TERMS]
 
 
