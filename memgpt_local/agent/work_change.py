@@ -80,6 +80,8 @@ _ME = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|me|my|we|we're|we've|our)\b", re.IGN
 _THEIRS = re.compile(rf"\b(?i:(?:my|our)\s+{RELATION_PATTERN}s?)\b")
 _OTHER_SUBJECT = re.compile(rf"\b(?i:he|she|they|his|her|their|who)\b|{_THEIRS.pattern}|\b[A-Z][a-z]+\b")
 _NOT_NAMES = frozenset((*WEEKDAYS, *(m.lower() for m in MONTHS), "big", "news", "guess", "so", "well", "oh"))
+# capitalised openers of a sentence without a subject: "Got a new job", "Finally quit the bank"
+_OPENERS = frozenset("got finally just also then now after".split())
 
 
 def _someone_elses_change(sentence: str, start: int) -> bool:
@@ -93,12 +95,9 @@ def _someone_elses_change(sentence: str, start: int) -> bool:
     if _ME.search(_THEIRS.sub(" ", clause)):  # "my wife Jo quit" is not the user's change
         return False
     return any(
-        m[0].lower() not in _NOT_NAMES and m[0] != "I" and not (m.start() == 0 and not cut and m[0].lower() in _OPENERS)
+        m[0].lower() not in _NOT_NAMES and not (m.start() == 0 and not cut and m[0].lower() in _OPENERS)
         for m in _OTHER_SUBJECT.finditer(clause)
     )
-
-
-_OPENERS = frozenset("got finally just also then now after".split())
 
 
 def changes_work(said: str) -> bool:
