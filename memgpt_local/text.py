@@ -331,7 +331,7 @@ LABEL_TOPICS = {
     "pet": _ANIMAL_WORDS,
     "pets": _ANIMAL_WORDS,
     "home": "live living lives town city village house flat based moved move",
-    # where the user grew up (``facts.childhood_home``), not where they live
+    # where the user grew up (``fact_lines.childhood_home``), not where they live
     "hometown": "grow grew grown growing raised born childhood",
     "work": "job jobs work working profession career trade",
     "allergy": "allergic eat take",

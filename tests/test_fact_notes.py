@@ -6,22 +6,24 @@ import pytest
 from agent_helpers import ask, make_runner, say
 from store_sql import STORE_KINDS
 
+from memgpt_local.agent.fact_lines import (
+    as_note,
+    childhood_home,
+    glued_label,
+    grounded,
+    label_of,
+    states_something_personal,
+)
+from memgpt_local.agent.fact_merge import merge
 from memgpt_local.agent.fact_owners import refiled, said_relations, unheard_kin
 from memgpt_local.agent.facts import (
     NOTES_EXAMPLES,
     FactNoter,
-    as_note,
     carry_days,
-    childhood_home,
-    glued_label,
-    grounded,
     keep_owners,
-    label_of,
-    merge,
     new_ages,
     notes_prompt,
     parse_notes,
-    states_something_personal,
     undated_plans,
 )
 from memgpt_local.cli.session import ensure_agent
@@ -56,7 +58,7 @@ def test_a_value_must_come_from_the_users_words():
 
 
 def test_a_day_alone_that_another_line_holds_is_not_written():
-    from memgpt_local.agent.facts import without_bare_days
+    from memgpt_local.agent.fact_lines import without_bare_days
 
     pair = ["Stay: Saturday (2026-12-05)", "Guest: comes to stay on Saturday (2026-12-05)"]  # eval chat seed 14
     assert without_bare_days(pair) == pair[1:]
@@ -65,7 +67,7 @@ def test_a_day_alone_that_another_line_holds_is_not_written():
 
 
 def test_a_passing_state_is_no_fact():
-    from memgpt_local.agent.facts import passing_state
+    from memgpt_local.agent.fact_lines import passing_state
 
     assert passing_state("Health: wiped out") and passing_state("Mood: so tired today")
     assert passing_state("Feeling: a bit stressed")
@@ -524,7 +526,7 @@ def test_a_value_said_as_the_users_own_sentence_is_written_about_them(line, note
     ],
 )
 def test_a_label_that_says_more_than_its_topic_is_made_plain(line, plain):
-    from memgpt_local.agent.facts import plain_label
+    from memgpt_local.agent.fact_lines import plain_label
 
     assert plain_label(line) == plain
 
@@ -857,7 +859,7 @@ def test_a_fact_said_of_him_or_her_is_filed_under_them(lines, said, user, writte
 
 
 def test_a_fact_said_again_under_another_label_changes_nothing():
-    from memgpt_local.agent.facts import said_twice
+    from memgpt_local.agent.fact_merge import said_twice
 
     saved = "Name: Priya\nHobbies: climbing at the bouldering gym on Thursdays"
     value, notes = merge(saved, ["Outside school: climbs at the bouldering gym on Thursdays"], 2000, "x")
@@ -876,7 +878,7 @@ def test_a_fact_said_again_under_another_label_changes_nothing():
     ],
 )
 def test_a_home_line_names_where_the_user_lives_now_first(line, written):
-    from memgpt_local.agent.facts import moved_home
+    from memgpt_local.agent.fact_lines import moved_home
 
     assert moved_home(line) == written
 
@@ -947,7 +949,7 @@ def test_a_dish_the_assistant_suggested_is_no_fact_about_the_user(store):
 
 
 def test_takes_up_suggestion_needs_an_offer_and_a_sentence_not_about_the_user():
-    from memgpt_local.agent.facts import takes_up_suggestion
+    from memgpt_local.agent.fact_lines import takes_up_suggestion
 
     offer = "Maybe something like a stir-fry with some vegetables?"
     assert takes_up_suggestion("Hobby: stir-fry", "stir-fry works.", offer)
@@ -1028,7 +1030,7 @@ def test_a_relative_the_saved_lines_file_under_the_label_is_heard():
 
 @pytest.mark.parametrize("line", ["Practice: left", "Monday: starts", "Job: quit"])
 def test_a_value_that_only_says_something_changed_is_not_saved(line):
-    from memgpt_local.agent.facts import passing_state
+    from memgpt_local.agent.fact_lines import passing_state
 
     assert passing_state(line)
 
@@ -1090,7 +1092,7 @@ def test_a_line_of_this_pass_is_added_to_not_replaced_by_its_next():
     ],
 )
 def test_a_message_that_changes_the_users_own_work_is_seen(said, changes):
-    from memgpt_local.agent.facts import changes_work
+    from memgpt_local.agent.work_change import changes_work
 
     assert changes_work(said) == changes
 
@@ -1184,7 +1186,7 @@ def test_a_line_under_the_bare_name_of_a_saved_person_goes_under_their_relation(
     ],
 )
 def test_what_someone_else_would_have_the_user_do_is_no_fact(line, said, urged):
-    from memgpt_local.agent.facts import only_urged
+    from memgpt_local.agent.fact_lines import only_urged
 
     assert only_urged(line, said) == urged
 
@@ -1204,6 +1206,6 @@ def test_what_someone_else_would_have_the_user_do_is_no_fact(line, said, urged):
     ],
 )
 def test_a_place_the_user_only_visited_is_no_home(line, said, visit):
-    from memgpt_local.agent.facts import place_of_a_visit
+    from memgpt_local.agent.fact_lines import place_of_a_visit
 
     assert place_of_a_visit(line, said) == visit

@@ -25,7 +25,7 @@ import re
 from collections.abc import Sequence
 from datetime import date
 
-from memgpt_local.agent.facts import as_note
+from memgpt_local.agent.fact_lines import as_note
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.events import is_name_line

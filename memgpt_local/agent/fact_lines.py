@@ -1,0 +1,372 @@
+"""What a line the notes pass wrote says, and whether it may be kept: its label, whether
+the user said it (``grounded``, ``worth_saving``), and the repairs a line gets before it is
+written (``as_note``, ``plain_label``, ``childhood_home``, ``moved_home``). Split from
+``facts.py``, which runs the pass."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memgpt_local.agent.fact_owners import (
+    individual,
+    value_stems,
+)
+from memgpt_local.text import (
+    PETS,
+    RELATIONS,
+    content_words,
+    is_bare_request,
+    names_within,
+    normalize_space,
+    sentences,
+    speaks_of_its_writer,
+    statements,
+    stem,
+    stems,
+    words,
+)
+
+# the names and numbers of a line's value: each must be the user's own words (``grounded``)
+_NAMES_AND_NUMBERS = re.compile(r"\b(?:[A-Z][\w'-]*|\d[\d.,:/-]*)")
+
+
+def states_something_personal(message: str) -> bool:
+    """Whether ``message`` may state a fact about its writer (cheap; no model): a sentence that
+    is not a question speaks of its writer (``speaks_of_its_writer``), or names someone or somewhere (a capitalised
+    word after its first: "Hello there, Dana here. Nurse by trade, based in Leeds."). Questions
+    state nothing: read for facts, "Hey, what's the name of my brother again?" became "Name:
+    Brother" in place of the user's name."""
+    stated = [s for s in sentences(statements(message)) if not is_bare_request(s)]
+    return any(speaks_of_its_writer(s) or names_within(s) for s in stated)
+
+
+def label_of(line: str) -> str | None:
+    """The normalised label of a ``Label: value`` line, else None."""
+    label, sep, value = line.partition(":")
+    if not sep or not value.strip() or not 0 < len(label.strip()) <= 40:
+        return None
+    return normalize_space(label).lower()
+
+
+def grounded(line: str, said: str) -> bool:
+    """Whether the value of ``line`` comes from ``said``: every name and number it holds, and
+    all but one in three of its other content words (compared by their first four letters),
+    occur there, and it holds no letter outside ASCII that ``said`` lacks. A trait written as
+    "Label: yes" ("Vegetarian: yes" for "I'm vegetarian") is grounded by its label's words."""
+    label, _, value = line.partition(":")
+    if any(not ch.isascii() and ch.isalpha() and ch not in said for ch in value):
+        return False  # a letter the user never typed: a slip into another script ("Ahmed is more紧张")
+    heard = {stem(w) for w in words(said)}
+    if value.strip().lower().rstrip(".") in ("yes", "true"):
+        said_label = [stem(w) for w in content_words(label) if len(w) > 2]
+        return bool(said_label) and all(w in heard for w in said_label)
+    for name in _NAMES_AND_NUMBERS.findall(value):
+        for token in words(name):  # "I'm" is "i" and "m"; "14th" was said for "14"
+            if len(token) == 1 or stem(token) in heard:
+                continue
+            if not (token.isdigit() and any(w.startswith(token) for w in heard)):
+                return False
+    plain = [stem(w) for w in content_words(value) if len(w) > 2]
+    unheard = sum(w not in heard for w in plain)
+    return unheard <= len(plain) // 3  # one word in three may be the model's ("a beagle called Rex")
+
+
+_GLUED = re.compile(r"[a-z][A-Z]|'s[A-Za-z]|[A-Za-z'-]{18,}")
+
+
+# a label that is a clause: "Leeds is herhomecity: Leeds" (a `make run` chat, stop 45)
+_CLAUSE_LABEL = re.compile(r"^\s*\S+(?:\s+\S+)?\s+(?:is|are|was|were)\s+\S", re.IGNORECASE)
+
+
+# a label that says where someone is: "Lives in Lisbon: still in March", written for "My girlfriend
+# Ana is still in Lisbon, she joins me in March" beside "Girlfriend: Ana, still in Lisbon" (a
+# `make run` chat, stop 46); the user lived in Bristol
+_PLACE_CLAUSE_LABEL = re.compile(
+    r"^\s*(?:lives?|lived|living|works?|worked|working|stays?|stayed|staying|studies|studied|studying|based)"
+    r"\s+(?:in|at|near|from)\s+[A-Z]",
+    re.IGNORECASE,
+)
+
+
+_DANGLING = frozenset("the a an and or my their his her".split())  # no label ends with one
+
+
+def glued_label(line: str) -> bool:
+    """Whether ``line``'s label holds words run together, or is a clause: the notes grammar
+    allows three label words, and a model that began a clause there ("Rafael is building Ines's
+    red bike") went on without spaces, "Rafael is buildingInes'sred-bi: with a basket", and that
+    was saved; so was "Leeds is herhomecity: Leeds", and "Lives in Lisbon: still in March"
+    (``_PLACE_CLAUSE_LABEL``)."""
+    label = line.partition(":")[0]
+    if _PLACE_CLAUSE_LABEL.search(label) and label.split()[-1][:1].isupper():
+        return True
+    if len(label.split()) > 1 and label.split()[-1].lower() in _DANGLING:
+        return True  # a clause cut off at its third word: "Starts at the: university veterinary hospital"
+    return bool(_GLUED.search(label) or _CLAUSE_LABEL.search(label))
+
+
+# words that offer the user something rather than ask about them
+_SUGGESTING = re.compile(
+    r"\b(?:maybe|perhaps|how about|what about|you could|you might|why not|try|suggest\w*|recommend\w*|consider|"
+    r"something like|idea)\b",
+    re.IGNORECASE,
+)
+
+
+# a short sentence that takes an option up: "stir-fry works.", "Risotto sounds good!"
+_ACCEPTING = re.compile(
+    r"^\W*(?:\S+\s+){0,2}?\S+\s+(?:works|would\s+work|will\s+do|it\s+is"
+    r"|sounds\s+(?:good|great|nice|perfect|lovely|fine|delicious|fun))\W*(?:then|thanks)?\W*$",
+    re.IGNORECASE,
+)
+
+
+def takes_up_suggestion(line: str, said: str, answering: str) -> bool:
+    """Whether ``line`` only takes up what the assistant offered in ``answering``, the message
+    the user answered: after "Maybe something like a stir-fry with some vegetables?", "stir-fry
+    works." was saved as "Hobby: stir-fry" (a `make run` chat, stop 48). A value the user says of
+    themself ("I love stir-fries") or that answers a question about them stays."""
+    value = value_stems(line)
+    holding = [s for s in sentences(said) if value & {stem(w) for w in content_words(s)}]
+    if holding and all(_ACCEPTING.match(s) for s in holding):
+        return True  # "stir-fry works." whatever was offered: a second chat's draft had not offered it
+    offered = [s for s in sentences(answering) if _SUGGESTING.search(s)]
+    if not value or not any(value <= stems(s) for s in offered):
+        return False
+    return not any(speaks_of_its_writer(s) for s in holding)
+
+
+# what someone would have the user do: "my wife says I should take up running", "Mum wants me to ..."
+_URGED = re.compile(
+    r"\b(?:(?:says|said|thinks|reckons|keeps\s+saying)\s+(?:that\s+)?(?:i|we)\s+(?:should|ought\s+to|need\s+to)"
+    r"|wants?\s+(?:me|us)\s+to|told\s+(?:me|us)\s+to|keeps\s+telling\s+(?:me|us)\s+to|suggest(?:s|ed)\s+(?:that\s+)?(?:i|we))\b"
+    r"(?P<urged>[^,.;!?]*?)(?=\bbut\b|[,.;!?]|$)",
+    re.IGNORECASE,
+)
+
+
+def only_urged(line: str, said: str) -> bool:
+    """Whether ``line`` holds only what someone else would have the user do: "Hobby: running with
+    Agnieszka" for "my wife Agnieszka says I should take up running with her ... I'm not
+    convinced" (a `make run` chat, stop 49). Lines that file a person or an animal stay ("Wife:
+    Agnieszka"), and so does a value the user says elsewhere of themself."""
+    label = line.partition(":")[0]
+    if individual(line) is not None or set(words(label)) & (RELATIONS | PETS | {"name"}):
+        return False
+    value = {stem(w) for w in content_words(line.partition(":")[2]) if not w[:1].isupper()} - {
+        stem(w) for w in re.findall(r"\b[A-Z][a-z]+\b", said)
+    }
+    urged = [m["urged"] for m in _URGED.finditer(said)]
+    if not value or not urged or not value <= {stem(w) for u in urged for w in words(u)}:
+        return False
+    rest = _URGED.sub(" ", said)
+    return not value & {stem(w) for w in words(rest)}
+
+
+def worth_saving(line: str, said: str) -> bool:
+    """Whether a line the notes pass wrote goes into the block: grounded in ``said``, no passing
+    state, a label of real words."""
+    return (
+        grounded(line, said) and not passing_state(line) and not glued_label(line) and not place_of_a_visit(line, said)
+    )
+
+
+# a value that starts as the user's own sentence: its subject is dropped, a few verbs change
+_OWN_SUBJECT = (
+    (re.compile(r"^(?:i'm|i am|im|we're|we are)\s+", re.I), ""),
+    (re.compile(r"^(?:i've got|i have got|i've|i have)\s+", re.I), "has "),
+    (re.compile(r"^(?:i don't|i do not)\s+", re.I), "does not "),
+    (re.compile(r"^i'd\s+", re.I), "would "),
+    (re.compile(r"^i'll\s+", re.I), "will "),
+    (re.compile(r"^i\s+", re.I), ""),
+)
+# first-person words inside a value, said of the user instead
+_OWN_WORDS = {"my": "their", "me": "them", "mine": "theirs", "myself": "themself"}
+_OWN_WORD = re.compile(r"\b(?:my|me|mine|myself)\b", re.I)
+
+
+def as_note(line: str) -> str:
+    """``line`` with a value that speaks as the user turned into a note about them: "Speech:
+    I'm giving a speech" is "Speech: giving a speech", "Health: dairy does not agree with me"
+    is "Health: dairy does not agree with them". A `make run` login read "Speech: I'm giving a
+    speech" from core memory and greeted "I'm a pharmacist in Leicester and I'm giving a
+    speech.": the model took the user's words as its own."""
+    label, sep, value = line.partition(":")
+    if not sep:
+        return line
+    text = value.strip()
+    for pattern, replacement in _OWN_SUBJECT:
+        if pattern.match(text):
+            text = pattern.sub(replacement, text, count=1)
+            break
+    text = _OWN_WORD.sub(lambda m: _OWN_WORDS[m[0].lower()], text)
+    return f"{label}: {text}" if text else line
+
+
+_NAME_OF = re.compile(r"^(?P<owner>.+?)'s\s+name$", re.IGNORECASE)
+_ENDS_WITH_VERB = re.compile(r"^(?P<head>.+?)\s+(?:is|are|was|were)$", re.IGNORECASE)
+_POSSESSIVE = re.compile(r"^(?:their|my|his|her|the user's)\s+(?=\w)", re.IGNORECASE)
+
+
+# "New home: Quaiweenbury" beside "Home: Quaiweenbury" (eval chat seed 25, stop 47): where the user
+# lives, or works, is one line, the newest value its value
+_NOW_QUALIFIER = re.compile(r"^(?:new|current|present|latest)\s+(?P<topic>.+)$", re.IGNORECASE)
+# "Allergy to pollen: yes" beside "Allergy: pollen" (eval chat seed 27, stop 47), and "What am I
+# allergic to?" was answered "Your allergy to pollen is yes."
+_TRAIT_OF = re.compile(r"^(?P<topic>[A-Za-z-]+)\s+(?:to|of)\s+(?P<what>.+)$", re.IGNORECASE)
+WORK_LABELS = frozenset(("work", "job", "workplace", "employer", "school", "office"))
+
+
+def plain_label(line: str) -> str:
+    """``line`` with a label that says more than its topic made plain: "Parrot's name: Kiwi" is
+    "Parrot: Kiwi" (an eval chat block held "Parrot's name: Drarkmeette" beside the same fact as
+    "Parrot: ..."), and a label the model began as a clause loses its verb, "Mushroom risotto
+    is: their favourite dinner" is "Favourite dinner: Mushroom risotto" (what it is, by whose
+    word) and "Tiago is: coming on Saturday" is "Tiago: coming on Saturday"; "New home: Leeds" is
+    "Home: Leeds"."""
+    label, sep, value = line.partition(":")
+    label, value = label.strip(), value.strip()
+    if not sep or not value:
+        return line
+    trait = _TRAIT_OF.match(label)
+    if trait and value.lower().rstrip(".") in ("yes", "true"):
+        return f"{trait['topic']}: {trait['what']}"
+    now = _NOW_QUALIFIER.match(label)
+    if now and now["topic"].lower() in _HOME_LABELS | WORK_LABELS:
+        return f"{now['topic'][0].upper()}{now['topic'][1:]}: {value}"
+    named = _NAME_OF.match(label)
+    if named and named["owner"].lower() not in ("my", "your", "their", "user", "the user"):
+        return f"{named['owner']}: {value}"
+    clause = _ENDS_WITH_VERB.match(label)
+    if clause is None:
+        return line
+    topic = _POSSESSIVE.sub("", value)
+    if topic != value and len(topic.split()) <= 3:  # "their favourite dinner": the value is the label
+        return f"{topic[0].upper()}{topic[1:]}: {clause['head']}"
+    return f"{clause['head']}: {value}"
+
+
+# how someone feels today: a value made of these words only is no lasting fact
+_PASSING = frozenset(
+    "tired exhausted wiped knackered drained worn sleepy shattered beat stressed stressy frazzled bored "
+    "grumpy cranky upset sad down happy glad excited thrilled nervous hungry cold sore busy fine good ok okay "
+    "great awful rough out bit little totally completely really very so today tonight now right "
+    "this morning afternoon evening amazing awesome brilliant wonderful fantastic lovely nice terrible "
+    "horrible cool fun boring incredible epic".split()
+)
+
+
+# labels that file a feeling, not a fact: "Missing: Camille" for "My daughter Camille starts
+# university in Montreal in September, I'm going to miss her so much." was said back as "she is
+# missing Camille" (a `make run` chat, stop 42)
+_FEELING_LABELS = frozenset(
+    "missing miss misses feeling feelings feel mood moods emotion emotions worry worries worried stress "
+    "stressed sadness sad happiness happy excitement excited nervousness nerves nervous anxiety anxious".split()
+)
+
+
+# a value that says only that something changed, not what holds now
+_CHANGE_ONLY = frozenset(
+    "left leaving quit quitting moved moving started starting start starts changed switched over done".split()
+)
+
+
+def passing_state(line: str) -> bool:
+    """Whether ``line``'s value says only how the user feels or fares now ("wiped out"), or only
+    how good something was: "Favorite music: amazing" for "Went to a gig by the Perkvoans on
+    the weekend, they were amazing." (eval chat seed 14), later answered as "Your favorite
+    music is amazing"; or its label files a feeling ("Missing: Camille")."""
+    label, _, value_text = line.partition(":")
+    value = content_words(value_text)
+    labelled = content_words(label.rpartition("'s ")[2])  # "Maya's nervousness: about it" (a `make run` chat)
+    if value and all(w in _CHANGE_ONLY for w in value):
+        return True  # "Practice: left" for "I left the practice, I start at the hospital on Monday"
+    return (bool(value) and all(w in _PASSING for w in value)) or (
+        bool(labelled) and all(w in _FEELING_LABELS for w in labelled)
+    )
+
+
+# labels for where the user lives now, and what says a place is only where they come from
+_HOME_LABELS = frozenset(("home", "lives", "lives in", "location", "city", "town", "residence", "address"))
+_GREW_UP = re.compile(r"\b(?:grew up|grow up|growing up|was born|were born|raised|childhood)\b", re.IGNORECASE)
+_LIVES_NOW = re.compile(r"\b(?:live|lives|living|moved|move|now|based|home)\b", re.IGNORECASE)
+GREW_UP_LABEL = "Hometown"
+
+
+def childhood_home(line: str, said: str) -> str:
+    """``line`` under "Hometown" when the model filed the place the user grew up in as their
+    home: "We grew up in Wroclaw" was saved as "Home: Wroclaw" in a `make run` chat, beside
+    "Work: paramedic in Bristol", and where the user lives would be answered with it. Only when
+    ``said`` says "grew up" (or "born", "raised") and nothing of living there now."""
+    label, sep, value = line.partition(":")
+    if normalize_space(label).lower() not in _HOME_LABELS or not _GREW_UP.search(said) or _LIVES_NOW.search(said):
+        return line
+    return f"{GREW_UP_LABEL}{sep}{value}"
+
+
+# a place the user was at once: "found that out the hard way in Gdansk last summer"
+_ONCE = re.compile(
+    r"\b(?:last\s+(?:summer|winter|spring|autumn|fall|year|month|week|weekend|night|time)|\d+\s+(?:years?|months?|weeks?)"
+    r"\s+ago|yesterday|on\s+(?:holiday|vacation|a\s+trip)|trip|visit\w*|travel\w*)\b",
+    re.IGNORECASE,
+)
+
+
+def place_of_a_visit(line: str, said: str) -> bool:
+    """Whether a home ``line`` names a place ``said`` speaks of only as where the user once was:
+    "Location: Gdansk, last summer" for "I'm allergic to shellfish, found that out the hard way in
+    Gdansk last summer", beside "Work: teaches maths at a secondary school in Wroclaw" (a `make
+    run` chat, stop 49): asked where they live, the assistant would say Gdansk."""
+    label, _, value = line.partition(":")
+    if normalize_space(label).lower() not in _HOME_LABELS:
+        return False
+    places = {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", value)}
+    holding = [s for s in sentences(said) if places & set(words(s))]
+    return bool(holding) and all(_ONCE.search(s) and not _LIVES_NOW.search(s) for s in holding)
+
+
+_PLACE = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*"
+_MOVED = (  # a home line that names the old place first
+    re.compile(rf"^\s*(?P<old>{_PLACE})\s*[(,;-]\s*(?:just\s+|recently\s+)?moved\s+to\s+(?P<new>{_PLACE})\s*\)?\s*$"),
+    re.compile(rf"^\s*(?:just\s+)?moved\s+from\s+(?P<old>{_PLACE})\s+to\s+(?P<new>{_PLACE})\s*$", re.IGNORECASE),
+)
+
+
+def moved_home(line: str) -> str:
+    """A home ``line`` that names where the user moved from first, with where they live now
+    first: eval chat seed 24 saved "Home: Thaistuelton (moved to Thouxshaisbury)" for a move to
+    Thouxshaisbury, and where the user lives was answered with the old town."""
+    label, sep, value = line.partition(":")
+    if normalize_space(label).lower() not in _HOME_LABELS:
+        return line
+    for pattern in _MOVED:
+        match = pattern.match(value)
+        if match and match["old"] != match["new"]:
+            return f"{label}{sep} {match['new']} (moved from {match['old']})"
+    return line
+
+
+_DAY_WORDS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight weekend next this on".split()
+)
+
+
+def without_bare_days(lines: Sequence[str]) -> list[str]:
+    """``lines`` without a line whose value is only a day that another of them also holds: for
+    "Pestia, my brother, comes to stay on Saturday." the pass wrote "Stay: Saturday" beside
+    "Guest: comes to stay on Saturday" (eval chat seed 14). A day alone is kept when no other
+    line holds it ("Birthday: 5 May")."""
+
+    def day_only(line: str) -> bool:
+        value = re.sub(r"\(\d{4}-\d\d-\d\d\)|\d{4}-\d\d-\d\d", " ", line.partition(":")[2])
+        said = words(value)
+        return bool(said) and all(w in _DAY_WORDS for w in said)
+
+    out = []
+    for line in lines:
+        days = set(words(line.partition(":")[2])) - {"on", "next", "this"}
+        if day_only(line) and any(o is not line and days <= set(words(o)) for o in lines):
+            continue
+        out.append(line)
+    return out

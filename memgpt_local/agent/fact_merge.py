@@ -1,0 +1,244 @@
+"""How the lines of one notes pass are written into the human block (``merge``): a line whose
+label the block holds replaces it, joins it or is kept out, the rest are appended, and the
+oldest lines leave when the block is full. Split from ``facts.py``, which runs the pass."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+
+from memgpt_local.agent.fact_lines import label_of
+from memgpt_local.agent.fact_owners import (
+    individual,
+    value_stems,
+)
+from memgpt_local.memory.core import default_text
+from memgpt_local.text import (
+    content_words,
+    normalize_space,
+    sentences,
+    stem,
+)
+
+BLOCK = "human"
+
+_UNITS = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety"
+AGE = rf"(?:\d{{1,3}}|(?:{'|'.join(_TENS.split())})(?:-(?:{'|'.join(_UNITS.split()[:9])}))?|{'|'.join(_UNITS.split())})"
+# an age, not a part of a date ("2026-12-03")
+AGE_IN_VALUE = re.compile(rf"(?<![\w-]){AGE}(?![\w-])", re.IGNORECASE)
+
+
+@dataclass
+class Notes:
+    """What one pass wrote: lines added, (old, new) lines replaced, lines moved out, lines
+    dropped (not said by the user, or a passing state), and (saved, new) lines where the saved one stayed (the
+    user did not say it changed)."""
+
+    added: list[str] = field(default_factory=list)
+    replaced: list[tuple[str, str]] = field(default_factory=list)
+    moved: list[str] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
+    kept: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.added or self.replaced or self.moved)
+
+    def lines(self) -> list[str]:
+        """One line per change, for the notice and the chat."""
+        out = [f"saved: {line}" for line in self.added]
+        out += [f"changed: {old} -> {new}" for old, new in self.replaced]
+        out += [f"moved to archival memory: {line}" for line in self.moved]
+        return out
+
+
+# words that say a fact changed: "moved", "now", "no longer", "switched", "quit", "actually" ...
+_CHANGE = re.compile(
+    r"\b(?:mov(?:e|ed|es|ing)|relocat\w*|now|nowadays|these\s+days|any\s?more|no\s+longer|new|chang\w*"
+    r"|switch\w*|start(?:ed|ing)|quit|left|leaving|retir\w*|became|become|instead|actually|used\s+to"
+    r"|since|finally|not\b.*\bbut|got\s+(?:a|an)\b)",
+    re.IGNORECASE,
+)
+
+
+def states_a_change(line: str, said: str) -> bool:
+    """Whether ``said`` says the fact of ``line`` changed: a sentence holding words of its value
+    also holds a word of change ("We finally left Leeds. I live in York now.")."""
+    value = value_stems(line)
+    return any(
+        value & {stem(w) for w in content_words(sentence)} and _CHANGE.search(sentence) for sentence in sentences(said)
+    )
+
+
+def replaces(old: str, new: str, said: str) -> bool:
+    """Whether ``new`` may replace the saved line ``old`` (the same label): the user said the
+    fact changed, or the new value builds on the old one (they share a word). A line of many
+    values (``holds_many``) changes only when what the user said of the old value says so
+    ("I quit swimming"): "I've taken up pottery" adds a hobby, it ends none."""
+    if value_stems(old) & value_stems(new):
+        return True
+    return states_a_change(old, said) if holds_many(old) else states_a_change(new, said)
+
+
+# labels of lines that gather values: a second hobby is one more, not a change
+_MANY_VALUES = frozenset(
+    "hobby hobbies interest interests like likes dislike dislikes sport sports music friend friends "
+    "language languages".split()
+)
+
+
+def holds_many(line: str) -> bool:
+    """Whether ``line``'s label gathers several values ("Hobby", "Likes")."""
+    return (label_of(line) or "") in _MANY_VALUES
+
+
+def with_value_of(old: str, new: str) -> str:
+    """The saved line ``old`` with the value of ``new`` added: "Hobby: running; pottery"."""
+    return f"{old.rstrip()}; {new.partition(':')[2].strip()}"
+
+
+def block_lines(value: str) -> list[str]:
+    """The non-empty lines of a human block's text; none for the packaged default text."""
+    return [] if value.strip() == default_text(BLOCK).strip() else [ln for ln in value.splitlines() if ln.strip()]
+
+
+def said_twice(line: str, other: str) -> bool:
+    """Whether ``line`` says what ``other`` says under another label: values of three content
+    words or more, four in five of them shared. For "Outside school I mostly climb at the
+    bouldering gym on Thursdays" a `make run` chat saved "Hobbies: climbing at the bouldering
+    gym on Thursdays" and "Outside school: climbs at the bouldering gym on Thursdays" (stop 47)."""
+    mine, theirs = value_stems(line), value_stems(other)
+    return min(len(mine), len(theirs)) >= 3 and len(mine & theirs) * 5 >= len(mine | theirs) * 4
+
+
+_ISO_PART = re.compile(r"\b\d{4}(?:-\d{2}(?:-\d{2})?)?\b")
+
+
+def dated_ahead(line: str, today: date) -> bool:
+    """Whether ``line`` holds a day (or month, or year) after ``today``: a plan."""
+    now = today.isoformat()
+    return any(found > now[: len(found)] for found in _ISO_PART.findall(line.partition(":")[2]))
+
+
+# words that say a fact ended: a plan beside it replaces it ("I left the practice, I start at the hospital on Monday")
+_ENDED = re.compile(
+    r"\b(?:quit|left|resign\w*|handed\s+in\s+my\s+notice|retired|finished|no\s+longer|sold)\b", re.IGNORECASE
+)
+
+
+def _singular(word: str) -> str:
+    """``word`` without a plural ending: "buses" is "bus", "shops" is "shop"; "bus" stays."""
+    if len(word) > 4 and word.endswith(("ses", "xes", "ches", "shes")):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") and not word.endswith(("ss", "us", "is")) else word
+
+
+def _singulars(text: str) -> set[str]:
+    """The content words of ``text``, each without a plural ending."""
+    return {_singular(w) for w in content_words(text)}
+
+
+def _plan_beside(old: str, new: str, today: date | None, said: str = "") -> bool:
+    if today is None or not dated_ahead(new, today) or _ISO_PART.search(old.partition(":")[2]):
+        return False
+
+    def forms(text: str) -> set[str]:  # "the buses" is "Work: drives the night bus"
+        return {stem(w) for w in _singulars(text)}
+
+    ended = any(forms(old.partition(":")[2]) & forms(s) and _ENDED.search(s) for s in sentences(said))
+    return not ended
+
+
+def _without_name(line: str, name: str) -> str:
+    """``line`` with the name its value begins with taken out: "Husband: working on a film soundtrack"
+    for "Husband: Rui (working on a film soundtrack)"."""
+    label, _, value = line.partition(":")
+    rest = re.sub(rf"^\s*{re.escape(name)}\b[\s,;:-]*", "", value, flags=re.IGNORECASE).strip()
+    if rest.startswith("(") and rest.endswith(")") and rest.count("(") == 1:
+        rest = rest[1:-1].strip()
+    return f"{label}: {rest}" if rest else line
+
+
+def _detail_changed(old: str, name: str, said: str) -> bool:
+    """Whether ``said`` says the saved detail of someone's line ``old`` changed: a sentence that
+    holds a word of that detail (the name aside) also holds a word of change."""
+
+    # whole words: "soundtrack" is no word of "sound engineer"
+    detail = _singulars(old.partition(":")[2]) - {name.lower()}
+    return any(detail & _singulars(sentence) and _CHANGE.search(sentence) for sentence in sentences(said))
+
+
+def merge(value: str, lines: Sequence[str], limit: int, said: str, today: date | None = None) -> tuple[str, Notes]:
+    """``value`` (a block's text) with ``lines`` (read from the user's words ``said``) written
+    in: a line whose label the block holds replaces it when ``replaces`` allows, one it already
+    holds changes nothing, the rest are appended; oldest lines leave when the result would
+    exceed ``limit``. A plan (a line dated after ``today``) joins an undated saved line rather
+    than replacing it: it has not happened yet. "I start at a new school in January" made
+    "Work: teaches chemistry at a secondary school in Norwich" into "Work: new school in
+    January (2027-01)" (a `make run` chat, stop 47), and the job was gone."""
+    notes = Notes()
+    current = block_lines(value)
+    for line in lines:
+        label = label_of(line)
+        same = next((i for i, old in enumerate(current) if label_of(old) == label), None)
+        if any(normalize_space(old).lower() == line.lower() for old in current):
+            continue
+        one = individual(line)
+        if same is not None and one is not None and individual(current[same]) not in (None, one):
+            # "Dog: Tinto" does not make "Dog: Rex" go: a second one, or the line that files it
+            same = next((i for i, old in enumerate(current) if label_of(old) == label and individual(old) == one), None)
+        if same is not None and one is not None and individual(current[same]) == one:
+            if value_stems(line) <= value_stems(current[same]):
+                continue
+            aged = all(AGE_IN_VALUE.search(ln.partition(":")[2]) for ln in (current[same], line))
+            if (
+                not aged
+                and not value_stems(current[same]) <= value_stems(line)
+                and not _detail_changed(current[same], one, said)
+            ):
+                # more about the same person: "Husband: Rui (sound engineer); working on a film soundtrack"
+                gathered = with_value_of(current[same], _without_name(line, one))
+                notes.replaced.append((current[same], gathered))
+                current[same] = gathered
+                continue
+        if same is not None and value_stems(line) <= value_stems(current[same]):
+            continue  # a part of the saved line, said again
+        if same is None and any(said_twice(line, old) for old in current):
+            continue
+        if same is None:
+            current.append(line)
+            notes.added.append(line)
+        else:
+            # a line this pass wrote is not replaced by its next: "Wife: Sara, got a new job at the
+            # council" then "Wife: starts Monday", for "... she starts Monday"
+            fresh = current[same] in notes.added or current[same] in (new for _, new in notes.replaced)
+            if fresh:  # unless it says all that one did and more
+                changes = value_stems(current[same]) <= value_stems(line)
+            else:
+                changes = replaces(current[same], line, said)
+            # a plan joins the line it will change; "I've taken up pottery" joins "Hobby: running"
+            # (eval chat seed 22)
+            if _plan_beside(current[same], line, today, said) or (not changes and (holds_many(line) or fresh)):
+                gathered = with_value_of(current[same], line)
+                if current[same] in notes.added:  # said as one new line
+                    notes.added[notes.added.index(current[same])] = gathered
+                else:
+                    notes.replaced.append((current[same], gathered))
+                current[same] = gathered
+            elif changes:
+                if current[same] in notes.added:
+                    notes.added[notes.added.index(current[same])] = line
+                else:
+                    notes.replaced.append((current[same], line))
+                current[same] = line
+            else:
+                notes.kept.append((current[same], line))
+    kept_new = set(notes.added) | {new for _, new in notes.replaced}
+    while len("\n".join(current)) > limit and any(ln not in kept_new for ln in current):
+        oldest = next(ln for ln in current if ln not in kept_new)
+        current.remove(oldest)
+        notes.moved.append(oldest)
+    return "\n".join(current), notes
