@@ -1209,3 +1209,102 @@ def test_a_place_the_user_only_visited_is_no_home(line, said, visit):
     from memgpt_local.agent.fact_lines import place_of_a_visit
 
     assert place_of_a_visit(line, said) == visit
+
+
+def test_a_pet_or_someone_else_is_never_written_as_the_users_name():
+    """A `make run` chat (stop 50): "Bad news, Bran passed away on Sunday." made "Name: Ruth" into
+    "Name: Bran", the collie's name, and "what's my name?" was answered "Your name is Bran."."""
+    from memgpt_local.agent.fact_owners import not_the_users_name
+
+    saved = ["Name: Ruth", "Collie: Bran", "Husband: Declan"]
+    assert not_the_users_name("Name: Bran", saved, "Bad news, Bran passed away on Sunday.")
+    assert not_the_users_name("Name: Declan", ["Husband: Declan"], "Declan says hi.")  # his, not theirs
+    assert not not_the_users_name("Name: Ruth", saved, "It's Ruth again.")  # the same name
+    assert not not_the_users_name("Name: Bex", saved, "Actually, call me Bex, everyone does.")  # a new one, given
+    assert not not_the_users_name("Name: Ruth", [], "Ruth, by the way.")  # a first name, nothing known
+    assert not not_the_users_name("Pet: Bran", saved, "Bran passed away.")
+
+
+def test_news_of_one_of_the_users_people_or_animals_is_labelled_as_theirs():
+    from memgpt_local.agent.fact_owners import their_news
+
+    saved = ["Name: Ruth", "Collie: Bran", "Husband: Declan"]
+    said = "Bad news, Bran passed away on Sunday. He was fourteen."
+    assert their_news(["Death: Sunday"], saved, said) == ["Bran's death: Sunday"]
+    # the user's own sentence, a line that names someone already, or nobody filed: unchanged
+    mine = "Bran and I walked to Kinsale on Sunday."
+    assert their_news(["Walk: to Kinsale on Sunday"], saved, mine) == ["Walk: to Kinsale on Sunday"]
+    assert their_news(["Collie: Bran, died on Sunday"], saved, said) == ["Collie: Bran, died on Sunday"]
+    assert their_news(["Death: Sunday"], ["Name: Ruth"], said) == ["Death: Sunday"]
+
+
+def test_a_label_run_together_from_the_users_words_is_spelt_as_they_wrote_it():
+    from memgpt_local.agent.fact_lines import unglued
+
+    said = "I'm 67, retired from the post office last year"
+    assert unglued("Retired from thepostoffice: last year", said) == "Retired from the post office: last year"
+    assert unglued("Retired: from the post office", said) == "Retired: from the post office"
+    assert unglued("Workplace: the postoffice", said) == "Workplace: the postoffice"  # the value is the model's
+
+
+def test_a_label_that_only_says_a_day_is_not_saved():
+    """ "it's the 19th of December, I told you yesterday!" was saved as "Date: 19th of December"."""
+    from memgpt_local.agent.fact_lines import only_a_date, worth_saving
+
+    said = "it's the 19th of December, I told you yesterday!"
+    assert only_a_date("Date: 19th of December") and not worth_saving("Date: 19th of December", said)
+    assert not only_a_date("Declan's birthday: 19th of December")
+    assert not only_a_date("Wedding date: 19th of December")
+
+
+def test_a_plan_of_someone_filed_by_name_joins_their_line_without_the_name_again():
+    from datetime import date
+
+    said = "Oh, news: Saoirse got into university in Dublin, she starts medicine in September."
+    value, notes = merge(
+        "Name: Ruth\nGranddaughter: Saoirse",
+        ["Granddaughter: Saoirse, starts medicine in September (2027-09)"],
+        2000,
+        said,
+        date(2026, 12, 3),
+    )
+    assert value.splitlines()[1] == "Granddaughter: Saoirse; starts medicine in September (2027-09)"
+
+
+@pytest.mark.parametrize(
+    "message, asked",
+    [
+        (
+            "I can't eat shellfish. What would be a nice thing to cook for Declan's birthday on the 19th?",
+            "What would be a nice thing to cook for Declan's birthday on the 19th?",
+        ),
+        (
+            "What should I get my sister for her birthday next Friday?",
+            "What should I get my sister for her birthday next Friday?",
+        ),
+        ("What's my dog called?", ""),  # asks memory, not for help
+        ("Any tips for sleeping better?", ""),  # names nobody
+    ],
+)
+def test_a_request_for_help_with_someones_day_is_read_for_its_day(message, asked):
+    from memgpt_local.agent.facts import days_asked_about
+
+    assert days_asked_about(message) == asked
+
+
+def test_a_birthday_told_in_a_request_for_ideas_is_saved(store):
+    """Only the request's day is asked about (the scripted model writes the plan line): a message
+    of questions alone has no statement for the notes pass."""
+    from datetime import datetime, timezone
+
+    from memgpt_local.runtime.scripted import ScriptedBackend
+
+    agent = ensure_agent(store, "ruth", Settings())
+    store.core.set_value(agent.id, "human", "Name: Ruth\nHusband: Declan")
+    backend = ScriptedBackend(['{"facts": ["Declan\'s birthday: on the 19th"]}'])
+    noter = FactNoter(store, backend, agent.id, FactNoteSettings(enabled=True))
+    when = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
+    notes = noter.note("What would be a nice thing to cook for Declan's birthday on the 19th?", when=when)
+    assert notes.added == ["Declan's birthday: on the 19th (2026-12-19)"] and backend.remaining == 0
+    prompt = backend.requests[0].messages[-1].content
+    assert prompt.startswith('Message: "What would be a nice thing to cook for Declan\'s birthday on the 19th"')

@@ -103,6 +103,19 @@ def test_mentions_give_positions_and_values():
     assert all("Yesterday was long; tomorrow we rest."[m.start : m.end] == m.phrase for m in found)
 
 
+def test_a_day_of_the_month_said_alone_is_this_months_or_the_next():
+    """ "cook for Declan's birthday on the 19th" (a `make run` chat, stop 50) named no day."""
+    when = date(2026, 12, 3)
+    assert [m.value for m in mentions("What could I cook for his birthday on the 19th?", when)] == ["2026-12-19"]
+    assert [m.value for m in mentions("rent is due on the 1st", when)] == ["2027-01-01"]
+    assert [m.value for m in mentions("we met on the 2nd", when)] == ["2026-12-02"]
+    assert [m.value for m in mentions("I finished it on the 30th", when)] == ["2026-11-30"]
+    assert [m.value for m in mentions("it was due on the 31st", date(2026, 3, 5))] == ["2026-01-31"]
+    assert [m.value for m in mentions("on the 19th of December", when)] == ["2026-12-19"]  # the month's own
+    assert mentions("she lives on the 5th floor", when) == []
+    assert mentions("on the 3rd time of asking", when) == []
+
+
 def test_date_notes_list_each_phrase_once():
     assert date_notes("Yesterday was long, yesterday!", TUESDAY) == ["yesterday = 2025-03-03"]
     notes = date_notes("went on Saturday, last week", TUESDAY)

@@ -228,6 +228,28 @@ def test_repeat_guard_holds_a_denial_of_an_earlier_question_said_again_to_a_new_
     assert RepeatGuard().review(same_question, draft(denial), memory) is None
 
 
+def test_repeat_guard_holds_a_copy_of_an_earlier_user_message_once():
+    """A `make run` chat (stop 50): told a birthday's date, the reply went on with the user's
+    message of the day before, word for word, as the assistant's own."""
+    earlier = (
+        "I can't eat shellfish, found that out the hard way in Kinsale years ago. What would be a nice "
+        "thing to cook for Declan's birthday on the 19th?"
+    )
+    memory = FakeMemory(context=[msg(1, "user", earlier), msg(2, "user", "it's the 19th of December!")])
+    copy = draft(f"I know Declan's birthday is the 19th of December! {earlier}")
+    guard, turn = RepeatGuard(), Turn(question="it's the 19th of December!", event_id=2)
+    hold = guard.review(turn, copy, memory)
+    assert hold is not None and hold.hide_draft and "earlier message" in hold.notice
+    assert hold.notice.endswith("to the user's message: it's the 19th of December!")
+    assert guard.review(turn, copy, memory) is None  # once a turn: the second draft goes out
+    # a few of their words in a reply of its own are no copy
+    own = draft("Noted: Declan's birthday is the 19th of December, and you can't eat shellfish.")
+    assert RepeatGuard().review(Turn(question="it's the 19th of December!", event_id=2), own, memory) is None
+    # the message being answered is not an earlier one (its own check covers it)
+    later = FakeMemory(context=[msg(1, "user", earlier)])
+    assert RepeatGuard().review(Turn(question="q", event_id=1), draft(f"So: {earlier} Lovely."), later) is None
+
+
 def test_repeat_guard_holds_a_reply_of_an_earlier_turn_once_and_shows_the_message_to_answer():
     earlier = "That's great to know! How can I assist you today?"
     memory = FakeMemory(
@@ -485,6 +507,12 @@ def test_denial_guard_shows_what_memory_holds_about_the_question_once():
         "[human] Pet: Gollse",
     ]
     assert lines_about("Where did I go to university?", gig) == []  # "where" alone is no topic
+    # a dog or cat saved by its breed is asked about as a dog or a cat (a `make run` chat, stop 50:
+    # "what's my dog called again?" beside "Collie: Bran" was denied), and the other way round
+    bred = [*core, ("human", "Collie: Bran")]
+    assert lines_about("what's my dog called again?", bred) == ["[human] Collie: Bran"]
+    assert lines_about("What is my collie called?", [("human", "Dog: Bran")]) == ["[human] Dog: Bran"]
+    assert lines_about("What is my cat called?", bred) == ["[human] Allergy: cat hair"]
     hits = searched_turn(
         "What was the name we gave the ferret we adopted?", ["We adopted a ferret and named her Stoundbea."]
     )

@@ -222,7 +222,10 @@ def merge(value: str, lines: Sequence[str], limit: int, said: str, today: date |
             # a plan joins the line it will change; "I've taken up pottery" joins "Hobby: running"
             # (eval chat seed 22)
             if _plan_beside(current[same], line, today, said) or (not changes and (holds_many(line) or fresh)):
-                gathered = with_value_of(current[same], line)
+                # the same one's plan joins without their name again: "Granddaughter: Saoirse; Saoirse,
+                # starts medicine in September" (a `make run` chat, stop 50)
+                same_one = one is not None and individual(current[same]) == one
+                gathered = with_value_of(current[same], _without_name(line, one) if same_one and one else line)
                 if current[same] in notes.added:  # said as one new line
                     notes.added[notes.added.index(current[same])] = gathered
                 else:

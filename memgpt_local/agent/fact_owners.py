@@ -454,3 +454,49 @@ def under_their_relation(lines: Sequence[str], saved: Sequence[str]) -> list[str
             continue
         out.append(f"{relation}: {name[1]}, {value.strip()}")
     return out
+
+
+def not_the_users_name(line: str, saved: Sequence[str], said: str) -> bool:
+    """Whether ``line`` is a "Name:" line with a name the user did not give as their own, where
+    the block already knows their name or files that one as someone else: told "Bad news, Bran
+    passed away on Sunday." beside "Name: Ruth" and "Collie: Bran", the notes pass wrote "Name:
+    Bran", the block's "Name: Ruth" was replaced, and asked "what's my name?" the assistant said
+    "Your name is Bran." (a `make run` chat, stop 50)."""
+    label, _, value = line.partition(":")
+    if words(label) != ["name"] or not words(value):
+        return False
+    name = words(value)[0]
+    introduced = introduced_name(said)
+    if introduced is not None and introduced.lower() == name:
+        return False
+    known = user_name(saved, "").lower()
+    if known == name:
+        return False
+    return bool(known) or any(individual(old) == name for old in saved)
+
+
+def their_news(lines: Sequence[str], saved: Sequence[str], said: str) -> list[str]:
+    """``lines`` with a line that names nobody labelled with whose it is, when every sentence
+    that says its value speaks of one of the user's people or animals a ``saved`` line files and
+    not of the user: "Bad news, Bran passed away on Sunday." beside "Collie: Bran" was saved as
+    "Death: Sunday" (a `make run` chat, stop 50); "Bran's death: Sunday" is his, and is shown
+    beside his line."""
+    filed = {one for one in map(individual, saved) if one is not None}
+    out = []
+    for line in lines:
+        label, colon, value = line.partition(":")
+        told = {stem(w) for w in content_words(value)}
+        holding = [s for s in sentences(said) if told and told <= {stem(w) for w in words(s)}]
+        named = {w for s in holding for w in words(s) if w in filed}
+        if (
+            not colon
+            or len(named) != 1
+            or any(FIRST_PERSON.search(s) for s in holding)
+            or set(words(label)) & (_OWNED | filed | {"name", "age"})
+            or "'" in label
+        ):
+            out.append(line)
+            continue
+        (one,) = named
+        out.append(f"{one.capitalize()}'s {label.strip()[:1].lower()}{label.strip()[1:]}:{value}")
+    return out

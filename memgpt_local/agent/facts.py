@@ -79,6 +79,7 @@ from memgpt_local.agent.fact_lines import (
     plain_label,
     states_something_personal,
     takes_up_suggestion,
+    unglued,
     without_bare_days,
     worth_saving,
 )
@@ -89,12 +90,14 @@ from memgpt_local.agent.fact_owners import (
     kept_relations,
     named_people,
     news_of_a_saved_one,
+    not_the_users_name,
     owned_animals,
     people_not_animals,
     refiled,
     said_relations,
     someone_elses,
     the_users_own,
+    their_news,
     told_of_in_a_clause,
     under_their_relation,
     unheard_kin,
@@ -108,8 +111,12 @@ from memgpt_local.runtime.grammar import build_notes_grammar
 from memgpt_local.schemas import ChatMessage
 from memgpt_local.text import (
     PETS,
+    RELATIONS,
+    asks_for_help,
     is_bare_request,
+    names_within,
     normalize_space,
+    questions,
     sentences,
     speaks_of_its_writer,
     statements,
@@ -188,6 +195,9 @@ PLANS_PER_MESSAGE = 2  # plans asked about on their own, at most, per message
 PLAN_EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ("Got the dentist tomorrow though, ugh.", "tomorrow", "Dentist: tomorrow"),
     ("Jo and I are off to Lisbon next Friday! Can't wait.", "next Friday", "Trip: to Lisbon with Jo next Friday"),
+    # a day told in a request for ideas is the day, not the request: "What should I get my sister Maeve
+    # for her birthday next Friday?" was written "Sister's gift: something for Maeve's birthday" (stop 50)
+    ("Any ideas what I could cook for Jo's birthday on the 12th?", "on the 12th", "Jo's birthday: on the 12th"),
     (
         "My mum turns sixty in two weeks, we're throwing her a party.",
         "in two weeks",
@@ -206,6 +216,18 @@ def plan_prompt(message: str, phrase: str) -> list[ChatMessage]:
     for said, when, line in PLAN_EXAMPLES:
         prompt += [ask(said, when), ChatMessage(role="assistant", content=json.dumps({"facts": [line]}))]
     return [*prompt, ask(message[:MESSAGE_MAX_CHARS], phrase)]
+
+
+def days_asked_about(message: str) -> str:
+    """The questions of ``message`` that ask for help with someone's day: "What would be a nice
+    thing to cook for Declan's birthday on the 19th?" told the husband's birthday, yet questions
+    are not read for facts, and asked "when is Declan's birthday?" the next day the assistant did
+    not know (a `make run` chat, stop 50). Their days are asked about as plans."""
+    return " ".join(
+        s
+        for s in sentences(questions(message))
+        if asks_for_help(s) and (names_within(s.replace("'s ", " ")) or set(words(s)) & (RELATIONS | {"our"}))
+    )
 
 
 def work_line(line: str) -> bool:
@@ -438,7 +460,9 @@ class FactNoter:
         """Read ``message`` (the user's) for facts and write the grounded ones; stores a
         ``memory update`` event (at ``when``, default the clock) when anything changed.
         ``answering`` is the assistant's message the user answered, if any."""
-        if not states_something_personal(message):
+        personal = states_something_personal(message)
+        helping = days_asked_about(message)
+        if not personal and not helping:
             return Notes()
         # its questions state nothing, nor do its bare requests ("Give me a list of ...")
         said = " ".join(s for s in sentences(statements(message)) if not is_bare_request(s))
@@ -451,7 +475,11 @@ class FactNoter:
             prompt = notes_prompt(saved, said)
         if side.count_tokens(prompt) + NOTES_MAX_TOKENS > side.n_ctx:
             return Notes()
-        found = parse_notes(side.complete(prompt, grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS).text)
+        found = (
+            parse_notes(side.complete(prompt, grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS).text)
+            if personal
+            else []
+        )
         lines = [line for line in found if worth_saving(line, said)]
         saved_lower = {old.lower() for old in saved}
         copied = [line for line in found if line.lower() in saved_lower]
@@ -477,18 +505,25 @@ class FactNoter:
         lines = people_not_animals(owned_animals(lines, said), saved, said)
         dropped = [line for line in found if line not in lines]
         day = when or datetime.now(timezone.utc)
-        dated = carry_days([annotate(as_note(plain_label(line)), day, context=said) for line in lines], said, day)
-        for mention in undated_plans(dated, said, day)[:PLANS_PER_MESSAGE]:
+        dated = carry_days(
+            [annotate(as_note(plain_label(unglued(line, said))), day, context=said) for line in lines], said, day
+        )
+        plans = [(said, mention) for mention in undated_plans(dated, said, day)]
+        plans += [(helping, m) for m in plans_in(helping, day) if not any(m.value in ln for ln in dated)]
+        for text, mention in plans[:PLANS_PER_MESSAGE]:
             # the plan's own clause: given the whole message "...and my daughter Layla has her first
             # ballet recital tomorrow evening. I'm more nervous than she is!", the model wrote
             # the message out again as one line, in the third person
             asked = parse_notes(
                 side.complete(
-                    plan_prompt(clause_with(said, mention), mention.phrase), grammar=self.plan_grammar, max_tokens=40
+                    plan_prompt(clause_with(text, mention), mention.phrase), grammar=self.plan_grammar, max_tokens=40
                 ).text
             )
-            planned = [ln for ln in asked if worth_saving(ln, said)]
-            dated += [with_day(annotate(as_note(plain_label(ln)), day, context=said), mention) for ln in planned]
+            planned = [ln for ln in asked if worth_saving(ln, text)]
+            dated += [
+                with_day(annotate(as_note(plain_label(unglued(ln, text))), day, context=text), mention)
+                for ln in planned
+            ]
             dropped += [ln for ln in asked if ln not in planned]
         if saved and changes_work(said):
             # a job change the notes pass wrote as "Practice: left" and "University veterinary
@@ -509,25 +544,29 @@ class FactNoter:
             ]
             dropped += scraps
             dated = [ln for ln in dated if ln not in scraps] + now
-        written = without_bare_days(said_relations(keep_owners(dated, said, day), said))
-        unheard = [line for line in written if unheard_kin(line, said, saved)]
+        told = f"{said} {helping}".strip()  # the words its plans may come from
+        written = without_bare_days(said_relations(keep_owners(dated, told, day), told))
+        unheard = [line for line in written if unheard_kin(line, told, saved)]
         dropped += unheard
-        written = [moved_home(childhood_home(line, said)) for line in written if line not in unheard]
-        written = kept_relations(written, saved, said)
+        written = [moved_home(childhood_home(line, told)) for line in written if line not in unheard]
+        written = kept_relations(written, saved, told)
         misfiled = [
             line
             for line in written
-            if files_a_saved_person(line, [*saved, *written]) or news_of_a_saved_one(line, saved, said)
+            if files_a_saved_person(line, [*saved, *written])
+            or news_of_a_saved_one(line, saved, told)
+            or not_the_users_name(line, saved, told)
         ]
         dropped += misfiled
         written = under_their_relation([line for line in written if line not in misfiled], saved)
-        filed = [refiled(line, [*saved, *written], said) for line in written]
+        written = their_news(written, saved, told)
+        filed = [refiled(line, [*saved, *written], told) for line in written]
         dropped += [line for line, kept in zip(written, filed) if kept is None]
         written = [line for line in filed if line is not None]
-        user = user_name(saved, said)
-        written = [the_users_own(line, said) for line in someone_elses(written, said, user)]
-        written = told_of_in_a_clause(written, said, user)
-        written = named_people(written, saved, said)
+        user = user_name(saved, told)
+        written = [the_users_own(line, told) for line in someone_elses(written, told, user)]
+        written = told_of_in_a_clause(written, told, user)
+        written = named_people(written, saved, told)
         written += [line for line in new_ages(saved, said) if label_of(line) not in map(label_of, written)]
         value, notes = merge(block.value, written, block.limit, said, day_of(day))
         notes.dropped = dropped

@@ -83,6 +83,14 @@ _PATTERNS = (
     ("day_month", rf"(?:the\s+)?{_DATE}\s+(?:of\s+)?(?P<month>{_MONTH}){_NO_YEAR}"),
     ("month_day", rf"(?P<month>{_MONTH})\s+(?:the\s+)?{_DATE}{_NO_YEAR}"),
     ("month", rf"(?P<which>last|this|next|in)\s+(?P<month>{_MONTH}){_NO_YEAR}"),
+    # a day of the month said alone: "cook for Declan's birthday on the 19th" (a `make run` chat,
+    # stop 50); not "the 19th of December" (``day_month``) nor "on the 5th floor"
+    (
+        "nth",
+        rf"(?:on|by|until|till|before|after|from)\s+the\s+(?P<d>[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)"
+        rf"(?!\s+(?:of\s+)?{_MONTH})(?!\s+(?:century|centuries|floor|time|times|hole|round|lap|row|grade|place"
+        r"|birthday|anniversary|minute|day|week|year)\b)",
+    ),
 )
 _PHRASE = re.compile(
     r"(?<![\w-])(?:"
@@ -111,9 +119,10 @@ _PROGRESSIVE = re.compile(
 # dated to the Thursday before in a `make run` chat). An -ed word after a form of "be" or "get"
 # is a state ("I'm booked on Friday", "they're getting married in June"), one after "have" is in
 # the present perfect ("Exam's on Tuesday and I haven't revised at all"), and some -ed words are
-# no verbs at all
+# no verbs at all; "could" asking ("What could I cook on the 19th?") is no past
 _PAST_FORMS = (
-    "was|wasn't|were|weren't|had|hadn't|did|didn't|could|couldn't|went|got|saw|came|took|made|said|told|gave|"
+    "was|wasn't|were|weren't|had|hadn't|did|didn't|"
+    r"could(?!\s+(?:i|we|you|he|she|they)\b)|couldn't|went|got|saw|came|took|made|said|told|gave|"
     "found|met|left|set|ran|ate|drank|bought|brought|thought|felt|kept|lost|won|sent|spent|wrote|heard|held|"
     "stood|sat|slept|fell|flew|drove|rode|broke|spoke|chose|wore|began|sang|swam|threw|knew|grew|forgot|"
     "caught|taught|fought|paid|built|lent|meant|sold|woke|became|ago"
@@ -243,6 +252,23 @@ def _day_of_month(day: date, number: int, name: str, future: bool) -> str | None
     return None
 
 
+def _nth(day: date, number: int, future: bool) -> str | None:
+    """ "on the 19th": that day of this month, or of the next month that has it (in the past,
+    of the last one)."""
+    step = 1 if future else -1
+    year, month = day.year, day.month
+    for _ in range(13):
+        try:
+            candidate = date(year, month, number)
+        except ValueError:
+            candidate = None
+        if candidate is not None and ((candidate >= day) if future else (candidate <= day)):
+            return candidate.isoformat()
+        month += step
+        year, month = (year + 1, 1) if month > 12 else (year - 1, 12) if month < 1 else (year, month)
+    return None
+
+
 def _period(day: date, which: str, period: str) -> str:
     step = {"last": -1, "this": 0, "next": 1}[which.lower()]
     monday = day - timedelta(days=day.weekday())
@@ -276,6 +302,8 @@ def _value(kind: str, phrase: str, day: date, future: bool) -> str | None:
         return _weekday(day, m["which"], m["day"], future)
     if kind == "month":
         return _month(day, m["which"], m["month"], future)
+    if kind == "nth":
+        return _nth(day, int(m["d"]), future)
     if kind in ("day_month", "month_day"):
         return _day_of_month(day, int(m["d"]), m["month"], future)
     return _period(day, m["which"], m["period"])

@@ -11,9 +11,10 @@ shown the user's message to answer instead (its second draft goes out).
 The same model also sent the user's words back as its reply ("By the way, I'm allergic to
 penicillin, and my favourite dinner is aubergine curry." for that very message), and once one
 such copy stood in its context it copied every later message too, questions included, for the
-rest of the session. A draft that holds most of the user's message word for word is held back
-the same way, so it never becomes an example to follow (a question asked back is the echo
-guard's to hold, with the turn's search hits).
+rest of the session. A draft that holds most of the user's message word for word, or eight
+words in order of an earlier one of theirs, is held back the same way, so it never becomes an
+example to follow (a question asked back is the echo guard's to hold, with the turn's search
+hits).
 
 Nor does a reply go out that is built on an earlier one: a sentence nearly the same as one of
 an earlier reply's (until stop 25: one opening with the same five words, which held good
@@ -113,7 +114,35 @@ class RepeatGuard(Policy):
                 "it repeated the user's message",
                 hide_draft=True,
             )
+        earlier = None if PARROT in turn.marks or asked_back else copied_user_message(message, turn, memory)
+        if earlier is not None:
+            turn.marks.add(PARROT)
+            return Hold(
+                self.name,
+                "Not sent: your reply copies what the user wrote in an earlier message, word for word, as if you "
+                f"had said it. Reply in your own words to {reply_target(turn)}",
+                "it copied the user's earlier message",
+                hide_draft=True,
+            )
         return None
+
+
+def copied_user_message(message: str, turn: Turn, memory: MemoryView, *, min_words: int = 8) -> str | None:
+    """The user message of an earlier turn (in the main context) that ``message`` copies: a run
+    of at least ``min_words`` of its words, in order. Asked "when is Declan's birthday?" and told
+    the date, a `make run` chat (stop 50) sent "I know Declan's birthday is the 19th of December,
+    and I told you yesterday! I can't eat shellfish, found that out the hard way in Kinsale years
+    ago. What would be a nice thing to cook for Declan's birthday on the 19th?", the user's
+    message of the day before, as its own words. Eight words in order are no shared phrase."""
+    written = words(message)
+    if len(written) < min_words:
+        return None
+    for m in memory.in_context():
+        if turn.event_id is not None and m.id >= turn.event_id:
+            break
+        if m.role == "user" and longest_common_run(written, words(m.content)) >= min_words:
+            return m.content
+    return None
 
 
 def answers_again(question: str | None, message: str, repeated: str) -> bool:
