@@ -2173,6 +2173,8 @@ def test_answer_start_begins_the_reply_with_the_label_of_the_line_that_answers()
         ("Ugh, rough week. Feeling pretty lonely since the move.", "How exciting! Tell me more."),
         # a `make run` chat, stop 49
         ("oh and I'm allergic to shellfish, found that out the hard way in Gdansk", "That's great to hear!"),
+        # a `make run` chat, stop 50
+        ("Saoirse is teaching me to knit, which is going badly.", "That's a great story about your granddaughter."),
     ],
 )
 def test_tone_guard_holds_a_cheerful_opening_to_something_hard_once(said, reply):
@@ -2271,3 +2273,19 @@ def test_nothing_found_reads_the_lines_under_the_name_of_the_one_asked_of():
     assert detail_left("what's my daughter into these days?", lines) == set()
     assert detail_left("What's my daughter's hobby?", lines) == set()
     assert detail_left("Which school does my daughter go to?", lines) == {"scho"}  # not said: still asked
+
+
+def test_the_next_page_of_a_search_is_ranked_as_its_first_page_was():
+    """The hits of a search's earlier pages get no skip from its next page: skipped, they moved
+    down the ranking, and a dmr episode's page 2 showed three of page 1's hits again."""
+    from memgpt_local.agent.turn import Turn
+    from memgpt_local.schemas import FunctionCall
+
+    turn = Turn(question="which novel kept me up?", event_id=100, focus="which novel kept me up?")
+    turn.add(search_step(0, [hit(1, "a"), hit(2, "b")], query="novel"))
+    turn.add(search_step(1, [hit(3, "c")], query="book club"))
+    assert turn.shown() == {"passage": [1, 2, 3]}
+    more = FunctionCall(thought="t", function="archival_memory_search", arguments={"query": "novel", "page": 1})
+    assert turn.shown(more) == {"passage": [3]}
+    other = FunctionCall(thought="t", function="conversation_search", arguments={"query": "novel", "page": 1})
+    assert turn.shown(other) == {"passage": [1, 2, 3]}

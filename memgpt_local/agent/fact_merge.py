@@ -5,7 +5,7 @@ oldest lines leave when the block is full. Split from ``facts.py``, which runs t
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -171,14 +171,24 @@ def _detail_changed(old: str, name: str, said: str) -> bool:
     return any(detail & _singulars(sentence) and _CHANGE.search(sentence) for sentence in sentences(said))
 
 
-def merge(value: str, lines: Sequence[str], limit: int, said: str, today: date | None = None) -> tuple[str, Notes]:
+def merge(
+    value: str,
+    lines: Sequence[str],
+    limit: int,
+    said: str,
+    today: date | None = None,
+    settled: Collection[str] = (),
+) -> tuple[str, Notes]:
     """``value`` (a block's text) with ``lines`` (read from the user's words ``said``) written
     in: a line whose label the block holds replaces it when ``replaces`` allows, one it already
     holds changes nothing, the rest are appended; oldest lines leave when the result would
     exceed ``limit``. A plan (a line dated after ``today``) joins an undated saved line rather
     than replacing it: it has not happened yet. "I start at a new school in January" made
     "Work: teaches chemistry at a secondary school in Norwich" into "Work: new school in
-    January (2027-01)" (a `make run` chat, stop 47), and the job was gone."""
+    January (2027-01)" (a `make run` chat, stop 47), and the job was gone. A line whose label is
+    ``settled`` replaces the saved one outright: the work question saw the saved job and wrote
+    the work now ("Work: barista ...; gardener at the botanical garden, from the 1st" kept the
+    old job beside the new one, bench_notes jobs-held, stop 50)."""
     notes = Notes()
     current = block_lines(value)
     for line in lines:
@@ -218,10 +228,11 @@ def merge(value: str, lines: Sequence[str], limit: int, said: str, today: date |
             if fresh:  # unless it says all that one did and more
                 changes = value_stems(current[same]) <= value_stems(line)
             else:
-                changes = replaces(current[same], line, said)
+                changes = label in settled or replaces(current[same], line, said)
             # a plan joins the line it will change; "I've taken up pottery" joins "Hobby: running"
             # (eval chat seed 22)
-            if _plan_beside(current[same], line, today, said) or (not changes and (holds_many(line) or fresh)):
+            beside = label not in settled and _plan_beside(current[same], line, today, said)
+            if beside or (not changes and (holds_many(line) or fresh)):
                 # the same one's plan joins without their name again: "Granddaughter: Saoirse; Saoirse,
                 # starts medicine in September" (a `make run` chat, stop 50)
                 same_one = one is not None and individual(current[same]) == one

@@ -525,6 +525,7 @@ class FactNoter:
                 for ln in planned
             ]
             dropped += [ln for ln in asked if ln not in planned]
+        now: list[str] = []
         if saved and changes_work(said):
             # a job change the notes pass wrote as "Practice: left" and "University veterinary
             # hospital: Porto on Monday" (a `make run` chat, stop 48), the old job kept; its own
@@ -568,7 +569,9 @@ class FactNoter:
         written = told_of_in_a_clause(written, told, user)
         written = named_people(written, saved, told)
         written += [line for line in new_ages(saved, said) if label_of(line) not in map(label_of, written)]
-        value, notes = merge(block.value, written, block.limit, said, day_of(day))
+        # the work question saw the saved job and wrote the work now: its line replaces, not joins
+        settled = {label_of(line) or "" for line in written if work_line(line)} if now else set()
+        value, notes = merge(block.value, written, block.limit, said, day_of(day), settled)
         notes.dropped = dropped
         if not notes.changed:
             return notes

@@ -428,7 +428,7 @@ class AgentRunner:
                 else None
             )
             if hold is None:
-                focus = SearchFocus(turn.focus, turn.shown()) if turn.focus else None
+                focus = SearchFocus(turn.focus, turn.shown(call)) if turn.focus else None
                 outcome = self.executor.run(call, focus, turn.event_id)
             else:
                 outcome = FunctionOutcome(True, hold.notice)

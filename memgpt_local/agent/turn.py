@@ -188,15 +188,31 @@ class Turn(_Steps):
         if step.hold is not None:
             self.holds[step.hold.reason] += 1
 
-    def shown(self) -> dict[str, list[int]]:
-        """Ids of the entries the turn's searches have shown, by kind."""
+    def shown(self, paging: FunctionCall | None = None) -> dict[str, list[int]]:
+        """Ids of the entries the turn's searches have shown, by kind; with ``paging`` (a call
+        about to run), less those of the earlier pages of its own search (the same function and
+        arguments but the page). Their ids, skipped by the question's push, reordered the search
+        between its pages: a dmr episode's page 2 showed three hits of page 1 again and never the
+        rest (eval dmr, second wording, seed 8, stop 49)."""
         out: dict[str, list[int]] = {}
-        for _, ranked in self.search_hits():
-            out.setdefault(ranked.hit.kind, []).append(ranked.hit.id)
+        for step in (s for s in self.steps if s.outcome.searched):
+            if paging is not None and step.call is not None and _same_search(step.call, paging):
+                continue
+            for ranked in step.outcome.hits:
+                out.setdefault(ranked.hit.kind, []).append(ranked.hit.id)
         return out
 
     def result(self) -> TurnResult:
         return TurnResult(list(self.steps), self.question, self.focus)
+
+
+def _same_search(a: FunctionCall, b: FunctionCall) -> bool:
+    """Whether two calls are pages of one search: the same function and arguments but the page."""
+
+    def search(call: FunctionCall) -> dict[str, object]:
+        return {k: v for k, v in call.arguments.items() if k != "page"}
+
+    return a.function == b.function and search(a) == search(b)
 
 
 @dataclass

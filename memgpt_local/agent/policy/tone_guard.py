@@ -27,13 +27,16 @@ _HARD = re.compile(
     r"|frustrat(?:ed|ing)|sick|ill|unwell|hurt|injured|sore|awful|terrible|horrible|rough|hard\s+day|long\s+day"
     r"|bad\s+day|cried|crying|died|passed\s+away|funeral|broke\s+up|dumped|fired|laid\s+off|struggling"
     # "I'm allergic to shellfish, found that out the hard way" got "That's great to hear!" (stop 49)
-    r"|allergic|allergy|allergies|the\s+hard\s+way|accident|emergency)\b",
+    r"|allergic|allergy|allergies|the\s+hard\s+way|accident|emergency"
+    # "My granddaughter is teaching me to knit, which is going badly." got "That's a great story ...
+    # I'm glad you're enjoying knitting." (a `make run` chat, stop 50)
+    r"|badly|disaster|hopeless|desperate)\b",
     re.IGNORECASE,
 )
 _NOT_SO = re.compile(r"\b(?:not|never|no\s+longer|n't)\s+(?:\w+\s+)?$", re.IGNORECASE)
 # a reply's first sentence that cheers: "That's great!", "How exciting!", "I'm so glad ..."
 _CHEER = re.compile(
-    r"^\W*(?:(?:that's|that\s+is|this\s+is|how|what)\s+(?:so\s+|really\s+)?(?:great|wonderful|awesome|fantastic"
+    r"^\W*(?:(?:that's|that\s+is|this\s+is|how|what)\s+(?:a\s+)?(?:so\s+|really\s+)?(?:great|wonderful|awesome|fantastic"
     r"|amazing|exciting|lovely|cool|brilliant|good\s+news|great\s+news)\b|(?:great|wonderful|awesome|fantastic"
     r"|amazing|yay|congratulations)\b|i'?m\s+(?:so\s+|really\s+)?glad\b|i\s+am\s+(?:so\s+)?glad\b)",
     re.IGNORECASE,
