@@ -1308,3 +1308,45 @@ def test_a_birthday_told_in_a_request_for_ideas_is_saved(store):
     assert notes.added == ["Declan's birthday: on the 19th (2026-12-19)"] and backend.remaining == 0
     prompt = backend.requests[0].messages[-1].content
     assert prompt.startswith('Message: "What would be a nice thing to cook for Declan\'s birthday on the 19th"')
+
+
+@pytest.mark.parametrize(
+    "message, answering, asked",
+    [
+        ("the 22nd, I told you earlier.", "I don't know when Orla's birthday is.", True),
+        ("Tilly! She's a tabby.", "Oh, a cat! What's her name?", True),
+        ("Since 2019.", "How long have you lived in Cork?", True),
+        ("Quiet, thanks.", "How was your weekend?", False),  # no name, number or day
+        ("the 22nd, I told you earlier.", "Lovely, enjoy the cake!", False),  # nothing asked or denied
+        ("the 22nd.", "", False),
+        (" ".join(["word"] * 31) + " 22nd", "When is it?", False),  # a long message says its own topic
+    ],
+)
+def test_a_short_answer_to_a_question_or_a_denial_is_asked_about_with_it(message, answering, asked):
+    from memgpt_local.agent.fact_answers import answers_the_assistant
+
+    assert answers_the_assistant(message, answering) == asked
+
+
+def test_a_fact_told_in_answer_to_the_assistant_is_saved_under_what_it_answers(store):
+    """A `make run` chat (stop 50): "the 22nd, I told you earlier." after "I don't know when Orla's
+    birthday is." saved nothing, and the assistant went on not knowing."""
+    from memgpt_local.runtime.scripted import ScriptedBackend
+
+    agent = ensure_agent(store, "declan", Settings())
+    store.core.set_value(agent.id, "human", "Name: Declan\nWife: Orla")
+    backend = ScriptedBackend(['{"facts": []}', '{"facts": ["Orla\'s birthday: the 22nd"]}'])
+    noter = FactNoter(store, backend, agent.id, FactNoteSettings(enabled=True))
+    notes = noter.note("the 22nd, I told you earlier.", answering="I don't know when Orla's birthday is.")
+    assert notes.added == ["Orla's birthday: the 22nd"] and backend.remaining == 0
+    asked = backend.requests[1].messages[-1].content
+    assert asked.startswith('Assistant: "I don\'t know when Orla\'s birthday is."\nUser: "the 22nd')
+
+
+def test_a_value_that_only_guesses_is_not_saved():
+    from memgpt_local.agent.fact_lines import a_guess, worth_saving
+
+    said = "Not me, Nell! The dog needs the diet, not me. Though Orla might say otherwise."
+    assert not worth_saving("Orla: might say otherwise", said)
+    assert a_guess("Home: maybe Spain") and a_guess("Wife: Orla, might say otherwise")
+    assert not a_guess("Work: mayor of Cork") and not a_guess("Home: Maynooth")

@@ -173,7 +173,18 @@ def worth_saving(line: str, said: str) -> bool:
         and not glued_label(line)
         and not place_of_a_visit(line, said)
         and not only_a_date(line)
+        and not a_guess(line)
     )
+
+
+# a value that only guesses: "Orla might say otherwise" was written "Wife: Orla, might say otherwise"
+# (a `make run` chat, stop 50), and "we might move to Spain" was saved as a home (stop 49)
+_GUESS = re.compile(r"^(?:[A-Z][a-z]+\s*,\s*)?(?:might|may|could|would|maybe|perhaps|possibly|probably)\b", re.I)
+
+
+def a_guess(line: str) -> bool:
+    """Whether ``line``'s value (after a name it files) opens with a guess ("might", "maybe")."""
+    return bool(_GUESS.match(line.partition(":")[2].strip()))
 
 
 # labels that say only that the value is a day: "Date: 19th of December" was saved for "it's the

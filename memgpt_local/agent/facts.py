@@ -69,6 +69,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from memgpt_local import events
+from memgpt_local.agent.fact_answers import ANSWER_MAX_TOKENS, answer_prompt, answers_the_assistant
 from memgpt_local.agent.fact_lines import (
     WORK_LABELS,
     as_note,
@@ -447,6 +448,7 @@ class FactNoter:
         self.grammar = build_notes_grammar("facts", max_items=settings.max_facts)
         self.plan_grammar = build_notes_grammar("facts", max_items=1, value_max_chars=80)
         self.work_grammar = build_notes_grammar("facts", max_items=1, value_max_chars=120)
+        self.answer_grammar = build_notes_grammar("facts", max_items=2, value_max_chars=80)
 
     def side_backend(self) -> Backend:
         """Where the notes pass runs: a second context on the same model when the backend can
@@ -462,7 +464,8 @@ class FactNoter:
         ``answering`` is the assistant's message the user answered, if any."""
         personal = states_something_personal(message)
         helping = days_asked_about(message)
-        if not personal and not helping:
+        answer = answers_the_assistant(message, answering)
+        if not personal and not helping and not answer:
             return Notes()
         # its questions state nothing, nor do its bare requests ("Give me a list of ...")
         said = " ".join(s for s in sentences(statements(message)) if not is_bare_request(s))
@@ -525,6 +528,19 @@ class FactNoter:
                 for ln in planned
             ]
             dropped += [ln for ln in asked if ln not in planned]
+        answered: list[str] = []
+        if answer and not dated:  # the passes above found what the message says of its own
+            asked = parse_notes(
+                side.complete(
+                    answer_prompt(answering, message[:MESSAGE_MAX_CHARS]),
+                    grammar=self.answer_grammar,
+                    max_tokens=ANSWER_MAX_TOKENS,
+                ).text
+            )
+            labels = {label_of(line) for line in dated}
+            answered = [ln for ln in asked if worth_saving(ln, message) and label_of(ln) not in labels]
+            dated += [annotate(as_note(plain_label(unglued(ln, message))), day, context=message) for ln in answered]
+            dropped += [ln for ln in asked if ln not in answered]
         now: list[str] = []
         if saved and changes_work(said):
             # a job change the notes pass wrote as "Practice: left" and "University veterinary
@@ -545,7 +561,8 @@ class FactNoter:
             ]
             dropped += scraps
             dated = [ln for ln in dated if ln not in scraps] + now
-        told = f"{said} {helping}".strip()  # the words its plans may come from
+        # the words its lines may come from: the statements, the requests' days, the answer with what it answers
+        told = " ".join(t for t in (said, helping, *((answering, message) if answered else ())) if t)
         written = without_bare_days(said_relations(keep_owners(dated, told, day), told))
         unheard = [line for line in written if unheard_kin(line, told, saved)]
         dropped += unheard

@@ -119,10 +119,11 @@ _PROGRESSIVE = re.compile(
 # dated to the Thursday before in a `make run` chat). An -ed word after a form of "be" or "get"
 # is a state ("I'm booked on Friday", "they're getting married in June"), one after "have" is in
 # the present perfect ("Exam's on Tuesday and I haven't revised at all"), and some -ed words are
-# no verbs at all; "could" asking ("What could I cook on the 19th?") is no past
+# no verbs at all; "could" is past only as "could not", "could have" ("What could I cook on the
+# 19th?", "Any ideas what I could bake for Orla's birthday on the 22nd?" ask about a day ahead)
 _PAST_FORMS = (
     "was|wasn't|were|weren't|had|hadn't|did|didn't|"
-    r"could(?!\s+(?:i|we|you|he|she|they)\b)|couldn't|went|got|saw|came|took|made|said|told|gave|"
+    r"could(?=\s+(?:not|have|never|hardly|barely)\b)|couldn't|went|got|saw|came|took|made|said|told|gave|"
     "found|met|left|set|ran|ate|drank|bought|brought|thought|felt|kept|lost|won|sent|spent|wrote|heard|held|"
     "stood|sat|slept|fell|flew|drove|rode|broke|spoke|chose|wore|began|sang|swam|threw|knew|grew|forgot|"
     "caught|taught|fought|paid|built|lent|meant|sold|woke|became|ago"

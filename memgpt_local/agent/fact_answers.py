@@ -1,0 +1,74 @@
+"""A fact the user tells in answer to the assistant, asked about with the assistant's words beside it.
+
+Read alone, an answer names no topic. Told "I don't know when Orla's birthday is.", the user
+wrote "the 22nd, I told you earlier." and the notes pass, shown only that, wrote "Date: 22nd"
+or nothing (a `make run` chat, stop 50); the next time, the assistant still did not know. A
+short message that answers a denial or a question of the assistant's (``answers_the_assistant``)
+is asked one more, short question (``answer_prompt``) with the assistant's message beside it,
+when the notes pass found nothing to keep in it alone: the label may come from the assistant's
+words, the value must come from the user's.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from memgpt_local.schemas import ChatMessage
+from memgpt_local.text import asks_something, denies, names_within, words
+
+ANSWER_INSTRUCTIONS = (
+    "You keep an assistant's notes about its user. The assistant said something and the user's message "
+    'answers it. Write what the answer tells as short "Label: value" lines: the label says what the '
+    "assistant asked about or did not know, the value is in the user's own words. If the answer tells "
+    "nothing to keep, write an empty list."
+)
+# (the assistant's message, the user's answer, the lines): the notes examples' Sam and his people
+ANSWER_EXAMPLES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    (
+        "I'm sorry, I don't know when your sister's wedding is.",
+        "It's on the 14th of June, I told you!",
+        ("Sister's wedding: on the 14th of June",),
+    ),
+    ("What's your cat called?", "Miso. She's a rescue.", ("Cat: Miso, a rescue",)),
+    ("How was your weekend?", "Quiet, thanks. Yours?", ()),
+)
+ANSWER_MAX_TOKENS = 60
+ANSWER_MAX_WORDS = 30  # a longer message says its own topic, and the notes pass reads it
+_DAY_OR_NUMBER = re.compile(
+    r"\d|\b(?:today|tomorrow|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february"
+    r"|march|april|may|june|july|august|september|october|november|december)\b",
+    re.IGNORECASE,
+)
+
+_ASKS_A_NAME = re.compile(r"\b(?:name|named|called|who)\b", re.IGNORECASE)
+
+
+def answers_the_assistant(message: str, answering: str) -> bool:
+    """Whether ``message`` may answer ``answering`` (the assistant's message before it) with a
+    fact: the assistant denied knowing something or asked, and the user's short message holds a
+    name, a number or a day."""
+    if not answering or len(words(message)) > ANSWER_MAX_WORDS:
+        return False
+    if not (denies(answering) or asks_something(answering)):
+        return False
+    if _DAY_OR_NUMBER.search(message) or names_within(message):
+        return True
+    # a bare name, asked for one: "Miso. She's a rescue." to "What's your cat called?"
+    first = message.split()[0].strip(",.!?;:") if message.split() else ""
+    return bool(_ASKS_A_NAME.search(answering)) and first[:1].isupper() and first.isalpha()
+
+
+def answer_prompt(answering: str, message: str) -> list[ChatMessage]:
+    """The prompt that asks what ``message`` tells in answer to ``answering``."""
+
+    def ask(assistant: str, user: str) -> ChatMessage:
+        content = (
+            f"Assistant: {json.dumps(assistant, ensure_ascii=False)}\nUser: {json.dumps(user, ensure_ascii=False)}"
+        )
+        return ChatMessage(role="user", content=content)
+
+    prompt = [ChatMessage(role="system", content=ANSWER_INSTRUCTIONS)]
+    for assistant, user, lines in ANSWER_EXAMPLES:
+        prompt += [ask(assistant, user), ChatMessage(role="assistant", content=json.dumps({"facts": list(lines)}))]
+    return [*prompt, ask(answering, message)]
