@@ -2289,3 +2289,5 @@ def test_the_next_page_of_a_search_is_ranked_as_its_first_page_was():
     assert turn.shown(more) == {"passage": [3]}
     other = FunctionCall(thought="t", function="conversation_search", arguments={"query": "novel", "page": 1})
     assert turn.shown(other) == {"passage": [1, 2, 3]}
+    again = FunctionCall(thought="t", function="archival_memory_search", arguments={"query": "novel"})
+    assert turn.shown(again) == {"passage": [1, 2, 3]}  # the same page again is a new look

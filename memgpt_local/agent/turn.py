@@ -191,12 +191,13 @@ class Turn(_Steps):
     def shown(self, paging: FunctionCall | None = None) -> dict[str, list[int]]:
         """Ids of the entries the turn's searches have shown, by kind; with ``paging`` (a call
         about to run), less those of the earlier pages of its own search (the same function and
-        arguments but the page). Their ids, skipped by the question's push, reordered the search
+        arguments, a lower page). Their ids, skipped by the question's push, reordered the search
         between its pages: a dmr episode's page 2 showed three hits of page 1 again and never the
-        rest (eval dmr, second wording, seed 8, stop 49)."""
+        rest (eval dmr, second wording, seed 8, stop 49). The same page asked again is a new
+        look: what it showed gets no push."""
         out: dict[str, list[int]] = {}
         for step in (s for s in self.steps if s.outcome.searched):
-            if paging is not None and step.call is not None and _same_search(step.call, paging):
+            if paging is not None and step.call is not None and _earlier_page(step.call, paging):
                 continue
             for ranked in step.outcome.hits:
                 out.setdefault(ranked.hit.kind, []).append(ranked.hit.id)
@@ -206,13 +207,18 @@ class Turn(_Steps):
         return TurnResult(list(self.steps), self.question, self.focus)
 
 
-def _same_search(a: FunctionCall, b: FunctionCall) -> bool:
-    """Whether two calls are pages of one search: the same function and arguments but the page."""
+def _earlier_page(earlier: FunctionCall, call: FunctionCall) -> bool:
+    """Whether ``earlier`` asked for a lower page of the search ``call`` pages through: the same
+    function and arguments but the page."""
 
-    def search(call: FunctionCall) -> dict[str, object]:
-        return {k: v for k, v in call.arguments.items() if k != "page"}
+    def search(c: FunctionCall) -> dict[str, object]:
+        return {k: v for k, v in c.arguments.items() if k != "page"}
 
-    return a.function == b.function and search(a) == search(b)
+    def page(c: FunctionCall) -> int:
+        value = c.arguments.get("page", 0)
+        return value if isinstance(value, int) else 0
+
+    return earlier.function == call.function and search(earlier) == search(call) and page(earlier) < page(call)
 
 
 @dataclass
