@@ -418,6 +418,54 @@ SETS: dict[str, tuple[Case, ...]] = {
             ("nurse",),
         ),
     ),
+    # stop 50: facts told in answer to the assistant, in a request for ideas, or of someone the block
+    # files; written after two `make run` chats (Ruth, Declan) in other people's words, never tuned on
+    "answers-held": (
+        case(
+            ("Name: Priya", "Brother: Arjun"),
+            "It's the 9th of March, how could you forget!",
+            ("birthday 9th",),
+            answering="I'm sorry, I don't know when Arjun's birthday is.",
+        ),
+        case(
+            ("Name: Priya", "Home: Leicester"),
+            "Biscuit. He's a spaniel and completely daft.",
+            ("biscuit",),
+            answering="A dog! What's he called?",
+        ),
+        case(
+            ("Name: Owen", "Daughter: Ffion"),
+            "Cardiff, since September.",
+            ("ffion cardiff",),
+            answering="I don't know where Ffion lives now.",
+        ),
+        case(
+            ("Name: Owen", "Home: Swansea"),
+            "Fine, thanks, bit tired.",
+            (),
+            ("tired",),
+            answering="How was your day?",
+        ),
+        case(
+            ("Name: Owen", "Wife: Carys"),
+            "What should I cook for Carys's birthday on the 14th? She's vegetarian.",
+            ("carys birthday 14th",),
+        ),
+        case(
+            ("Name: Owen", "Wife: Carys", "Cat: Pwdin"),
+            "Sad day, Pwdin died this morning. She was nineteen.",
+            ("pwdin",),
+            ("name: pwdin",),
+            ("name: owen",),
+        ),
+        case(
+            ("Name: Owen", "Wife: Carys"),
+            "Carys says hello, by the way! She might pop in later.",
+            (),
+            ("might", "name: carys"),
+            ("name: owen",),
+        ),
+    ),
 }
 
 

@@ -1231,6 +1231,8 @@ def test_news_of_one_of_the_users_people_or_animals_is_labelled_as_theirs():
     saved = ["Name: Ruth", "Collie: Bran", "Husband: Declan"]
     said = "Bad news, Bran passed away on Sunday. He was fourteen."
     assert their_news(["Death: Sunday"], saved, said) == ["Bran's death: Sunday"]
+    dated = their_news(["Death: this morning (2026-12-03)"], ["Cat: Pwdin"], "Pwdin died this morning.")
+    assert dated == ["Pwdin's death: this morning (2026-12-03)"]  # the day's note is no word of theirs
     # the user's own sentence, a line that names someone already, or nobody filed: unchanged
     mine = "Bran and I walked to Kinsale on Sunday."
     assert their_news(["Walk: to Kinsale on Sunday"], saved, mine) == ["Walk: to Kinsale on Sunday"]
@@ -1344,9 +1346,27 @@ def test_a_fact_told_in_answer_to_the_assistant_is_saved_under_what_it_answers(s
 
 
 def test_a_value_that_only_guesses_is_not_saved():
-    from memgpt_local.agent.fact_lines import a_guess, worth_saving
+    from memgpt_local.agent.fact_lines import a_guess, passing_state, worth_saving
 
     said = "Not me, Nell! The dog needs the diet, not me. Though Orla might say otherwise."
     assert not worth_saving("Orla: might say otherwise", said)
     assert a_guess("Home: maybe Spain") and a_guess("Wife: Orla, might say otherwise")
     assert not a_guess("Work: mayor of Cork") and not a_guess("Home: Maynooth")
+    # when an event happened is no passing state ("Death: this morning", bench_notes answers-held)
+    assert not passing_state("Death: this morning") and passing_state("Mood: this morning")
+
+
+def test_an_answer_that_says_nothing_of_its_writer_is_filed_by_what_it_answers(store):
+    """bench_notes answers-held (stop 50): "Cardiff, since September." to "I don't know where
+    Ffion lives now." was saved by the notes pass alone as the user's own home."""
+    from memgpt_local.runtime.scripted import ScriptedBackend
+
+    agent = ensure_agent(store, "owen", Settings())
+    store.core.set_value(agent.id, "human", "Name: Owen\nDaughter: Ffion")
+    backend = ScriptedBackend(
+        ['{"facts": ["Home: Cardiff (since September)"]}', '{"facts": ["Ffion\'s home: Cardiff, since September"]}']
+    )
+    noter = FactNoter(store, backend, agent.id, FactNoteSettings(enabled=True))
+    notes = noter.note("Cardiff, since September.", answering="I don't know where Ffion lives now.")
+    assert notes.added == ["Ffion's home: Cardiff, since September"]
+    assert "Home: Cardiff (since September)" in notes.dropped

@@ -314,6 +314,13 @@ _FEELING_LABELS = frozenset(
 )
 
 
+# labels of events that stay facts, whenever they happened
+_EVENT_LABELS = frozenset(
+    "death died funeral birth born birthday wedding married marriage anniversary surgery operation accident "
+    "diagnosis graduation engagement".split()
+)
+
+
 # a value that says only that something changed, not what holds now
 _CHANGE_ONLY = frozenset(
     "left leaving quit quitting moved moving started starting start starts changed switched over done".split()
@@ -330,6 +337,8 @@ def passing_state(line: str) -> bool:
     labelled = content_words(label.rpartition("'s ")[2])  # "Maya's nervousness: about it" (a `make run` chat)
     if value and all(w in _CHANGE_ONLY for w in value):
         return True  # "Practice: left" for "I left the practice, I start at the hospital on Monday"
+    if set(words(label)) & _EVENT_LABELS:
+        return False  # when it happened: "Death: this morning" for "Pwdin died this morning" (stop 50)
     return (bool(value) and all(w in _PASSING for w in value)) or (
         bool(labelled) and all(w in _FEELING_LABELS for w in labelled)
     )

@@ -475,6 +475,9 @@ def not_the_users_name(line: str, saved: Sequence[str], said: str) -> bool:
     return bool(known) or any(individual(old) == name for old in saved)
 
 
+_DATE_NOTE = re.compile(r"\s*\([^()]*\d{4}[^()]*\)")
+
+
 def their_news(lines: Sequence[str], saved: Sequence[str], said: str) -> list[str]:
     """``lines`` with a line that names nobody labelled with whose it is, when every sentence
     that says its value speaks of one of the user's people or animals a ``saved`` line files and
@@ -485,7 +488,7 @@ def their_news(lines: Sequence[str], saved: Sequence[str], said: str) -> list[st
     out = []
     for line in lines:
         label, colon, value = line.partition(":")
-        told = {stem(w) for w in content_words(value)}
+        told = {stem(w) for w in content_words(_DATE_NOTE.sub("", value))}  # not "(2026-12-03)"
         holding = [s for s in sentences(said) if told and told <= {stem(w) for w in words(s)}]
         named = {w for s in holding for w in words(s) if w in filed}
         if (
