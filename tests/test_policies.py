@@ -2291,3 +2291,31 @@ def test_the_next_page_of_a_search_is_ranked_as_its_first_page_was():
     assert turn.shown(other) == {"passage": [1, 2, 3]}
     again = FunctionCall(thought="t", function="archival_memory_search", arguments={"query": "novel"})
     assert turn.shown(again) == {"passage": [1, 2, 3]}  # the same page again is a new look
+
+
+def test_name_asked_holds_an_answer_that_names_nothing_once():
+    """eval dmr, second wording, seed 9 (stop 50): the found message quoted up to the name."""
+    from memgpt_local.agent.policy.name_asked import NameAsked
+    from memgpt_local.config import GuardSettings
+
+    asked = "Remind me, what is our tortoise from the rescue called?"
+    found = "Guess who came home with us from the animal rescue? A little tortoise. She answers to Borlai already."
+    turn = searched_turn(asked, [found, "It has been sunny all week."])
+    guard = NameAsked(GuardSettings())
+    quoted = draft("On Thursday 3 April, you told me that a little tortoise came home with us from the animal rescue.")
+    hold = guard.review(turn, quoted, FakeMemory())
+    assert hold is not None and hold.hide_draft and "Borlai" in hold.notice and "sunny" not in hold.notice
+    turn.holds[hold.reason] += 1  # as the loop counts it
+    assert guard.review(turn, quoted, FakeMemory()) is None  # once a turn
+    fresh = searched_turn(asked, [found])
+    assert NameAsked(GuardSettings()).review(fresh, draft("She's called Borlai."), FakeMemory()) is None
+    assert NameAsked(GuardSettings()).review(fresh, draft("I don't know her name."), FakeMemory()) is None
+    # nothing found that names one: the reply may say what it can
+    empty = searched_turn(asked, ["A little tortoise came home with us."])
+    assert NameAsked(GuardSettings()).review(empty, quoted, FakeMemory()) is None
+    # no name asked; and core memory's line is shown when it holds the name
+    assert NameAsked(GuardSettings()).review(searched_turn("How is she?", [found]), quoted, FakeMemory()) is None
+    core = FakeMemory(core=[("human", "Collie: Bran")])
+    dog = Turn(question="what's my dog called again?")
+    held = NameAsked(GuardSettings()).review(dog, draft("You have a lovely dog."), core)
+    assert held is not None and "Collie: Bran" in held.notice

@@ -21,6 +21,7 @@ from memgpt_local.agent.policy.grounded_reply import GroundedReply
 from memgpt_local.agent.policy.identity_guard import IdentityGuard
 from memgpt_local.agent.policy.internal_guard import InternalGuard
 from memgpt_local.agent.policy.later_promise import LaterPromise
+from memgpt_local.agent.policy.name_asked import NameAsked
 from memgpt_local.agent.policy.nothing_found import NothingFound
 from memgpt_local.agent.policy.one_reply import OneReply
 from memgpt_local.agent.policy.owner_guard import OwnerGuard
@@ -79,6 +80,7 @@ FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
     "echo_guard": lambda s: EchoGuard(s.echo_guard),
     "asked_known": lambda s: AskedKnown(),
     "all_questions": lambda s: AllQuestions(),
+    "name_asked": lambda s: NameAsked(s.echo_guard),
     "copy_guard": lambda s: CopyGuard(s.copy_guard),
     "denial_guard": lambda s: DenialGuard(s.denial_guard),
     "grounded_reply": lambda s: GroundedReply(),

@@ -1,0 +1,67 @@
+"""Name asked: once a turn, an answer to a question that asks for a name and names nothing is
+held back, and the model is shown what it found to say the name from.
+
+Asked "Remind me, what is our tortoise from the rescue called?", the model found the message
+"Guess who came home with us from the animal rescue this weekend? A little tortoise. She answers
+to Borlai already." and answered "On Thursday 3 April, you told me that a little tortoise came
+home with us from the animal rescue this weekend.": the message quoted up to the name, no name
+(eval dmr, second wording, reporting seed 9, stop 50). A user who asks what their dog is called
+and hears that they have a dog was not answered. Only a reply that names nothing the question
+did not (a day or a month is no name) is held, and only when the turn's searches or core memory
+hold a name the question does not: with nothing to name it from, saying so is the answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
+from memgpt_local.agent.policy.hits import best_hits
+from memgpt_local.agent.turn import Hold, Turn
+from memgpt_local.config import GuardSettings
+from memgpt_local.functions.links import identifiers
+from memgpt_local.functions.results import format_hits
+from memgpt_local.memory.dates import MONTHS, WEEKDAYS
+from memgpt_local.text import SENTENCE_OPENERS, denies, lines_about, questions
+
+# a question that asks for a name: "what is X called", "what's the name of", "what did we name", "who"
+_ASKS_A_NAME = re.compile(r"\b(?:called|named|name|who)\b", re.IGNORECASE)
+_NO_NAMES = frozenset((*SENTENCE_OPENERS, *(d.lower() for d in WEEKDAYS), *(m.lower() for m in MONTHS), "i", "on"))
+
+
+def new_names(text: str, asked: str) -> set[str]:
+    """The names and codes of ``text`` that ``asked`` does not hold (days, months and words that
+    open a sentence aside), lower case."""
+    said = {i.lower() for i in identifiers(asked)}
+    return {i.lower() for i in identifiers(text)} - said - _NO_NAMES
+
+
+class NameAsked(Policy):
+    name = "name_asked"
+
+    def __init__(self, settings: GuardSettings):
+        self.hits = settings.hits
+
+    def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
+        if draft.plan.last or turn.holds[self.name] or not turn.question:
+            return None
+        asked = questions(turn.question)
+        if not asked or not _ASKS_A_NAME.search(asked):
+            return None
+        written = draft.written_after(turn.reply_start)
+        if denies(written) or new_names(written, asked):
+            return None
+        hits = [h for h in best_hits(turn, memory.embed, self.hits) if new_names(h.text, asked)]
+        core = [
+            line
+            for line in lines_about(asked, [(label, line) for label, line in memory.core_lines()])
+            if new_names(line.partition("] ")[2], asked)
+        ]
+        if not hits and not core:
+            return None
+        found = "\n".join(core + format_hits(hits, first=1, per_item=300))
+        notice = (
+            "Not sent: the user asked for a name, and your reply names none. Answer with the name, "
+            "from what you found (the closest first):\n" + found
+        )
+        return Hold(self.name, notice, "it named nothing, asked for a name", hide_draft=True)
