@@ -353,7 +353,10 @@ LABEL_TOPICS = {
     "home": "live living lives town city village house flat based moved move",
     # where the user grew up (``fact_lines.childhood_home``), not where they live
     "hometown": "grow grew grown growing raised born childhood",
-    "work": "job jobs work working profession career trade",
+    **{
+        label: "job jobs work working profession career trade"
+        for label in ("work", "occupation", "profession", "job", "career", "employment")
+    },
     "allergy": "allergic eat take",
     "health": "allergic eat take ill",
     "hobby": "hobby hobbies free spare evenings weekends",

@@ -1370,3 +1370,16 @@ def test_an_answer_that_says_nothing_of_its_writer_is_filed_by_what_it_answers(s
     notes = noter.note("Cardiff, since September.", answering="I don't know where Ffion lives now.")
     assert notes.added == ["Ffion's home: Cardiff, since September"]
     assert "Home: Cardiff (since September)" in notes.dropped
+
+
+def test_a_work_line_under_another_name_is_work_and_a_left_place_is_where_they_moved_from():
+    """eval chat seed 30, second wording (stop 50): "What's my job?" under "Occupation: Pharmacist
+    by trade" was denied, and "Home: Pothzaanbury (left Klembuxnoenton)" was answered "where you
+    left Klembuxnoenton"."""
+    from memgpt_local.agent.fact_lines import moved_home, plain_label
+    from memgpt_local.text import lines_about
+
+    assert plain_label("Occupation: Pharmacist by trade") == "Work: Pharmacist by trade"
+    assert plain_label("Job: nurse") == "Work: nurse" and plain_label("Work: nurse") == "Work: nurse"
+    assert lines_about("What's my job?", [("human", "Occupation: pharmacist")]) == ["[human] Occupation: pharmacist"]
+    assert moved_home("Home: Pothzaanbury (left Klembuxnoenton)") == "Home: Pothzaanbury (moved from Klembuxnoenton)"

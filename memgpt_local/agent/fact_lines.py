@@ -264,6 +264,10 @@ _NOW_QUALIFIER = re.compile(r"^(?:new|current|present|latest)\s+(?P<topic>.+)$",
 # allergic to?" was answered "Your allergy to pollen is yes."
 _TRAIT_OF = re.compile(r"^(?P<topic>[A-Za-z-]+)\s+(?:to|of)\s+(?P<what>.+)$", re.IGNORECASE)
 WORK_LABELS = frozenset(("work", "job", "workplace", "employer", "school", "office"))
+# names of the user's work that say no more than "Work": "Occupation: Pharmacist by trade, based in
+# Klembuxnoenton" was denied to "What's my job?" and missed by the work question (eval chat seed 30,
+# second wording, stop 50); one label keeps one work line
+_WORK_NAMES = frozenset(("occupation", "profession", "job", "career", "employment", "trade"))
 
 
 def plain_label(line: str) -> str:
@@ -272,11 +276,13 @@ def plain_label(line: str) -> str:
     "Parrot: ..."), and a label the model began as a clause loses its verb, "Mushroom risotto
     is: their favourite dinner" is "Favourite dinner: Mushroom risotto" (what it is, by whose
     word) and "Tiago is: coming on Saturday" is "Tiago: coming on Saturday"; "New home: Leeds" is
-    "Home: Leeds"."""
+    "Home: Leeds", and "Occupation: pharmacist" is "Work: pharmacist"."""
     label, sep, value = line.partition(":")
     label, value = label.strip(), value.strip()
     if not sep or not value:
         return line
+    if label.lower() in _WORK_NAMES:
+        return f"Work: {value}"
     trait = _TRAIT_OF.match(label)
     if trait and value.lower().rstrip(".") in ("yes", "true"):
         return f"{trait['topic']}: {trait['what']}"
@@ -387,6 +393,9 @@ _PLACE = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*"
 _MOVED = (  # a home line that names the old place first
     re.compile(rf"^\s*(?P<old>{_PLACE})\s*[(,;-]\s*(?:just\s+|recently\s+)?moved\s+to\s+(?P<new>{_PLACE})\s*\)?\s*$"),
     re.compile(rf"^\s*(?:just\s+)?moved\s+from\s+(?P<old>{_PLACE})\s+to\s+(?P<new>{_PLACE})\s*$", re.IGNORECASE),
+    # "Home: Pothzaanbury (left Klembuxnoenton)" was read as "where you left Klembuxnoenton" (eval
+    # chat seed 30, second wording, stop 50)
+    re.compile(rf"^\s*(?P<new>{_PLACE})\s*\(\s*(?i:left|leaving)\s+(?P<old>{_PLACE})\s*\)\s*$"),
 )
 
 
