@@ -513,7 +513,7 @@ def test_a_value_said_as_the_users_own_sentence_is_written_about_them(line, note
         ("Tiago is: coming on Saturday", "Tiago: coming on Saturday"),
         ("Sister's name: Ana", "Sister: Ana"),
         ("New home: Quaiweenbury", "Home: Quaiweenbury"),  # eval chat seed 25, beside "Home: Quaiweenbury"
-        ("Current job: nurse", "Job: nurse"),
+        ("Current job: nurse", "Work: nurse"),
         ("Allergy to pollen: yes", "Allergy: pollen"),  # eval chat seed 27, beside "Allergy: pollen"
         ("Allergic to: yes", "Allergic to: yes"),
         ("New puppy: Rex", "New puppy: Rex"),  # only where the user lives or works

@@ -287,8 +287,8 @@ def plain_label(line: str) -> str:
     if trait and value.lower().rstrip(".") in ("yes", "true"):
         return f"{trait['topic']}: {trait['what']}"
     now = _NOW_QUALIFIER.match(label)
-    if now and now["topic"].lower() in _HOME_LABELS | WORK_LABELS:
-        return f"{now['topic'][0].upper()}{now['topic'][1:]}: {value}"
+    if now and now["topic"].lower() in _HOME_LABELS | WORK_LABELS | _WORK_NAMES:
+        return plain_label(f"{now['topic'][0].upper()}{now['topic'][1:]}: {value}")
     named = _NAME_OF.match(label)
     if named and named["owner"].lower() not in ("my", "your", "their", "user", "the user"):
         return f"{named['owner']}: {value}"
