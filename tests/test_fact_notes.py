@@ -40,6 +40,9 @@ def store_kind(request) -> str:
 def test_a_value_must_come_from_the_users_words():
     said = "Hi! I'm Dana. I keep three beehives on my roof in Leeds and I teach maths."
     assert grounded("Name: Dana", said)
+    assert grounded("Beehives: three, on the roof", said)
+    # a number in words the user never said (the plan example's "sixtieth", a `make run` chat, stop 50)
+    assert not grounded("Mum's birthday: Abena's sixtieth birthday on the 3rd", "my mum Abena, her birthday on the 3rd")
     assert grounded("Home: Leeds", said)
     assert grounded("Keeps: three beehives on the roof", said)
     assert grounded("Job: teacher of maths", said)  # words compared by their first four letters

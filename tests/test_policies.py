@@ -2319,3 +2319,22 @@ def test_name_asked_holds_an_answer_that_names_nothing_once():
     dog = Turn(question="what's my dog called again?")
     held = NameAsked(GuardSettings()).review(dog, draft("You have a lovely dog."), core)
     assert held is not None and "Collie: Bran" in held.notice
+
+
+def test_perspective_guard_holds_a_reply_that_speaks_to_someone_the_user_spoke_of():
+    """A `make run` chat (stop 50): "Pepper, you knocked a mug off the counter this morning." to
+    the cat's owner, and "Abena, you could get her ..." to the son asking about his mum's gift."""
+    from memgpt_local.agent.policy.perspective_guard import PerspectiveGuard, speaks_to
+
+    said = "Cheers. Pepper knocked a mug off the counter this morning, total menace."
+    assert speaks_to("Pepper, you knocked a mug off the counter this morning.", said, "Kofi") == "Pepper"
+    assert speaks_to("Abena, you could get her a garden pot.", "What could I get my mum Abena?", "Kofi") == "Abena"
+    assert speaks_to("Kofi, that cat is a menace!", said, "Kofi") is None  # the user, by their name
+    assert speaks_to("Hi Kofi! Lovely.", "Hiya, Kofi here.", None) is None  # a name given in the message
+    assert speaks_to("Pepper sounds like a menace!", said, "Kofi") is None  # spoken of, not to
+    assert speaks_to("Oh, Leeds is lovely.", "I live in Leeds.", "Kofi") is None
+    assert speaks_to("York, lovely!", "We moved to York last week!", "Dana") is None  # a place exclaimed
+    memory = FakeMemory(core=[("human", "Name: Kofi")])
+    turn = Turn(question=said)
+    hold = PerspectiveGuard().review(turn, draft("Pepper, you knocked a mug off the counter."), memory)
+    assert hold is not None and hold.hide_draft and "speaks to Pepper" in hold.notice

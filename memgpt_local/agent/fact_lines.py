@@ -67,11 +67,21 @@ def grounded(line: str, said: str) -> bool:
                 continue
             if not (token.isdigit() and any(w.startswith(token) for w in heard)):
                 return False
+    said_words = set(words(said))
+    if any(w in _NUMBER_WORDS and w not in said_words for w in words(value)):
+        return False  # "Abena's sixtieth birthday" for "her birthday on the 3rd" (from the plan example)
     plain = [stem(w) for w in content_words(value) if len(w) > 2]
     unheard = sum(w not in heard for w in plain)
     return unheard <= len(plain) // 3  # one word in three may be the model's ("a beagle called Rex")
 
 
+# numbers said as words, counted or in order: each must be the user's (a `make run` chat, stop 50)
+_NUMBER_WORDS = frozenset(
+    "two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
+    "eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred second third fourth fifth "
+    "sixth seventh eighth ninth tenth twelfth twentieth thirtieth fortieth fiftieth sixtieth seventieth "
+    "eightieth ninetieth hundredth".split()
+)
 _GLUED = re.compile(r"[a-z][A-Z]|'s[A-Za-z]|[A-Za-z'-]{18,}")
 
 

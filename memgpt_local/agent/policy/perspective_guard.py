@@ -50,6 +50,7 @@ from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.text import (
     FIRST_PERSON,
     RELATIONS,
+    SENTENCE_OPENERS,
     asks_something,
     content_words,
     denies,
@@ -259,6 +260,29 @@ def answer_before(draft: str, sentence: str, question: str) -> str:
     return kept if asked & set(content_words(kept)) or any(names_within(said) for said in before) else ""
 
 
+# a reply that opens by calling someone by name: "Pepper, you knocked a mug off the counter ..."
+# (said to them: "you" follows in its sentence; "York, lovely!" only names a place)
+_CALLED = re.compile(
+    r"^\W*(?:(?:hi|hello|hey|oh|aw|ah)\s+)?(?P<name>[A-Z][a-z]+)\s*[,!][^.!?]*?\byou(?:r|'re|'ve|'ll)?\b"
+)
+
+
+def speaks_to(draft: str, message: str, user: str | None) -> str | None:
+    """The name of someone the user spoke of that ``draft`` opens by speaking to, else None. Told
+    "Pepper knocked a mug off the counter this morning", a `make run` chat (stop 50) answered
+    "Pepper, you knocked a mug off the counter this morning."; asked about a gift for "my mum
+    Abena", it began "Abena, you could get her ...": the cat and the mother were spoken to, the
+    user spoken of. The user's own name, or one they give in the message, may be said to them."""
+    called = _CALLED.match(draft)
+    if called is None:
+        return None
+    name = called["name"]
+    own = {n.lower() for n in (user, introduced_name(message)) if n}
+    if name.lower() in own or name.lower() in SENTENCE_OPENERS or not re.search(rf"\b{name}\b", message):
+        return None
+    return name
+
+
 class PerspectiveGuard(Policy):
     name = "perspective_guard"
 
@@ -269,6 +293,15 @@ class PerspectiveGuard(Policy):
             return self._review_greeting(draft, memory)
         if not turn.question:
             return None
+        if (other := speaks_to(draft.message, turn.question, known_name(memory))) is not None:
+            return Hold(
+                self.name,
+                f"Not sent: your reply speaks to {other}, but you are talking with the user, who told you about "
+                f'{other}. Reply to the user ("you" is the user), and name {other} only when you speak of '
+                f"them. The user's message: {turn.question}",
+                f"it spoke to {other}, not to the user",
+                hide_draft=True,
+            )
         facts = [line.partition(":")[2] for line in user_facts(memory)]  # the name is the identity guard's
         sentence = speaks_as_user(
             draft.message, turn.question, {w for f in facts for w in content_words(f)}
