@@ -445,7 +445,11 @@ def lines_about(question: str, lines: Sequence[tuple[str, str]], *, theirs: bool
     heard = set(words(question))
     found = []
     for label, line in lines:
-        about = label_topics(line.partition(":")[0])
+        # a breed in the value says the kind too: "Home: Leeds (shared flat with Pepper, a very vocal
+        # Siamese)" was denied to "what's my cat called again?" (a `make run` chat, stop 50)
+        about = label_topics(line.partition(":")[0]) | {
+            kind for kind, breeds in BREEDS.items() if breeds & set(words(line.partition(":")[2]))
+        }
         if asked & stems(line) or heard & about or names_the_relative(line, question):
             found.append(f"[{label}] {line}")
     return found + their_lines(found, lines) if theirs else found

@@ -513,6 +513,8 @@ def test_denial_guard_shows_what_memory_holds_about_the_question_once():
     assert lines_about("what's my dog called again?", bred) == ["[human] Collie: Bran"]
     assert lines_about("What is my collie called?", [("human", "Dog: Bran")]) == ["[human] Dog: Bran"]
     assert lines_about("What is my cat called?", bred) == ["[human] Allergy: cat hair"]
+    flat = [("human", "Home: Leeds (shared flat with Pepper, a very vocal Siamese)")]
+    assert lines_about("what's my cat called again?", flat) == [f"[human] {flat[0][1]}"]  # a breed in the value
     hits = searched_turn(
         "What was the name we gave the ferret we adopted?", ["We adopted a ferret and named her Stoundbea."]
     )
@@ -2338,3 +2340,4 @@ def test_perspective_guard_holds_a_reply_that_speaks_to_someone_the_user_spoke_o
     turn = Turn(question=said)
     hold = PerspectiveGuard().review(turn, draft("Pepper, you knocked a mug off the counter."), memory)
     assert hold is not None and hold.hide_draft and "speaks to Pepper" in hold.notice
+    assert hold.banned_openers == ("Pepper",)  # no later draft of the turn opens with the name

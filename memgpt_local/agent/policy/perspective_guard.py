@@ -301,6 +301,8 @@ class PerspectiveGuard(Policy):
                 f"them. The user's message: {turn.question}",
                 f"it spoke to {other}, not to the user",
                 hide_draft=True,
+                # the redraft of a `make run` chat began "Pepper, you're right." again
+                banned_openers=(other,),
             )
         facts = [line.partition(":")[2] for line in user_facts(memory)]  # the name is the identity guard's
         sentence = speaks_as_user(
