@@ -1038,6 +1038,13 @@ def test_a_greeting_is_asked_about_the_dated_note_nearest_to_today():
     assert opener(notes, date(2027, 3, 30)) == '"Trip: Rome in spring (2027-04-02)" (2027-04-02 is in 3 days)'
     assert opener(notes, date(2026, 12, 5)) == '"Dog: Pierogi"'  # the visit is past: the newest undated note
     assert opener(notes[1:3], date(2026, 12, 5)) is None and opener([], date(2026, 12, 5)) is None
+    # a month ahead is said to be ahead (a `make run` chat, stop 50: "started university ... in September 2027")
+    plan = ["Granddaughter: Saoirse; starts medicine in September (2027-09)"]
+    assert opener(plan, date(2026, 12, 6)) == (
+        '"Granddaughter: Saoirse; starts medicine in September (2027-09)" '
+        "(September 2027 is in 9 months: it has not happened yet)"
+    )
+    assert opener(["Work: nurse since March (2026-03)"], date(2026, 12, 6)) == '"Work: nurse since March (2026-03)"'
 
 
 def test_a_reply_that_sends_the_users_message_back_is_a_parrot_and_a_comment_on_it_is_not():

@@ -29,7 +29,7 @@ from memgpt_local.agent.fact_lines import as_note
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.events import is_name_line
-from memgpt_local.memory.dates import first_iso_day, spoken_days
+from memgpt_local.memory.dates import MONTHS, first_iso_day, spoken_days
 from memgpt_local.schemas import NewMessage
 from memgpt_local.text import BARE_LABEL_STEMS, content_words, label_topics, sentences, stem, stems, words
 
@@ -127,7 +127,28 @@ def opener(facts: Sequence[str], today: date) -> str | None:
         _, _, line, day = min(near)
         return f'"{line}" ({_how_far(day, today)})'
     undated = [line for line in facts if first_iso_day(line) is None]
-    return f'"{undated[-1]}"' if undated else None
+    if not undated:
+        return None
+    ahead = _month_ahead(undated[-1], today)
+    return f'"{undated[-1]}"' + (f" ({ahead}: it has not happened yet)" if ahead else "")
+
+
+_ISO_MONTH = re.compile(r"\b(\d{4})-(\d{2})\b(?!-\d)")
+
+
+def _month_ahead(line: str, today: date) -> str | None:
+    """How far ahead the month a ``line`` names is ("September 2027 is in 9 months"), when it lies
+    after ``today``'s: greeted with "Granddaughter: Saoirse; starts medicine in September
+    (2027-09)", the model said she "started university ... in September 2027" (a `make run` chat,
+    stop 50)."""
+    match = _ISO_MONTH.search(line.partition(":")[2])
+    if match is None:
+        return None
+    year, month = int(match[1]), int(match[2])
+    gap = (year - today.year) * 12 + month - today.month
+    if not 1 <= month <= 12 or gap <= 0:
+        return None
+    return f"{MONTHS[month - 1]} {year} is in {gap} month{'s' if gap != 1 else ''}"
 
 
 class GreetByName(Policy):
