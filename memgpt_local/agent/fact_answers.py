@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 
+from memgpt_local.agent.few_shot import few_shot
 from memgpt_local.schemas import ChatMessage
 from memgpt_local.text import asks_something, denies, names_within, words
 
@@ -62,13 +63,8 @@ def answers_the_assistant(message: str, answering: str) -> bool:
 def answer_prompt(answering: str, message: str) -> list[ChatMessage]:
     """The prompt that asks what ``message`` tells in answer to ``answering``."""
 
-    def ask(assistant: str, user: str) -> ChatMessage:
-        content = (
-            f"Assistant: {json.dumps(assistant, ensure_ascii=False)}\nUser: {json.dumps(user, ensure_ascii=False)}"
-        )
-        return ChatMessage(role="user", content=content)
+    def ask(assistant: str, user: str) -> str:
+        return f"Assistant: {json.dumps(assistant, ensure_ascii=False)}\nUser: {json.dumps(user, ensure_ascii=False)}"
 
-    prompt = [ChatMessage(role="system", content=ANSWER_INSTRUCTIONS)]
-    for assistant, user, lines in ANSWER_EXAMPLES:
-        prompt += [ask(assistant, user), ChatMessage(role="assistant", content=json.dumps({"facts": list(lines)}))]
-    return [*prompt, ask(answering, message)]
+    examples = ((ask(assistant, user), lines) for assistant, user, lines in ANSWER_EXAMPLES)
+    return few_shot(ANSWER_INSTRUCTIONS, examples, ask(answering, message))

@@ -104,6 +104,7 @@ from memgpt_local.agent.fact_owners import (
     unheard_kin,
     user_name,
 )
+from memgpt_local.agent.few_shot import few_shot
 from memgpt_local.agent.work_change import WORK_MAX_TOKENS, changes_work, when_label, within, work_prompt
 from memgpt_local.config import FactNoteSettings
 from memgpt_local.memory.dates import Mention, annotate, day_of, mentions, said_as_future
@@ -210,13 +211,11 @@ PLAN_EXAMPLES: tuple[tuple[str, str, str], ...] = (
 def plan_prompt(message: str, phrase: str) -> list[ChatMessage]:
     """The prompt that asks what ``message`` plans for the day ``phrase`` names."""
 
-    def ask(said: str, when: str) -> ChatMessage:
-        return ChatMessage(role="user", content=f"Message: {json.dumps(said, ensure_ascii=False)}\nDay: {when}")
+    def ask(said: str, when: str) -> str:
+        return f"Message: {json.dumps(said, ensure_ascii=False)}\nDay: {when}"
 
-    prompt = [ChatMessage(role="system", content=PLAN_INSTRUCTIONS)]
-    for said, when, line in PLAN_EXAMPLES:
-        prompt += [ask(said, when), ChatMessage(role="assistant", content=json.dumps({"facts": [line]}))]
-    return [*prompt, ask(message[:MESSAGE_MAX_CHARS], phrase)]
+    examples = ((ask(said, when), [line]) for said, when, line in PLAN_EXAMPLES)
+    return few_shot(PLAN_INSTRUCTIONS, examples, ask(message[:MESSAGE_MAX_CHARS], phrase))
 
 
 def days_asked_about(message: str) -> str:
@@ -240,16 +239,12 @@ def notes_prompt(saved: Sequence[str], message: str) -> list[ChatMessage]:
     with the lines ``saved`` so far. The notes come after the message: listed before it, the
     model copied them out as new facts."""
 
-    def ask(lines: Sequence[str], said: str) -> ChatMessage:
+    def ask(lines: Sequence[str], said: str) -> str:
         held = "\n".join(lines) if lines else "(nothing yet)"
-        text = f"Message: {json.dumps(said, ensure_ascii=False)}\nAlready saved, do not repeat:\n{held}"
-        return ChatMessage(role="user", content=text)
+        return f"Message: {json.dumps(said, ensure_ascii=False)}\nAlready saved, do not repeat:\n{held}"
 
-    prompt = [ChatMessage(role="system", content=NOTES_INSTRUCTIONS)]
-    for lines, said, facts in NOTES_EXAMPLES:
-        answer = json.dumps({"facts": list(facts)}, ensure_ascii=False)
-        prompt += [ask(lines, said), ChatMessage(role="assistant", content=answer)]
-    return [*prompt, ask(saved, message[:MESSAGE_MAX_CHARS])]
+    examples = ((ask(lines, said), facts) for lines, said, facts in NOTES_EXAMPLES)
+    return few_shot(NOTES_INSTRUCTIONS, examples, ask(saved, message[:MESSAGE_MAX_CHARS]), ensure_ascii=False)
 
 
 # where a clause ends: a plan's day belongs to the words of its own clause ("my partner Tom and I

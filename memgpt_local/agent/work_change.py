@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 
 from memgpt_local.agent.fact_owners import RELATION_PATTERN
+from memgpt_local.agent.few_shot import few_shot
 from memgpt_local.memory.dates import MONTHS, WEEKDAYS
 from memgpt_local.schemas import ChatMessage
 from memgpt_local.text import content_words, sentences, speaks_of_its_writer, stem, words
@@ -49,15 +50,11 @@ def work_prompt(saved: Sequence[str], message: str) -> list[ChatMessage]:
     """The prompt that asks what work ``message`` says the user does now, given the ``saved``
     work lines."""
 
-    def ask(held: str, said: str) -> ChatMessage:
-        return ChatMessage(
-            role="user", content=f"Saved: {held or '(no work saved)'}\nMessage: {json.dumps(said, ensure_ascii=False)}"
-        )
+    def ask(held: str, said: str) -> str:
+        return f"Saved: {held or '(no work saved)'}\nMessage: {json.dumps(said, ensure_ascii=False)}"
 
-    prompt = [ChatMessage(role="system", content=WORK_INSTRUCTIONS)]
-    for held, said, lines in WORK_EXAMPLES:
-        prompt += [ask(held, said), ChatMessage(role="assistant", content=json.dumps({"facts": list(lines)}))]
-    return [*prompt, ask("; ".join(saved), message)]
+    examples = ((ask(held, said), lines) for held, said, lines in WORK_EXAMPLES)
+    return few_shot(WORK_INSTRUCTIONS, examples, ask("; ".join(saved), message))
 
 
 # a sentence in which the user's work changes: "I left the practice", "I start at the hospital on Monday"
