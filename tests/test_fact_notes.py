@@ -1324,6 +1324,8 @@ def test_a_birthday_told_in_a_request_for_ideas_is_saved(store):
         ("Quiet, thanks.", "How was your weekend?", False),  # no name, number or day
         ("the 22nd, I told you earlier.", "Lovely, enjoy the cake!", False),  # nothing asked or denied
         ("the 22nd.", "", False),
+        # a message that asks is a request of its own (a `make run` chat, stop 50)
+        ("Any ideas what I could cook for Tiago's birthday on the 18th? He's vegetarian.", "Anything else?", False),
         (" ".join(["word"] * 31) + " 22nd", "When is it?", False),  # a long message says its own topic
     ],
 )

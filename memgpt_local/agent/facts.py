@@ -506,6 +506,7 @@ class FactNoter:
         dated = carry_days(
             [annotate(as_note(plain_label(unglued(line, said))), day, context=said) for line in lines], said, day
         )
+        stated = list(dated)  # what the notes pass read in the statements alone
         plans = [(said, mention) for mention in undated_plans(dated, said, day)]
         plans += [(helping, m) for m in plans_in(helping, day) if not any(m.value in ln for ln in dated)]
         for text, mention in plans[:PLANS_PER_MESSAGE]:
@@ -527,9 +528,9 @@ class FactNoter:
         # what the passes above found in a message that says nothing of its writer ("Cardiff, since
         # September." to "I don't know where Ffion lives now.") has no owner: it was saved as the
         # user's home (bench_notes answers-held, stop 50); the answer, read with its question, does
-        if answer and dated and not any(speaks_of_its_writer(s) for s in sentences(said)):
-            dropped += dated
-            dated = []
+        if answer and stated and not any(speaks_of_its_writer(s) for s in sentences(said)):
+            dropped += stated
+            dated = [ln for ln in dated if ln not in stated]
         if answer and not dated:  # the passes above found what the message says of its own
             asked = parse_notes(
                 side.complete(
