@@ -67,6 +67,12 @@ def test_a_day_alone_that_another_line_holds_is_not_written():
     assert without_bare_days(pair) == pair[1:]
     assert without_bare_days(["Stay: Saturday"]) == ["Stay: Saturday"]  # nothing else holds the day
     assert without_bare_days(["Birthday: 5 May", "Party: on 5 May"]) == ["Birthday: 5 May", "Party: on 5 May"]
+    # a `make run` chat (stop 51): the trip's hiking had a line of its own, left in the old week when the trip moved
+    trip = ["Trip: to the Azores next week (week of 2026-12-07)", "Hiking: planned for next week (week of 2026-12-07)"]
+    assert without_bare_days(trip) == ["Trip: to the Azores next week (week of 2026-12-07); hiking"]
+    # the user's own day is not joined to someone else's line
+    dentist = ["Dentist: tomorrow (2026-12-07)", "Sister: Ana, visiting tomorrow (2026-12-07)"]
+    assert without_bare_days(dentist) == dentist
 
 
 def test_a_passing_state_is_no_fact():
@@ -83,6 +89,10 @@ def test_a_passing_state_is_no_fact():
     assert not passing_state("Daughter: Camille, misses home") and not passing_state("Missing cat: Tigger")
     # someone's feeling is passing too (a `make run` chat, stop 47)
     assert passing_state("Maya's nervousness: about it") and not passing_state("Maya's job: painter")
+    # the day's news (a `make run` chat, stop 51: after a night shift)
+    assert passing_state("Admissions: two at 4am") and passing_state("Breakfast: pastel de nata")
+    assert not passing_state("Breakfast: porridge every morning") and not passing_state("Favourite lunch: ramen")
+    assert not passing_state("Dentist: tomorrow at 4pm (2026-12-07)") and not passing_state("Birthday: 5 May")
 
 
 def test_lines_are_parsed_and_labels_normalised():
@@ -1388,3 +1398,52 @@ def test_a_work_line_under_another_name_is_work_and_a_left_place_is_where_they_m
     assert plain_label("Job: nurse") == "Work: nurse" and plain_label("Work: nurse") == "Work: nurse"
     assert lines_about("What's my job?", [("human", "Occupation: pharmacist")]) == ["[human] Occupation: pharmacist"]
     assert moved_home("Home: Pothzaanbury (left Klembuxnoenton)") == "Home: Pothzaanbury (moved from Klembuxnoenton)"
+
+
+def test_a_plan_moved_to_another_day_keeps_what_it_is():
+    """A `make run` chat (stop 51): "the trip got moved, we fly on the 20th now instead" made "Trip:
+    to the Azores next week" into "Trip: moved to fly on the 20th", and the Azores were gone."""
+    from datetime import date
+
+    from memgpt_local.agent.fact_merge import merge
+
+    today = date(2026, 12, 6)
+    block = "Name: Ines\nTrip: to the Azores next week (week of 2026-12-07); hiking"
+    moved = "thanks. oh and actually the trip got moved, we fly on the 20th now instead"
+    value, notes = merge(block, ["Trip: moved to fly on the 20th (2026-12-20)"], 2000, moved, today)
+    assert value.splitlines()[1] == "Trip: to the Azores; hiking, moved to fly on the 20th (2026-12-20)"
+    # another plan, with a place of its own, stands as it is
+    other = "the trip got moved, we go to Madrid on the 20th instead"
+    value, _ = merge(block, ["Trip: to Madrid on the 20th (2026-12-20)"], 2000, other, today)
+    assert value.splitlines()[1] == "Trip: to Madrid on the 20th (2026-12-20)"
+    # a day and nothing else: the new day is all there is
+    value, _ = merge(
+        "Dentist: tomorrow (2026-12-07)", ["Dentist: Friday (2026-12-11)"], 2000, "dentist moved to Friday", today
+    )
+    assert value == "Dentist: Friday (2026-12-11)"
+
+
+def test_a_label_of_a_plan_and_its_place_is_made_plain_and_unglued_as_written():
+    """A `make run` chat (stop 51): "our trip to the Azores next week" was written "Trip to
+    theAzores: next week", and dropped as a label of no real words."""
+    from memgpt_local.agent.fact_lines import plain_label, unglued, worth_saving
+
+    said = "can you remind me what I should pack for our trip to the Azores next week? we're going hiking"
+    assert worth_saving("Trip to theAzores: next week", said)
+    assert plain_label(unglued("Trip to theAzores: next week", said)) == "Trip: to the Azores next week"
+    assert plain_label("Dinner with Jo: Friday") == "Dinner: with Jo Friday"
+    assert plain_label("Work at the hospital: nights") == "Work at the hospital: nights"  # no place named
+    assert plain_label("Moved to Leeds: last year") == "Moved to Leeds: last year"  # a verb, not a plan
+
+
+def test_a_statement_of_he_or_she_after_a_question_naming_one_person_is_theirs():
+    """A `make run` chat (stop 51): "any ideas for a small present for Rui? he's into vinyl records
+    and cooking" saved nothing."""
+    from memgpt_local.agent.facts import asked_of_someone
+
+    assert asked_of_someone("good. any ideas for a small present for Rui? he's into vinyl records and cooking") == (
+        "Rui's into vinyl records and cooking"
+    )
+    assert asked_of_someone("What should I cook for Ana on Friday? She loves lemon. I'm hopeless") == "Ana loves lemon."
+    assert asked_of_someone("Should I call Tom or Ana? He is busy") == ""  # who?
+    assert asked_of_someone("what's my dog called? she is lovely") == ""  # no name asked

@@ -2249,6 +2249,11 @@ def test_internal_guard_holds_a_reply_that_copies_a_core_line_as_written():
     said = "Hello Kerkstaen! How was the gig by the Guxpouicks?"  # in its own words
     assert InternalGuard().review(Turn(question=None), draft(said), memory) is None
     assert copied_note("Your cat:  Founean is lovely", ["Cat: Founean"]) == "Cat: Founean"
+    # a `make run` chat (stop 51): the login notice speaks the day in brackets, and so did the copy
+    hiking = "Hiking: planned for next week (week of 2026-12-07)"
+    spoken = "Hello Ines! I'm here to help you today. Hiking: planned for next week (week of Monday 7 December)."
+    assert copied_note(spoken, ["Name: Ines", hiking]) == hiking
+    assert copied_note("Hello Ines! Is the hiking trip still planned for next week?", [hiking]) is None
 
 
 def test_a_person_asked_about_brings_the_lines_under_their_name():
@@ -2348,3 +2353,26 @@ def test_perspective_guard_holds_a_reply_that_speaks_to_someone_the_user_spoke_o
     hold = PerspectiveGuard().review(turn, draft("Pepper, you knocked a mug off the counter."), memory)
     assert hold is not None and hold.hide_draft and "speaks to Pepper" in hold.notice
     assert hold.banned_openers == ("Pepper",)  # no later draft of the turn opens with the name
+
+
+def test_nothing_found_reads_a_short_word_in_its_other_forms():
+    """A `make run` chat (stop 51): "when are we flying out again?" under "Trip: moved to fly on the
+    20th (2026-12-20)" was answered "I don't know when we're flying out again." ("flying" was "flyi")."""
+    from memgpt_local.agent.policy.nothing_found import NothingFound
+    from memgpt_local.text import stem
+
+    assert [stem(w) for w in ("flying", "running", "dogs", "keeps", "spring", "news")] == [
+        "fly",
+        "run",
+        "dog",
+        "keep",
+        "spri",
+        "news",
+    ]
+    core = [("human", "Name: Ines"), ("human", "Trip: moved to fly on the 20th (2026-12-20)")]
+    flying = Turn(question="hi! slept like a rock. when are we flying out again?", event_id=100)
+    NothingFound().start(flying, FakeMemory(core=core))
+    assert (flying.reply_reason, flying.reply_start) == (None, "")
+    boat = Turn(question="when are we sailing out again?", event_id=100)
+    NothingFound().start(boat, FakeMemory(core=core))
+    assert boat.reply_start == "I don't know"

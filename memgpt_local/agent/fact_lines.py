@@ -176,7 +176,10 @@ def only_urged(line: str, said: str) -> bool:
 
 def worth_saving(line: str, said: str) -> bool:
     """Whether a line the notes pass wrote goes into the block: grounded in ``said``, no passing
-    state, a label of real words that says what the value is of."""
+    state, a label of real words that says what the value is of. Words the model ran together
+    are read as the user wrote them first: "Trip to theAzores: next week" was dropped as a label
+    of no real words (stop 51)."""
+    line = unglued(line, said)
     return (
         grounded(line, said)
         and not passing_state(line)
@@ -223,8 +226,9 @@ def unglued(line: str, said: str) -> str:
             for n in range(2, 5):
                 runs = (heard[i : i + n] for i in range(len(heard) - n + 1))
                 match = next((run for run in runs if "".join(run) == bare), None)
-                if match is not None:
-                    word = " ".join(match)
+                if match is not None:  # as the user wrote it: "the Azores", not "the azores"
+                    written = re.search(r"\b" + r"\W+".join(map(re.escape, match)) + r"\b", said, re.IGNORECASE)
+                    word = written[0] if written else " ".join(match)
                     break
         out.append(word)
     return f"{' '.join(out)}{colon}{value}" if colon else line
@@ -280,6 +284,10 @@ WORK_LABELS = frozenset(("work", "job", "workplace", "employer", "school", "offi
 _WORK_NAMES = frozenset(("occupation", "profession", "job", "career", "employment", "trade"))
 
 
+# a label of one word and where or with whom: "Trip to the Azores", "Dinner with Jo"
+_HEAD_AND_PLACE = re.compile(r"^(?P<head>[A-Za-z]+)\s+(?P<place>(?:to|in|at|with)\s+\S.*)$")
+
+
 def plain_label(line: str) -> str:
     """``line`` with a label that says more than its topic made plain: "Parrot's name: Kiwi" is
     "Parrot: Kiwi" (an eval chat block held "Parrot's name: Drarkmeette" beside the same fact as
@@ -299,6 +307,10 @@ def plain_label(line: str) -> str:
     now = _NOW_QUALIFIER.match(label)
     if now and now["topic"].lower() in _HOME_LABELS | WORK_LABELS | _WORK_NAMES:
         return plain_label(f"{now['topic'][0].upper()}{now['topic'][1:]}: {value}")
+    where = _HEAD_AND_PLACE.match(label)
+    if where and not where["head"].lower().endswith("ed") and any(w[:1].isupper() for w in where["place"].split()):
+        # "Trip to the Azores: next week" is "Trip: to the Azores next week", under the label a later change will use
+        return f"{where['head']}: {where['place']} {value}"
     named = _NAME_OF.match(label)
     if named and named["owner"].lower() not in ("my", "your", "their", "user", "the user"):
         return f"{named['owner']}: {value}"
@@ -343,11 +355,22 @@ _CHANGE_ONLY = frozenset(
 )
 
 
+# a meal's label: what one meal was is the day's news, what the user always eats is a fact
+_MEALS = frozenset("breakfast brunch lunch dinner supper snack meal".split())  # "Tea: lapsang" is a taste
+_HABIT = frozenset("every usually always often daily most never".split())
+# a time of the day with no day to it: "Admissions: two at 4am" for "we had two admissions at 4am"
+_CLOCK = re.compile(r"\b\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|\b\d{1,2}:\d\d\b", re.IGNORECASE)
+_ANY_DAY = re.compile(r"\d{4}-\d\d")
+
+
 def passing_state(line: str) -> bool:
     """Whether ``line``'s value says only how the user feels or fares now ("wiped out"), or only
     how good something was: "Favorite music: amazing" for "Went to a gig by the Perkvoans on
     the weekend, they were amazing." (eval chat seed 14), later answered as "Your favorite
-    music is amazing"; or its label files a feeling ("Missing: Camille")."""
+    music is amazing"; or its label files a feeling ("Missing: Camille"); or it is the day's
+    news: one meal ("Breakfast: pastel de nata") or something at a time of day with no day to
+    it ("Admissions: two at 4am"), both saved from "just got off a 12 hour shift ... we had two
+    admissions at 4am ... Rui made me pastel de nata for breakfast" (a `make run` chat, stop 51)."""
     label, _, value_text = line.partition(":")
     value = content_words(value_text)
     labelled = content_words(label.rpartition("'s ")[2])  # "Maya's nervousness: about it" (a `make run` chat)
@@ -355,6 +378,9 @@ def passing_state(line: str) -> bool:
         return True  # "Practice: left" for "I left the practice, I start at the hospital on Monday"
     if set(words(label)) & _EVENT_LABELS:
         return False  # when it happened: "Death: this morning" for "Pwdin died this morning" (stop 50)
+    if not _ANY_DAY.search(value_text) and not set(words(value_text)) & _HABIT:
+        if set(words(label)) <= _MEALS or _CLOCK.search(value_text):
+            return True
     return (bool(value) and all(w in _PASSING for w in value)) or (
         bool(labelled) and all(w in _FEELING_LABELS for w in labelled)
     )
@@ -424,25 +450,41 @@ def moved_home(line: str) -> str:
 
 
 _DAY_WORDS = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight weekend next this on".split()
+    "monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight weekend week next this on".split()
 )
+# words around a day that say nothing more of it: "Hiking: planned for next week"
+_PLAN_FILLER = frozenset("planned scheduled for of the in".split())
+_ISO_NOTE = re.compile(r"\((?:week of |weekend of )?\d{4}-\d\d(?:-\d\d)?\)|\d{4}-\d\d(?:-\d\d)?")
 
 
 def without_bare_days(lines: Sequence[str]) -> list[str]:
     """``lines`` without a line whose value is only a day that another of them also holds: for
     "Pestia, my brother, comes to stay on Saturday." the pass wrote "Stay: Saturday" beside
     "Guest: comes to stay on Saturday" (eval chat seed 14). A day alone is kept when no other
-    line holds it ("Birthday: 5 May")."""
+    line holds it ("Birthday: 5 May"). A label the other line does not say joins it: "our trip
+    to the Azores next week? we're going hiking" was written "Trip: to the Azores next week" and
+    "Hiking: planned for next week", and when the trip moved the hiking stayed in the old week
+    (a `make run` chat, stop 51): it is "Trip: to the Azores next week (...); hiking"."""
+
+    def day_words(line: str) -> set[str]:
+        return set(words(_ISO_NOTE.sub(" ", line.partition(":")[2])))
 
     def day_only(line: str) -> bool:
-        value = re.sub(r"\(\d{4}-\d\d-\d\d\)|\d{4}-\d\d-\d\d", " ", line.partition(":")[2])
-        said = words(value)
-        return bool(said) and all(w in _DAY_WORDS for w in said)
+        said = day_words(line)
+        return bool(said - _PLAN_FILLER) and said <= _DAY_WORDS | _PLAN_FILLER
 
-    out = []
+    out = list(lines)
     for line in lines:
-        days = set(words(line.partition(":")[2])) - {"on", "next", "this"}
-        if day_only(line) and any(o is not line and days <= set(words(o)) for o in lines):
+        days = day_words(line) - {"on", "next", "this"} - _PLAN_FILLER
+        found = (o for o in out if o is not line and days <= day_words(o))
+        holder = next(found, None) if days and day_only(line) else None
+        if holder is None:
             continue
-        out.append(line)
+        label = (label_of(line) or "").lower()
+        if label and not set(words(label)) <= set(words(holder)):
+            held_by = (label_of(holder) or "").lower()
+            if held_by in RELATIONS | PETS or "'s" in held_by or individual(holder) is not None:
+                continue  # "Dentist: tomorrow" is the user's, not "Sister: Ana, visiting tomorrow"'s
+            out[out.index(holder)] = f"{holder}; {label}"
+        out.remove(line)
     return out

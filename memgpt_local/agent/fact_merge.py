@@ -15,6 +15,7 @@ from memgpt_local.agent.fact_owners import (
     value_stems,
 )
 from memgpt_local.memory.core import default_text
+from memgpt_local.memory.dates import mentions
 from memgpt_local.text import (
     content_words,
     normalize_space,
@@ -152,6 +153,33 @@ def _plan_beside(old: str, new: str, today: date | None, said: str = "") -> bool
     return not ended
 
 
+# words that say a plan moved to another day: "the trip got moved, we fly on the 20th now instead"
+_MOVED = re.compile(
+    r"\b(?:moved|postponed|pushed\s+(?:back|forward)|rescheduled|brought\s+forward|delayed|put\s+off)\b", re.IGNORECASE
+)
+_DAY_NOTE = re.compile(r"\((?:week of |weekend of )?\d{4}-\d\d(?:-\d\d)?\)")
+
+
+def rescheduled(old: str, new: str, said: str, today: date | None) -> str:
+    """``new`` for a plan ``old`` that the user said moved to another day, with what ``old``
+    said of it besides its day when ``new`` left that out: "Trip: to the Azores next week"
+    became "Trip: moved to fly on the 20th" for "the trip got moved, we fly on the 20th now
+    instead", and the Azores were gone (a `make run` chat, stop 51); it is "Trip: to the
+    Azores, moved to fly on the 20th". A new line naming a place or a person of its own is
+    another plan, and stands as it is."""
+    old_value, new_value = old.partition(":")[2], new.partition(":")[2]
+    if today is None or not _MOVED.search(said) or not (_ISO_PART.search(old_value) and _ISO_PART.search(new_value)):
+        return new
+    rest = _DAY_NOTE.sub(" ", old_value)
+    for mention in reversed(mentions(rest, today)):
+        rest = rest[: mention.start] + rest[mention.end :]
+    rest = re.sub(r"\s+([,;])", r"\1", normalize_space(rest)).strip(" ,;:-")
+    names = {w for w in re.findall(r"\b[A-Z][\w'-]+", new_value) if w.lower() not in old_value.lower()}
+    if not rest or names or not value_stems(f"x: {rest}") - value_stems(new):
+        return new
+    return f"{new.partition(':')[0]}: {rest}, {new_value.strip()}"
+
+
 def _without_name(line: str, name: str) -> str:
     """``line`` with the name its value begins with taken out: "Husband: working on a film soundtrack"
     for "Husband: Rui (working on a film soundtrack)"."""
@@ -243,6 +271,7 @@ def merge(
                     notes.replaced.append((current[same], gathered))
                 current[same] = gathered
             elif changes:
+                line = rescheduled(current[same], line, said, today)
                 if current[same] in notes.added:
                     notes.added[notes.added.index(current[same])] = line
                 else:

@@ -114,6 +114,7 @@ from memgpt_local.schemas import ChatMessage
 from memgpt_local.text import (
     PETS,
     RELATIONS,
+    WHEN_WORDS,
     asks_for_help,
     is_bare_request,
     names_within,
@@ -228,6 +229,34 @@ def days_asked_about(message: str) -> str:
         for s in sentences(questions(message))
         if asks_for_help(s) and (names_within(s.replace("'s ", " ")) or set(words(s)) & (RELATIONS | {"our"}))
     )
+
+
+_OPENS_WITH_HE_OR_SHE = re.compile(r"^((?:(?:oh|and|but|well|also|btw)\b[,]?\s*)*)(he|she)(?=\b)", re.IGNORECASE)
+
+
+def asked_of_someone(message: str) -> str:
+    """The statements of ``message``, each that opens with "he" or "she" saying who, when its
+    questions name one person: "any ideas for a small present for Rui? he's into vinyl records
+    and cooking" saved nothing, the questions being left out and "he's into ..." naming no one
+    (a `make run` chat, stop 51); it is read as "Rui's into vinyl records and cooking". "" when
+    no statement is so told."""
+    asked = questions(message)
+    named = {
+        w.strip(",;:'\"()?!.").removesuffix("'s")
+        for s in sentences(asked)
+        for w in s.split()[1:]
+        if w[:1].isupper() and w.lower() != "i"
+    }
+    named = {w for w in named if w.lower() not in WHEN_WORDS}  # "on Friday" names a day
+    if len(named) != 1:
+        return ""
+    (name,) = named
+    told = [
+        _OPENS_WITH_HE_OR_SHE.sub(lambda m: m[1] + name, s, count=1)
+        for s in sentences(statements(message))
+        if _OPENS_WITH_HE_OR_SHE.match(s)
+    ]
+    return " ".join(told)
 
 
 def work_line(line: str) -> bool:
@@ -460,10 +489,15 @@ class FactNoter:
         personal = states_something_personal(message)
         helping = days_asked_about(message)
         answer = answers_the_assistant(message, answering)
-        if not personal and not helping and not answer:
+        of_someone = asked_of_someone(message)
+        if not personal and not helping and not answer and not of_someone:
             return Notes()
         # its questions state nothing, nor do its bare requests ("Give me a list of ...")
         said = " ".join(s for s in sentences(statements(message)) if not is_bare_request(s))
+        if of_someone:  # "he's into vinyl records" after "any ideas for a small present for Rui?"
+            said = " ".join(s for s in sentences(said) if not _OPENS_WITH_HE_OR_SHE.match(s))
+            said = f"{said} {of_someone}".strip()
+            personal = True
         block = self.store.core.get(self.agent_id, BLOCK)
         side = self.side_backend()
         saved = block_lines(block.value)

@@ -58,11 +58,15 @@ def only_announces(message: str) -> bool:
 def copied_note(message: str, lines: Sequence[str]) -> str | None:
     """The first core line (``Label: value``) that ``message`` holds as written, colon and all:
     a greeting went out as "Hello Kerkstaen! I'm here to help you with anything you need. Gig:
-    by the Guxpouicks" (eval chat seed 26, stop 47)."""
+    by the Guxpouicks" (eval chat seed 26, stop 47). A day in brackets may be said otherwise: the
+    login notice speaks its days, and a greeting went out as "Hello Ines! I'm here to help you
+    today. Hiking: planned for next week (week of Monday 7 December)." for "Hiking: planned for
+    next week (week of 2026-12-07)" (a `make run` chat, stop 51)."""
     said = normalize_space(message).lower()
     for line in lines:
         label, colon, value = normalize_space(line).partition(":")
-        if colon and label and value.strip() and f"{label}:{value}".lower() in said:
+        head = value.partition("(")[0].strip() or value.strip()
+        if colon and label and head and f"{label}: {head}".lower() in said:
             return normalize_space(line)
     return None
 
