@@ -1447,3 +1447,19 @@ def test_a_statement_of_he_or_she_after_a_question_naming_one_person_is_theirs()
     assert asked_of_someone("What should I cook for Ana on Friday? She loves lemon. I'm hopeless") == "Ana loves lemon."
     assert asked_of_someone("Should I call Tom or Ana? He is busy") == ""  # who?
     assert asked_of_someone("what's my dog called? she is lovely") == ""  # no name asked
+
+
+def test_a_day_the_block_files_already_is_not_saved_again_under_another_label():
+    """A `make run` chat (stop 51): "we fly on the 20th, remember?" saved "Flight: on the 20th
+    (2026-12-20)" beside "Trip: to the Azores, moved to fly on the 20th (2026-12-20)"."""
+    from datetime import date
+
+    from memgpt_local.agent.fact_merge import merge
+
+    block = "Name: Ines\nTrip: to the Azores, moved to fly on the 20th (2026-12-20)"
+    value, notes = merge(
+        block, ["Flight: on the 20th (2026-12-20)"], 2000, "we fly on the 20th, remember?", date(2026, 12, 6)
+    )
+    assert value == block and not notes.changed
+    value, notes = merge(block, ["Dentist: on the 21st (2026-12-21)"], 2000, "dentist on the 21st", date(2026, 12, 6))
+    assert notes.added == ["Dentist: on the 21st (2026-12-21)"]

@@ -2376,3 +2376,45 @@ def test_nothing_found_reads_a_short_word_in_its_other_forms():
     boat = Turn(question="when are we sailing out again?", event_id=100)
     NothingFound().start(boat, FakeMemory(core=core))
     assert boat.reply_start == "I don't know"
+
+
+def test_ideas_given_holds_a_reply_to_a_request_for_ideas_that_gives_none():
+    """A `make run` chat (stop 51): "any ideas for a small present for Rui? he's into vinyl records
+    and cooking" got "Sure, I can help you with that. What kind of present do you have in mind? ..."."""
+    from memgpt_local.agent.policy.ideas_given import IdeasGiven, gives_ideas
+
+    asked = "good. any ideas for a small present for Rui? he's into vinyl records and cooking"
+    none = (
+        "Sure, I can help you with that. What kind of present do you have in mind? Maybe something "
+        "that's related to vinyl records or cooking? Let me know if you need anything specific."
+    )
+    turn = Turn(question=asked)
+    hold = IdeasGiven().review(turn, draft(none), FakeMemory())
+    assert hold is not None and "Suggest two or three" in hold.notice and hold.hide_draft
+    assert not gives_ideas("That sounds lovely! I'm sure he'll appreciate it.", asked)
+    for ideas in [
+        "How about a record cleaning kit, or a Portuguese cookbook?",
+        "A vinyl of his favourite band would be lovely, or a good chef's knife.",
+    ]:
+        assert gives_ideas(ideas, asked), ideas
+        assert IdeasGiven().review(Turn(question=asked), draft(ideas), FakeMemory()) is None
+    turn.holds["ideas_given"] = 1  # once a turn
+    assert IdeasGiven().review(turn, draft(none), FakeMemory()) is None
+    # not asked for ideas: a question about memory, or a statement
+    assert IdeasGiven().review(Turn(question="What's my partner called?"), draft("Sure!"), FakeMemory()) is None
+    assert IdeasGiven().review(Turn(question="Rui loves cooking."), draft("That's nice!"), FakeMemory()) is None
+
+
+def test_perspective_guard_bans_we_in_the_redraft_of_a_reply_that_said_the_users_we():
+    """A `make run` chat (stop 51): "... our trip to the Azores next week? we're going hiking" got
+    "... We're going hiking, so you should pack ...", and the redraft said it again."""
+    from memgpt_local.agent.policy.perspective_guard import PerspectiveGuard
+
+    said = "can you remind me what I should pack for our trip to the Azores next week? we're going hiking"
+    reply = "Sure! We're going hiking to the Azores next week."
+    hold = PerspectiveGuard().review(Turn(question=said), draft(reply), FakeMemory())
+    assert hold is not None and hold.banned_openers == ("I", "My", "We", "Our")
+    mine = PerspectiveGuard().review(
+        Turn(question="What am I allergic to?"), draft("I'm allergic to nuts."), FakeMemory()
+    )
+    assert mine is not None and mine.banned_openers == ("I", "My")

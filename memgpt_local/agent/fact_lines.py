@@ -454,7 +454,25 @@ _DAY_WORDS = frozenset(
 )
 # words around a day that say nothing more of it: "Hiking: planned for next week"
 _PLAN_FILLER = frozenset("planned scheduled for of the in".split())
+_MONTH_WORDS = frozenset(
+    "january february march april may june july august september october november december".split()
+)
 _ISO_NOTE = re.compile(r"\((?:week of |weekend of )?\d{4}-\d\d(?:-\d\d)?\)|\d{4}-\d\d(?:-\d\d)?")
+
+
+_ORDINAL = re.compile(r"^\d{1,2}(?:st|nd|rd|th)?$")
+
+
+def _day_words(line: str) -> set[str]:
+    return set(words(_ISO_NOTE.sub(" ", line.partition(":")[2])))
+
+
+def bare_day(line: str) -> bool:
+    """Whether ``line``'s value says only a day ("Saturday", "planned for next week", "on the
+    20th (2026-12-20)")."""
+    said = _day_words(line)
+    days = {w for w in said if w in _DAY_WORDS or w in _MONTH_WORDS or _ORDINAL.match(w)}
+    return bool(said - _PLAN_FILLER) and said <= days | _PLAN_FILLER
 
 
 def without_bare_days(lines: Sequence[str]) -> list[str]:
@@ -466,18 +484,11 @@ def without_bare_days(lines: Sequence[str]) -> list[str]:
     "Hiking: planned for next week", and when the trip moved the hiking stayed in the old week
     (a `make run` chat, stop 51): it is "Trip: to the Azores next week (...); hiking"."""
 
-    def day_words(line: str) -> set[str]:
-        return set(words(_ISO_NOTE.sub(" ", line.partition(":")[2])))
-
-    def day_only(line: str) -> bool:
-        said = day_words(line)
-        return bool(said - _PLAN_FILLER) and said <= _DAY_WORDS | _PLAN_FILLER
-
     out = list(lines)
     for line in lines:
-        days = day_words(line) - {"on", "next", "this"} - _PLAN_FILLER
-        found = (o for o in out if o is not line and days <= day_words(o))
-        holder = next(found, None) if days and day_only(line) else None
+        days = _day_words(line) - {"on", "next", "this"} - _PLAN_FILLER
+        found = (o for o in out if o is not line and days <= _day_words(o) and not bare_day(o))
+        holder = next(found, None) if days and bare_day(line) else None
         if holder is None:
             continue
         label = (label_of(line) or "").lower()

@@ -9,7 +9,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
-from memgpt_local.agent.fact_lines import label_of
+from memgpt_local.agent.fact_lines import bare_day, label_of
 from memgpt_local.agent.fact_owners import (
     individual,
     value_stems,
@@ -180,6 +180,14 @@ def rescheduled(old: str, new: str, said: str, today: date | None) -> str:
     return f"{new.partition(':')[0]}: {rest}, {new_value.strip()}"
 
 
+def _day_filed(line: str, old: str) -> bool:
+    """Whether ``line`` says only a day (``bare_day``) that the saved line ``old`` files already:
+    "Flight: on the 20th (2026-12-20)" beside "Trip: to the Azores, moved to fly on the 20th
+    (2026-12-20)", for "we fly on the 20th, remember?" (a `make run` chat, stop 51)."""
+    day = _DAY_NOTE.search(line.partition(":")[2])
+    return bare_day(line) and day is not None and day[0] in old.partition(":")[2]
+
+
 def _without_name(line: str, name: str) -> str:
     """``line`` with the name its value begins with taken out: "Husband: working on a film soundtrack"
     for "Husband: Rui (working on a film soundtrack)"."""
@@ -244,7 +252,7 @@ def merge(
                 continue
         if same is not None and value_stems(line) <= value_stems(current[same]):
             continue  # a part of the saved line, said again
-        if same is None and any(said_twice(line, old) for old in current):
+        if same is None and any(said_twice(line, old) or _day_filed(line, old) for old in current):
             continue
         if same is None:
             current.append(line)

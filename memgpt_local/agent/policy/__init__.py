@@ -18,6 +18,7 @@ from memgpt_local.agent.policy.echo_guard import EchoGuard
 from memgpt_local.agent.policy.greet_by_name import GreetByName
 from memgpt_local.agent.policy.greeting_grounded import GreetingGrounded
 from memgpt_local.agent.policy.grounded_reply import GroundedReply
+from memgpt_local.agent.policy.ideas_given import IdeasGiven
 from memgpt_local.agent.policy.identity_guard import IdentityGuard
 from memgpt_local.agent.policy.internal_guard import InternalGuard
 from memgpt_local.agent.policy.later_promise import LaterPromise
@@ -81,6 +82,7 @@ FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
     "asked_known": lambda s: AskedKnown(),
     "all_questions": lambda s: AllQuestions(),
     "name_asked": lambda s: NameAsked(s.echo_guard),
+    "ideas_given": lambda s: IdeasGiven(),
     "copy_guard": lambda s: CopyGuard(s.copy_guard),
     "denial_guard": lambda s: DenialGuard(s.denial_guard),
     "grounded_reply": lambda s: GroundedReply(),

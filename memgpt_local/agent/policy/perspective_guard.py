@@ -77,6 +77,8 @@ _ASSISTANT_ACTS = re.compile(
 # what no sentence of the redraft may begin with: told to say "you", a redraft still went "I'm looking
 # forward to baking a lemon cake tomorrow." (a `make run` chat, stop 37)
 SPEAKING_AS_I = ("I", "My")
+SPEAKING_AS_WE = ("We", "Our")
+_SPEAKS_AS_WE = re.compile(r"^\W*(?:(?:yes|no|well|oh|sure|so),?\s+)?(?:we|we're|we've|we'll|our)\b", re.IGNORECASE)
 _TO_THE_USER = re.compile(r"\b(?:you|you're|your|yours)\b", re.IGNORECASE)
 # "My business is running a small bakery in Porto." answered "what's my business?" in a `make run` chat
 _SPEAKS_AS_I = re.compile(r"^(?:(?:yes|no|well|oh|sure),?\s+)?(?:i|i'm|i am|i've|i have|i was|my)\b", re.IGNORECASE)
@@ -325,7 +327,8 @@ class PerspectiveGuard(Policy):
             "it answered as if it were the user",
             hide_draft=True,
             keeps_words=True,
-            banned_openers=SPEAKING_AS_I,
+            # "We're going hiking" (the user's words) came back in the redraft too (a `make run` chat, stop 51)
+            banned_openers=SPEAKING_AS_I + (SPEAKING_AS_WE if _SPEAKS_AS_WE.match(sentence) else ()),
             banned_words=unsaid,
         )
 
