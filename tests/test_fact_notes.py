@@ -73,6 +73,8 @@ def test_a_day_alone_that_another_line_holds_is_not_written():
     # the user's own day is not joined to someone else's line
     dentist = ["Dentist: tomorrow (2026-12-07)", "Sister: Ana, visiting tomorrow (2026-12-07)"]
     assert without_bare_days(dentist) == dentist
+    lagos = ["Trip: to Lagos to see parents (on the 19th, 2026-12-19)", "Trip date: on the 19th (2026-12-19)"]
+    assert without_bare_days(lagos) == lagos[:1]  # not "...; trip date" (stop 51)
 
 
 def test_a_passing_state_is_no_fact():
@@ -1463,3 +1465,35 @@ def test_a_day_the_block_files_already_is_not_saved_again_under_another_label():
     assert value == block and not notes.changed
     value, notes = merge(block, ["Dentist: on the 21st (2026-12-21)"], 2000, "dentist on the 21st", date(2026, 12, 6))
     assert notes.added == ["Dentist: on the 21st (2026-12-21)"]
+
+
+def test_a_request_to_the_listener_is_no_fact():
+    """A `make run` chat (stop 51): "Marking mock exams all weekend, send help" saved "Contact: send help"."""
+    from memgpt_local.agent.fact_lines import asks_the_listener, worth_saving
+
+    said = "Morning! I'm Femi, I teach geography. Marking mock exams all weekend, send help"
+    assert not worth_saving("Contact: send help", said) and asks_the_listener("Luck: wish me luck")
+    assert not asks_the_listener("Work: helps refugees") and not asks_the_listener("Hobby: sending postcards")
+
+
+def test_a_flight_moved_to_another_day_moves_the_one_trip_ahead():
+    """A `make run` chat (stop 51): "ugh, our flight got pushed back, we now leave on the 21st"
+    saved "Flight: pushed back", "Departure date: 21st" and "Departure: on the 21st (2026-12-21)",
+    and "Trip: to Lagos to see parents (on the 19th, 2026-12-19)" stayed as it was."""
+    from datetime import date
+
+    from memgpt_local.agent.fact_lines import passing_state, without_bare_days
+    from memgpt_local.agent.fact_merge import merge
+
+    assert passing_state("Flight: pushed back")
+    lines = without_bare_days(["Departure date: 21st", "Departure: on the 21st (2026-12-21)"])
+    assert lines == ["Departure: on the 21st (2026-12-21)"]
+    block = "Name: Femi\nTrip: to Lagos to see parents (on the 19th, 2026-12-19)"
+    said = "nice, a jersey is a good shout. ugh, our flight got pushed back, we now leave on the 21st"
+    value, notes = merge(block, lines, 2000, said, date(2026, 12, 6))
+    assert value == "Name: Femi\nTrip: to Lagos to see parents, on the 21st (2026-12-21)" and not notes.added
+    # something else that moved is not the trip
+    value, notes = merge(
+        block, ["Dentist: Friday (2026-12-11)"], 2000, "my dentist got moved to Friday", date(2026, 12, 6)
+    )
+    assert notes.added == ["Dentist: Friday (2026-12-11)"] and "on the 19th" in value

@@ -84,6 +84,9 @@ def test_annotate_writes_the_day_after_each_phrase(said, shown):
         "I was born on 31 June.",  # no such day
         "the yesterday-ish feeling",
         "Nothing relative here, just 2025-03-03.",
+        # how long it has been, not when (a `make run` chat, stop 51: "First time in: 3 years (2029)")
+        "off to Lagos to see her parents, first time in 3 years",
+        "I haven't seen them in two years.",
     ],
 )
 def test_annotate_leaves_the_rest_alone(text):

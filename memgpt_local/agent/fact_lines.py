@@ -174,6 +174,19 @@ def only_urged(line: str, said: str) -> bool:
     return not value & {stem(w) for w in words(rest)}
 
 
+# a value that asks the listener for something: "Contact: send help" for "Marking mock exams all weekend,
+# send help" (a `make run` chat, stop 51), "Luck: wish me luck"
+_TO_THE_LISTENER = re.compile(
+    r"^(?:please\s+)?(?:send|wish|help|tell|give|remind|pray\s+for|show|bring|cross)\s+(?:me|us|help|your)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_the_listener(line: str) -> bool:
+    """Whether ``line``'s value is a request to whoever reads the message ("send help")."""
+    return bool(_TO_THE_LISTENER.match(line.partition(":")[2].strip()))
+
+
 def worth_saving(line: str, said: str) -> bool:
     """Whether a line the notes pass wrote goes into the block: grounded in ``said``, no passing
     state, a label of real words that says what the value is of. Words the model ran together
@@ -187,6 +200,7 @@ def worth_saving(line: str, said: str) -> bool:
         and not place_of_a_visit(line, said)
         and not only_a_date(line)
         and not a_guess(line)
+        and not asks_the_listener(line)
     )
 
 
@@ -351,7 +365,8 @@ _EVENT_LABELS = frozenset(
 
 # a value that says only that something changed, not what holds now
 _CHANGE_ONLY = frozenset(
-    "left leaving quit quitting moved moving started starting start starts changed switched over done".split()
+    "left leaving quit quitting moved moving started starting start starts changed switched over done "
+    "pushed back forward brought postponed delayed rescheduled".split()  # "Flight: pushed back" (stop 51)
 )
 
 
@@ -487,15 +502,19 @@ def without_bare_days(lines: Sequence[str]) -> list[str]:
     out = list(lines)
     for line in lines:
         days = _day_words(line) - {"on", "next", "this"} - _PLAN_FILLER
-        found = (o for o in out if o is not line and days <= _day_words(o) and not bare_day(o))
-        holder = next(found, None) if days and bare_day(line) else None
+        if not days or not bare_day(line):
+            continue
+        label = set(words(label_of(line) or "")) - _DATE_WORDS  # "Trip date" says "Trip"
+        holders = [o for o in out if o is not line and days <= _day_words(o)]
+        if any(label <= set(words(o)) for o in holders):  # "Guest: comes to stay on Saturday" says the stay
+            out.remove(line)
+            continue
+        holder = next((o for o in holders if not bare_day(o)), None)
         if holder is None:
             continue
-        label = (label_of(line) or "").lower()
-        if label and not set(words(label)) <= set(words(holder)):
-            held_by = (label_of(holder) or "").lower()
-            if held_by in RELATIONS | PETS or "'s" in held_by or individual(holder) is not None:
-                continue  # "Dentist: tomorrow" is the user's, not "Sister: Ana, visiting tomorrow"'s
-            out[out.index(holder)] = f"{holder}; {label}"
+        held_by = (label_of(holder) or "").lower()
+        if held_by in RELATIONS | PETS or "'s" in held_by or individual(holder) is not None:
+            continue  # "Dentist: tomorrow" is the user's, not "Sister: Ana, visiting tomorrow"'s
+        out[out.index(holder)] = f"{holder}; {' '.join(words(label_of(line) or ''))}"
         out.remove(line)
     return out

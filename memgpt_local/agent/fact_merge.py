@@ -157,7 +157,28 @@ def _plan_beside(old: str, new: str, today: date | None, said: str = "") -> bool
 _MOVED = re.compile(
     r"\b(?:moved|postponed|pushed\s+(?:back|forward)|rescheduled|brought\s+forward|delayed|put\s+off)\b", re.IGNORECASE
 )
-_DAY_NOTE = re.compile(r"\((?:week of |weekend of )?\d{4}-\d\d(?:-\d\d)?\)")
+_DAY_NOTE = re.compile(r"\([^()]*\d{4}-\d\d(?:-\d\d)?\)")
+# the words of a journey: a flight that moved moves the trip it is part of
+_TRAVEL = frozenset(
+    stem(w) for w in "trip flight fly flying departure depart leave leaving holiday vacation journey travel".split()
+)
+
+
+def moved_trip(line: str, current: Sequence[str], said: str, today: date | None) -> int | None:
+    """The index of the one saved journey ahead that ``line``, a day alone under a word of
+    travel, moves: "our flight got pushed back, we now leave on the 21st" was written "Departure:
+    on the 21st" beside "Trip: to Lagos to see parents (on the 19th, 2026-12-19)", which stayed
+    (a `make run` chat, stop 51)."""
+    if today is None or not bare_day(line) or not _MOVED.search(said):
+        return None
+    if not {stem(w) for w in content_words(label_of(line) or "")} & _TRAVEL:
+        return None
+    trips = [
+        i
+        for i, old in enumerate(current)
+        if dated_ahead(old, today) and {stem(w) for w in content_words(label_of(old) or "")} & _TRAVEL
+    ]
+    return trips[0] if len(trips) == 1 else None
 
 
 def rescheduled(old: str, new: str, said: str, today: date | None) -> str:
@@ -254,7 +275,16 @@ def merge(
             continue  # a part of the saved line, said again
         if same is None and any(said_twice(line, old) or _day_filed(line, old) for old in current):
             continue
-        if same is None:
+        trip = moved_trip(line, current, said, today) if same is None else None
+        if trip is not None:
+            old = current[trip]
+            moved = rescheduled(old, f"{old.partition(':')[0]}: {line.partition(':')[2].strip()}", said, today)
+            if old in notes.added:
+                notes.added[notes.added.index(old)] = moved
+            else:
+                notes.replaced.append((old, moved))
+            current[trip] = moved
+        elif same is None:
             current.append(line)
             notes.added.append(line)
         else:

@@ -323,6 +323,13 @@ def said_as_future(text: str, mention: Mention) -> bool:
     return _ahead(_around(text, mention.start, mention.end, _CLAUSE_STOPS))
 
 
+# "in 3 years" said of how long it has been: "first time in 3 years" was dated 2029 ("First time in: 3
+# years (2029)", a `make run` chat, stop 51), as would be "haven't seen them in 3 years"
+_HOW_LONG_BEFORE = re.compile(
+    r"(?:\btime|\b(?:haven't|hasn't|hadn't|have\s+not|has\s+not|never|not)\b[^.!?;]*)\s*$", re.IGNORECASE
+)
+
+
 def mentions(text: str, when: datetime | date) -> list[Mention]:
     """The relative date phrases of ``text``, said at ``when``, in order."""
     day = day_of(when)
@@ -330,6 +337,8 @@ def mentions(text: str, when: datetime | date) -> list[Mention]:
     for m in _PHRASE.finditer(text):
         kind = m.lastgroup
         assert kind is not None
+        if kind == "count_in" and _HOW_LONG_BEFORE.search(text[max(0, m.start() - 60) : m.start()]):
+            continue  # how long since, not when: "the first time in 3 years"
         value = _value(kind, m.group(0), day, _ahead(_around(text, m.start(), m.end(), _CLAUSE_STOPS)))
         if value is not None:
             found.append(Mention(m.start(), m.end(), m.group(0), value))
