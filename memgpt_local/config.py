@@ -323,6 +323,9 @@ class AgentSettings(Section):
     reply_repeat_ngram: int = Field(
         8, ge=0, le=64, description="a reply may not repeat a run of this many of its own tokens (0 = off)"
     )
+    thought_repeat_ngram: int = Field(
+        8, ge=0, le=64, description="a step's thought may not repeat a run of this many of its own tokens (0 = off)"
+    )
     reply_formula_words: int = Field(
         4,
         ge=0,

@@ -1436,6 +1436,9 @@ def test_a_label_of_a_plan_and_its_place_is_made_plain_and_unglued_as_written():
     assert plain_label("Dinner with Jo: Friday") == "Dinner: with Jo Friday"
     assert plain_label("Work at the hospital: nights") == "Work at the hospital: nights"  # no place named
     assert plain_label("Moved to Leeds: last year") == "Moved to Leeds: last year"  # a verb, not a plan
+    # "my wife Adaeze and I" was written "Family: Adaeze, wife" beside "Wife: Adaeze" (stop 51)
+    assert plain_label("Family: Adaeze, wife") == "Wife: Adaeze" == plain_label("Family: Adaeze (wife)")
+    assert plain_label("Family: two kids") == "Family: two kids"
 
 
 def test_a_statement_of_he_or_she_after_a_question_naming_one_person_is_theirs():
@@ -1473,6 +1476,7 @@ def test_a_request_to_the_listener_is_no_fact():
 
     said = "Morning! I'm Femi, I teach geography. Marking mock exams all weekend, send help"
     assert not worth_saving("Contact: send help", said) and asks_the_listener("Luck: wish me luck")
+    assert not worth_saving("Send help: yes", said)  # the same, as a trait
     assert not asks_the_listener("Work: helps refugees") and not asks_the_listener("Hobby: sending postcards")
 
 

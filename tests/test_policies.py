@@ -1005,6 +1005,8 @@ def test_asked_known_holds_a_greeting_that_asks_again_what_an_earlier_session_as
     assert (
         hold is not None and hold.hide_draft and "What are some of your favorite things about sea lions?" in hold.notice
     )
+    # and the redraft may not copy the earlier question either (a `make run` chat, stop 51: it did, word for word)
+    assert hold.uncopied == ("What are some of your favorite things about sea lions?",)
     # in view, not found: a step's content is its thought, the message its call's
     shown = msg(
         4,

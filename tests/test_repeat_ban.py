@@ -33,6 +33,19 @@ def test_a_run_of_n_tokens_the_value_already_holds_cannot_be_completed_again():
     assert ban.refused() == []  # the value closed
 
 
+def test_the_thought_may_not_loop_when_thought_n_is_set():
+    """A `make run` chat (stop 51): a greeting's redraft thought "... so I did not ask for help with
+    mock exams again. I did not ask for help with mock exams again, ..." to its length cut."""
+    ban = NgramBan(RepeatBan(field="message", n=0, thought_n=3))
+    feed(ban, [(0, '{"thought": "'), (1, "I"), (2, " did"), (3, " not"), (4, "."), (1, "I"), (2, " did")])
+    assert ban.refused() == [3]  # "I did" was followed by " not": not again
+    feed(ban, [(5, " ask"), (9, '", "function": "send_message", "arguments": {"message": "'), (1, "I"), (2, " did")])
+    assert ban.refused() == []  # the thought closed; the message's runs are not refused (n = 0)
+    plain = NgramBan(RepeatBan(field="message", n=3))
+    feed(plain, [(0, '{"thought": "'), (1, "I"), (2, " did"), (3, " not"), (4, "."), (1, "I"), (2, " did")])
+    assert plain.refused() == []  # off by default
+
+
 def test_every_reply_starts_with_a_clean_slate():
     ban = NgramBan(RepeatBan(field="message", n=2))
     feed(ban, [(0, '{"message": "'), (1, "a"), (2, "b"), (9, '"}')])

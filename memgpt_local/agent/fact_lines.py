@@ -183,8 +183,10 @@ _TO_THE_LISTENER = re.compile(
 
 
 def asks_the_listener(line: str) -> bool:
-    """Whether ``line``'s value is a request to whoever reads the message ("send help")."""
-    return bool(_TO_THE_LISTENER.match(line.partition(":")[2].strip()))
+    """Whether ``line``'s value, or its label (as in "Send help: yes"), is a request to whoever
+    reads the message ("send help")."""
+    label, _, value = line.partition(":")
+    return bool(_TO_THE_LISTENER.match(value.strip()) or _TO_THE_LISTENER.match(label.strip()))
 
 
 def worth_saving(line: str, said: str) -> bool:
@@ -298,6 +300,8 @@ WORK_LABELS = frozenset(("work", "job", "workplace", "employer", "school", "offi
 _WORK_NAMES = frozenset(("occupation", "profession", "job", "career", "employment", "trade"))
 
 
+_FAMILY_LABELS = frozenset("family relative relatives relation relations relationship".split())
+_FAMILY_MEMBER = re.compile(r"^(?P<name>[A-Z][\w'-]+)\s*[,(]?\s*(?:my\s+)?(?P<relation>[a-z]+)\)?$")
 # a label of one word and where or with whom: "Trip to the Azores", "Dinner with Jo"
 _HEAD_AND_PLACE = re.compile(r"^(?P<head>[A-Za-z]+)\s+(?P<place>(?:to|in|at|with)\s+\S.*)$")
 
@@ -321,6 +325,10 @@ def plain_label(line: str) -> str:
     now = _NOW_QUALIFIER.match(label)
     if now and now["topic"].lower() in _HOME_LABELS | WORK_LABELS | _WORK_NAMES:
         return plain_label(f"{now['topic'][0].upper()}{now['topic'][1:]}: {value}")
+    kin = _FAMILY_MEMBER.match(value)
+    if label.lower() in _FAMILY_LABELS and kin and kin["relation"].lower() in RELATIONS:
+        # "Family: Adaeze, wife" beside "Wife: Adaeze" for "my wife Adaeze and I" (a `make run` chat, stop 51)
+        return f"{kin['relation'].capitalize()}: {kin['name']}"
     where = _HEAD_AND_PLACE.match(label)
     if where and not where["head"].lower().endswith("ed") and any(w[:1].isupper() for w in where["place"].split()):
         # "Trip to the Azores: next week" is "Trip: to the Azores next week", under the label a later change will use

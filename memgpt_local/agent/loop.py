@@ -326,10 +326,11 @@ class AgentRunner:
             unsaid += NEVER_SAID_TO_THE_USER
         latin_only = not writes_wide_script((turn.question or "").encode("utf-8"))
         items = list_limit(self.settings.reply_max_list_items, turn.question)
+        thought_n = self.settings.thought_repeat_ngram if plan.thought_max_chars != 0 else 0
         if "reply" not in plan.kinds or not (
             n or formulas or openings or banned or unsaid or turn.reply_sentences or latin_only or items
         ):
-            return None
+            return RepeatBan(field="message", n=0, thought_n=thought_n) if thought_n else None
         return RepeatBan(
             field="message",
             n=n,
@@ -343,6 +344,7 @@ class AgentRunner:
             max_sentences=turn.reply_sentences,
             max_items=items,
             latin_only=latin_only,
+            thought_n=thought_n,
         )
 
     def _formulas(self, turn: Turn, plan: StepPlan, said: Sequence[str]) -> frozenset[tuple[str, ...]]:

@@ -41,6 +41,9 @@ class Hold:
     banned_words: tuple[str, ...] = ()
     # the next step searches rather than answers again (the holding policy narrows its plan)
     search_next: bool = False
+    # texts besides the draft whose runs later drafts may not copy: held for asking again what an
+    # earlier session asked, a greeting's redraft asked it word for word (a `make run` chat, stop 51)
+    uncopied: tuple[str, ...] = ()
 
 
 @dataclass
@@ -153,11 +156,12 @@ class Turn(_Steps):
     def held_drafts(self) -> list[str]:
         """The messages of this turn's drafts that policies held back and a retry must not copy
         (all but those whose rewrite keeps their words, ``Hold.keeps_words``)."""
-        return [
+        drafts = [
             str(s.call.arguments.get("message", ""))
             for s in self.steps
             if s.hold is not None and not s.hold.keeps_words and s.call is not None and s.call.arguments.get("message")
         ]
+        return drafts + [text for s in self.steps if s.hold is not None for text in s.hold.uncopied]
 
     def banned_openers(self) -> tuple[str, ...]:
         """The words no sentence of a later draft may begin with, by the holds so far."""

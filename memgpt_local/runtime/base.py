@@ -119,6 +119,11 @@ class RepeatBan:
     # qwen2.5 drifts into Chinese mid-sentence ("coach of the school's rowing团队 on Saturdays", a
     # `make run` greeting, stop 42); set unless the user writes in one of those scripts
     latin_only: bool = False
+    # the step's thought may not repeat a run of this many of its own tokens (0: off): a greeting's
+    # redraft thought "... I did not ask for help with mock exams again, so I did not ask for help
+    # with mock exams again. I did not ask ..." to its length cut, shown to the user as the
+    # assistant's thinking (a `make run` chat, stop 51)
+    thought_n: int = 0
 
 
 @runtime_checkable

@@ -163,6 +163,7 @@ class NgramBan:
                 self.prior.setdefault(tuple(kept[end - self.n : end - 1]), set()).add(kept[end - 1])
         self.seen: dict[tuple[int, ...], set[int]] = self._fresh()  # (n-1) tokens -> the tokens that followed
         self.value: list[int] = []
+        self.thought = ThoughtRuns(ban.thought_n) if ban.thought_n else None
         self.banned = 0  # steps at which a token was refused, for the counters
         self.refuses_runs = ban.n > 0
         self.formulas, self.formula_words = ban.formulas, ban.formula_words
@@ -205,7 +206,9 @@ class NgramBan:
         return (self.formula or self.full) and self.watch.in_field
 
     def refused(self) -> list[int]:
-        """Tokens the next step may not pick (empty outside the watched value)."""
+        """Tokens the next step may not pick (empty outside the watched value and the thought)."""
+        if self.thought is not None and self.thought.watch.in_field:
+            return self.thought.refused(self.pieces, self.last_piece)
         if not self.watch.in_field or self.written < self.fixed:
             return []
         refused = self._repeats() + (self.wide_script() if self.wide_script is not None else [])
@@ -353,6 +356,8 @@ class NgramBan:
         return self.twins[token]
 
     def accept(self, token: int, piece: str) -> None:
+        if self.thought is not None:
+            self.thought.accept(token, piece)
         inside = self.watch.in_field
         self.watch.feed(piece)
         self.pieces[token], self.last_piece = piece, piece
@@ -381,6 +386,35 @@ class NgramBan:
             self.value.append(token)
             if len(self.value) >= self.n:
                 self.seen.setdefault(tuple(self.value[-self.n : -1]), set()).add(token)
+
+
+class ThoughtRuns:
+    """The tokens that would complete a run of ``n`` tokens the step's thought already holds
+    (``RepeatBan.thought_n``): its runs only, no other rule."""
+
+    def __init__(self, n: int):
+        self.n = max(2, n)
+        self.watch = FieldWatch("thought")
+        self.value: list[int] = []
+        self.seen: dict[tuple[int, ...], set[int]] = {}
+
+    def accept(self, token: int, piece: str) -> None:
+        inside = self.watch.in_field
+        self.watch.feed(piece)
+        if not self.watch.in_field:
+            self.value, self.seen = [], {}
+        elif inside:
+            self.value.append(token)
+            if len(self.value) >= self.n:
+                self.seen.setdefault(tuple(self.value[-self.n : -1]), set()).add(token)
+
+    def refused(self, pieces: dict[int, str], last_piece: str) -> list[int]:
+        if len(self.value) < self.n - 1:
+            return []
+        refused = list(self.seen.get(tuple(self.value[-(self.n - 1) :]), ()))
+        if last_piece[-1:].isalnum():  # inside a word: let it go on
+            refused = [t for t in refused if not pieces.get(t, "")[:1].isalnum()]
+        return refused
 
 
 # the inside of an id (a UUID, a long number, a hex code): a run of digits, hex letters and hyphens

@@ -136,4 +136,6 @@ class AskedKnown(Policy):
             f'Not sent: your greeting asks "{asked}", and you asked the user "{earlier}" before. Do not ask it '
             "again: greet them with something else you know about them."
         )
-        return Hold(self.name, notice, "it asked again what an earlier session asked", hide_draft=True)
+        return Hold(
+            self.name, notice, "it asked again what an earlier session asked", hide_draft=True, uncopied=(earlier,)
+        )
