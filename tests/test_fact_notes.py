@@ -1439,6 +1439,7 @@ def test_a_label_of_a_plan_and_its_place_is_made_plain_and_unglued_as_written():
     # "my wife Adaeze and I" was written "Family: Adaeze, wife" beside "Wife: Adaeze" (stop 51)
     assert plain_label("Family: Adaeze, wife") == "Wife: Adaeze" == plain_label("Family: Adaeze (wife)")
     assert plain_label("Family: two kids") == "Family: two kids"
+    assert plain_label("Spicy food: Adaeze's loves") == "Adaeze's likes: spicy food"  # stop 51
 
 
 def test_a_statement_of_he_or_she_after_a_question_naming_one_person_is_theirs():
@@ -1468,6 +1469,17 @@ def test_a_day_the_block_files_already_is_not_saved_again_under_another_label():
     assert value == block and not notes.changed
     value, notes = merge(block, ["Dentist: on the 21st (2026-12-21)"], 2000, "dentist on the 21st", date(2026, 12, 6))
     assert notes.added == ["Dentist: on the 21st (2026-12-21)"]
+
+
+def test_an_event_the_user_never_spoke_of_is_no_fact():
+    """A `make run` chat (stop 51): "what could I cook for Adaeze this Friday?" was saved as
+    "Adaeze's birthday: this Friday (2026-12-11)", the plan example's birthday."""
+    from memgpt_local.agent.fact_lines import grounded
+
+    assert not grounded("Adaeze's birthday: this Friday", "what could I cook for Adaeze this Friday?")
+    assert grounded("Death: this morning", "Pwdin died this morning")  # said another way
+    assert grounded("Wedding: June", "my sister is getting married in June")
+    assert grounded("Orla's birthday: the 22nd", "the 22nd, I told you earlier.", "When is Orla's birthday?")
 
 
 def test_a_request_to_the_listener_is_no_fact():

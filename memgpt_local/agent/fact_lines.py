@@ -49,7 +49,7 @@ def label_of(line: str) -> str | None:
     return normalize_space(label).lower()
 
 
-def grounded(line: str, said: str) -> bool:
+def grounded(line: str, said: str, asked: str = "") -> bool:
     """Whether the value of ``line`` comes from ``said``: every name and number it holds, and
     all but one in three of its other content words (compared by their first four letters),
     occur there, and it holds no letter outside ASCII that ``said`` lacks. A trait written as
@@ -58,6 +58,12 @@ def grounded(line: str, said: str) -> bool:
     if any(not ch.isascii() and ch.isalpha() and ch not in said for ch in value):
         return False  # a letter the user never typed: a slip into another script ("Ahmed is more紧张")
     heard = {stem(w) for w in words(said)}
+    events = set(words(label)) & _EVENT_LABELS
+    # (or the assistant's question the message answers: "the 22nd" to "when is Orla's birthday?")
+    if events and not {stem(w) for e in events for w in _SAID_AS.get(e, (e,))} & (heard | stems(asked)):
+        # an event the user never spoke of: "what could I cook for Adaeze this Friday?" was saved as
+        # "Adaeze's birthday: this Friday", the plan example's birthday (a `make run` chat, stop 51)
+        return False
     if value.strip().lower().rstrip(".") in ("yes", "true"):
         said_label = [stem(w) for w in content_words(label) if len(w) > 2]
         return bool(said_label) and all(w in heard for w in said_label)
@@ -189,14 +195,14 @@ def asks_the_listener(line: str) -> bool:
     return bool(_TO_THE_LISTENER.match(value.strip()) or _TO_THE_LISTENER.match(label.strip()))
 
 
-def worth_saving(line: str, said: str) -> bool:
+def worth_saving(line: str, said: str, asked: str = "") -> bool:
     """Whether a line the notes pass wrote goes into the block: grounded in ``said``, no passing
     state, a label of real words that says what the value is of. Words the model ran together
     are read as the user wrote them first: "Trip to theAzores: next week" was dropped as a label
     of no real words (stop 51)."""
     line = unglued(line, said)
     return (
-        grounded(line, said)
+        grounded(line, said, asked)
         and not passing_state(line)
         and not glued_label(line)
         and not place_of_a_visit(line, said)
@@ -300,6 +306,7 @@ WORK_LABELS = frozenset(("work", "job", "workplace", "employer", "school", "offi
 _WORK_NAMES = frozenset(("occupation", "profession", "job", "career", "employment", "trade"))
 
 
+_OWNER_LIKES = re.compile(r"^(?P<owner>[A-Z][\w-]+)'s\s+(?:loves?|likes?|favou?rites?|enjoys?)$")
 _FAMILY_LABELS = frozenset("family relative relatives relation relations relationship".split())
 _FAMILY_MEMBER = re.compile(r"^(?P<name>[A-Z][\w'-]+)\s*[,(]?\s*(?:my\s+)?(?P<relation>[a-z]+)\)?$")
 # a label of one word and where or with whom: "Trip to the Azores", "Dinner with Jo"
@@ -325,6 +332,9 @@ def plain_label(line: str) -> str:
     now = _NOW_QUALIFIER.match(label)
     if now and now["topic"].lower() in _HOME_LABELS | WORK_LABELS | _WORK_NAMES:
         return plain_label(f"{now['topic'][0].upper()}{now['topic'][1:]}: {value}")
+    liked = _OWNER_LIKES.match(value)
+    if liked:  # "Spicy food: Adaeze's loves" for "she loves spicy food" (a `make run` chat, stop 51)
+        return f"{liked['owner']}'s likes: {label[0].lower()}{label[1:]}"
     kin = _FAMILY_MEMBER.match(value)
     if label.lower() in _FAMILY_LABELS and kin and kin["relation"].lower() in RELATIONS:
         # "Family: Adaeze, wife" beside "Wife: Adaeze" for "my wife Adaeze and I" (a `make run` chat, stop 51)
@@ -369,6 +379,22 @@ _EVENT_LABELS = frozenset(
     "death died funeral birth born birthday wedding married marriage anniversary surgery operation accident "
     "diagnosis graduation engagement".split()
 )
+
+
+# the words an event is told by: "Death: this morning" for "Pwdin died this morning"
+_EVENT_WORDS = (
+    "death died dies passed funeral",
+    "wedding married marry marrying marriage",
+    "birth born baby",
+    "birthday bday turns turning",
+    "surgery operation",
+    "engagement engaged",
+    "graduation graduate graduates graduating",
+    "anniversary",
+    "accident crash",
+    "diagnosis diagnosed",
+)
+_SAID_AS = {word: group.split() for group in _EVENT_WORDS for word in group.split()}
 
 
 # a value that says only that something changed, not what holds now

@@ -574,7 +574,7 @@ class FactNoter:
                 ).text
             )
             labels = {label_of(line) for line in dated}
-            answered = [ln for ln in asked if worth_saving(ln, message) and label_of(ln) not in labels]
+            answered = [ln for ln in asked if worth_saving(ln, message, answering) and label_of(ln) not in labels]
             dated += [annotate(as_note(plain_label(unglued(ln, message))), day, context=message) for ln in answered]
             dropped += [ln for ln in asked if ln not in answered]
         now: list[str] = []
