@@ -2337,6 +2337,23 @@ def test_name_asked_holds_an_answer_that_names_nothing_once():
     assert held is not None and "Collie: Bran" in held.notice
 
 
+def test_name_asked_holds_an_answer_that_names_someone_other_than_the_core_line_files():
+    """A `make run` chat (stop 51): "what's my wife's name by the way, testing you" under "Wife:
+    Adaeze" got "Your wife's name is Chioma." (Adaeze's sister, the last search hit's name)."""
+    from memgpt_local.agent.policy.name_asked import NameAsked
+    from memgpt_local.config import GuardSettings
+
+    core = FakeMemory(core=[("human", "Name: Femi"), ("human", "Wife: Adaeze"), ("human", "Work: teacher in Leeds")])
+    asked = "good idea, she'd like a curry. what's my wife's name by the way, testing you"
+    hold = NameAsked(GuardSettings()).review(Turn(question=asked), draft("Your wife's name is Chioma."), core)
+    assert hold is not None and "Wife: Adaeze" in hold.notice and "Leeds" not in hold.notice
+    right = NameAsked(GuardSettings()).review(Turn(question=asked), draft("Your wife is Adaeze, from Leeds."), core)
+    assert right is None
+    # who someone is, asked by name: the line names the one asked about
+    who = Turn(question="Who is Adaeze?")
+    assert NameAsked(GuardSettings()).review(who, draft("Adaeze is your wife, Chioma's sister."), core) is None
+
+
 def test_perspective_guard_holds_a_reply_that_speaks_to_someone_the_user_spoke_of():
     """A `make run` chat (stop 50): "Pepper, you knocked a mug off the counter this morning." to
     the cat's owner, and "Abena, you could get her ..." to the son asking about his mum's gift."""

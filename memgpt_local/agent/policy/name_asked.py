@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from memgpt_local.agent.fact_owners import individual
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.policy.hits import best_hits
 from memgpt_local.agent.turn import Hold, Turn
@@ -22,7 +23,7 @@ from memgpt_local.config import GuardSettings
 from memgpt_local.functions.links import identifiers
 from memgpt_local.functions.results import format_hits
 from memgpt_local.memory.dates import MONTHS, WEEKDAYS
-from memgpt_local.text import SENTENCE_OPENERS, denies, lines_about, questions
+from memgpt_local.text import SENTENCE_OPENERS, asks_something, denies, is_question, lines_about, sentences
 
 # a question that asks for a name: "what is X called", "what's the name of", "what did we name", "who"
 _ASKS_A_NAME = re.compile(r"\b(?:called|named|name|who)\b", re.IGNORECASE)
@@ -45,12 +46,15 @@ class NameAsked(Policy):
     def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
         if draft.plan.last or turn.holds[self.name] or not turn.question:
             return None
-        asked = questions(turn.question)
+        # "what's my wife's name by the way, testing you" asks too, with no question mark (stop 51)
+        asked = " ".join(s for s in sentences(turn.question) if is_question(s) or asks_something(s))
         if not asked or not _ASKS_A_NAME.search(asked):
             return None
         written = draft.written_after(turn.reply_start)
-        if denies(written) or new_names(written, asked):
+        if denies(written):
             return None
+        if new_names(written, asked):
+            return self._other_name(turn, written, asked, memory)
         hits = [h for h in best_hits(turn, memory.embed, self.hits) if new_names(h.text, asked)]
         core = [
             line
@@ -65,3 +69,20 @@ class NameAsked(Policy):
             "from what you found (the closest first):\n" + found
         )
         return Hold(self.name, notice, "it named nothing, asked for a name", hide_draft=True)
+
+    def _other_name(self, turn: Turn, written: str, asked: str, memory: MemoryView) -> Hold | None:
+        """A reply naming someone other than the one the core line asked about files: "what's my
+        wife's name by the way, testing you" under "Wife: Adaeze" got "Your wife's name is
+        Chioma.", Adaeze's sister, named in the last search hit (a `make run` chat, stop 51)."""
+        core = [
+            line.partition("] ")[2]
+            for line in lines_about(asked, [(label, line) for label, line in memory.core_lines() if label == "human"])
+        ]
+        filed = {one for line in core if (one := individual(line)) is not None and one not in asked.lower()}
+        if not filed or new_names(written, asked) & filed:
+            return None
+        notice = (
+            "Not sent: your reply names someone other than the one your core memory files for this "
+            "question. Answer from core memory:\n" + "\n".join(line for line in core if individual(line) in filed)
+        )
+        return Hold(self.name, notice, "it named someone core memory does not", hide_draft=True)
