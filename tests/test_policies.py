@@ -664,6 +664,12 @@ def test_grounded_reply_holds_what_an_answer_says_of_a_person_that_nothing_says_
     asked = [ChatMessage(role="system", content="[human]\nName: Ana\nTortoise: Momsteo")]
     right = draft("Your tortoise's name is Momsteo.", prompt=asked)
     assert GroundedReply().review(Turn(question="What's my pet's name again?"), right, pets) is None
+    # a person asked by relation is named by the name a line files them under (a `make run` chat, stop 51)
+    wife = ["Name: Femi", "Wife: Adaeze", "Adaeze's likes: spicy food"]
+    shown = [ChatMessage(role="system", content="[human]\n" + "\n".join(wife))]
+    asked = "hi! what's my wife's name? and what does she like to eat?"
+    food = draft("Your wife's name is Adaeze and she likes spicy food.", prompt=shown)
+    assert GroundedReply().review(Turn(question=asked), food, FakeMemory(core=[("human", ln) for ln in wife])) is None
     assert person_asked("What do I do for work?") == set()
     assert person_asked("Which dog breed is best?") == set()  # nobody's dog
     # a request for advice is never held: tips for "a good first dog" named breeds (`make run`, stop 43)

@@ -39,6 +39,7 @@ import json
 import re
 from collections.abc import Sequence
 
+from memgpt_local.agent.fact_owners import individual
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, StepPlan
 from memgpt_local.agent.policy.greet_by_name import human_lines
 from memgpt_local.agent.turn import Hold, StepRecord, Turn
@@ -148,6 +149,12 @@ def unseen_of(reply: str, seen_text: str, person: set[str], question: str, names
     # Momsteo" held the right answer as said of nobody (eval chat seed 24, stop 46)
     named = person | (PETS if person & {"pet", "pets"} else set())
     about = [line for line in seen_text.splitlines() if named & set(words(line))]
+    # and by the name a line files them under: asked "what does she like to eat?" of "my wife", the
+    # lines "Wife: Adaeze" and "Adaeze's likes: spicy food" both say it (a `make run` chat, stop 51)
+    known = {one for line in about if (one := individual(line.split("] ", 1)[-1])) is not None} - named
+    if known:
+        named |= known
+        about = [line for line in seen_text.splitlines() if named & set(words(line))]
     said = {stem(w) for line in about for w in words(line)}
     given = {stem(w) for w in words(question)} | {stem(w) for w in person}
     names = [w for w in names_and_numbers(reply) if stem(w.lower()) not in said | given]
