@@ -176,6 +176,8 @@ def asks_something(text: str) -> bool:
 _ASKS_FOR_HELP = re.compile(
     r"\b(?:advice|tips?|ideas?|recommend\w*|suggest\w*|should i|shall i|how (?:can|do|could|would|should) i"
     r"|(?:what|which|where) (?:can|could|should|shall|might) (?:i|we)|(?:what's|what is) the best way|any way to"
+    # "can you remind me what I should pack for our trip to the Azores next week?" (a `make run` chat, stop 51)
+    r"|(?:what|which|where) (?:i|we) (?:should|could|might|ought to)"
     r"|how to"
     # "What would be a nice thing to cook for Declan's birthday on the 19th?" was answered "I don't
     # know what you're asking about Declan's birthday." (a `make run` chat, stop 50)

@@ -2443,3 +2443,20 @@ def test_perspective_guard_bans_we_in_the_redraft_of_a_reply_that_said_the_users
         Turn(question="What am I allergic to?"), draft("I'm allergic to nuts."), FakeMemory()
     )
     assert mine is not None and mine.banned_openers == ("I", "My")
+
+
+@pytest.mark.parametrize(
+    "asked, helping",
+    [
+        ("can you remind me what I should pack for our trip to the Azores next week?", True),  # stop 51
+        ("Where could we go for a walk on Sunday?", True),
+        ("Any ideas for a small present for Rui?", True),
+        ("What did I say I should pack?", False),  # what was said: memory
+        ("What's my wife's name?", False),
+        ("When do we leave for Lagos?", False),
+    ],
+)
+def test_asks_for_help_reads_requests_for_ideas_in_either_word_order(asked, helping):
+    from memgpt_local.text import asks_for_help
+
+    assert asks_for_help(asked) is helping
