@@ -1013,6 +1013,7 @@ def test_asked_known_holds_a_greeting_that_asks_again_what_an_earlier_session_as
     )
     # and the redraft may not copy the earlier question either (a `make run` chat, stop 51: it did, word for word)
     assert hold.uncopied == ("What are some of your favorite things about sea lions?",)
+    assert hold.banned_words == ("favorite", "Favorite", "lions", "Lions")  # nor its topic, in other words
     # in view, not found: a step's content is its thought, the message its call's
     shown = msg(
         4,

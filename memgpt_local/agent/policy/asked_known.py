@@ -34,6 +34,9 @@ from memgpt_local.text import (
 )
 
 
+_QUANTIFIERS = frozenset("some many much more most other others every each".split())
+
+
 def told_in(question: str, message: str) -> bool:
     """Whether ``question`` asks for what ``message`` tells: its words of what are the
     message's, or words the message says that are about them ("moved" for "home"), or it asks
@@ -136,6 +139,16 @@ class AskedKnown(Policy):
             f'Not sent: your greeting asks "{asked}", and you asked the user "{earlier}" before. Do not ask it '
             "again: greet them with something else you know about them."
         )
+        # held, "How can I assist you with your mock exams?" was redrafted "How can I help you with your
+        # mock tests?" (a `make run` chat, stop 51): the question's own words are not said again
+        topic = [
+            w for w in dict.fromkeys(content_words(earlier)) if len(w) > 3 and w not in ASKING_WORDS | _QUANTIFIERS
+        ]
         return Hold(
-            self.name, notice, "it asked again what an earlier session asked", hide_draft=True, uncopied=(earlier,)
+            self.name,
+            notice,
+            "it asked again what an earlier session asked",
+            hide_draft=True,
+            uncopied=(earlier,),
+            banned_words=tuple(form for w in topic for form in (w, w.capitalize())),
         )
