@@ -33,7 +33,6 @@ from memgpt_local.text import (
     words,
 )
 
-
 _QUANTIFIERS = frozenset("some many much more most other others every each".split())
 
 
