@@ -466,6 +466,46 @@ SETS: dict[str, tuple[Case, ...]] = {
             ("name: owen",),
         ),
     ),
+    # plans moved to another day, the day's news and requests, in other words than the stop 51
+    # `make run` chat they come from (never tuned on)
+    "moved-held": (
+        case(
+            ("Name: Kofi", "Trip: to Accra next Friday (2026-12-11)"),
+            "Bad news, the Accra trip got postponed, we now fly out on the 18th.",
+            ("accra 18th",),
+            gone=("2026-12-11",),
+        ),
+        case(
+            ("Name: Mei", "Holiday: in Crete on the 20th (2026-12-20)"),
+            "Our flight's been pushed back a day, we leave on the 21st now.",
+            ("crete 21st",),
+            gone=("2026-12-20",),
+        ),
+        case(
+            ("Name: Mei", "Dinner: with Lars at Nora's on Saturday (2026-12-05)"),
+            "Lars moved our dinner to Sunday.",
+            ("sunday",),
+            gone=("2026-12-05",),
+        ),
+        case(
+            ("Name: Sam", "Work: nurse"),
+            "Night shift from hell, three admissions at 2am and cold toast for dinner. Wish me luck for tonight!",
+            (),
+            ("admissions", "2am", "toast", "luck"),
+        ),
+        case(
+            ("Name: Ana", "Husband: Rui"),
+            "What could I make for Rui this Saturday? He's mad about Thai food.",
+            ("rui thai",),
+            ("birthday",),
+        ),
+        case(
+            ("Name: Ana",),
+            "Off to Berlin to see my brother on the 12th, first time in two years!",
+            ("berlin 12th",),
+            ("2028",),
+        ),
+    ),
 }
 
 
