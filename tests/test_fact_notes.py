@@ -1513,3 +1513,21 @@ def test_a_flight_moved_to_another_day_moves_the_one_trip_ahead():
         block, ["Dentist: Friday (2026-12-11)"], 2000, "my dentist got moved to Friday", date(2026, 12, 6)
     )
     assert notes.added == ["Dentist: Friday (2026-12-11)"] and "on the 19th" in value
+
+
+def test_a_move_takes_the_old_town_out_of_a_line_that_says_the_user_is_based_there():
+    """Eval chat seed 31, second wording (stop 51): "Work: Librarian by trade, based in Burquoanton"
+    stayed beside "Home: Nousaorabury (moved from Burquoanton)"."""
+    from memgpt_local.agent.fact_merge import merge
+
+    block = "Name: Prixfeo\nWork: Librarian by trade, based in Burquoanton"
+    said = "We finally left Burquoanton. I live in Nousaorabury now."
+    value, notes = merge(block, ["Home: Nousaorabury (moved from Burquoanton)"], 2000, said)
+    assert value.splitlines() == [
+        "Name: Prixfeo",
+        "Work: Librarian by trade",
+        "Home: Nousaorabury (moved from Burquoanton)",
+    ]
+    kept = "Name: Ana\nWork: nurse at Burquoanton General"  # where the work is: not said to have changed
+    value, _ = merge(kept, ["Home: Nousaorabury (moved from Burquoanton)"], 2000, said)
+    assert "nurse at Burquoanton General" in value

@@ -209,6 +209,30 @@ def _day_filed(line: str, old: str) -> bool:
     return bare_day(line) and day is not None and day[0] in old.partition(":")[2]
 
 
+_MOVED_FROM = re.compile(r"\(moved from (?P<old>[^)]+)\)")
+
+
+def _leave_old_base(current: list[str], notes: Notes) -> None:
+    """Where the user moved from, taken out of the lines that say they are based there: after
+    "We finally left Burquoanton. I live in Nousaorabury now." the block still held "Work:
+    Librarian by trade, based in Burquoanton" beside "Home: Nousaorabury (moved from
+    Burquoanton)" (eval chat seed 31, the second wording, stop 51)."""
+    for new in [*notes.added, *(n for _, n in notes.replaced)]:
+        moved = _MOVED_FROM.search(new)
+        if moved is None:
+            continue
+        based = re.compile(rf",?\s*\bbased (?:in|at|out of) {re.escape(moved['old'].strip())}\b", re.IGNORECASE)
+        for i, line in enumerate(current):
+            if line == new or not based.search(line):
+                continue
+            left = based.sub("", line)
+            if line in notes.added:
+                notes.added[notes.added.index(line)] = left
+            else:
+                notes.replaced.append((line, left))
+            current[i] = left
+
+
 def _without_name(line: str, name: str) -> str:
     """``line`` with the name its value begins with taken out: "Husband: working on a film soundtrack"
     for "Husband: Rui (working on a film soundtrack)"."""
@@ -317,6 +341,7 @@ def merge(
                 current[same] = line
             else:
                 notes.kept.append((current[same], line))
+    _leave_old_base(current, notes)
     kept_new = set(notes.added) | {new for _, new in notes.replaced}
     while len("\n".join(current)) > limit and any(ln not in kept_new for ln in current):
         oldest = next(ln for ln in current if ln not in kept_new)
