@@ -1011,6 +1011,11 @@ def test_asked_known_holds_a_greeting_that_asks_again_what_an_earlier_session_as
     assert (
         hold is not None and hold.hide_draft and "What are some of your favorite things about sea lions?" in hold.notice
     )
+    # a greeting asking for what core memory says (eval chat seed 31, stop 51)
+    music = FakeMemory(core=[("human", "Name: Prixfeo"), ("human", "Favourite music: Fomeicks")])
+    asks = draft("Hello Prixfeo! What's your favourite music?")
+    held = AskedKnown().review(Turn(question=None, kind="login", event_id=100), asks, music)
+    assert held is not None and 'your core memory says "Favourite music: Fomeicks"' in held.notice
     # and the redraft may not copy the earlier question either (a `make run` chat, stop 51: it did, word for word)
     assert hold.uncopied == ("What are some of your favorite things about sea lions?",)
     assert hold.banned_words == ("favorite", "Favorite", "lions", "Lions")  # nor its topic, in other words

@@ -130,6 +130,16 @@ class AskedKnown(Policy):
         "What are some of your favorite things about sea lions?", was answered, and the next
         login's greeting asked "What's your favorite thing about sea lions?" ("Ha, you already
         asked me that.")."""
+        known = known_question(draft.message, "", human_lines(memory))
+        if known is not None:
+            # eval chat seed 31 (stop 51): held for naming no fact, a greeting was redrafted "Hello
+            # Prixfeo! What's your favourite music?" under "Favourite music: Fomeicks"
+            asked, source = known
+            notice = (
+                f'Not sent: your greeting asks "{asked}", and {source}. Do not ask what you know: greet them '
+                "and say what you remember."
+            )
+            return Hold(self.name, notice, "the greeting asked what core memory says", hide_draft=True)
         found = repeated_question(draft.message, turn, memory)
         if found is None:
             return None
