@@ -2488,13 +2488,6 @@ def test_copy_guard_holds_a_copy_of_what_someone_else_did_when_the_user_asked_of
     copy = draft("Noxkliick says the Londbulvien Hotel is the place to stay in Zateard.")
     hold = CopyGuard(GuardSettings()).review(turn_of(asked), copy, FakeMemory())
     assert hold is not None and ours in hold.notice and sister not in hold.notice
-    # not word for word (the rerun of that seed: "... you told me the Londbulvien Hotel was the place
-    # to stay"); the redraft may not say her hotel's name (held once, the next draft said it again)
-    said = draft("On Sunday 6 April, you told me the Londbulvien Hotel was the place to stay in Zateard.")
-    hold = CopyGuard(GuardSettings()).review(turn_of(asked), said, FakeMemory())
-    assert hold is not None and hold.banned_words == ("Londbulvien",)
-    right = draft("You booked the Wudruspouel Hotel, with a room looking onto the sea.")
-    assert CopyGuard(GuardSettings()).review(turn_of(asked), right, FakeMemory()) is None
     assert of_someone_else("My sister Noxkliick went to Zateard last year and stayed at the Londbulvien Hotel.")
     assert not of_someone_else(ours)
     # asked of the sister: her hotel is the answer

@@ -99,10 +99,9 @@ class CopyGuard(Policy):
             return None
         asked = turn.question
         hits = turn.hits()
-        written = draft.written_after(turn.reply_start)
-        copied = copied_hit(written, hits)
+        copied = copied_hit(draft.written_after(turn.reply_start), hits)
         if copied is None:
-            return self._someone_elses(written, hits, asked, memory)
+            return None
         # The turn itself (the question, the model's own steps: a date search finds them) and any
         # memory that asks the question again read like the question without answering it: no rivals.
         rivals = [
@@ -117,8 +116,8 @@ class CopyGuard(Policy):
         ranked = by_similarity(rivals, asked, memory.embed)
         closer = ranked[: next(i for i, h in enumerate(ranked) if h is copied)]
         if not closer:
-            return self._someone_elses(written, hits, asked, memory)
-        if continues_chain(copied, closer, asked):
+            closer = the_users_own(copied, ranked, asked)
+        if not closer or continues_chain(copied, closer, asked):
             return None
         # only the closer results, the closest last: shown the copied line again, or shown it
         # last, the model sent the same copy again (it answers from the last thing it read)
@@ -130,33 +129,4 @@ class CopyGuard(Policy):
         )
         return Hold(
             self.name, notice, "it copied a memory that other results match your question better", hide_draft=True
-        )
-
-    def _someone_elses(self, written: str, hits: Sequence[SearchHit], asked: str, memory: MemoryView) -> Hold | None:
-        """A reply naming what only a hit of someone else's says, asked what the user did (see
-        ``the_users_own``), held with the user's own hits; the redraft may not say those names:
-        held once, "the Grellze Hotel ..." came back "... the Grellze Hotel, so I booked it."."""
-        said = {i.lower() for i in identifiers(asked)}
-        names = [i for i in identifiers(written) if i.lower() not in said]
-        others = [h for h in hits if of_someone_else(h.text)]
-        mine = [h for h in hits if h not in others and h.role != "assistant"]  # its own replies are no source
-        theirs = [n for n in names if any(n in h.text for h in others) and not any(n in h.text for h in mine)]
-        ours = [n for n in names if any(n in h.text for h in mine) and not any(n in h.text for h in others)]
-        if not theirs or ours:
-            return None  # it names what only someone else's message says, and nothing of the user's own
-        source = next(h for h in others if theirs[0] in h.text)
-        own = the_users_own(source, by_similarity(list(hits), asked, memory.embed), asked)
-        if not own:
-            return None
-        notice = (
-            "Not sent: the user asked what they did themself, and your reply answers with what someone else "
-            "did or says. Answer from what the user said of themself (the closest last):\n"
-            + "\n".join(format_hits(list(reversed(own[: self.hits])), first=1, per_item=300))
-        )
-        return Hold(
-            self.name,
-            notice,
-            "it answered with someone else's, asked of the user",
-            hide_draft=True,
-            banned_words=tuple(theirs),
         )
