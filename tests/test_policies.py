@@ -2466,30 +2466,3 @@ def test_asks_for_help_reads_requests_for_ideas_in_either_word_order(asked, help
     from memgpt_local.text import asks_for_help
 
     assert asks_for_help(asked) is helping
-
-
-def test_copy_guard_holds_a_copy_of_what_someone_else_did_when_the_user_asked_of_themself():
-    """Eval dmr, second wording, seed 11 (stop 51): "Which hotel did we book when we went to
-    Zateard?" got "... the Londbulvien Hotel is the place to stay in Zateard.", the sister's word."""
-    from memgpt_local.agent.policy.copy_guard import of_someone_else
-
-    sister = "Noxkliick, my sister, says the Londbulvien Hotel is the place to stay in Zateard."
-    ours = "Home again after five days in Zateard! Our room at the Wudruspouel Hotel looked straight onto the sea."
-    asked = (
-        "Hey Prethoick, help me out here. Which hotel did we book when we went to Zateard? I can't think of the name."
-    )
-
-    def turn_of(question: str) -> Turn:
-        turn = Turn(question=question, event_id=100, focus=question)
-        hits = [hit(1, sister, kind="message", role="user"), hit(2, ours, kind="message", role="user")]
-        turn.add(search_step(0, hits))
-        return turn
-
-    copy = draft("Noxkliick says the Londbulvien Hotel is the place to stay in Zateard.")
-    hold = CopyGuard(GuardSettings()).review(turn_of(asked), copy, FakeMemory())
-    assert hold is not None and ours in hold.notice and sister not in hold.notice
-    assert of_someone_else("My sister Noxkliick went to Zateard last year and stayed at the Londbulvien Hotel.")
-    assert not of_someone_else(ours)
-    # asked of the sister: her hotel is the answer
-    hers = turn_of("Where did my sister say to stay in Zateard?")
-    assert CopyGuard(GuardSettings()).review(hers, copy, FakeMemory()) is None

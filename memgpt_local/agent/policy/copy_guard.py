@@ -12,7 +12,6 @@ like the question than its first step does.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
@@ -23,7 +22,7 @@ from memgpt_local.config import GuardSettings
 from memgpt_local.functions.links import identifiers
 from memgpt_local.functions.results import format_hits
 from memgpt_local.schemas import SearchHit
-from memgpt_local.text import RELATIONS, content_words, longest_common_run, sentences, stem, stems, words
+from memgpt_local.text import longest_common_run, words
 
 
 def copied_hit(draft: str, hits: Sequence[SearchHit], *, min_words: int = 6, share: float = 0.8) -> SearchHit | None:
@@ -47,45 +46,6 @@ def continues_chain(hit: SearchHit, others: Sequence[SearchHit], asked: str) -> 
     said = set(words(asked))
     own = [i for i in identifiers(hit.text) if i.lower() not in said]
     return any(i in other.text for other in others for i in own)
-
-
-# a message that tells what someone else did or says: "Noxkliick, my sister, says the Londbulvien
-# Hotel is the place to stay", "My sister Noxkliick went to Zateard last year and stayed at ..."
-_RELATION = "|".join(sorted(RELATIONS, key=len, reverse=True))
-_OF_SOMEONE_ELSE = re.compile(
-    rf"^\W*(?:(?i:my|our)\s+(?:{_RELATION})\b|[A-Z][a-z]+,\s+(?:my|our)\s+(?:{_RELATION}),"
-    rf"|[A-Z][a-z]+\s+(?:says|said|reckons|thinks|recommends|swears|went|stayed|booked)\b)"
-)
-_OF_THE_USER = re.compile(r"\b(?:i|i'm|i've|we|we're|we've|our|us|me)\b", re.IGNORECASE)
-_ASKS_OF_THE_USER = re.compile(r"\b(?:i|we|our|us)\b", re.IGNORECASE)
-
-
-def of_someone_else(text: str) -> bool:
-    """Whether ``text`` (a user's message) tells of someone else: its first sentence opens with
-    one of their people ("My sister ...", "Noxkliick, my sister, says ...")."""
-    first = sentences(text.partition(" said: ")[2] or text)[:1]
-    return bool(first) and _OF_SOMEONE_ELSE.match(first[0]) is not None
-
-
-def the_users_own(copied: SearchHit, ranked: Sequence[SearchHit], asked: str) -> list[SearchHit]:
-    """The hits that tell of the user themself ("we", "our") what the question asks, when it
-    asks of them and the copied hit tells of someone else: "Which hotel did we book when we went
-    to Zateard?" got "... you told me that the Londbulvien Hotel is the place to stay in
-    Zateard.", the sister's word, above "Our room at the Wudruspouel Hotel looked straight onto
-    the sea." (eval dmr, second wording, seed 11, stop 51). A question about the user is
-    answered from what they did, not from what their sister did or says."""
-    if not _ASKS_OF_THE_USER.search(asked) or set(words(asked)) & RELATIONS or not of_someone_else(copied.text):
-        return []  # "Where did my sister stay?" asks of her
-    subject = {stem(w) for w in content_words(asked) if len(w) > 2}
-    return [
-        h
-        for h in ranked
-        if h is not copied
-        and h.role == "user"
-        and not of_someone_else(h.text)
-        and _OF_THE_USER.search(h.text.partition(" said: ")[2] or h.text)
-        and subject & stems(h.text)
-    ]
 
 
 class CopyGuard(Policy):
@@ -115,8 +75,6 @@ class CopyGuard(Policy):
         ]
         ranked = by_similarity(rivals, asked, memory.embed)
         closer = ranked[: next(i for i, h in enumerate(ranked) if h is copied)]
-        if not closer:
-            closer = the_users_own(copied, ranked, asked)
         if not closer or continues_chain(copied, closer, asked):
             return None
         # only the closer results, the closest last: shown the copied line again, or shown it
