@@ -1508,6 +1508,20 @@ def test_a_flight_moved_to_another_day_moves_the_one_trip_ahead():
     said = "nice, a jersey is a good shout. ugh, our flight got pushed back, we now leave on the 21st"
     value, notes = merge(block, lines, 2000, said, date(2026, 12, 6))
     assert value == "Name: Femi\nTrip: to Lagos to see parents, on the 21st (2026-12-21)" and not notes.added
+    # said other ways (bench_notes moved-held): the flight's line is no bare day, or the move is its label
+    crete = "Name: Mei\nHoliday: in Crete on the 20th (2026-12-20)"
+    flight = "Flight: pushed back a day, leaving on the 21st (2026-12-21) now"
+    value, _ = merge(
+        crete, [flight], 2000, "Our flight's been pushed back a day, we leave on the 21st now.", date(2026, 12, 3)
+    )
+    assert value.splitlines()[1] == "Holiday: in Crete, pushed back a day, leaving on the 21st (2026-12-21) now"
+    accra = without_bare_days(["Accra trip postponed: 18th", "Flight: out on the 18th (2026-12-18)"])
+    assert accra == ["Flight: out on the 18th (2026-12-18)"]
+    dinner = "Name: Mei\nDinner: with Lars at Nora's on Saturday (2026-12-05)\nTrip: Rome (2026-12-20)"
+    value, _ = merge(
+        dinner, ["Lars dinner: on Sunday (2026-12-06)"], 2000, "Lars moved our dinner to Sunday.", date(2026, 12, 3)
+    )
+    assert "Dinner: with Lars at Nora's, on Sunday (2026-12-06)" in value and "Saturday" not in value
     # something else that moved is not the trip
     value, notes = merge(
         block, ["Dentist: Friday (2026-12-11)"], 2000, "my dentist got moved to Friday", date(2026, 12, 6)

@@ -66,6 +66,8 @@ TUESDAY = datetime(2025, 3, 4, 18, 30, tzinfo=timezone.utc)  # a Tuesday evening
         ("last month", "last month (2025-02)"),
         ("three months ago", "three months ago (2024-12)"),
         ("last year", "last year (2024)"),
+        # the day a plan moves to (bench_notes moved-held, stop 51)
+        ("Lars moved our dinner to Sunday.", "Lars moved our dinner to Sunday (2025-03-09)."),
     ],
 )
 def test_annotate_writes_the_day_after_each_phrase(said, shown):
@@ -87,6 +89,7 @@ def test_annotate_writes_the_day_after_each_phrase(said, shown):
         # how long it has been, not when (a `make run` chat, stop 51: "First time in: 3 years (2029)")
         "off to Lagos to see her parents, first time in 3 years",
         "I haven't seen them in two years.",
+        "We camped from Friday to Sunday.",  # no plan moved
     ],
 )
 def test_annotate_leaves_the_rest_alone(text):

@@ -540,7 +540,8 @@ def without_bare_days(lines: Sequence[str]) -> list[str]:
             continue
         label = set(words(label_of(line) or "")) - _DATE_WORDS  # "Trip date" says "Trip"
         holders = [o for o in out if o is not line and days <= _day_words(o)]
-        if any(label <= set(words(o)) for o in holders):  # "Guest: comes to stay on Saturday" says the stay
+        # "Accra trip postponed: 18th" beside "Flight: out on the 18th" (bench_notes moved-held): the move is said
+        if holders and label & _CHANGE_ONLY or any(label <= set(words(o)) for o in holders):
             out.remove(line)
             continue
         holder = next((o for o in holders if not bare_day(o)), None)

@@ -17,6 +17,7 @@ from memgpt_local.agent.fact_owners import (
 from memgpt_local.memory.core import default_text
 from memgpt_local.memory.dates import mentions
 from memgpt_local.text import (
+    WHEN_WORDS,
     content_words,
     normalize_space,
     sentences,
@@ -164,21 +165,33 @@ _TRAVEL = frozenset(
 )
 
 
-def moved_trip(line: str, current: Sequence[str], said: str, today: date | None) -> int | None:
-    """The index of the one saved journey ahead that ``line``, a day alone under a word of
-    travel, moves: "our flight got pushed back, we now leave on the 21st" was written "Departure:
-    on the 21st" beside "Trip: to Lagos to see parents (on the 19th, 2026-12-19)", which stayed
-    (a `make run` chat, stop 51)."""
-    if today is None or not bare_day(line) or not _MOVED.search(said):
+_NOT_WHAT = frozenset(
+    stem(w) for w in "moved move postponed pushed back forward delayed rescheduled now day days".split()
+)
+
+
+def _what(line: str) -> set[str]:
+    """The stems of what ``line`` is about: its content words, less days and words of moving."""
+    text = _DAY_NOTE.sub(" ", line)
+    return {stem(w) for w in content_words(text) if len(w) > 2 and not w[:1].isdigit()} - _NOT_WHAT
+
+
+def moved_plan(line: str, current: Sequence[str], said: str, today: date | None) -> int | None:
+    """The index of the one saved plan ahead that ``line``, a plan the user said moved, moves:
+    one of the same thing (a word of what it is in common), or a journey for a flight or a
+    departure. "our flight got pushed back, we now leave on the 21st" was written "Departure: on
+    the 21st" beside "Trip: to Lagos to see parents (on the 19th, 2026-12-19)", which stayed (a
+    `make run` chat, stop 51)."""
+    if today is None or not _MOVED.search(said) or not dated_ahead(line, today):
         return None
-    if not {stem(w) for w in content_words(label_of(line) or "")} & _TRAVEL:
-        return None
-    trips = [
+    what = _what(line)
+    travels = bool(what & _TRAVEL)
+    plans = [
         i
         for i, old in enumerate(current)
-        if dated_ahead(old, today) and {stem(w) for w in content_words(label_of(old) or "")} & _TRAVEL
+        if old != line and dated_ahead(old, today) and (what & _what(old) or (travels and _what(old) & _TRAVEL))
     ]
-    return trips[0] if len(trips) == 1 else None
+    return plans[0] if len(plans) == 1 else None
 
 
 def rescheduled(old: str, new: str, said: str, today: date | None) -> str:
@@ -195,7 +208,11 @@ def rescheduled(old: str, new: str, said: str, today: date | None) -> str:
     for mention in reversed(mentions(rest, today)):
         rest = rest[: mention.start] + rest[mention.end :]
     rest = re.sub(r"\s+([,;])", r"\1", normalize_space(rest)).strip(" ,;:-")
-    names = {w for w in re.findall(r"\b[A-Z][\w'-]+", new_value) if w.lower() not in old_value.lower()}
+    names = {
+        w
+        for w in re.findall(r"\b[A-Z][\w'-]+", new_value)
+        if w.lower() not in old_value.lower() and w.lower() not in WHEN_WORDS
+    }
     if not rest or names or not value_stems(f"x: {rest}") - value_stems(new):
         return new
     return f"{new.partition(':')[0]}: {rest}, {new_value.strip()}"
@@ -299,7 +316,7 @@ def merge(
             continue  # a part of the saved line, said again
         if same is None and any(said_twice(line, old) or _day_filed(line, old) for old in current):
             continue
-        trip = moved_trip(line, current, said, today) if same is None else None
+        trip = moved_plan(line, current, said, today) if same is None else None
         if trip is not None:
             old = current[trip]
             moved = rescheduled(old, f"{old.partition(':')[0]}: {line.partition(':')[2].strip()}", said, today)

@@ -78,7 +78,8 @@ _PATTERNS = (
     ("count_ago", rf"{_NUMBER}\s+(?P<unit>day|week|month|year)s?\s+ago"),
     ("count_in", rf"in\s+{_NUMBER}\s+(?P<unit>day|week|month|year)s?"),
     ("days", "|".join(sorted((re.escape(k) for k in _DAY_WORDS), key=len, reverse=True))),
-    ("weekday", rf"(?P<which>last|this\s+past|this\s+coming|next|this|on)\s+(?P<day>{_DAY})"),
+    # "moved our dinner to Sunday": the day a plan moves to, ahead (bench_notes moved-held, stop 51)
+    ("weekday", rf"(?P<which>last|this\s+past|this\s+coming|next|this|on|to)\s+(?P<day>{_DAY})"),
     ("period", r"(?P<which>last|this|next)\s+(?P<period>week|weekend|month|year)"),
     ("day_month", rf"(?:the\s+)?{_DATE}\s+(?:of\s+)?(?P<month>{_MONTH}){_NO_YEAR}"),
     ("month_day", rf"(?P<month>{_MONTH})\s+(?:the\s+)?{_DATE}{_NO_YEAR}"),
@@ -212,7 +213,7 @@ def _weekday(day: date, which: str, name: str, future: bool) -> str:
     which = " ".join(which.lower().split())
     if which in ("last", "this past") or (which == "on" and not future):
         offset = -(back or 7)
-    elif which in ("next", "this coming") or which == "on":
+    elif which in ("next", "this coming", "to") or which == "on":
         offset = ahead or 7
     else:  # "this": the one of the current stretch of days, ahead unless the past is meant
         offset = ahead if future else -back
@@ -330,6 +331,18 @@ _HOW_LONG_BEFORE = re.compile(
 )
 
 
+_MOVED_TO = re.compile(
+    r"\b(?:mov(?:e|ed|es|ing)|postpon\w*|push\w*|put\s+(?:it\s+)?off|reschedul\w*|chang\w*|brought|bring\w*|shift\w*)\b",
+    re.IGNORECASE,
+)
+
+
+def _sentence_of(text: str, m: re.Match[str]) -> str:
+    left = max(text.rfind(mark, 0, m.start()) for mark in ".!?\n")
+    ends = [i for i in (text.find(mark, m.end()) for mark in ".!?\n") if i >= 0]
+    return text[left + 1 : min(ends, default=len(text))]
+
+
 def mentions(text: str, when: datetime | date) -> list[Mention]:
     """The relative date phrases of ``text``, said at ``when``, in order."""
     day = day_of(when)
@@ -339,6 +352,8 @@ def mentions(text: str, when: datetime | date) -> list[Mention]:
         assert kind is not None
         if kind == "count_in" and _HOW_LONG_BEFORE.search(text[max(0, m.start() - 60) : m.start()]):
             continue  # how long since, not when: "the first time in 3 years"
+        if kind == "weekday" and m.group(0).lower().startswith("to") and not _MOVED_TO.search(_sentence_of(text, m)):
+            continue  # "from Friday to Sunday" is no plan moved
         value = _value(kind, m.group(0), day, _ahead(_around(text, m.start(), m.end(), _CLAUSE_STOPS)))
         if value is not None:
             found.append(Mention(m.start(), m.end(), m.group(0), value))
