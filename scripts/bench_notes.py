@@ -466,6 +466,33 @@ SETS: dict[str, tuple[Case, ...]] = {
             ("name: owen",),
         ),
     ),
+    # written after the rules for moved plans were tuned on "moved-held" (stop 51), run once
+    "moved-held2": (
+        case(
+            ("Name: Tariq", "Holiday: Lisbon with the kids next Saturday (2026-12-12)"),
+            "Change of plan, our Lisbon holiday is now the 19th, the airline cancelled our flight.",
+            ("lisbon 19th",),
+            gone=("2026-12-12",),
+        ),
+        case(
+            ("Name: Tariq", "Wife: Leila", "Dentist: Tuesday at 3pm (2026-12-08)"),
+            "Dentist rang, they've rescheduled me to Thursday morning.",
+            ("dentist thursday",),
+            gone=("2026-12-08",),
+        ),
+        case(
+            ("Name: Jo", "Concert: Arctic Monkeys in Leeds on the 15th (2026-12-15)"),
+            "Gutted, the gig's been postponed until the 30th.",
+            ("30th",),
+            gone=("2026-12-15",),
+        ),
+        case(
+            ("Name: Jo", "Trip: to Edinburgh on Friday (2026-12-04)", "Sister: Beth"),
+            "My sister's wedding got moved to June, so that's a relief.",
+            ("june",),
+            keep=("edinburgh on friday",),
+        ),
+    ),
     # plans moved to another day, the day's news and requests, in other words than the stop 51
     # `make run` chat they come from (never tuned on)
     "moved-held": (
