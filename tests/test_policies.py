@@ -2466,3 +2466,14 @@ def test_asks_for_help_reads_requests_for_ideas_in_either_word_order(asked, help
     from memgpt_local.text import asks_for_help
 
     assert asks_for_help(asked) is helping
+
+
+def test_grounded_reply_reads_a_long_name_misspelt_as_the_name_seen():
+    """Eval dmr, second wording, seed 12 (stop 51): "The boss of Proprock Library is Dallkleick
+    Zurasgraton." was held beside "Proproick Library", and the redraft said "I do not know."."""
+    from memgpt_local.agent.policy.grounded_reply import misspelt, unseen
+
+    seen = "I report to Dallkleick Zurasgraton now, she took over our team at Proproick Library this week."
+    assert unseen("The boss of Proprock Library is Dallkleick Zurasgraton.", seen) == []
+    assert unseen("The boss of Proproick Library is Kledreick Narma.", seen) == ["Kledreick", "Narma"]
+    assert not misspelt("Londbulvien", {"wudruspouel"}) and not misspelt("Tom", {"tim"})

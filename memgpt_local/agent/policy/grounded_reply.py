@@ -38,6 +38,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 
 from memgpt_local.agent.fact_owners import individual
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, StepPlan
@@ -98,12 +99,31 @@ def _longer_words(reply: str) -> list[str]:
     return [w for w in content_words(reply) if len(w) > 3 and w not in _SAY_NOTHING]
 
 
+MISSPELT_RATIO = 0.85  # how alike a long name and a seen word must be to be the same name misspelt
+
+
+def misspelt(name: str, seen: set[str]) -> bool:
+    """Whether ``name`` (six letters or more) is a seen word misspelt: "The boss of Proprock
+    Library is Dallkleick Zurasgraton." was held as an invention beside "Proproick Library", and
+    the redraft said "I do not know." (eval dmr, second wording, seed 12, stop 51)."""
+    lower = name.lower()
+    if len(lower) < 6 or not lower.isalpha():
+        return False
+    return any(
+        abs(len(w) - len(lower)) <= 2
+        and w[:1] == lower[:1]
+        and SequenceMatcher(None, w, lower).ratio() >= MISSPELT_RATIO
+        for w in seen
+        if len(w) >= 6
+    )
+
+
 def unseen(reply: str, seen_text: str, names_only: bool = False) -> list[str]:
     """The names, numbers and content words of ``reply`` that ``seen_text`` never uses, when
     they are enough to say the reply invents: any name or number, or half its words (unless
     ``names_only``)."""
     seen = set(words(seen_text))
-    names = [w for w in names_and_numbers(reply) if w.lower() not in seen]
+    names = [w for w in names_and_numbers(reply) if w.lower() not in seen and not misspelt(w, seen)]
     if names or names_only:
         return names
     longer = _longer_words(reply)
