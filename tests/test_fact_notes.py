@@ -1452,6 +1452,9 @@ def test_a_statement_of_he_or_she_after_a_question_naming_one_person_is_theirs()
     )
     assert asked_of_someone("What should I cook for Ana on Friday? She loves lemon. I'm hopeless") == "Ana loves lemon."
     assert asked_of_someone("Should I call Tom or Ana? He is busy") == ""  # who?
+    # a place is nobody (a `make run` chat, stop 51: "France loves cheese ..."); "my mum" is somebody
+    mum = "any ideas what I could bring my mum from France? she loves cheese but it has to survive a 12 hour flight"
+    assert asked_of_someone(mum) == "my mum loves cheese but it has to survive a 12 hour flight"
     assert asked_of_someone("what's my dog called? she is lovely") == ""  # no name asked
 
 
@@ -1522,6 +1525,10 @@ def test_a_flight_moved_to_another_day_moves_the_one_trip_ahead():
         dinner, ["Lars dinner: on Sunday (2026-12-06)"], 2000, "Lars moved our dinner to Sunday.", date(2026, 12, 3)
     )
     assert "Dinner: with Lars at Nora's, on Sunday (2026-12-06)" in value and "Saturday" not in value
+    # a line with no day and nothing in common is no change of a plan (a `make run` chat, stop 51)
+    rio = "Name: Mateus\nFlight: to Rio on the 22nd (2026-12-22) to see family"
+    value, notes = merge(rio, ["Flight: 12 hours"], 2000, "it has to survive a 12 hour flight", date(2026, 12, 6))
+    assert value == rio and not notes.changed
     # something else that moved is not the trip
     value, notes = merge(
         block, ["Dentist: Friday (2026-12-11)"], 2000, "my dentist got moved to Friday", date(2026, 12, 6)

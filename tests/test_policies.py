@@ -2423,6 +2423,11 @@ def test_ideas_given_holds_a_reply_to_a_request_for_ideas_that_gives_none():
     hold = IdeasGiven().review(turn, draft(none), FakeMemory())
     assert hold is not None and "Suggest two or three" in hold.notice and hold.hide_draft
     assert not gives_ideas("That sounds lovely! I'm sure he'll appreciate it.", asked)
+    # a `make run` chat (stop 51): asked back, with a statement of its own that suggests nothing
+    cheese = "any ideas what I could bring my mum from France? she loves cheese but it has to survive a 12 hour flight"
+    back = "Hi Mateus! I'm glad you're in Lyon. What's your favorite cheese? I'm always looking for new recipes."
+    assert not gives_ideas(back, cheese)
+    assert gives_ideas("You could bring her a hard cheese like Comté, vacuum-packed, it travels well.", cheese)
     for ideas in [
         "How about a record cleaning kit, or a Portuguese cookbook?",
         "A vinyl of his favourite band would be lovely, or a good chef's knife.",

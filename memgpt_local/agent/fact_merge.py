@@ -250,6 +250,14 @@ def _leave_old_base(current: list[str], notes: Notes) -> None:
             current[i] = left
 
 
+def _plan_unlike(old: str, new: str, today: date | None) -> bool:
+    """Whether ``new`` says nothing of the plan ahead ``old`` is: no day, no word in common."""
+    if today is None or not dated_ahead(old, today) or _ISO_PART.search(new.partition(":")[2]):
+        return False
+    undated = _ISO_PART.sub(" ", _DAY_NOTE.sub(" ", old))  # "12" of "2026-12-22" is no word of it
+    return not value_stems(undated) & value_stems(new)
+
+
 def _without_name(line: str, name: str) -> str:
     """``line`` with the name its value begins with taken out: "Husband: working on a film soundtrack"
     for "Husband: Rui (working on a film soundtrack)"."""
@@ -336,6 +344,10 @@ def merge(
                 changes = value_stems(current[same]) <= value_stems(line)
             else:
                 changes = label in settled or replaces(current[same], line, said)
+                if changes and label not in settled and _plan_unlike(current[same], line, today):
+                    changes = (
+                        False  # "Flight: to Rio on the 22nd" is no "Flight: 12 hours" (a `make run` chat, stop 51)
+                    )
             # a plan joins the line it will change; "I've taken up pottery" joins "Hobby: running"
             # (eval chat seed 22)
             beside = label not in settled and _plan_beside(current[same], line, today, said)

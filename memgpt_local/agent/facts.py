@@ -234,6 +234,14 @@ def days_asked_about(message: str) -> str:
 _OPENS_WITH_HE_OR_SHE = re.compile(r"^((?:(?:oh|and|but|well|also|btw)\b[,]?\s*)*)(he|she)(?=\b)", re.IGNORECASE)
 
 
+_PERSON_ASKED = re.compile(
+    r"(?:\b(?:for|with|about)\s+(?P<name>[A-Z][\w-]+)\b(?!['’]s)|\b(?P<whose>[A-Z][\w-]+)['’]s\b)"
+)
+_RELATION_ASKED = re.compile(
+    rf"\b(?P<my>my|our)\s+(?P<relation>{'|'.join(sorted(RELATIONS, key=len, reverse=True))})\b", re.I
+)
+
+
 def asked_of_someone(message: str) -> str:
     """The statements of ``message``, each that opens with "he" or "she" saying who, when its
     questions name one person: "any ideas for a small present for Rui? he's into vinyl records
@@ -241,16 +249,14 @@ def asked_of_someone(message: str) -> str:
     (a `make run` chat, stop 51); it is read as "Rui's into vinyl records and cooking". "" when
     no statement is so told."""
     asked = questions(message)
-    named = {
-        w.strip(",;:'\"()?!.").removesuffix("'s")
-        for s in sentences(asked)
-        for w in s.split()[1:]
-        if w[:1].isupper() and w.lower() != "i"
-    }
-    named = {w for w in named if w.lower() not in WHEN_WORDS}  # "on Friday" names a day
-    if len(named) != 1:
+    # a person: a name said as whose ("Rui's") or for or with whom ("for Rui"), or "my mum"; not
+    # "from France" ("bring my mum from France? she loves cheese" was read "France loves cheese")
+    found = (m["name"] or m["whose"] for m in _PERSON_ASKED.finditer(asked))
+    named = {name for name in found if name.lower() not in WHEN_WORDS}
+    kin = {f"{m['my']} {m['relation']}".lower() for m in _RELATION_ASKED.finditer(asked)}
+    if len(named | kin) != 1:
         return ""
-    (name,) = named
+    (name,) = named | kin
     told = [
         _OPENS_WITH_HE_OR_SHE.sub(lambda m: m[1] + name, s, count=1)
         for s in sentences(statements(message))
