@@ -2422,6 +2422,7 @@ def test_ideas_given_holds_a_reply_to_a_request_for_ideas_that_gives_none():
     turn = Turn(question=asked)
     hold = IdeasGiven().review(turn, draft(none), FakeMemory())
     assert hold is not None and "Suggest two or three" in hold.notice and hold.hide_draft
+    assert turn.reply_start == "Here are a few ideas:"  # the redraft starts with them
     assert not gives_ideas("That sounds lovely! I'm sure he'll appreciate it.", asked)
     # a `make run` chat (stop 51): asked back, with a statement of its own that suggests nothing
     cheese = "any ideas what I could bring my mum from France? she loves cheese but it has to survive a 12 hour flight"

@@ -35,6 +35,7 @@ _SUGGESTS = re.compile(
     r"^\W*(?:how about|what about|why not|maybe|perhaps|you could|have you (?:tried|considered))\b", re.I
 )
 IDEA_WORDS = 2  # words of its own a sentence needs to carry an idea
+IDEAS_START = "Here are a few ideas:"  # the redraft's forced first words
 
 
 # a statement that suggests: "you could get her ...", "A vinyl ... would be lovely", "Try ..."; not
@@ -75,6 +76,9 @@ class IdeasGiven(Policy):
         written = draft.written_after(turn.reply_start)
         if denies(written) or gives_ideas(written, turn.question):
             return None
+        # told to suggest, the redraft asked back again in the same words; made to start with the
+        # ideas, the model goes on with them (a `make run` chat, stop 51)
+        turn.reply_start = IDEAS_START
         return Hold(
             self.name,
             "Not sent: the user asked for ideas, and your reply gives none. Suggest two or three "
