@@ -267,9 +267,7 @@ class NgramBan:
             return []
         if _in_a_code(self.tail.rsplit(None, 1)[-1] if self.tail.strip() else ""):
             return []  # inside an id: one said again is copied exactly, never respelt
-        refused = list(self.seen.get(tuple(self.value[-(self.n - 1) :]), ()))
-        if self.last_piece[-1:].isalnum():  # inside a word: let it go on
-            refused = [t for t in refused if not self.pieces.get(t, "")[:1].isalnum()]
+        refused = _word_ends(list(self.seen.get(tuple(self.value[-(self.n - 1) :]), ())), self.pieces, self.last_piece)
         return refused + [twin for t in refused if (twin := self._twin(t)) is not None and twin not in refused]
 
     def _formula_turn(self, text: str, spans: list[tuple[int, str]]) -> list[int]:
@@ -411,10 +409,15 @@ class ThoughtRuns:
     def refused(self, pieces: dict[int, str], last_piece: str) -> list[int]:
         if len(self.value) < self.n - 1:
             return []
-        refused = list(self.seen.get(tuple(self.value[-(self.n - 1) :]), ()))
-        if last_piece[-1:].isalnum():  # inside a word: let it go on
-            refused = [t for t in refused if not pieces.get(t, "")[:1].isalnum()]
-        return refused
+        return _word_ends(list(self.seen.get(tuple(self.value[-(self.n - 1) :]), ())), pieces, last_piece)
+
+
+def _word_ends(refused: list[int], pieces: dict[int, str], last_piece: str) -> list[int]:
+    """``refused`` less, inside a word (after ``last_piece``), the tokens that would go on with
+    it: only a token that ends the word may be refused, so a rare name is never misspelt."""
+    if last_piece[-1:].isalnum():
+        return [t for t in refused if not pieces.get(t, "")[:1].isalnum()]
+    return refused
 
 
 # the inside of an id (a UUID, a long number, a hex code): a run of digits, hex letters and hyphens

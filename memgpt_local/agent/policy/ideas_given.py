@@ -49,9 +49,7 @@ def gives_ideas(reply: str, asked: str) -> bool:
     ``IDEA_WORDS`` words neither ``asked`` nor an offer of help says."""
     theirs = stems(asked)
     for sentence in sentences(reply):
-        if is_question(sentence) and not _SUGGESTS.match(sentence):
-            continue
-        if not is_question(sentence) and _OWN_OR_GREETING.match(sentence):
+        if not (_SUGGESTS.match(sentence) if is_question(sentence) else not _OWN_OR_GREETING.match(sentence)):
             continue
         own = {stem(w) for w in content_words(sentence) if len(w) > 2} - theirs - _OFFERING
         if len(own) >= IDEA_WORDS:
