@@ -466,9 +466,34 @@ def lines_about(question: str, lines: Sequence[tuple[str, str]], *, theirs: bool
         about = label_topics(line.partition(":")[0]) | {
             kind for kind, breeds in BREEDS.items() if breeds & set(words(line.partition(":")[2]))
         }
-        if asked & stems(line) or heard & about or names_the_relative(line, question):
+        if _shares_a_word(asked, heard, line) or heard & about or names_the_relative(line, question):
             found.append(f"[{label}] {line}")
     return found + their_lines(found, lines) if theirs else found
+
+
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]+\b")
+NAME_PREFIX = 5  # letters a word must share with a name for the two to be one
+
+
+def _shares_a_word(asked: set[str], heard: set[str], line: str) -> bool:
+    """Whether the question's stems ``asked`` (its words ``heard``) hold a word of ``line``. A
+    name is its word, not its first four letters: "hmm, something simple, she's only little.
+    maybe biscuits?" quoted "Pet: Biscotte" to the model, which answered "Biscotte is a small
+    dog. ..." (a `make run` chat, stop 52); a word that shares ``NAME_PREFIX`` letters with it
+    ("Teaching" for "Work: Teacher") still does."""
+    shared = asked & stems(line)
+    label, _, value = line.partition(":")
+    names = {w.lower() for w in _CAPITALISED.findall(value)}
+    plain = stems(label) | stems(_CAPITALISED.sub(" ", value))
+    by_name = shared - plain
+    if shared != by_name:
+        return True
+    return any(
+        name == word or (len(name) >= NAME_PREFIX and word[:NAME_PREFIX] == name[:NAME_PREFIX])
+        for name in names
+        for word in heard
+        if stem(word) in by_name
+    )
 
 
 _FILED_NAME = re.compile(r"^\[\w+\]\s*[^:']+:\s*([A-Z][a-z]+)\b")

@@ -1458,6 +1458,36 @@ def test_a_statement_of_he_or_she_after_a_question_naming_one_person_is_theirs()
     assert asked_of_someone("what's my dog called? she is lovely") == ""  # no name asked
 
 
+@pytest.mark.parametrize(
+    "said, named",
+    [
+        (  # a `make run` chat (stop 52): saved as the user's own "Age: 7"
+            "Our granddaughter Elodie is coming to stay over Christmas, she's seven.",
+            "Our granddaughter Elodie is coming to stay over Christmas, Elodie's seven.",
+        ),
+        (
+            "My sister Ana just turned 40, she's a nurse in Porto.",
+            "My sister Ana just turned 40, Ana's a nurse in Porto.",
+        ),
+        (
+            "My brother Piotr lives in Oslo. He works as a dentist.",
+            "My brother Piotr lives in Oslo. Piotr works as a dentist.",
+        ),
+        ("My mum is visiting, she lands on Friday.", "My mum is visiting, my mum lands on Friday."),
+        ("I met Tom at the gym and he trains daily.", "I met Tom at the gym and Tom trains daily."),
+        # two people, a place, or nobody before it: the pronoun stays
+        ("My husband Henri and I went to Lyon with Ana, she loved it.", None),
+        ("We went to Lisbon in May, she loved it.", None),
+        ("We moved in over Easter and she cried.", None),
+        ("Marguerite here, she says hi.", None),  # the user, by name
+    ],
+)
+def test_he_or_she_after_words_of_one_person_is_given_their_name(said, named):
+    from memgpt_local.agent.fact_owners import pronouns_named
+
+    assert pronouns_named(said, "Marguerite") == (named or said)
+
+
 def test_a_day_the_block_files_already_is_not_saved_again_under_another_label():
     """A `make run` chat (stop 51): "we fly on the 20th, remember?" saved "Flight: on the 20th
     (2026-12-20)" beside "Trip: to the Azores, moved to fly on the 20th (2026-12-20)"."""

@@ -2010,6 +2010,20 @@ def test_core_at_question_quotes_the_lines_a_question_about_the_user_asks_about(
     assert policy.start(Turn(question=None, kind="login"), memory) == []
 
 
+def test_a_name_is_matched_by_its_word_not_its_first_four_letters():
+    """A `make run` chat (stop 52): "maybe biscuits?" was met with "Pet: Biscotte", and the reply
+    was "Biscotte is a small dog. ..."."""
+    from memgpt_local.text import lines_about
+
+    lines = [("human", "Pet: Biscotte"), ("human", "Work: Teacher at a village school")]
+    assert lines_about("hmm, something simple, she's only little. maybe biscuits?", lines) == []
+    assert lines_about("how is Biscotte doing?", lines) == ["[human] Pet: Biscotte"]
+    assert lines_about("what's Biscotte's breed again?", lines) == ["[human] Pet: Biscotte"]
+    # a word of the label, or one with five letters of a capitalised word, is still matched
+    assert lines_about("where was I working?", lines) == ["[human] Work: Teacher at a village school"]
+    assert lines_about("what was I teaching?", lines) == ["[human] Work: Teacher at a village school"]
+
+
 def test_a_question_asked_back_in_other_words_is_an_echo():
     asked = "When is Tomek's swimming lesson?"
     assert restates_question("I see. Can you tell me when Tomek's swimming lesson is scheduled?", asked)
@@ -2440,6 +2454,23 @@ def test_ideas_given_holds_a_reply_to_a_request_for_ideas_that_gives_none():
     # not asked for ideas: a question about memory, or a statement
     assert IdeasGiven().review(Turn(question="What's my partner called?"), draft("Sure!"), FakeMemory()) is None
     assert IdeasGiven().review(Turn(question="Rui loves cooking."), draft("That's nice!"), FakeMemory()) is None
+
+
+def test_ideas_given_holds_a_denial_of_ideas_but_not_an_honest_i_dont_know():
+    """A `make run` chat (stop 52): asked for ideas for baking with a granddaughter, the reply
+    was "I'm sorry, I don't have any specific ideas ..." and a question back; it went out."""
+    from memgpt_local.agent.policy.ideas_given import IdeasGiven
+
+    asked = "Our granddaughter Elodie is coming over Christmas. I want to bake something with her, any ideas?"
+    for refusal in [
+        "I'm sorry, I don't have any specific ideas for baking with Elodie. What kind of cake would you like?",
+        "Sorry, I don't have any suggestions for that.",
+    ]:
+        hold = IdeasGiven().review(Turn(question=asked), draft(refusal), FakeMemory())
+        assert hold is not None and "Suggest two or three" in hold.notice, refusal
+    packed = "can you remind me what I should pack for our trip?"
+    honest = "I don't know what you should pack; you haven't told me about the trip yet."
+    assert IdeasGiven().review(Turn(question=packed), draft(honest), FakeMemory()) is None
 
 
 def test_perspective_guard_bans_we_in_the_redraft_of_a_reply_that_said_the_users_we():

@@ -297,6 +297,71 @@ def told_of_in_a_clause(lines: Sequence[str], said: str, user: str = "") -> list
     return out
 
 
+# a clause of a sentence that opens with "he" or "she": ", she's seven", "and he loved it"
+_CLAUSE_PRONOUN = re.compile(
+    r"(?:[,;:]|\s-|\b(?:and|but|because|so|though|although|since|as))\s+(?P<pronoun>he|she)\b", re.IGNORECASE
+)
+_SENTENCE_PRONOUN = re.compile(r"^(?:(?:oh|and|but|well|also|btw|so)\b,?\s*)*(?P<pronoun>he|she)\b", re.IGNORECASE)
+# a capitalised word after these is a place or a time, not a person: "outside Dijon", "over Christmas"
+_BEFORE_A_PLACE = frozenset(
+    "in to from near outside at of around into via across through towards toward over for during visit visiting "
+    "until till since by on".split()
+)
+_HOLIDAYS = frozenset("christmas xmas easter eid diwali hanukkah ramadan thanksgiving halloween new".split())
+
+
+def _people_in(text: str) -> set[str]:
+    """Who ``text`` (one sentence, or its start) speaks of: "my sister" or the name after it,
+    a name with "'s", any other capitalised word past the first that is no place or time."""
+    found = {m["owner"] or m["name"] or f"{m[0].split()[0]} {m['kind']}".lower() for m in _SPOKEN_OF.finditer(text)}
+    tokens = text.split()
+    for i, token in enumerate(tokens[1:], start=1):
+        word = token.strip(",;:'\"()?!.")
+        if word.endswith("'s"):
+            word = word[:-2]
+        if re.fullmatch(r"[A-Z][a-z]+", word) and tokens[i - 1].lower() not in _BEFORE_A_PLACE:
+            found.add(word)
+    return {who for who in found if who.lower() not in _NOT_A_NAME | _HOLIDAYS}
+
+
+def _named(pronoun: re.Match[str], who: str) -> str:
+    """The words ``pronoun`` matched, the pronoun made ``who`` (capitalised where it was)."""
+    said = pronoun["pronoun"]
+    return (
+        pronoun[0][: pronoun.start("pronoun") - pronoun.start()]
+        + (who[:1].upper() if said[0].isupper() else who[:1])
+        + who[1:]
+    )
+
+
+def pronouns_named(said: str, user: str = "") -> str:
+    """``said`` with "he" or "she" that opens a clause or a sentence given the name of the one
+    person the words before it speak of (in its sentence, or the sentence before for one that
+    opens with it). "Our granddaughter Elodie is coming to stay over Christmas, she's seven."
+    was read as the user's own "Age: 7" (a `make run` chat, stop 52); it is read as "...,
+    Elodie's seven." Where the words before speak of no one, or of two, or of the user by
+    ``user``, the pronoun stays."""
+
+    def one(text: str) -> str | None:
+        people = _people_in(text)
+        if len(people) != 1 or (user and user.lower() in {p.lower() for p in people}):
+            return None
+        return next(iter(people))
+
+    out: list[str] = []
+    for sentence in sentences(said):
+        opening = _SENTENCE_PRONOUN.match(sentence)
+        who = one(out[-1]) if opening and out else None
+        if opening and who:
+            sentence = _named(opening, who) + sentence[opening.end() :]
+        for match in list(_CLAUSE_PRONOUN.finditer(sentence))[::-1]:
+            who = one(sentence[: match.start()])
+            if who:
+                sentence = sentence[: match.start()] + _named(match, who) + sentence[match.end() :]
+        out.append(sentence)
+    return " ".join(out)
+
+
 def user_name(lines: Sequence[str], said: str) -> str:
     """The user's first name: from a "Name:" line of ``lines``, else as ``said`` introduces them."""
     for line in lines:

@@ -17,7 +17,7 @@ import re
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, reply_target
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.text import asks_for_help, content_words, denies, is_question, questions, sentences, stem, stems
+from memgpt_local.text import asks_for_help, content_words, denies, is_question, sentences, stem, stems
 
 # words of offering, asking back and wishing well: they carry no idea
 _OFFERING = frozenset(
@@ -38,9 +38,16 @@ IDEA_WORDS = 2  # words of its own a sentence needs to carry an idea
 IDEAS_START = "Here are a few ideas:"  # the redraft's forced first words
 
 
-# a statement of the assistant's own or a greeting carries no idea: "I'm always looking for new
+# a statement of the assistant's own or a greeting carries no idea, nor does an apology: "I'm always looking for new
 # recipes." (a `make run` reply that asked back, stop 51), "Hi Mateus! I'm glad you're in Lyon."
-_OWN_OR_GREETING = re.compile(r"^\W*(?:i|i'm|i've|i'll|i'd|hi|hello|hey|welcome)\b", re.IGNORECASE)
+_OWN_OR_GREETING = re.compile(r"^\W*(?:i|i'm|i've|i'll|i'd|hi|hello|hey|welcome|sorry|unfortunately)\b", re.IGNORECASE)
+
+
+# a denial of ideas is no honest "I don't know": asked for ideas for baking with a granddaughter,
+# the reply was "I'm sorry, I don't have any specific ideas for baking with Elodie. What kind of
+# cake or dessert would you like to make?" (a `make run` chat, stop 52). "I don't know what you
+# packed" stays a denial.
+_NO_IDEAS = re.compile(r"\b(?:ideas?|suggestions?|recommendations?|tips?|advice)\b", re.IGNORECASE)
 
 
 def gives_ideas(reply: str, asked: str) -> bool:
@@ -63,11 +70,13 @@ class IdeasGiven(Policy):
     def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
         if draft.plan.last or turn.holds[self.name] or not turn.question:
             return None
-        asked = questions(turn.question)
+        # every sentence that ends with "?": "I want to bake something with her, any ideas?" speaks
+        # of its writer and so is no question to ``questions`` (a `make run` chat, stop 52)
+        asked = " ".join(s for s in sentences(turn.question) if s.endswith("?"))
         if not asked or not asks_for_help(asked):
             return None
         written = draft.written_after(turn.reply_start)
-        if denies(written) or gives_ideas(written, turn.question):
+        if (denies(written) and not _NO_IDEAS.search(written)) or gives_ideas(written, turn.question):
             return None
         # told to suggest, the redraft asked back again in the same words; made to start with the
         # ideas, the model goes on with them (a `make run` chat, stop 51)
