@@ -341,6 +341,21 @@ def test_a_banned_word_is_refused_anywhere_as_a_whole_word():
     assert 20 in denial.refused()  # a mark right after a word: a forced denial may not go on ", but ..."
 
 
+def test_a_long_banned_word_is_refused_glued_to_the_word_before_it():
+    """A `make run` chat (stop 52): banned " favorite", " subject" and " school", a greeting went
+    out as "What's yourfavoritesubject inschool?"."""
+    vocab = {"favorite": 1, " favorite": 2, "my": 3, " my": 4}
+
+    def tokenize(text: str) -> list[tuple[int, str]]:
+        return [(vocab[text], text)] if text in vocab else [(9, text[:1]), (10, text[1:])]
+
+    ban = NgramBan(RepeatBan(field="message", n=0, banned_words=("favorite", "my")), tokenize)
+    feed(ban, [(0, '{"message": "'), (6, "What's"), (7, " your")])
+    assert sorted(ban.refused()) == [1, 2, 4]  # "favorite" after a letter; "my" only where a word starts
+    feed(ban, [(8, " ")])
+    assert sorted(ban.refused()) == [1, 2, 3, 4]
+
+
 def test_a_later_list_item_counts_though_its_number_lost_its_period():
     """Refused a third item that opened like the second, a list of bass lines went on "3, 'I'm in
     Love' ... 5 'I'm in Love' ..." to ten items (a `make run` chat, stop 46): once a list is under

@@ -22,6 +22,7 @@ OPEN, CLOSE, INSIDE, OUTSIDE = "open", "close", "inside", "outside"
 # a first sentence this short ("I see.", "Oh no!") is no answer of its own: a formula after it is
 # turned away (``NgramBan``), not stopped at
 SHORT_OPENING_WORDS = 4
+GLUED_WORD_MIN = 4  # a banned word this long is refused glued to the word before it, too
 
 
 def _plain(json_text: str) -> str:
@@ -237,8 +238,8 @@ class NgramBan:
 
     def _unsaid(self, text: str) -> list[int]:
         """The tokens that spell one of ``banned_words`` as a whole word: with a leading space
-        anywhere, without one only where a word may start (after no letter or digit: "my" also
-        ends "enemy"); a mark (",") is refused wherever it stands; a capitalised word of several
+        anywhere, without one where a word may start (after no letter or digit: "my" also ends
+        "enemy") and, for a word of ``GLUED_WORD_MIN`` letters or more, after a letter too; a mark (",") is refused wherever it stands; a capitalised word of several
         tokens (a name) by its first, after a space."""
         if not self.banned_words or self.tokenize is None:
             return []
@@ -256,7 +257,11 @@ class NgramBan:
                     # was said with no thought to copy it from (a `make run` chat, stop 42)
                     anywhere.append(spaced[0][0])
                 if len(bare) == 1 and bare[0][1] == word:
-                    (at_word_start if word[:1].isalnum() else anywhere).append(bare[0][0])
+                    # a word of ``GLUED_WORD_MIN`` letters or more is refused after a letter too:
+                    # banned " favorite", " subject" and " school", a greeting went out as "What's
+                    # yourfavoritesubject inschool?" (a `make run` chat, stop 52)
+                    glued = not word[:1].isalnum() or len(word) >= GLUED_WORD_MIN
+                    (anywhere if glued else at_word_start).append(bare[0][0])
             self.word_tokens = (anywhere, at_word_start)
         anywhere, at_word_start = self.word_tokens
         return anywhere + (at_word_start if not text[-1:].isalnum() else [])
