@@ -191,3 +191,25 @@ def test_days_are_said_as_a_person_says_them():
     # a month alone: a greeting said "your trip to Peru in 2027-09" (stop 42)
     assert spoken_days("Trip: Peru in September (2027-09)", today) == "Trip: Peru in September (September 2027)"
     assert spoken_days("Code: 2026-13", today) == "Code: 2026-13"
+
+
+@pytest.mark.parametrize(
+    "said, dated",
+    [
+        # a `make run` chat (stop 52): the visit was saved undated and left out of greetings
+        ("Elodie is coming to stay over Christmas", "over Christmas (2026-12-25)"),
+        ("what should we do for New Year's Eve?", "for New Year's Eve (2026-12-31)"),
+        ("I was sick over Christmas", "over Christmas (2025-12-25)"),  # said in the past
+        ("last Christmas we were in Lyon", "last Christmas (2025-12-25)"),
+        ("we went to my sister's at Easter", "at Easter (2026-04-05)"),
+        ("see you after Easter", "after Easter (2027-03-28)"),
+        ("we bought Christmas presents", None),  # a thing, not a day
+        ("a Halloween costume", None),
+    ],
+)
+def test_a_holiday_after_a_word_of_when_is_dated(said, dated):
+    from memgpt_local.memory.dates import easter_sunday
+
+    assert [easter_sunday(y).isoformat() for y in (2024, 2025, 2027)] == ["2024-03-31", "2025-04-20", "2027-03-28"]
+    written = annotate(said, date(2026, 12, 6))
+    assert (dated in written) if dated else written == said

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from memgpt_local.memory.dates import MONTHS, WEEKDAYS
+from memgpt_local.memory.dates import HOLIDAYS, MONTHS, WEEKDAYS
 from memgpt_local.text import (
     FIRST_PERSON,
     PETS,
@@ -307,7 +307,7 @@ _BEFORE_A_PLACE = frozenset(
     "in to from near outside at of around into via across through towards toward over for during visit visiting "
     "until till since by on".split()
 )
-_HOLIDAYS = frozenset("christmas xmas easter eid diwali hanukkah ramadan thanksgiving halloween new".split())
+_HOLIDAYS = frozenset({name.split()[0] for name in HOLIDAYS} | set("eid diwali hanukkah ramadan thanksgiving".split()))
 
 
 def _people_in(text: str) -> set[str]:

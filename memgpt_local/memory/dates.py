@@ -5,7 +5,7 @@ reads the hit months later cannot work that out reliably, so search results show
 next to the phrase. ``mentions`` finds the phrases (today, tonight, yesterday, the day before
 yesterday, tomorrow, "three days ago", "in two weeks", "last Sunday", "on Saturday", "this
 Friday", "next Monday", last/this/next week, weekend, month and year, "next June", "in
-March", "14 February", "June 3rd"); ``annotate`` writes
+March", "14 February", "June 3rd", "over Christmas", "at Easter"); ``annotate`` writes
 their dates in ("we got back yesterday (2025-03-03)") and ``date_notes`` lists them
 ("yesterday = 2025-03-03"), to show beside a text that must stay as it was said.
 
@@ -55,6 +55,25 @@ _DAY_WORDS = {
     "this evening": 0,
     "tomorrow": 1,
 }
+# holidays with a day of their own, as (month, day); Easter by ``easter_sunday``
+HOLIDAYS = {
+    "christmas eve": (12, 24),
+    "christmas day": (12, 25),
+    "christmas": (12, 25),
+    "xmas": (12, 25),
+    "boxing day": (12, 26),
+    "new year's eve": (12, 31),
+    "new years eve": (12, 31),
+    "new year's day": (1, 1),
+    "new year's": (1, 1),
+    "new year": (1, 1),
+    "halloween": (10, 31),
+    "valentine's day": (2, 14),
+    "valentines day": (2, 14),
+    "easter sunday": None,
+    "easter": None,
+}
+_HOLIDAY = "|".join(re.escape(k).replace("'", "['’]") for k in sorted(HOLIDAYS, key=len, reverse=True))
 _NUMBER = r"(?P<n>\d{1,3}|" + "|".join(sorted((re.escape(k) for k in NUMBERS), key=len, reverse=True)) + r")"
 _DAY = "|".join(WEEKDAYS)
 MONTHS = (
@@ -86,6 +105,13 @@ _PATTERNS = (
     ("month", rf"(?P<which>last|this|next|in)\s+(?P<month>{_MONTH}){_NO_YEAR}"),
     # a day of the month said alone: "cook for Declan's birthday on the 19th" (a `make run` chat,
     # stop 50); not "the 19th of December" (``day_month``) nor "on the 5th floor"
+    # a holiday after a word of when: "coming to stay over Christmas" (a `make run` chat, stop 52);
+    # not "Christmas presents" nor "a Halloween costume"
+    (
+        "holiday",
+        r"(?P<which>on|over|at|for|before|after|until|till|by|around|during|since|this|next|last)\s+"
+        rf"(?:the\s+)?(?P<holiday>{_HOLIDAY})",
+    ),
     (
         "nth",
         rf"(?:on|by|until|till|before|after|from)\s+the\s+(?P<d>[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)"
@@ -271,6 +297,36 @@ def _nth(day: date, number: int, future: bool) -> str | None:
     return None
 
 
+def easter_sunday(year: int) -> date:
+    """Easter Sunday of ``year`` (the Gregorian computus)."""
+    golden = year % 19
+    century, of_century = divmod(year, 100)
+    leap_skips, leap_left = divmod(century, 4)
+    correction = (century + 8) // 25
+    moon = (century - correction + 1) // 3
+    epact = (19 * golden + century - leap_skips - moon + 15) % 30
+    weekday = (32 + 2 * leap_left + 2 * (of_century // 4) - epact - of_century % 4) % 7
+    shift = (golden + 11 * epact + 22 * weekday) // 451
+    month, day = divmod(epact + weekday - 7 * shift + 114, 31)
+    return date(year, month, day + 1)
+
+
+def _holiday(day: date, which: str, name: str, future: bool) -> str:
+    """ "over Christmas": the next one from the day on, or the latest up to it when said in the
+    past; "last Christmas" the latest before, "next Christmas" the first after."""
+    fixed = HOLIDAYS[" ".join(name.lower().replace("’", "'").split())]
+
+    def on(year: int) -> date:
+        return easter_sunday(year) if fixed is None else date(year, *fixed)
+
+    which = which.lower()
+    if which == "last" or (which not in ("next", "this") and not future):
+        year = day.year if on(day.year) < day or (which != "last" and on(day.year) == day) else day.year - 1
+    else:
+        year = day.year if on(day.year) > day or (which != "next" and on(day.year) == day) else day.year + 1
+    return on(year).isoformat()
+
+
 def _period(day: date, which: str, period: str) -> str:
     step = {"last": -1, "this": 0, "next": 1}[which.lower()]
     monday = day - timedelta(days=day.weekday())
@@ -306,6 +362,8 @@ def _value(kind: str, phrase: str, day: date, future: bool) -> str | None:
         return _month(day, m["which"], m["month"], future)
     if kind == "nth":
         return _nth(day, int(m["d"]), future)
+    if kind == "holiday":
+        return _holiday(day, m["which"], m["holiday"], future)
     if kind in ("day_month", "month_day"):
         return _day_of_month(day, int(m["d"]), m["month"], future)
     return _period(day, m["which"], m["period"])

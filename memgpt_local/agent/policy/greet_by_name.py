@@ -33,7 +33,9 @@ from memgpt_local.memory.dates import MONTHS, first_iso_day, spoken_days
 from memgpt_local.schemas import NewMessage
 from memgpt_local.text import BARE_LABEL_STEMS, content_words, label_topics, sentences, stem, stems, words
 
-NEAR_DAYS = 14
+NEAR_DAYS = (
+    30  # a plan within a month is news to greet with (a visit 19 days off, at Christmas, was passed over; stop 52)
+)
 # a login's greeting when core memory holds no name: told "You do not know their name: greet
 # them and ask it", the 1.5B model thought "I should greet them and ask for their name" and
 # wrote "Hello! How can I help you today?" (a new user's first `make run` login, stop 46)
