@@ -239,8 +239,9 @@ class NgramBan:
     def _unsaid(self, text: str) -> list[int]:
         """The tokens that spell one of ``banned_words`` as a whole word: with a leading space
         anywhere, without one where a word may start (after no letter or digit: "my" also ends
-        "enemy") and, for a word of ``GLUED_WORD_MIN`` letters or more, after a letter too; a mark (",") is refused wherever it stands; a capitalised word of several
-        tokens (a name) by its first, after a space."""
+        "enemy") and, for a word of ``GLUED_WORD_MIN`` letters or more, after a letter too; a
+        mark (",") is refused wherever it stands; a capitalised word of several tokens (a name)
+        by its first, after a space."""
         if not self.banned_words or self.tokenize is None:
             return []
         if self.word_tokens is None:
