@@ -50,6 +50,14 @@ _OWN_OR_GREETING = re.compile(r"^\W*(?:i|i'm|i've|i'll|i'd|hi|hello|hey|welcome|
 _NO_IDEAS = re.compile(r"\b(?:ideas?|suggestions?|recommendations?|tips?|advice)\b", re.IGNORECASE)
 
 
+# a sentence that asks for ideas without a question mark
+_WANTS_IDEAS = re.compile(
+    r"\b(?:need|want|looking for|could use|would love|'d love|after|stuck for)\s+"
+    r"(?:some\s+|a few\s+|any\s+|more\s+|new\s+|good\s+)*(?:ideas?|advice|suggestions?|tips?|recommendations?|inspiration)\b",
+    re.IGNORECASE,
+)
+
+
 def gives_ideas(reply: str, asked: str) -> bool:
     """Whether ``reply`` suggests something in answer to ``asked``: a sentence that states
     (not of the assistant itself, nor a greeting) or asks "How about ...?", with
@@ -72,7 +80,9 @@ class IdeasGiven(Policy):
             return None
         # every sentence that ends with "?": "I want to bake something with her, any ideas?" speaks
         # of its writer and so is no question to ``questions`` (a `make run` chat, stop 52)
-        asked = " ".join(s for s in sentences(turn.question) if s.endswith("?"))
+        # and a need for ideas stated: "I still need ideas for something to bake with her though"
+        # got "I'm glad to hear that!" (a `make run` chat, stop 52)
+        asked = " ".join(s for s in sentences(turn.question) if s.endswith("?") or _WANTS_IDEAS.search(s))
         if not asked or not asks_for_help(asked):
             return None
         written = draft.written_after(turn.reply_start)
