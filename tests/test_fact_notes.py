@@ -1523,6 +1523,10 @@ def test_a_request_to_the_listener_is_no_fact():
     assert not worth_saving("Contact: send help", said) and asks_the_listener("Luck: wish me luck")
     assert not worth_saving("Send help: yes", said)  # the same, as a trait
     assert not asks_the_listener("Work: helps refugees") and not asks_the_listener("Hobby: sending postcards")
+    # a need for ideas (stop 52)
+    assert asks_the_listener("Elodie's only little: needs ideas for baking")
+    assert asks_the_listener("Garden: looking for advice on blight")
+    assert not asks_the_listener("Work: advice worker") and not asks_the_listener("Needs: a new kettle")
 
 
 def test_a_flight_moved_to_another_day_moves_the_one_trip_ahead():

@@ -2470,8 +2470,9 @@ def test_ideas_given_holds_a_denial_of_ideas_but_not_an_honest_i_dont_know():
         assert hold is not None and "Suggest two or three" in hold.notice, refusal
     # a need for ideas said without "?" (stop 52: "I'm glad to hear that!" went out)
     need = "yes! I can't wait. I still need ideas for something to bake with her though, she's only little."
-    hold = IdeasGiven().review(Turn(question=need), draft("I'm glad to hear that!"), FakeMemory())
-    assert hold is not None and "Suggest two or three" in hold.notice
+    for unhelpful in ["I'm glad to hear that!", "Thanks for telling me about Elodie."]:
+        hold = IdeasGiven().review(Turn(question=need), draft(unhelpful), FakeMemory())
+        assert hold is not None and "Suggest two or three" in hold.notice, unhelpful
     story = "We were out of ideas, so we went home."
     assert IdeasGiven().review(Turn(question=story), draft("Sounds like a long day!"), FakeMemory()) is None
     packed = "can you remind me what I should pack for our trip?"

@@ -188,11 +188,20 @@ _TO_THE_LISTENER = re.compile(
 )
 
 
+# a value that is a need for ideas: "Elodie's only little: needs ideas for baking" for "I still need
+# ideas for something easy to bake with Elodie" (a `make run` chat, stop 52)
+_NEEDS_IDEAS = re.compile(
+    r"^(?:still\s+)?(?:needs?|wants?|looking\s+for)\s+(?:some\s+|more\s+)?"
+    r"(?:ideas?|advice|suggestions?|tips?|recommendations?|inspiration)\b",
+    re.IGNORECASE,
+)
+
+
 def asks_the_listener(line: str) -> bool:
     """Whether ``line``'s value, or its label (as in "Send help: yes"), is a request to whoever
-    reads the message ("send help")."""
+    reads the message ("send help", "needs ideas for baking")."""
     label, _, value = line.partition(":")
-    return bool(_TO_THE_LISTENER.match(value.strip()) or _TO_THE_LISTENER.match(label.strip()))
+    return any(p.match(part.strip()) for p in (_TO_THE_LISTENER, _NEEDS_IDEAS) for part in (value, label))
 
 
 def worth_saving(line: str, said: str, asked: str = "") -> bool:

@@ -27,7 +27,7 @@ _OFFERING = frozenset(
         "suggestions suggest recommend recommendation options option know let need needs anything something "
         "specific else mind kind sort type related maybe perhaps think hope helpful enjoy enjoys fun nice "
         "good lovely wonderful perfect best thing things like would could tell details info information "
-        "more prefer preferences interested interests looking want wants"
+        "more prefer preferences interested interests looking want wants about"
     ).split()
 )
 # a question that suggests: "How about a record cleaning kit?"
@@ -40,7 +40,9 @@ IDEAS_START = "Here are a few ideas:"  # the redraft's forced first words
 
 # a statement of the assistant's own or a greeting carries no idea, nor does an apology: "I'm always looking for new
 # recipes." (a `make run` reply that asked back, stop 51), "Hi Mateus! I'm glad you're in Lyon."
-_OWN_OR_GREETING = re.compile(r"^\W*(?:i|i'm|i've|i'll|i'd|hi|hello|hey|welcome|sorry|unfortunately)\b", re.IGNORECASE)
+_OWN_OR_GREETING = re.compile(
+    r"^\W*(?:i|i'm|i've|i'll|i'd|hi|hello|hey|welcome|sorry|unfortunately|thanks|thank)\b", re.IGNORECASE
+)
 
 
 # a denial of ideas is no honest "I don't know": asked for ideas for baking with a granddaughter,
