@@ -95,6 +95,9 @@ def test_a_passing_state_is_no_fact():
     assert passing_state("Admissions: two at 4am") and passing_state("Breakfast: pastel de nata")
     assert not passing_state("Breakfast: porridge every morning") and not passing_state("Favourite lunch: ramen")
     assert not passing_state("Dentist: tomorrow at 4pm (2026-12-07)") and not passing_state("Birthday: 5 May")
+    # a feeling about something (a `make run` chat, stop 52)
+    assert passing_state("Health: nervous about Henri's operation") and passing_state("Exam: a bit worried about it")
+    assert not passing_state("Fear: spiders") and not passing_state("Hobby: excited dogs training")
 
 
 def test_lines_are_parsed_and_labels_normalised():
@@ -1486,6 +1489,19 @@ def test_he_or_she_after_words_of_one_person_is_given_their_name(said, named):
     from memgpt_local.agent.fact_owners import pronouns_named
 
     assert pronouns_named(said, "Marguerite") == (named or said)
+
+
+def test_he_or_she_with_no_one_before_it_is_the_one_the_assistant_spoke_of():
+    """A `make run` chat (stop 52): "banana bread is a great idea, she loves bananas", after a
+    reply about baking with Elodie, saved the user's own "Fruit: bananas"."""
+    from memgpt_local.agent.fact_owners import pronouns_named
+
+    reply = "I'm glad you're baking with Elodie. One easy thing to bake with her is a simple cake."
+    said = "banana bread is a great idea, she loves bananas."
+    assert pronouns_named(said, "Marguerite", reply) == "banana bread is a great idea, Elodie loves bananas."
+    assert pronouns_named("She loves bananas.", "Marguerite", reply) == "Elodie loves bananas."
+    assert pronouns_named(said, "Marguerite", "Hello Marguerite! How are you?") == said  # the user
+    assert pronouns_named(said, "Marguerite", "Do Henri and Elodie bake?") == said  # two people
 
 
 def test_a_day_the_block_files_already_is_not_saved_again_under_another_label():

@@ -383,6 +383,15 @@ _FEELING_LABELS = frozenset(
 )
 
 
+# a value that is a feeling about something: the feeling passes, the something is told in its own line
+_FEELS_ABOUT = re.compile(
+    r"^\s*(?:(?:a\s+)?(?:bit|little|very|really|so|quite|pretty|rather)\s+)*"
+    r"(?:nervous|worried|anxious|stressed|scared|excited|thrilled|upset|sad|happy|glad|frightened|terrified)"
+    r"\s+(?:about|for|of|over)\b",
+    re.IGNORECASE,
+)
+
+
 # labels of events that stay facts, whenever they happened
 _EVENT_LABELS = frozenset(
     "death died funeral birth born birthday wedding married marriage anniversary surgery operation accident "
@@ -439,6 +448,8 @@ def passing_state(line: str) -> bool:
     if not _ANY_DAY.search(value_text) and not set(words(value_text)) & _HABIT:
         if set(words(label)) <= _MEALS or _CLOCK.search(value_text):
             return True
+    if _FEELS_ABOUT.match(value_text):
+        return True  # "Health: nervous about Henri's operation" (a `make run` chat, stop 52)
     return (bool(value) and all(w in _PASSING for w in value)) or (
         bool(labelled) and all(w in _FEELING_LABELS for w in labelled)
     )

@@ -311,16 +311,17 @@ _HOLIDAYS = frozenset({name.split()[0] for name in HOLIDAYS} | set("eid diwali h
 
 
 def _people_in(text: str) -> set[str]:
-    """Who ``text`` (one sentence, or its start) speaks of: "my sister" or the name after it,
-    a name with "'s", any other capitalised word past the first that is no place or time."""
+    """Who ``text`` speaks of: "my sister" or the name after it, a name with "'s", any other
+    capitalised word past the first of its sentence that is no place or time."""
     found = {m["owner"] or m["name"] or f"{m[0].split()[0]} {m['kind']}".lower() for m in _SPOKEN_OF.finditer(text)}
-    tokens = text.split()
-    for i, token in enumerate(tokens[1:], start=1):
-        word = token.strip(",;:'\"()?!.")
-        if word.endswith("'s"):
-            word = word[:-2]
-        if re.fullmatch(r"[A-Z][a-z]+", word) and tokens[i - 1].lower() not in _BEFORE_A_PLACE:
-            found.add(word)
+    for sentence in sentences(text):
+        tokens = sentence.split()
+        for i, token in enumerate(tokens[1:], start=1):
+            word = token.strip(",;:'\"()?!.")
+            if word.endswith("'s"):
+                word = word[:-2]
+            if re.fullmatch(r"[A-Z][a-z]+", word) and tokens[i - 1].lower() not in _BEFORE_A_PLACE:
+                found.add(word)
     return {who for who in found if who.lower() not in _NOT_A_NAME | _HOLIDAYS}
 
 
@@ -334,13 +335,16 @@ def _named(pronoun: re.Match[str], who: str) -> str:
     )
 
 
-def pronouns_named(said: str, user: str = "") -> str:
+def pronouns_named(said: str, user: str = "", before: str = "") -> str:
     """``said`` with "he" or "she" that opens a clause or a sentence given the name of the one
     person the words before it speak of (in its sentence, or the sentence before for one that
     opens with it). "Our granddaughter Elodie is coming to stay over Christmas, she's seven."
     was read as the user's own "Age: 7" (a `make run` chat, stop 52); it is read as "...,
-    Elodie's seven." Where the words before speak of no one, or of two, or of the user by
-    ``user``, the pronoun stays."""
+    Elodie's seven." Where the words before it in its sentence speak of no one, the sentence
+    before (for the first, ``before``: the assistant's message it answers) is read:
+    "banana bread is a great idea, she loves bananas" after a reply about baking with Elodie
+    saved the user's own "Fruit: bananas" (stop 52). Where they speak of two, or of the user
+    by ``user``, the pronoun stays."""
 
     def one(text: str) -> str | None:
         people = _people_in(text)
@@ -350,14 +354,16 @@ def pronouns_named(said: str, user: str = "") -> str:
 
     out: list[str] = []
     for sentence in sentences(said):
+        earlier = out[-1] if out else before
         opening = _SENTENCE_PRONOUN.match(sentence)
-        who = one(out[-1]) if opening and out else None
+        who = one(earlier) if opening else None
         if opening and who:
             sentence = _named(opening, who) + sentence[opening.end() :]
         for match in list(_CLAUSE_PRONOUN.finditer(sentence))[::-1]:
-            who = one(sentence[: match.start()])
+            head = sentence[: match.start()]
+            who = one(head) if _people_in(head) else one(earlier)
             if who:
-                sentence = sentence[: match.start()] + _named(match, who) + sentence[match.end() :]
+                sentence = head + _named(match, who) + sentence[match.end() :]
         out.append(sentence)
     return " ".join(out)
 

@@ -508,7 +508,7 @@ class FactNoter:
         block = self.store.core.get(self.agent_id, BLOCK)
         side = self.side_backend()
         saved = block_lines(block.value)
-        said = pronouns_named(said, user_name(saved, said))  # ", she's seven" after "granddaughter Elodie"
+        said = pronouns_named(said, user_name(saved, said), answering)  # ", she's seven" after "granddaughter Elodie"
         prompt = notes_prompt(saved, said)
         while side.count_tokens(prompt) + NOTES_MAX_TOKENS > side.n_ctx and saved:
             saved = saved[1:]  # a very full block: the newest lines are listed
