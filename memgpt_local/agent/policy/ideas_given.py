@@ -55,7 +55,8 @@ _NO_IDEAS = re.compile(r"\b(?:ideas?|suggestions?|recommendations?|tips?|advice)
 # a sentence that asks for ideas without a question mark
 _WANTS_IDEAS = re.compile(
     r"\b(?:need|want|looking for|could use|would love|'d love|after|stuck for)\s+"
-    r"(?:some\s+|a few\s+|any\s+|more\s+|new\s+|good\s+)*(?:ideas?|advice|suggestions?|tips?|recommendations?|inspiration)\b",
+    r"(?:some\s+|a few\s+|any\s+|more\s+|new\s+|good\s+)*"
+    r"(?:ideas?|advice|suggestions?|tips?|recommendations?|inspiration)\b",
     re.IGNORECASE,
 )
 
