@@ -570,6 +570,22 @@ def test_grounded_reply_holds_once_an_answer_about_the_user_that_rests_on_nothin
         assert GroundedReply().review(Turn(question=help_asked), advice, FakeMemory()) is None
 
 
+def test_grounded_reply_counts_no_words_of_a_question_asked_back():
+    """A `make run` chat (stop 52): the right answer was held for the words of "Is there anything
+    else you'd like to know?", and the redraft answered nothing."""
+    from memgpt_local.agent.policy.grounded_reply import GroundedReply
+    from memgpt_local.schemas import ChatMessage
+
+    seen = [ChatMessage(role="system", content="[human]\nOperation: Henri's knee on Thursday (Thursday 10 December)")]
+    memory = FakeMemory(core=[("human", "Husband: Henri"), ("human", "Operation: Henri's knee on Thursday")])
+    turn = Turn(question="thanks. what day is Henri's operation again? I keep forgetting")
+    right = "Henri's knee operation is on Thursday, 10 December. Is there anything else you'd like to know?"
+    assert GroundedReply().review(turn, draft(right, prompt=seen), memory) is None
+    # a name in a question still counts
+    rome = "Henri's knee operation is on Thursday. Is he flying to Rome after?"
+    assert GroundedReply().review(Turn(question=turn.question), draft(rome, prompt=seen), memory) is not None
+
+
 def test_a_question_that_names_one_of_the_users_people_is_about_the_user():
     """A `make run` chat (stop 43): "What's the name of Tomasz's bakery?" under "Partner:
     Tomasz" said no "my", and was answered "Tomasz's bakery is called 'The Baker's Delight'."
