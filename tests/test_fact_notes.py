@@ -1560,7 +1560,7 @@ def test_a_flight_moved_to_another_day_moves_the_one_trip_ahead():
     block = "Name: Femi\nTrip: to Lagos to see parents (on the 19th, 2026-12-19)"
     said = "nice, a jersey is a good shout. ugh, our flight got pushed back, we now leave on the 21st"
     value, notes = merge(block, lines, 2000, said, date(2026, 12, 6))
-    assert value == "Name: Femi\nTrip: to Lagos to see parents, on the 21st (2026-12-21)" and not notes.added
+    assert value == "Name: Femi\nTrip: to Lagos to see parents, moved to the 21st (2026-12-21)" and not notes.added
     # said other ways (bench_notes moved-held): the flight's line is no bare day, or the move is its label
     crete = "Name: Mei\nHoliday: in Crete on the 20th (2026-12-20)"
     flight = "Flight: pushed back a day, leaving on the 21st (2026-12-21) now"
@@ -1574,7 +1574,7 @@ def test_a_flight_moved_to_another_day_moves_the_one_trip_ahead():
     value, _ = merge(
         dinner, ["Lars dinner: on Sunday (2026-12-06)"], 2000, "Lars moved our dinner to Sunday.", date(2026, 12, 3)
     )
-    assert "Dinner: with Lars at Nora's, on Sunday (2026-12-06)" in value and "Saturday" not in value
+    assert "Dinner: with Lars at Nora's, moved to Sunday (2026-12-06)" in value and "Saturday" not in value
     # a line with no day and nothing in common is no change of a plan (a `make run` chat, stop 51)
     rio = "Name: Mateus\nFlight: to Rio on the 22nd (2026-12-22) to see family"
     value, notes = merge(rio, ["Flight: 12 hours"], 2000, "it has to survive a 12 hour flight", date(2026, 12, 6))
@@ -1584,6 +1584,26 @@ def test_a_flight_moved_to_another_day_moves_the_one_trip_ahead():
         block, ["Dentist: Friday (2026-12-11)"], 2000, "my dentist got moved to Friday", date(2026, 12, 6)
     )
     assert notes.added == ["Dentist: Friday (2026-12-11)"] and "on the 19th" in value
+
+
+def test_a_change_of_plan_said_with_now_moves_the_visit_to_its_new_day():
+    """A `make run` chat (stop 52): "change of plan by the way: Elodie is now arriving on the 20th"
+    saved "Elodie's arrival: 20th", undated, beside her visit over Christmas."""
+    from datetime import date, datetime, timezone
+
+    from memgpt_local.agent.fact_merge import merge
+    from memgpt_local.agent.facts import carry_days
+
+    said = (
+        "thanks. oh, change of plan by the way: Elodie is now arriving on the 20th, her parents are flying to Montreal."
+    )
+    lines = ["Elodie's arrival: 20th", "Elodie's parents: flying to Montreal"]
+    dated = carry_days(lines, said, datetime(2026, 12, 6, 12, tzinfo=timezone.utc))
+    assert dated == ["Elodie's arrival: 20th (2026-12-20)", "Elodie's parents: flying to Montreal"]
+    block = "Name: Marguerite\nGranddaughter: Elodie, coming to stay over Christmas (2026-12-25)"
+    value, _ = merge(block, dated, 2000, said, date(2026, 12, 6))
+    assert value.splitlines()[1] == "Granddaughter: Elodie, coming to stay, moved to the 20th (2026-12-20)"
+    assert "Christmas" not in value and "Elodie's parents: flying to Montreal" in value
 
 
 def test_a_move_takes_the_old_town_out_of_a_line_that_says_the_user_is_based_there():

@@ -155,8 +155,12 @@ def _plan_beside(old: str, new: str, today: date | None, said: str = "") -> bool
 
 
 # words that say a plan moved to another day: "the trip got moved, we fly on the 20th now instead"
+# ("change of plan: Elodie is now arriving on the 20th" had left her Christmas visit as it was, a
+# `make run` chat, stop 52)
 _MOVED = re.compile(
-    r"\b(?:moved|postponed|pushed\s+(?:back|forward)|rescheduled|brought\s+forward|delayed|put\s+off)\b", re.IGNORECASE
+    r"\b(?:moved|postponed|pushed\s+(?:back|forward)|rescheduled|brought\s+forward|delayed|put\s+off"
+    r"|change\s+of\s+plans?|plans?\s+(?:have\s+|has\s+)?changed|instead|now)\b",
+    re.IGNORECASE,
 )
 _DAY_NOTE = re.compile(r"\([^()]*\d{4}-\d\d(?:-\d\d)?\)")
 # the words of a journey: a flight that moved moves the trip it is part of
@@ -215,6 +219,14 @@ def rescheduled(old: str, new: str, said: str, today: date | None) -> str:
     }
     if not rest or names or not value_stems(f"x: {rest}") - value_stems(new):
         return new
+    day = _DAY_NOTE.search(new_value)
+    if bare_day(new) and day is not None:
+        # "Elodie's arrival: 20th (2026-12-20)" moves her visit "to the 20th", as it was said
+        # (a `make run` chat, stop 52), not "Elodie, coming to stay, 20th"
+        said_as = [m.phrase for m in mentions(said, today) if m.value in day[0]]
+        phrase = re.sub(r"^(?:on|to|for|at)\s+", "", said_as[0], flags=re.IGNORECASE) if said_as else ""
+        if phrase:
+            return f"{new.partition(':')[0]}: {rest}, moved to {phrase} {day[0]}"
     return f"{new.partition(':')[0]}: {rest}, {new_value.strip()}"
 
 

@@ -73,6 +73,7 @@ from memgpt_local.agent.fact_answers import ANSWER_MAX_TOKENS, answer_prompt, an
 from memgpt_local.agent.fact_lines import (
     WORK_LABELS,
     as_note,
+    bare_day,
     childhood_home,
     label_of,
     moved_home,
@@ -356,6 +357,10 @@ def carry_days(lines: Sequence[str], said: str, when: datetime) -> list[str]:
             continue
         clause = stems(_clause_of(said, mention))
         touching = [i for i, line in enumerate(out) if stems(line.partition(":")[2]) & clause]
+        if not touching:
+            # with none, a line that says only a day is of what its label says: "Elodie's arrival:
+            # 20th" for "Elodie is now arriving on the 20th" (a `make run` chat, stop 52)
+            touching = [i for i, line in enumerate(out) if bare_day(line) and stems(line.replace("'s ", " ")) & clause]
         if len(touching) != 1:
             continue
         line = out[touching[0]]
