@@ -1050,6 +1050,29 @@ def test_asked_known_holds_a_greeting_that_asks_again_what_an_earlier_session_as
     assert AskedKnown().review(login, draft(greeting), FakeMemory(entries=[user_asked])) is None  # not the assistant's
 
 
+def test_a_greeting_held_for_its_question_keeps_what_it_told_before_it():
+    """A `make run` chat (stop 52): "Hello Marguerite! Elodie is coming to stay on the 20th. What
+    kind of birthday party would you like to have?" was held for asking again, and the redraft
+    said her old plan."""
+    from memgpt_local.agent.policy.asked_known import AskedKnown
+
+    earlier = hit(3, "Lovely! What kind of birthday party would you like to have?", kind="message", role="assistant")
+    core = [("human", "Name: Marguerite"), ("human", "Granddaughter: Elodie, coming to stay, moved to the 20th")]
+    memory = FakeMemory(entries=[earlier], core=core)
+    greeting = (
+        "Hello Marguerite! Elodie is coming to stay on the 20th. What kind of birthday party would you like to have?"
+    )
+    login = Turn(question=None, kind="login", event_id=100)
+    assert AskedKnown().review(login, draft(greeting), memory) is not None
+    assert login.reply_start == "Hello Marguerite! Elodie is coming to stay on the 20th."
+    assert login.reply_sentences == 3  # what it told, and one sentence more
+    bare = Turn(question=None, kind="login", event_id=100)  # nothing known before the question: a redraft
+    assert AskedKnown().review(
+        bare, draft("Hello Marguerite! What kind of birthday party would you like to have?"), memory
+    )
+    assert bare.reply_start == "" and bare.reply_sentences == 0
+
+
 def test_a_greeting_is_asked_about_the_dated_note_nearest_to_today():
     from datetime import date
 

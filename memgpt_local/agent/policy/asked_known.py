@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, reply_target
-from memgpt_local.agent.policy.greet_by_name import asks_for, human_lines
+from memgpt_local.agent.policy.greet_by_name import asks_for, human_lines, known_name, names_a_fact, user_facts
 from memgpt_local.agent.policy.repeat_guard import earlier_replies
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.text import (
@@ -135,6 +135,7 @@ class AskedKnown(Policy):
             # eval chat seed 31 (stop 51): held for naming no fact, a greeting was redrafted "Hello
             # Prixfeo! What's your favourite music?" under "Favourite music: Fomeicks"
             asked, source = known
+            kept_start(turn, draft.message, asked, memory)
             notice = (
                 f'Not sent: your greeting asks "{asked}", and {source}. Do not ask what you know: greet them '
                 "and say what you remember."
@@ -144,6 +145,7 @@ class AskedKnown(Policy):
         if found is None:
             return None
         asked, earlier = found
+        kept_start(turn, draft.message, asked, memory)
         notice = (
             f'Not sent: your greeting asks "{asked}", and you asked the user "{earlier}" before. Do not ask it '
             "again: greet them with something else you know about them."
@@ -161,3 +163,20 @@ class AskedKnown(Policy):
             uncopied=(earlier,),
             banned_words=tuple(form for w in topic for form in (w, w.capitalize())),
         )
+
+
+def kept_start(turn: Turn, greeting: str, asked: str, memory: MemoryView) -> None:
+    """Where a held ``greeting``'s statements before the question ``asked`` greet by name with
+    a known fact, the redraft begins with them and may add one sentence: "Hello Marguerite!
+    Elodie is coming to stay on the 20th, ... What kind of birthday party would you like to
+    have?" was held for its question, and the redraft said "Elodie's coming to stay over
+    Christmas", her old plan (a `make run` chat, stop 52)."""
+    told = sentences(greeting)
+    before = told[: told.index(asked)] if asked in told else []
+    kept = [s for s in before if not is_question(s)]
+    name = known_name(memory)
+    text = " ".join(kept)
+    if not kept or name is None or name.lower() not in text.lower() or not names_a_fact(text, user_facts(memory), name):
+        return
+    turn.reply_start = text
+    turn.reply_sentences = len(kept) + 1
