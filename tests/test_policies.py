@@ -1205,6 +1205,31 @@ def test_greeting_grounded_holds_a_greeting_that_names_what_nothing_says_once():
     assert hold is not None and "Delight" in hold.notice
 
 
+def test_greeting_grounded_holds_a_day_core_memory_no_longer_holds():
+    """A `make run` chat (stop 52): "Hello Marguerite! Elodie is coming to stay over Christmas." under
+    "Granddaughter: Elodie, coming to stay, moved to the 20th"; the old plan was in the conversation."""
+    from memgpt_local.agent.policy.greeting_grounded import GreetingGrounded
+    from memgpt_local.schemas import ChatMessage
+
+    said = ChatMessage(role="user", content="Elodie is coming to stay over Christmas, she's seven.")
+    core = [
+        ("human", "Name: Marguerite"),
+        ("human", "Granddaughter: Elodie, coming to stay, moved to the 20th (2026-12-20)"),
+    ]
+    shown = ChatMessage(role="system", content="\n".join(line for _, line in core) + "\nToday: Sunday 6 December")
+    when = datetime(2026, 12, 6, 9, 0, tzinfo=timezone.utc)
+    old = "Hello Marguerite! Elodie is coming to stay over Christmas."
+    hold = GreetingGrounded().review(
+        Turn(question=None, kind="login", started_at=when), Draft(old, [shown, said], StepPlan()), FakeMemory(core=core)
+    )
+    assert hold is not None and "Christmas" in hold.notice and "Christmas" in hold.banned_words
+    for fine in ["Hello Marguerite! Elodie arrives on Sunday the 20th.", "Hello Marguerite! Happy Sunday!"]:
+        turn = Turn(question=None, kind="login", started_at=when)
+        assert GreetingGrounded().review(turn, Draft(fine, [shown, said], StepPlan()), FakeMemory(core=core)) is None, (
+            fine
+        )
+
+
 @pytest.mark.parametrize(
     "reply, promise",
     [  # a `make run` chat (stop 41) and bench_honesty denials (stop 40): "later" never comes

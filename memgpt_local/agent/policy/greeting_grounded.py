@@ -16,7 +16,13 @@ from __future__ import annotations
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.policy.grounded_reply import names_and_numbers
 from memgpt_local.agent.turn import Hold, Turn
+from memgpt_local.memory.dates import HOLIDAYS, MONTHS, WEEKDAYS, spoken_days
 from memgpt_local.text import stem, stems, words
+
+# the words a day is named by: weekdays, months, holidays
+_DAY_NAMES = frozenset(
+    (*WEEKDAYS, *(m.lower() for m in MONTHS), *(name.split()[0] for name in HOLIDAYS), "christmas", "easter")
+)
 
 
 def unseen_names(greeting: str, shown: str) -> list[str]:
@@ -37,6 +43,13 @@ class GreetingGrounded(Policy):
         # what the assistant said before is no ground: a made-up "Tomasz's bakery is called 'The
         # Baker's Delight'." came back in the next login's greeting (a `make run` chat, stop 43)
         new = unseen_names(draft.message, "\n".join(m.content for m in draft.prompt if m.role != "assistant"))
+        # a day is said as core memory holds it now: the conversation keeps the old day of a plan
+        # that moved ("Elodie is coming to stay over Christmas" under "Granddaughter: Elodie, coming
+        # to stay, moved to the 20th", a `make run` chat, stop 52)
+        core = "\n".join(line for _, line in memory.core_lines())
+        today = turn.clock().date()
+        now = f"{spoken_days(core, today)}\n{core}\n{today:%A %B}"  # "Happy Sunday!" is today
+        new += [w for w in unseen_names(draft.message, now) if w.lower() in _DAY_NAMES and w not in new]
         if not new:
             return None
         said = ", ".join(new)
