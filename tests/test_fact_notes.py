@@ -1502,6 +1502,52 @@ def test_he_or_she_with_no_one_before_it_is_the_one_the_assistant_spoke_of():
     assert pronouns_named("She loves bananas.", "Marguerite", reply) == "Elodie loves bananas."
     assert pronouns_named(said, "Marguerite", "Hello Marguerite! How are you?") == said  # the user
     assert pronouns_named(said, "Marguerite", "Do Henri and Elodie bake?") == said  # two people
+    # the same pronoun goes on meaning the same one (stop 52: the job was saved as Elodie's)
+    son = "it's Julien, he's Elodie's dad. he's a cardiologist in Lyon."
+    assert pronouns_named(son, "Marguerite") == "it's Julien, Julien's Elodie's dad. Julien's a cardiologist in Lyon."
+
+
+@pytest.mark.parametrize(
+    "lines, said, written",
+    [
+        (  # a `make run` chat (stop 52): the son's job over the user's own
+            ["Work: cardiologist in Lyon", "Son: Julien"],
+            "it's Julien, Julien's Elodie's dad. Julien's a cardiologist in Lyon. he's a cardiologist in Lyon.",
+            ["Julien's work: cardiologist in Lyon", "Son: Julien"],
+        ),
+        (
+            ["Age: 40", "Work: nurse in Porto"],
+            "My sister Ana just turned 40, Ana's a nurse in Porto.",
+            ["Ana's age: 40", "Ana's work: nurse in Porto"],
+        ),
+        # the user's own, said beside someone else's
+        (["Work: nurse in Porto"], "I'm a nurse in Porto and my sister Ana is too.", ["Work: nurse in Porto"]),
+        (["Age: 40"], "I just turned 40, my sister Ana threw a party.", ["Age: 40"]),
+        (["Home: Leeds"], "My husband and I live in Leeds.", ["Home: Leeds"]),
+        (["Hobby: chess"], "Sam here, Sam's into chess.", ["Hobby: chess"]),  # the user, by name
+    ],
+)
+def test_a_fact_told_only_of_someone_else_as_the_subject_is_theirs(lines, said, written):
+    from memgpt_local.agent.fact_owners import told_of_by_subject
+
+    assert told_of_by_subject(lines, said, "Sam") == written
+
+
+def test_a_relative_of_someone_else_is_no_relative_of_the_users():
+    """A `make run` chat (stop 52): "it's Julien, he's Elodie's dad" saved "Father: Elodie's dad",
+    and "Granddaughter: Elodie's dad" replaced Elodie's own line and her visit."""
+    from memgpt_local.agent.fact_lines import someone_elses_relative
+    from memgpt_local.agent.fact_owners import kept_relations
+    from memgpt_local.agent.facts import _files_what_was_asked
+
+    assert someone_elses_relative("Father: Elodie's dad") and someone_elses_relative("Julien's Elodie's dad: Julien")
+    assert not someone_elses_relative("Son: Julien, Elodie's dad") and not someone_elses_relative("Work: Ana's bakery")
+    saved = ["Granddaughter: Elodie, coming to stay"]
+    assert kept_relations(["Father: Elodie's dad"], saved, "it's Julien, he's Elodie's dad") == ["Father: Elodie's dad"]
+    # what the answer pass is for: no line files what the assistant asked about
+    denial = "I don't know your son's name."
+    assert not _files_what_was_asked(["Julien's work: cardiologist in Lyon"], denial)
+    assert _files_what_was_asked(["Son: Julien"], denial) and _files_what_was_asked(["Home: Leeds"], "Sorry?")
 
 
 def test_a_day_the_block_files_already_is_not_saved_again_under_another_label():

@@ -218,6 +218,23 @@ def worth_saving(line: str, said: str, asked: str = "") -> bool:
         and not only_a_date(line)
         and not a_guess(line)
         and not asks_the_listener(line)
+        and not someone_elses_relative(line)
+    )
+
+
+# "Father: Elodie's dad" for "it's Julien, he's Elodie's dad": of Elodie's father, not the user's;
+# "Julien's Elodie's dad: Julien" files nobody (a `make run` chat, stop 52)
+_THEIR_RELATIVE = re.compile(r"^\s*[A-Z][\w-]*['’]s\s+(?P<relation>\w+)\s*$")
+
+
+def someone_elses_relative(line: str) -> bool:
+    """Whether ``line`` files someone as a relative of someone else's under a label of the user's
+    ("Father: Elodie's dad"), or has a label of two owners."""
+    label, _, value = line.partition(":")
+    relative = _THEIR_RELATIVE.match(value)
+    labelled = set(words(label))
+    return len(re.findall(r"['’]s\b", label)) > 1 or bool(
+        relative and relative["relation"].lower() in RELATIONS and labelled and labelled <= RELATIONS
     )
 
 

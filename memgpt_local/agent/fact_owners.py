@@ -144,6 +144,9 @@ def refiled(line: str, lines: Sequence[str], said: str) -> str | None:
     return line
 
 
+_POSSESSIVE_START = re.compile(r"^\s*[\w-]+['’]s\b")
+
+
 def kept_relations(lines: Sequence[str], saved: Sequence[str], said: str) -> list[str]:
     """``lines`` with a relation the user did not say, given to someone a ``saved`` line gives
     another, put back: told "Tomasz is the baker! His bakery is called Rewena & Rye." under
@@ -160,7 +163,9 @@ def kept_relations(lines: Sequence[str], saved: Sequence[str], said: str) -> lis
     for line in lines:
         label, _, value = line.partition(":")
         said_as = [w for w in words(label) if w in RELATIONS and w not in heard and f"{w}s" not in heard]
-        saved_as = known.get(_first_word(value))
+        # "Father: Elodie's dad" is of Elodie's father, not of Elodie ("Granddaughter: Elodie's
+        # dad" then replaced her line and its plan, a `make run` chat, stop 52)
+        saved_as = None if _POSSESSIVE_START.match(value) else known.get(_first_word(value))
         if len(words(label)) == 1 and said_as and saved_as and saved_as.lower() != label.strip().lower():
             swaps[said_as[0]] = saved_as
     out = []
@@ -353,19 +358,66 @@ def pronouns_named(said: str, user: str = "", before: str = "") -> str:
         return next(iter(people))
 
     out: list[str] = []
+    told: dict[str, str] = {}  # whom each pronoun was last read as
     for sentence in sentences(said):
         earlier = out[-1] if out else before
         opening = _SENTENCE_PRONOUN.match(sentence)
-        who = one(earlier) if opening else None
+        # the same pronoun goes on meaning the same one: "it's Julien, he's Elodie's dad. he's a
+        # cardiologist in Lyon." (a `make run` chat, stop 52: the job was saved as Elodie's)
+        who = (one(earlier) or told.get(opening["pronoun"].lower())) if opening else None
         if opening and who:
             sentence = _named(opening, who) + sentence[opening.end() :]
+            told[opening["pronoun"].lower()] = who
         for match in list(_CLAUSE_PRONOUN.finditer(sentence))[::-1]:
             head = sentence[: match.start()]
             who = one(head) if _people_in(head) else one(earlier)
             if who:
                 sentence = head + _named(match, who) + sentence[match.end() :]
+                told[match["pronoun"].lower()] = who
         out.append(sentence)
     return " ".join(out)
+
+
+# a clause whose subject is someone the user names: "Julien's a cardiologist in Lyon", "my sister
+# Ana just turned 40", "my mum lands on Friday"
+_NAMED_SUBJECT = re.compile(
+    rf"^(?:(?:and|but|so|also|oh)\s+)*(?:(?i:(?:my|our)\s+(?P<kind>{RELATION_PATTERN}))\b\s*,?\s*)?"
+    r"(?P<name>[A-Z][a-z]+)?(?:['’]s\b|\s+(?:is|was|has|had|just|now|still|works|worked|lives|lived|loves|likes"
+    r"|turned|turns|teaches|plays|does|did|got|gets|goes|went)\b)"
+)
+_CLAUSE_SPLIT = re.compile(r"[,;:]\s+|\s+(?:and|but|because|so)\s+")
+
+
+def told_of_by_subject(lines: Sequence[str], said: str, user: str = "") -> list[str]:
+    """``lines`` with a fact filed as the user's that ``said`` tells only in clauses whose subject
+    is someone else, filed under them: "it's Julien, he's Elodie's dad. he's a cardiologist in
+    Lyon." (the pronouns named: "Julien's a cardiologist in Lyon") was saved as the user's own
+    "Work: cardiologist in Lyon", over their own job (a `make run` chat, stop 52); "my sister Ana
+    just turned 40" as "Age: 40". A clause that also says "I" or "my" past its subject counts
+    as the user's."""
+    clauses = [c for s in sentences(said) for c in _CLAUSE_SPLIT.split(s) if c.strip()]
+    out = []
+    for line in lines:
+        label, sep, value = line.partition(":")
+        about = value_stems(line)
+        if not about or "'" in label or set(words(label)) & (_OWNED | {"name"}):
+            out.append(line)
+            continue
+        holding = [c for c in clauses if about <= {stem(w) for w in words(c)}]
+        owners = set()
+        for clause in holding:
+            if _HE_OR_SHE.match(clause.strip()):
+                continue  # someone's, not the user's: the message as said, beside the one with names put in
+            subject = _NAMED_SUBJECT.match(clause.strip())
+            rest = clause.strip()[subject.end() :] if subject else ""
+            who = (subject["name"] or (subject["kind"] or "").lower()) if subject else ""
+            owners.add("" if not who or FIRST_PERSON.search(rest) else who)
+        if len(owners) != 1 or "" in owners or next(iter(owners)).lower() in (user.lower(), *_NOT_A_NAME):
+            out.append(line)
+            continue
+        owner = next(iter(owners))
+        out.append(f"{owner[0].upper()}{owner[1:]}'s {label.strip().lower()}{sep}{value}")
+    return out
 
 
 def user_name(lines: Sequence[str], said: str) -> str:

@@ -101,6 +101,7 @@ from memgpt_local.agent.fact_owners import (
     someone_elses,
     the_users_own,
     their_news,
+    told_of_by_subject,
     told_of_in_a_clause,
     under_their_relation,
     unheard_kin,
@@ -114,10 +115,13 @@ from memgpt_local.runtime.base import Backend, SideContexts
 from memgpt_local.runtime.grammar import build_notes_grammar
 from memgpt_local.schemas import ChatMessage
 from memgpt_local.text import (
+    ASKING_WORDS,
     PETS,
     RELATIONS,
     WHEN_WORDS,
     asks_for_help,
+    content_words,
+    denies,
     is_bare_request,
     names_within,
     normalize_space,
@@ -125,6 +129,7 @@ from memgpt_local.text import (
     sentences,
     speaks_of_its_writer,
     statements,
+    stem,
     stems,
     words,
 )
@@ -473,6 +478,17 @@ def parse_notes(text: str) -> list[str]:
     return [normalize_space(item) for item in items if isinstance(item, str) and label_of(item)]
 
 
+_DENYING_WORDS = frozenset("don didn doesn sorry information sure yet mentioned shared details".split())
+
+
+def _files_what_was_asked(lines: Sequence[str], answering: str) -> bool:
+    """Whether a label of ``lines`` says a word of what ``answering`` (the assistant's question or
+    denial) asks about: "Son: Julien" for "I don't know your son's name."; any line when it asks
+    about nothing in particular."""
+    topic = {stem(w) for w in content_words(answering) if len(w) > 2 and w not in ASKING_WORDS | _DENYING_WORDS}
+    return not topic or any(topic & stems(label_of(line) or "") for line in lines)
+
+
 class FactNoter:
     """Writes the facts of a user's message into the human block; see the module docstring."""
 
@@ -578,7 +594,11 @@ class FactNoter:
         if answer and stated and not any(speaks_of_its_writer(s) for s in sentences(said)):
             dropped += stated
             dated = [ln for ln in dated if ln not in stated]
-        if answer and not dated:  # the passes above found what the message says of its own
+        # the passes above found what the message says of its own, or nothing under the words of
+        # what was asked: "it's Julien, he's Elodie's dad. he's a cardiologist in Lyon." after "I
+        # don't know your son's name." saved "Elodie's work: ..." and never the son (a `make run`
+        # chat, stop 52)
+        if answer and (not dated or (denies(answering) and not _files_what_was_asked(dated, answering))):
             asked = parse_notes(
                 side.complete(
                     answer_prompt(answering, message[:MESSAGE_MAX_CHARS]),
@@ -632,7 +652,7 @@ class FactNoter:
         written = [line for line in filed if line is not None]
         user = user_name(saved, told)
         written = [the_users_own(line, told) for line in someone_elses(written, told, user)]
-        written = told_of_in_a_clause(written, told, user)
+        written = told_of_by_subject(told_of_in_a_clause(written, told, user), told, user)
         written = named_people(written, saved, told)
         written += [line for line in new_ages(saved, said) if label_of(line) not in map(label_of, written)]
         # the work question saw the saved job and wrote the work now: its line replaces, not joins
