@@ -1550,6 +1550,26 @@ def test_a_relative_of_someone_else_is_no_relative_of_the_users():
     assert _files_what_was_asked(["Son: Julien"], denial) and _files_what_was_asked(["Home: Leeds"], "Sorry?")
 
 
+def test_someone_elses_relative_and_an_answer_about_someone_are_theirs():
+    """A `make run` chat (stop 52): after "I don't know Henri's favourite food.", "no, I don't think I
+    ever said. it's cassoulet, he'd eat it every day. Julien and his wife Chloé fly back from
+    Montreal on the 2nd of January." saved "Spouse: Chloé" and "Favorite dish: cassoulet"."""
+    from memgpt_local.agent.fact_owners import owned_as_denied, pronouns_named, their_relations
+
+    denial = "I don't know Henri's favourite food."
+    said = "no, I don't think I ever said. it's cassoulet, he'd eat it every day. Julien and his wife Chloé fly back."
+    named = pronouns_named(said, "Marguerite", denial)
+    assert "it's cassoulet, Henri'd eat it every day." in named  # the nearest one spoken of, in the reply
+    assert their_relations(["Spouse: Chloé"], said, "Marguerite") == ["Julien's wife: Chloé"]
+    assert their_relations(["Sister: Eva"], "My wife Ana and her sister Eva came.", "Tom") == ["Ana's sister: Eva"]
+    assert their_relations(["Wife: Ana"], "My wife Ana and her sister Eva came.", "Tom") == ["Wife: Ana"]
+    assert owned_as_denied(["Favorite dish: cassoulet"], denial, named, "Marguerite") == [
+        "Henri's favorite dish: cassoulet"
+    ]
+    mine = "My favourite food is sushi, by the way."
+    assert owned_as_denied(["Favorite food: sushi"], denial, mine, "Marguerite") == ["Favorite food: sushi"]
+
+
 def test_a_day_the_block_files_already_is_not_saved_again_under_another_label():
     """A `make run` chat (stop 51): "we fly on the 20th, remember?" saved "Flight: on the 20th
     (2026-12-20)" beside "Trip: to the Azores, moved to fly on the 20th (2026-12-20)"."""

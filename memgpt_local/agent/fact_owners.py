@@ -360,7 +360,9 @@ def pronouns_named(said: str, user: str = "", before: str = "") -> str:
     out: list[str] = []
     told: dict[str, str] = {}  # whom each pronoun was last read as
     for sentence in sentences(said):
-        earlier = out[-1] if out else before
+        # the nearest sentence before that speaks of anyone: "no, I don't think I ever said. it's
+        # cassoulet, he'd eat it every day." after "I don't know Henri's favourite food." (stop 52)
+        earlier = next((text for text in reversed(out) if _people_in(text)), before)
         opening = _SENTENCE_PRONOUN.match(sentence)
         # the same pronoun goes on meaning the same one: "it's Julien, he's Elodie's dad. he's a
         # cardiologist in Lyon." (a `make run` chat, stop 52: the job was saved as Elodie's)
@@ -418,6 +420,71 @@ def told_of_by_subject(lines: Sequence[str], said: str, user: str = "") -> list[
         owner = next(iter(owners))
         out.append(f"{owner[0].upper()}{owner[1:]}'s {label.strip().lower()}{sep}{value}")
     return out
+
+
+# "Julien and his wife Chloé": Chloé is Julien's wife, not the user's
+_THEIR_NAMED_RELATION = re.compile(
+    rf"\b(?i:his|her|their)\s+(?P<relation>(?i:{RELATION_PATTERN}))\s*,?\s+(?P<name>[A-Z][\w-]+)"
+)
+
+
+def _owner_before(text: str) -> str | None:
+    """The last name in ``text``'s last sentence: whose "his wife" is."""
+    told = sentences(text)
+    names = [w for w in re.findall(r"\b[A-Z][a-z]+\b", told[-1] if told else "") if w.lower() not in STOPWORDS]
+    return names[-1] if names else None
+
+
+def their_relations(lines: Sequence[str], said: str, user: str = "") -> list[str]:
+    """``lines`` with a person the user named as someone else's relative ("Julien and his wife
+    Chloé") filed as theirs: the notes pass wrote "Spouse: Chloé", the user's own (a `make run`
+    chat, stop 52); it is "Julien's wife: Chloé"."""
+    theirs = {}
+    for m in _THEIR_NAMED_RELATION.finditer(said):
+        owner = _owner_before(said[: m.start()])
+        if owner is not None and owner.lower() not in (user.lower(), *_NOT_A_NAME):
+            theirs[m["name"].lower()] = (owner, m["relation"].lower())
+    out = []
+    for line in lines:
+        label, sep, value = line.partition(":")
+        found = theirs.get(_first_word(value))
+        if found is None or "'" in label or not set(words(label)) <= RELATIONS | _SPOUSE_WORDS:
+            out.append(line)
+            continue
+        owner, relation = found
+        out.append(f"{owner}'s {relation}{sep}{value}")
+    return out
+
+
+_SPOUSE_WORDS = frozenset("spouse partner husband wife".split())
+
+
+_WHOSE_DENIED = re.compile(r"\b(?P<owner>[A-Z][a-z]+)['’]s\s+(?P<what>[a-z]+(?:\s+[a-z]+)?)")
+
+
+def owned_as_denied(lines: Sequence[str], denial: str, said: str, user: str = "") -> list[str]:
+    """``lines`` with the fact the user gave in answer to a denial of someone's ("I don't know
+    Henri's favourite food.") filed under them: "it's cassoulet, he'd eat it every day" was
+    saved as the user's own "Favorite dish: cassoulet" (a `make run` chat, stop 52). A line
+    whose label says a word of what was denied, and no one's, is theirs, unless the sentence
+    that says it speaks of the user ("my favourite food is sushi")."""
+    whose = [m for m in _WHOSE_DENIED.finditer(denial) if m["owner"].lower() not in (user.lower(), *_NOT_A_NAME)]
+    if len(whose) != 1:
+        return list(lines)
+    owner, what = whose[0]["owner"], {stem(w) for w in content_words(whose[0]["what"])}
+    out = []
+    for line in lines:
+        label, sep, value = line.partition(":")
+        mine = "'" not in label and not set(words(label)) & (_OWNED | {"name"})
+        about = value_stems(line)
+        holding = [s for s in sentences(said) if about and about <= stems_of(s)]
+        theirs = mine and what & stems_of(label) and holding and not any(FIRST_PERSON.search(s) for s in holding)
+        out.append(f"{owner}'s {label.strip().lower()}{sep}{value}" if theirs else line)
+    return out
+
+
+def stems_of(text: str) -> set[str]:
+    return {stem(w) for w in content_words(text)}
 
 
 def user_name(lines: Sequence[str], said: str) -> str:

@@ -94,6 +94,7 @@ from memgpt_local.agent.fact_owners import (
     news_of_a_saved_one,
     not_the_users_name,
     owned_animals,
+    owned_as_denied,
     people_not_animals,
     pronouns_named,
     refiled,
@@ -101,6 +102,7 @@ from memgpt_local.agent.fact_owners import (
     someone_elses,
     the_users_own,
     their_news,
+    their_relations,
     told_of_by_subject,
     told_of_in_a_clause,
     under_their_relation,
@@ -653,6 +655,9 @@ class FactNoter:
         user = user_name(saved, told)
         written = [the_users_own(line, told) for line in someone_elses(written, told, user)]
         written = told_of_by_subject(told_of_in_a_clause(written, told, user), told, user)
+        written = their_relations(written, told, user)
+        if answered or denies(answering):
+            written = owned_as_denied(written, answering, told, user)
         written = named_people(written, saved, told)
         written += [line for line in new_ages(saved, said) if label_of(line) not in map(label_of, written)]
         # the work question saw the saved job and wrote the work now: its line replaces, not joins
