@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 
 import pytest
 from policy_fakes import FakeMemory, hit, search_step, searched_turn, step
@@ -584,6 +584,27 @@ def test_grounded_reply_counts_no_words_of_a_question_asked_back():
     # a name in a question still counts
     rome = "Henri's knee operation is on Thursday. Is he flying to Rome after?"
     assert GroundedReply().review(Turn(question=turn.question), draft(rome, prompt=seen), memory) is not None
+
+
+def test_grounded_reply_takes_a_count_of_days_to_a_seen_day_as_seen():
+    """A `make run` chat (stop 52): "how many days until Elodie arrives?" got "14 days from now"
+    under "moved to the 20th (2026-12-20)" on the 6th, held for "14"."""
+    from memgpt_local.agent.policy.grounded_reply import GroundedReply, with_days_away
+    from memgpt_local.schemas import ChatMessage
+
+    line = "Granddaughter: Elodie, coming to stay, moved to the 20th (2026-12-20)"
+    assert (
+        with_days_away("2026-12-20, 2026-12-27, 2026-13-40", date(2026, 12, 6))
+        == "2026-12-20 14 2, 2026-12-27 21 3, 2026-13-40"
+    )
+    seen = [ChatMessage(role="system", content=f"[human]\nName: Marguerite\n{line}")]
+    memory = FakeMemory(core=[("human", "Name: Marguerite"), ("human", line)])
+    when = datetime(2026, 12, 6, 9, tzinfo=timezone.utc)
+    turn = Turn(question="how many days until my granddaughter Elodie arrives?", started_at=when)
+    right = "Elodie arrives in 14 days, on Sunday 20 December."
+    assert GroundedReply().review(turn, draft(right, prompt=seen), memory) is None
+    wrong = "Elodie arrives in 12 days."
+    assert GroundedReply().review(Turn(question=turn.question, started_at=when), draft(wrong, prompt=seen), memory)
 
 
 def test_a_question_that_names_one_of_the_users_people_is_about_the_user():

@@ -38,13 +38,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from datetime import date
 from difflib import SequenceMatcher
 
 from memgpt_local.agent.fact_owners import individual
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, StepPlan
 from memgpt_local.agent.policy.greet_by_name import human_lines
 from memgpt_local.agent.turn import Hold, StepRecord, Turn
-from memgpt_local.memory.dates import with_days_in_full
+from memgpt_local.memory.dates import ISO_DAY, iso_day, with_days_in_full
 from memgpt_local.schemas import ChatMessage, NewMessage
 from memgpt_local.text import (
     ASKING_WORDS,
@@ -233,6 +234,22 @@ def seen_before_drafting(turn: Turn, prompt: Sequence[ChatMessage]) -> str:
     return with_days_in_full(text)
 
 
+def with_days_away(seen: str, today: date) -> str:
+    """``seen`` with how many days (and whole weeks) from ``today`` written after each day it
+    dates, on its own line: "Elodie's arrival is 14 days from now." under "moved to the 20th
+    (2026-12-20)", said on the 6th, was held for "14", and the redraft did not answer how many
+    days (a `make run` chat, stop 52)."""
+
+    def away(match: re.Match[str]) -> str:
+        day = iso_day(match)
+        if day is None:
+            return match[0]
+        gap = abs((day - today).days)
+        return f"{match[0]} {gap}" + (f" {gap // 7}" if gap and gap % 7 == 0 else "")
+
+    return ISO_DAY.sub(away, seen)
+
+
 def search_words(question: str) -> str:
     """The words of ``question``'s questions to search by ("Sam's favourite board game"). Told
     only what its held draft made up ("your reply says bouldering, stay, active"), the model
@@ -283,6 +300,7 @@ class GroundedReply(Policy):
         if not claimed:
             return None
         seen = seen_before_drafting(turn, draft.prompt)
+        seen = with_days_away(seen, turn.clock().date())
         # beside a denial only names and numbers count: "If you tell me, I'll remember it next
         # time." is no claim about the user
         new, of_whom = unseen(claimed, seen, names_only=denied), ""
