@@ -170,6 +170,30 @@ def test_reply_check_ignores_the_names_the_user_asked_about(store):
     assert len(turn.steps) == 1 and turn.messages == ["I have no notes on the Korppi shop."]
 
 
+def test_reply_check_takes_no_weekday_or_month_for_a_name():
+    """A `make run` chat (stop 52): "Henri's knee operation is scheduled for Thursday, 10 December"
+    was held for "December", and the redraft said "10 January"."""
+    from datetime import datetime, timezone
+
+    from memgpt_local.agent.policy.reply_check import unread_entries
+    from memgpt_local.schemas import SearchHit
+
+    when = datetime(2026, 12, 6, tzinfo=timezone.utc)
+    text = "Julien and Chloé fly back in January, after December."
+    entry = SearchHit(kind="message", id=7, text=text, created_at=when)
+
+    def containing(text: str, limit: int) -> list[SearchHit]:
+        return [entry] if text in entry.text else []
+
+    draft = "Henri's operation is on Thursday, 10 December."
+    check = unread_entries(
+        draft, asked="Is Henri's operation this week?", context_text="", sources=[containing], max_df=3
+    )
+    assert check.entries == ()
+    named = unread_entries("Julien is back soon.", asked="", context_text="", sources=[containing], max_df=3)
+    assert named.identifiers == ("Julien",)
+
+
 def test_reply_check_follows_a_chain_one_round_at_a_time_and_stops_at_its_limit(store):
     chain = ["Ab12", "Cd34", "Ef56", "Gh78"]
     runner = make_runner(

@@ -23,7 +23,7 @@ from memgpt_local.config import ReplyCheckSettings
 from memgpt_local.functions.links import identifiers
 from memgpt_local.functions.results import format_hits
 from memgpt_local.schemas import SearchHit
-from memgpt_local.text import SENTENCE_OPENERS, normalize_space
+from memgpt_local.text import SENTENCE_OPENERS, WHEN_WORDS, normalize_space
 
 Containing = Callable[[str, int], list[SearchHit]]
 
@@ -65,8 +65,13 @@ def unread_entries(
     rule as linked memory).
     """
     seen_text = normalize_space(context_text)
+    # a weekday or a month links nothing: "Henri's operation is on Thursday, 10 December" was held
+    # for "December" (core memory dates it "2026-12-10"), and the redraft said "10 January", a
+    # month from the entries shown (a `make run` chat, stop 52)
     new_ids = [
-        i for i in identifiers(draft) if i not in asked and i not in known and i.lower() not in SENTENCE_OPENERS
+        i
+        for i in identifiers(draft)
+        if i not in asked and i not in known and i.lower() not in SENTENCE_OPENERS and i.lower() not in WHEN_WORDS
     ][:MAX_IDENTIFIERS]
     found: list[SearchHit] = []
     used: list[str] = []
