@@ -1505,6 +1505,13 @@ def test_he_or_she_with_no_one_before_it_is_the_one_the_assistant_spoke_of():
     # the same pronoun goes on meaning the same one (stop 52: the job was saved as Elodie's)
     son = "it's Julien, he's Elodie's dad. he's a cardiologist in Lyon."
     assert pronouns_named(son, "Marguerite") == "it's Julien, Julien's Elodie's dad. Julien's a cardiologist in Lyon."
+    from memgpt_local.agent.fact_owners import someone_elses
+
+    job = ["Job: cardiologist in Lyon"]
+    assert someone_elses(job, son, "Marguerite", pronouns_named(son, "Marguerite")) == [
+        "Julien's job: cardiologist in Lyon"
+    ]
+    assert someone_elses(job, son, "Marguerite") == ["Elodie's job: cardiologist in Lyon"]  # the last one spoken of
 
 
 @pytest.mark.parametrize(

@@ -247,15 +247,19 @@ def _last_spoken_of(text: str) -> str | None:
     return found
 
 
-def someone_elses(lines: Sequence[str], said: str, user: str = "") -> list[str]:
+def someone_elses(lines: Sequence[str], said: str, user: str = "", named: str = "") -> list[str]:
     """``lines`` with a fact the user told of someone else, in a sentence that begins "He" or
     "She" and says nothing in the first person, filed under that person: for "Sam's birthday is
     next Saturday and I have no idea what to get him. He loves board games and cooking." a
     `make run` chat added "board games and cooking" to the user's own "Hobbies" line (stop 47);
     it is "Sam's hobbies: board games and cooking". A line whose label already names someone
     stays; one whose person no earlier sentence names is dropped. ``user`` is the user's own
-    name ("Sam here! He ..." never makes a line Sam's)."""
+    name ("Sam here! He ..." never makes a line Sam's). ``named`` is ``said`` with whom its
+    pronouns mean put in (``pronouns_named``): its subject is the owner ("it's Julien, he's
+    Elodie's dad. he's a cardiologist in Lyon." is Julien's job, not Elodie's; stop 52)."""
     told = sentences(said)
+    resolved = sentences(named) if named else []
+    resolved = resolved if len(resolved) == len(told) else []
     out = []
     for line in lines:
         label, sep, value = line.partition(":")
@@ -268,7 +272,11 @@ def someone_elses(lines: Sequence[str], said: str, user: str = "") -> list[str]:
         if not holding or theirs != holding:
             out.append(line)
             continue
-        owner = _last_spoken_of(" ".join(told[: theirs[0]]))
+        subject = _NAMED_SUBJECT.match(resolved[theirs[0]]) if resolved else None
+        if subject is not None and (subject["name"] or subject["kind"]):
+            owner: str | None = subject["name"] or subject["kind"].lower()
+        else:
+            owner = _last_spoken_of(" ".join(told[: theirs[0]]))
         if owner is not None and owner.lower() in words(label):  # "Maya paints: huge canvases"
             out.append(line)
             continue
@@ -390,6 +398,21 @@ _NAMED_SUBJECT = re.compile(
 _CLAUSE_SPLIT = re.compile(r"[,;:]\s+|\s+(?:and|but|because|so)\s+")
 
 
+# number words by their stems, as digits
+_NUMBER_WORDS = {
+    word: str(n)
+    for n, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen twenty".split()
+    )
+} | {word: str(10 * n) for n, word in enumerate("thirty forty fifty sixty seventy eighty ninety".split(), 3)}
+
+
+def _said_stems(text: str) -> set[str]:
+    """The stems of ``text``'s content words, a number word as its digits."""
+    return {_NUMBER_WORDS.get(w) or stem(w) for w in content_words(text)}
+
+
 def told_of_by_subject(lines: Sequence[str], said: str, user: str = "") -> list[str]:
     """``lines`` with a fact filed as the user's that ``said`` tells only in clauses whose subject
     is someone else, filed under them: "it's Julien, he's Elodie's dad. he's a cardiologist in
@@ -401,11 +424,11 @@ def told_of_by_subject(lines: Sequence[str], said: str, user: str = "") -> list[
     out = []
     for line in lines:
         label, sep, value = line.partition(":")
-        about = value_stems(line)
+        about = _said_stems(value)  # "Age: 7" for "she's seven"
         if not about or "'" in label or set(words(label)) & (_OWNED | {"name"}):
             out.append(line)
             continue
-        holding = [c for c in clauses if about <= {stem(w) for w in words(c)}]
+        holding = [c for c in clauses if about <= _said_stems(c)]
         owners = set()
         for clause in holding:
             if _HE_OR_SHE.match(clause.strip()):

@@ -531,7 +531,6 @@ class FactNoter:
         block = self.store.core.get(self.agent_id, BLOCK)
         side = self.side_backend()
         saved = block_lines(block.value)
-        said = pronouns_named(said, user_name(saved, said), answering)  # ", she's seven" after "granddaughter Elodie"
         prompt = notes_prompt(saved, said)
         while side.count_tokens(prompt) + NOTES_MAX_TOKENS > side.n_ctx and saved:
             saved = saved[1:]  # a very full block: the newest lines are listed
@@ -653,11 +652,14 @@ class FactNoter:
         dropped += [line for line, kept in zip(written, filed) if kept is None]
         written = [line for line in filed if line is not None]
         user = user_name(saved, told)
-        written = [the_users_own(line, told) for line in someone_elses(written, told, user)]
-        written = told_of_by_subject(told_of_in_a_clause(written, told, user), told, user)
+        # whom "he" and "she" mean, read into the words the lines are checked against (not into the
+        # notes prompt: given "..., Ilse's seven.", the pass wrote "Daughter: Ilse" and no more)
+        named = pronouns_named(told, user, answering)
+        written = [the_users_own(line, told) for line in someone_elses(written, told, user, named)]
+        written = told_of_by_subject(told_of_in_a_clause(written, told, user), named, user)
         written = their_relations(written, told, user)
         if answered or denies(answering):
-            written = owned_as_denied(written, answering, told, user)
+            written = owned_as_denied(written, answering, named, user)
         written = named_people(written, saved, told)
         written += [line for line in new_ages(saved, said) if label_of(line) not in map(label_of, written)]
         # the work question saw the saved job and wrote the work now: its line replaces, not joins
