@@ -1789,6 +1789,19 @@ def test_searched_already_makes_the_next_step_reply_after_the_same_search_again(
     other.add(step(1, "core_memory_append", label="human", content="x"))
     policy.after_step(other, other.steps[-1], memory)
     assert other.reply_reason is None  # only searches count here (saved_already has edits)
+    # a page after the last (dmr seed 12, reworded, stop 51: "page 2/1" twice, then a loop of holds)
+    from memgpt_local.functions.results import FunctionOutcome, format_page, search_outcome
+    from memgpt_local.schemas import SearchPage
+
+    page = SearchPage(items=[], total=3, page=1, page_size=5)
+    outcome = search_outcome(page, format_page(page, max_chars=2000, next_hint="q"))
+    assert outcome.past_end and "No results on this page" in outcome.text
+    paged = Turn(question="Who is my boss these days?")
+    paged.add(step(0, "conversation_search", outcome, heartbeat=True, query="boss", page=1))
+    policy.after_step(paged, paged.steps[-1], memory)
+    assert paged.reply_reason == "a page after the last"
+    assert not search_outcome(SearchPage(items=[], total=0, page=0, page_size=5), "").past_end  # nothing at all
+    assert FunctionOutcome(True, "x").past_end is False
 
 
 def test_perspective_guard_holds_an_answer_that_speaks_as_the_user_once():

@@ -35,6 +35,7 @@ class FunctionOutcome:
     hits: list[RankedHit] = field(default_factory=list)  # what a search showed, with ranks
     searched: bool = False
     unchanged: bool = False  # a memory edit that found nothing to change
+    past_end: bool = False  # a search asked for a page after its last one
 
 
 def _shorten(text: str, limit: int) -> str:
@@ -95,4 +96,4 @@ def search_outcome(page: SearchPage, text: str) -> FunctionOutcome:
     """A search's result text, with its hits and their overall ranks kept for the turn."""
     first = page.page * page.page_size + 1
     ranked = [RankedHit(first + i, hit) for i, hit in enumerate(page.items)]
-    return FunctionOutcome(True, text, hits=ranked, searched=True)
+    return FunctionOutcome(True, text, hits=ranked, searched=True, past_end=page.total > 0 and not page.items)

@@ -5,7 +5,7 @@ The results of the same query are the same, and they are already in view. Asked 
 girlfriend's job again?", a 1.5B model ran conversation_search("Sanne's job") three times,
 each time reading "[human] Girlfriend: Sanne, a baker" first, before the search budget ended
 the searching; every repeat cost a step of 10-20 s. After the first repeat, the next step may
-only reply.
+only reply; so too after a page past a search's last.
 """
 
 from __future__ import annotations
@@ -33,4 +33,8 @@ class SearchedAlready(Policy):
         key = _search_key(step)
         if key is not None and any(_search_key(s) == key for s in turn.steps if s is not step):
             turn.require_reply("the same search again")
+        elif step.outcome.past_end:
+            # "Who is my boss at ... these days?" paged an exhausted search twice ("page 2/1") and
+            # looped "I'll search for you again later." (dmr seed 12, reworded, stop 51)
+            turn.require_reply("a page after the last")
         return []
