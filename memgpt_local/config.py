@@ -290,6 +290,12 @@ class AgentSettings(Section):
     )
     reply_reserve_tokens: int = Field(768, ge=32, description="tokens kept free for one step's output")
     heartbeat_cap: int = Field(10, ge=1)
+    max_holds: int = Field(
+        3,
+        ge=1,
+        description="held drafts a turn may have; the draft after the last is the turn's final step (a turn of "
+        "five drafts, each policy holding once, took a minute)",
+    )
     page_size: int = Field(5, ge=1, le=50)
     result_max_chars: int = Field(3000, ge=200)
     thought_max_chars: int = Field(300, ge=20)

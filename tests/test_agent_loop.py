@@ -197,6 +197,26 @@ def test_heartbeat_chain_is_capped_and_the_last_step_may_only_send_a_message(sto
     assert turn.messages == ["final"]
 
 
+def test_a_turn_holds_at_most_max_holds_drafts_and_the_next_is_its_last(store, monkeypatch):
+    """A turn of five drafts, each policy holding once, took a minute (`make run`, stop 51)."""
+    from memgpt_local.agent import policy as policies
+    from memgpt_local.agent.policy.base import Policy
+    from memgpt_local.agent.turn import Hold
+
+    class HoldsEveryDraft(Policy):
+        name = "tone_guard"
+
+        def review(self, turn, draft, memory):
+            return None if draft.plan.last else Hold(self.name, "Not sent: again.", "held")
+
+    monkeypatch.setitem(policies.FACTORIES, "tone_guard", lambda s: HoldsEveryDraft())
+    script = [say(f"draft {i}") for i in range(1, 5)]
+    turn = ask(make_runner(store, script, policies=["tone_guard"]), "hi")
+    assert [s.held for s in turn.steps] == [True, True, True, False] and turn.messages == ["draft 4"]
+    two = ask(make_runner(store, script[:3], name="kim", policies=["tone_guard"], max_holds=2), "hi")
+    assert [s.held for s in two.steps] == [True, True, False] and two.messages == ["draft 3"]
+
+
 def test_a_step_that_may_only_reply_has_its_own_thought_bound(store):
     script = [
         call("archival_memory_search", query="q", heartbeat=True),

@@ -233,7 +233,8 @@ class AgentRunner:
     def _run_steps(self, turn: Turn, early_eviction: EvictionReport | None = None) -> None:
         cap = self.settings.heartbeat_cap
         for index in range(cap):
-            plan = self._plan(turn, last=index == cap - 1)
+            held = sum(1 for step in turn.steps if step.held)
+            plan = self._plan(turn, last=index == cap - 1 or held >= self.settings.max_holds)
             record = self._step(turn, index, plan)
             if index == 0 and record.eviction is None:
                 record.eviction = early_eviction
