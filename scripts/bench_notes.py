@@ -495,6 +495,47 @@ SETS: dict[str, tuple[Case, ...]] = {
     ),
     # plans moved to another day, the day's news and requests, in other words than the stop 51
     # `make run` chat they come from (never tuned on)
+    # whose a fact is, and plans that change, in other words than the `make run` chat of stop 52
+    # (Marguerite: "Elodie ..., she's seven" saved "Age: 7"); written after its fixes, run once
+    "whose-held": (
+        case(
+            ("Name: Priya",),
+            "My nephew Arjun just started uni in Leeds, he's nineteen.",
+            ("arjun",),
+            ("^age:", "^home:"),
+        ),
+        case(
+            ("Name: Walt",),
+            "Our neighbour Greta brought round soup again, she's eighty-two and still out in her garden every morning.",
+            ("greta",),
+            ("^age:", "^hobby:", "^hobbies:"),
+        ),
+        case(
+            ("Name: Priya", "Brother: Ravi"),
+            "it's the 3rd of May, he'd hate a fuss though.",
+            ("ravi may",),
+            ("^birthday:",),
+            answering="I don't know Ravi's birthday.",
+        ),
+        case(
+            ("Name: Walt",),
+            "My sister Kasia and her husband Piotr are coming over Easter.",
+            ("kasia", "piotr", "2027-03-28"),
+            ("^husband:", "^spouse:"),
+        ),
+        case(
+            ("Name: Ines", "Book club: at Ana's on the 12th (2026-12-12)"),
+            "Change of plans, book club is on the 15th now.",
+            ("book 15th",),
+            gone=("2026-12-12",),
+        ),
+        case(
+            ("Name: Ines", "Partner: Rui"),
+            "Rui's mum called, she's having her hip done next week and I'm worried sick.",
+            ("hip",),
+            ("^health:", "worried"),
+        ),
+    ),
     "moved-held": (
         case(
             ("Name: Kofi", "Trip: to Accra next Friday (2026-12-11)"),
@@ -559,7 +600,8 @@ def score(c: Case, lines: list[str], block: str) -> tuple[int, bool]:
     saved line that did not change is gone, or one that changed is still there)."""
     low = [ln.lower() for ln in lines]
     found = sum(any(all(w in ln for w in fact) for ln in low) for fact in c.facts)
-    wrong = any(w in ln for w in c.never for ln in low)
+    # "^age:" never starts a line (the user's own age), "age:" is never in one
+    wrong = any(ln.startswith(w[1:]) if w.startswith("^") else w in ln for w in c.never for ln in low)
     wrong |= any(w not in block.lower() for w in c.keep) or any(w in block.lower() for w in c.gone)
     return found, wrong
 
