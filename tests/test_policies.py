@@ -2443,8 +2443,11 @@ def test_name_asked_holds_an_answer_that_names_nothing_once():
     turn = searched_turn(asked, [found, "It has been sunny all week."])
     guard = NameAsked(GuardSettings())
     quoted = draft("On Thursday 3 April, you told me that a little tortoise came home with us from the animal rescue.")
+    turn.reply_start = "On Thursday 3 April, you told me"  # recall_at_question's opening
     hold = guard.review(turn, quoted, FakeMemory())
     assert hold is not None and hold.hide_draft and "Borlai" in hold.notice and "sunny" not in hold.notice
+    # the names said first, and no forced opening (dmr seed 13, reworded: three redrafts named none)
+    assert "Answer with the name (the names in it: Borlai)" in hold.notice and turn.reply_start == ""
     turn.holds[hold.reason] += 1  # as the loop counts it
     assert guard.review(turn, quoted, FakeMemory()) is None  # once a turn
     fresh = searched_turn(asked, [found])
