@@ -237,7 +237,9 @@ def test_search_budget_makes_the_step_after_the_last_allowed_search_a_reply(stor
 
 
 def test_without_a_search_budget_the_model_may_keep_searching(store):
-    searches = [call("conversation_search", query="ferret", page=p, heartbeat=True) for p in range(3)]
+    # other words each time: a page after a search's last makes the next step reply (searched_already)
+    queries = ["ferret", "ferret name", "our ferret"]
+    searches = [call("conversation_search", query=q, heartbeat=True) for q in queries]
     runner = make_runner(store, [say("Lovely!"), *searches, say("Tansy")], search_budget=0)
     ask(runner, "Our ferret is called Tansy.")  # found, so nothing_found does not end the search
     turn = ask(runner, "What is our ferret called?")

@@ -412,10 +412,13 @@ def test_reply_check_holds_a_draft_whose_names_memory_knows_more_about():
     moved.core = []
     assert check.review(asked, draft("You live in Shullthouardbury now."), moved) is not None
     # the words a policy began the reply with are not the model's (bench_honesty seed 54, stop 44)
-    monday = FakeMemory(entries=[hit(4, "On Monday 5 May, you told me your sister is visiting.", role="assistant")])
+    said = "On Monday 5 May, you told me your sister Adaeze is visiting."
+    monday = FakeMemory(entries=[hit(4, said, role="assistant")])
     told = Turn(question="What band did I see?", reply_start="On Monday 5 May, you told me")
     assert check.review(told, draft("On Monday 5 May, you told me you saw the Mosquas."), monday) is None
-    assert check.review(Turn(question="What band did I see?"), draft("On Monday you saw them."), monday) is not None
+    # a weekday or a month is no name to look up (a `make run` chat, stop 52); a name is
+    assert check.review(Turn(question="What band did I see?"), draft("On Monday you saw them."), monday) is None
+    assert check.review(Turn(question="What band did I see?"), draft("You saw them with Adaeze."), monday) is not None
 
 
 def test_reply_check_skips_common_names_and_far_details():
