@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from memgpt_local.memory.dates import HOLIDAYS, MONTHS, WEEKDAYS
+from memgpt_local.memory.dates import HOLIDAY_WORDS, MONTHS, WEEKDAYS
 from memgpt_local.text import (
     FIRST_PERSON,
     PETS,
@@ -320,7 +320,7 @@ _BEFORE_A_PLACE = frozenset(
     "in to from near outside at of around into via across through towards toward over for during visit visiting "
     "until till since by on".split()
 )
-_HOLIDAYS = frozenset({name.split()[0] for name in HOLIDAYS} | set("eid diwali hanukkah ramadan thanksgiving".split()))
+_HOLIDAYS = HOLIDAY_WORDS | set("eid diwali hanukkah ramadan thanksgiving".split())
 
 
 def _people_in(text: str) -> set[str]:
@@ -445,6 +445,7 @@ def told_of_by_subject(lines: Sequence[str], said: str, user: str = "") -> list[
     return out
 
 
+_SPOUSE_WORDS = frozenset("spouse partner husband wife".split())  # a relation label the notes pass writes
 # "Julien and his wife Chloé": Chloé is Julien's wife, not the user's
 _THEIR_NAMED_RELATION = re.compile(
     rf"\b(?i:his|her|their)\s+(?P<relation>(?i:{RELATION_PATTERN}))\s*,?\s+(?P<name>[A-Z][\w-]+)"
@@ -479,9 +480,6 @@ def their_relations(lines: Sequence[str], said: str, user: str = "") -> list[str
     return out
 
 
-_SPOUSE_WORDS = frozenset("spouse partner husband wife".split())
-
-
 _WHOSE_DENIED = re.compile(r"\b(?P<owner>[A-Z][a-z]+)['’]s\s+(?P<what>[a-z]+(?:\s+[a-z]+)?)")
 
 
@@ -494,20 +492,16 @@ def owned_as_denied(lines: Sequence[str], denial: str, said: str, user: str = ""
     whose = [m for m in _WHOSE_DENIED.finditer(denial) if m["owner"].lower() not in (user.lower(), *_NOT_A_NAME)]
     if len(whose) != 1:
         return list(lines)
-    owner, what = whose[0]["owner"], {stem(w) for w in content_words(whose[0]["what"])}
+    owner, what = whose[0]["owner"], _said_stems(whose[0]["what"])
     out = []
     for line in lines:
         label, sep, value = line.partition(":")
         mine = "'" not in label and not set(words(label)) & (_OWNED | {"name"})
-        about = value_stems(line)
-        holding = [s for s in sentences(said) if about and about <= stems_of(s)]
-        theirs = mine and what & stems_of(label) and holding and not any(FIRST_PERSON.search(s) for s in holding)
+        about = _said_stems(value)
+        holding = [s for s in sentences(said) if about and about <= _said_stems(s)]
+        theirs = mine and what & _said_stems(label) and holding and not any(FIRST_PERSON.search(s) for s in holding)
         out.append(f"{owner}'s {label.strip().lower()}{sep}{value}" if theirs else line)
     return out
-
-
-def stems_of(text: str) -> set[str]:
-    return {stem(w) for w in content_words(text)}
 
 
 def user_name(lines: Sequence[str], said: str) -> str:

@@ -73,6 +73,7 @@ HOLIDAYS = {
     "easter sunday": None,
     "easter": None,
 }
+HOLIDAY_WORDS = frozenset(name.split()[0] for name in HOLIDAYS)  # the word each holiday is named by first
 _HOLIDAY = "|".join(re.escape(k).replace("'", "['’]") for k in sorted(HOLIDAYS, key=len, reverse=True))
 _NUMBER = r"(?P<n>\d{1,3}|" + "|".join(sorted((re.escape(k) for k in NUMBERS), key=len, reverse=True)) + r")"
 _DAY = "|".join(WEEKDAYS)

@@ -16,13 +16,11 @@ from __future__ import annotations
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.policy.grounded_reply import names_and_numbers
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.memory.dates import HOLIDAYS, MONTHS, WEEKDAYS, spoken_days
+from memgpt_local.memory.dates import HOLIDAY_WORDS, MONTHS, WEEKDAYS, spoken_days
 from memgpt_local.text import stem, stems, words
 
 # the words a day is named by: weekdays, months, holidays
-_DAY_NAMES = frozenset(
-    (*WEEKDAYS, *(m.lower() for m in MONTHS), *(name.split()[0] for name in HOLIDAYS), "christmas", "easter")
-)
+_DAY_NAMES = frozenset((*WEEKDAYS, *(m.lower() for m in MONTHS))) | HOLIDAY_WORDS
 
 
 def unseen_names(greeting: str, shown: str) -> list[str]:
