@@ -218,6 +218,22 @@ def is_bare_request(sentence: str) -> bool:
     return bool(_REQUEST.search(sentence)) and not names_within(sentence)
 
 
+# a sentence of leaving now: "Anyway, I need to sleep before my shift. Bye!" was saved as "Shift:
+# before sleep" (a `make run` chat, stop 53)
+_LEAVING_NOW = re.compile(
+    r"^\W*(?:(?:anyway|ok(?:ay)?|well|right|alright|sorry|oh)\W+)*I(?:'ve|\s+have)?\s+(?:really\s+)?"
+    r"(?:need|have|got|gotta|must|should|better)\s+(?:to\s+)?(?:go|sleep|head\s+off|get\s+going|get\s+some\s+(?:sleep|rest)"
+    r"|get\s+ready|rest|crash|dash|leave|log\s+off|sign\s+off|be\s+off)\b(?!\s+(?:to|for|more|less|better|earlier|properly)\b)",
+    re.IGNORECASE,
+)
+
+
+def is_leaving_now(sentence: str) -> bool:
+    """Whether ``sentence`` says its writer must leave or sleep now ("Anyway, I need to sleep
+    before my shift."): of the moment, no fact. "I have to go to Leeds on Friday" goes somewhere."""
+    return bool(_LEAVING_NOW.search(sentence))
+
+
 def statements(text: str) -> str:
     """``text`` without its questions ("Hey, what's my brother's name again?" states nothing)."""
     return " ".join(s for s in sentences(text) if not is_question(s))

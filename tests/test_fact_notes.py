@@ -442,6 +442,16 @@ THURSDAY = "2026-12-03T18:00:00+00:00"
             "My brother Faxvais is visiting next weekend.",
             ["Brother: Faxvais, visiting next weekend (weekend of 2026-12-12)"],
         ),
+        (  # a `make run` chat (stop 52): what happens on the day is kept, not the day alone
+            ["Daughter: Amina"],
+            "My daughter Amina turns nine on Saturday, so we're planning a party.",
+            ["Daughter: Amina, turns nine on Saturday (2026-12-05)"],
+        ),
+        (
+            ["Son: Karim"],
+            "my son Karim plays in a chess tournament next Sunday",
+            ["Son: Karim, plays in a chess tournament next Sunday (2026-12-06)"],
+        ),
         (  # the day's clause says nothing of the line
             ["Work: runs a bookshop"],
             "I run a bookshop, and my sister visits next week.",
@@ -1695,3 +1705,102 @@ def test_a_move_takes_the_old_town_out_of_a_line_that_says_the_user_is_based_the
     kept = "Name: Ana\nWork: nurse at Burquoanton General"  # where the work is: not said to have changed
     value, _ = merge(kept, ["Home: Nousaorabury (moved from Burquoanton)"], 2000, said)
     assert "nurse at Burquoanton General" in value
+
+
+# ---- a `make run` chat as Priya, a night nurse (stop 53)
+
+
+@pytest.mark.parametrize(
+    ("line", "said", "written"),
+    [
+        ("Vegetarianism: Sam is", "Sam is vegetarian and my mum thinks lamb is a meal.", "Sam: vegetarian"),
+        ("Allergy: allergic to", "I'm allergic to cats, sadly.", "Allergy: allergic to cats"),
+        ("Plan: visit the", "We plan to visit the", None),  # nothing said after it
+        ("Work: nurse", "I'm a nurse.", "Work: nurse"),  # nothing cut off
+    ],
+)
+def test_a_value_cut_off_after_a_little_word_is_read_on_in_the_users_words(line, said, written):
+    from memgpt_local.agent.fact_lines import completed
+
+    assert completed(line, said) == written
+
+
+def test_a_fact_told_of_a_saved_person_joins_their_line_not_a_cut_off_one(store):
+    runner = make_runner(store, ['{"facts": ["Vegetarianism: Sam is"]}'], fact_notes={"enabled": True})
+    store.core.set_value(runner.facts.agent_id, "human", "Name: Priya\nPartner: Sam, chef")
+    notes = runner.facts.note("I'm a bit nervous. Sam is vegetarian and my mum loves lamb.")
+    assert notes.lines() == ["changed: Partner: Sam, chef -> Partner: Sam, chef; vegetarian"]
+
+
+@pytest.mark.parametrize(
+    ("line", "said", "news"),
+    [
+        ("Phone: knocked into the bath", "Mango knocked my phone into the bath this morning.", True),
+        ("Car: broke down", "The car broke down on the way home today.", True),
+        ("Dog: adopted this morning", "We adopted a dog this morning!", False),  # a pet: a fact
+        ("Car: broke down", "The car broke down last year.", False),  # not today's
+        ("Phone: cracked screen", "My phone has a cracked screen.", False),  # what holds, not what happened
+    ],
+)
+def test_what_happened_to_a_thing_today_is_the_days_news(line, said, news):
+    from memgpt_local.agent.fact_lines import days_news
+
+    assert days_news(line, said) is news
+
+
+def test_a_value_that_only_says_its_label_again_is_no_fact():
+    from memgpt_local.agent.fact_lines import says_only_its_label
+
+    assert says_only_its_label("Phone survived barely: barely")
+    assert not says_only_its_label("Phone: survived") and not says_only_its_label("Allergy: peanuts")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "leaving"),
+    [
+        ("Anyway, I need to sleep before my shift.", True),
+        ("Okay, I better head off.", True),
+        ("I should get going, thanks!", True),
+        ("I need to sleep more, my doctor says.", False),
+        ("I have to go to Leeds on Friday.", False),
+        ("I have to leave for the airport at 5.", False),
+    ],
+)
+def test_a_sentence_of_leaving_now_states_no_fact(sentence, leaving):
+    from memgpt_local.text import is_leaving_now
+
+    assert is_leaving_now(sentence) is leaving
+
+
+def test_a_day_already_on_its_owners_line_or_of_when_the_one_other_fact_begins_joins_it():
+    from memgpt_local.agent.fact_lines import without_bare_days
+
+    flight = "Mum: flying in from Chennai (on the 19th, 2026-12-19)"
+    assert without_bare_days([flight, "Mum's arrival: 19th (2026-12-19)"]) == [flight]
+    job = ["Sam's work: head chef at a restaurant in Clifton", "Sam's starts: in January (2027-01)"]
+    assert without_bare_days(job) == ["Sam's work: head chef at a restaurant in Clifton, from January (2027-01)"]
+    two = ["Course: pottery", "Work: nurse", "Starts: Monday (2026-12-07)"]
+    assert without_bare_days(two) == two  # which one begins is not known
+
+
+def test_a_relatives_line_gathers_what_is_told_of_them_but_not_what_happened():
+    said = "Ha, my mum would never eat turkey."
+    value, _ = merge("Name: Priya\nMum: flying in from Chennai (2026-12-19)", ["Mum: never eats turkey"], 2000, said)
+    assert value.splitlines()[1] == "Mum: flying in from Chennai (2026-12-19); never eats turkey"
+    block = "Name: Priya\nMum: flying in from Chennai (2026-12-19)"
+    value, _ = merge(block, ["Mum: missed her connection"], 2000, "Mum missed her connection!")
+    assert value == block
+
+
+def test_an_age_to_come_is_someones_birthday_with_its_day():
+    """ "Also Sam turns 35 on the 14th" was saved as the user's "Age: 35", the day lost."""
+    from datetime import datetime
+
+    from memgpt_local.agent.fact_owners import told_of_by_subject
+
+    said = "Also Sam turns 35 on the 14th and I have no idea what to get him."
+    when = datetime.fromisoformat("2026-12-06T15:00:00+00:00")
+    dated = carry_days(["Name: Sam", "Age: 35"], said, when)
+    assert dated == ["Name: Sam", "Birthday: turns 35 on the 14th (2026-12-14)"]
+    assert keep_owners(dated[1:], said, when) == ["Sam's birthday: turns 35 on the 14th (2026-12-14)"]
+    assert told_of_by_subject(["Age: 35"], said, "Priya") == ["Sam's age: 35"]  # "Also" opens the clause

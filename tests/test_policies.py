@@ -1097,6 +1097,58 @@ def test_a_greeting_held_for_its_question_keeps_what_it_told_before_it():
     assert bare.reply_start == "" and bare.reply_sentences == 0
 
 
+def test_a_login_mentions_a_note_the_last_greeting_did_not_unless_its_day_is_near():
+    """A `make run` chat (stop 53): back after three minutes, the user was greeted with her mum's
+    flight in 13 days again, word for word; her partner's new job, told since, went unsaid."""
+    from datetime import date
+
+    from memgpt_local.agent.policy.greet_by_name import opener
+
+    notes = [
+        "Ginger cat: Mango",
+        "Mum: flying in from Chennai (on the 19th, 2026-12-19); never eats turkey",
+        "Sam's work: head chef at a restaurant in Clifton, from January (2027-01)",
+        "Mum's opinion: a meal without lamb isn't a meal",
+    ]
+    greeted = ["Hello Priya! I know that your mum is flying in from Chennai on Saturday 19 December."]
+    assert opener(notes, date(2026, 12, 6)) == f'"{notes[1]}" (2026-12-19 is in 13 days)'
+    assert (
+        opener(notes, date(2026, 12, 6), greeted)
+        == f'"{notes[2]}" (January 2027 is in 1 month: it has not happened yet)'
+    )
+    assert opener(notes, date(2026, 12, 18), greeted) == f'"{notes[1]}" (2026-12-19 is in 1 day)'  # near: said again
+    assert opener(notes[1:2], date(2026, 12, 6), greeted) == f'"{notes[1]}" (2026-12-19 is in 13 days)'  # nothing else
+
+
+def test_greetings_of_are_what_each_login_drafted():
+    from memgpt_local.agent.policy.greet_by_name import greetings_of
+
+    def message(i, role, content="", said=None):
+        args = {"message": said} if said else None
+        return Message(
+            id=i,
+            agent_id=1,
+            seq=i,
+            role=role,
+            content=content,
+            function_name="send_message" if said else None,
+            function_args=args,
+            created_at=datetime(2026, 12, 6, tzinfo=timezone.utc),
+            in_context=True,
+        )
+
+    messages = [
+        message(1, "system", "[login | 2026-12-06 10:00 UTC]\nThe user logged in."),
+        message(2, "assistant", said="Hello Priya! Your mum flies in soon."),
+        message(3, "assistant", said="Hello Priya! How is Mango?"),
+        message(4, "user", "Hi!"),
+        message(5, "assistant", said="Hi there."),
+        message(6, "system", "[login | 2026-12-06 11:00 UTC]\nThe user logged in."),
+        message(7, "assistant", said="Hello again!"),
+    ]
+    assert greetings_of(messages) == ["Hello Priya! Your mum flies in soon. Hello Priya! How is Mango?", "Hello again!"]
+
+
 def test_a_greeting_is_asked_about_the_dated_note_nearest_to_today():
     from datetime import date
 

@@ -219,6 +219,53 @@ def worth_saving(line: str, said: str, asked: str = "") -> bool:
         and not a_guess(line)
         and not asks_the_listener(line)
         and not someone_elses_relative(line)
+        and not says_only_its_label(line)
+        and not days_news(line, said)
+    )
+
+
+def says_only_its_label(line: str) -> bool:
+    """Whether ``line``'s value says nothing its label does not: "Phone survived barely: barely"
+    (a `make run` chat, stop 53)."""
+    label, _, value = line.partition(":")
+    said = {stem(w) for w in content_words(value)}
+    return bool(said) and said <= {stem(w) for w in content_words(label)} and len(words(label)) > 1
+
+
+# what happened to a thing earlier today: "Phone: knocked into the bath" for "Mango knocked my phone
+# into the bath this morning" (a `make run` chat, stop 53) is the day's news, in recall memory
+_EARLIER_TODAY = re.compile(
+    r"\b(?:this\s+(?:morning|afternoon|evening)|last\s+night|earlier(?:\s+today)?|today|tonight|just\s+now)\b",
+    re.IGNORECASE,
+)
+_PAST_VERB = re.compile(
+    r"^(?:got\s+|was\s+|were\s+)?(?:\w+ed|broke|broken|fell|fallen|lost|spilt|spilled|knocked|dropped|ate|eaten|"
+    r"had|made|took|taken|went|came|ran|burnt|burned|forgot|left|found|bit|stole|stolen|tore|torn)\b",
+    re.IGNORECASE,
+)
+
+
+def tells_an_event(line: str) -> bool:
+    """Whether ``line``'s value opens with a verb of the past: what happened ("knocked a plant off
+    the shelf"), not what holds."""
+    return bool(_PAST_VERB.match(line.partition(":")[2].strip()))
+
+
+def days_news(line: str, said: str) -> bool:
+    """Whether ``line`` tells only what happened to a thing earlier today: a value that opens
+    with a verb of the past, from a sentence said of this morning, last night or today, under a
+    label of no person, pet, home, work or life event. "Dog: adopted this morning" files a pet and
+    stays; recall memory keeps the rest."""
+    label, _, value = line.partition(":")
+    labelled = set(words(label))
+    if not _PAST_VERB.match(value.strip()) or labelled & (
+        RELATIONS | PETS | _EVENT_LABELS | WORK_LABELS | _HOME_LABELS
+    ):
+        return False
+    stems_of_value = {stem(w) for w in content_words(value)}
+    return any(
+        _EARLIER_TODAY.search(sentence) and stems_of_value & {stem(w) for w in content_words(sentence)}
+        for sentence in sentences(said)
     )
 
 
@@ -258,6 +305,37 @@ def only_a_date(line: str) -> bool:
     """Whether ``line``'s label says nothing but that its value is a day ("Date", "Day")."""
     label = words(line.partition(":")[0])
     return bool(label) and all(w in _DATE_WORDS for w in label)
+
+
+# a value cut off after a word that cannot end it: "Vegetarianism: Sam is" for "Sam is vegetarian
+# and my mum thinks ..." (a `make run` chat, stop 53)
+_VALUE_CUT_AT = frozenset(
+    "is are was were am has have had will would a an the to of and or but my his her their our your with for "
+    "from in at on by as that who".split()
+)
+_VALUE_END = re.compile(r"[.!?;,\n]|\s(?:and|but|so|because)\s", re.IGNORECASE)
+_SAID_OF = re.compile(r"^(?P<name>[A-Z][a-z]+)\s+(?:is|are|was|has)\s+(?P<rest>.+)$")
+
+
+def completed(line: str, said: str) -> str | None:
+    """``line`` with a value cut off after a word that cannot end it ("Sam is") read on to the end
+    of its clause in ``said`` ("Sam is vegetarian"), and a value that tells of someone by name
+    filed under them: "Sam: vegetarian", which joins their saved line. None when the value is
+    cut off and ``said`` does not go on from it. Any other line is returned as it is."""
+    label, _, value = line.partition(":")
+    value = value.strip()
+    said_words = words(value)
+    if not said_words or said_words[-1] not in _VALUE_CUT_AT:
+        return line
+    at = re.search(rf"(?<!\w){re.escape(value)}(?!\w)", said, re.IGNORECASE)
+    if at is None:
+        return None
+    end = next((m.start() for m in _VALUE_END.finditer(said, at.end())), len(said))
+    whole = said[at.start() : end].strip()
+    if len(words(whole)) == len(said_words):
+        return None
+    of = _SAID_OF.match(whole)
+    return f"{of['name']}: {of['rest']}" if of else f"{label.strip()}: {whole}"
 
 
 def unglued(line: str, said: str) -> str:
@@ -561,6 +639,16 @@ def bare_day(line: str) -> bool:
     return bool(said - _PLAN_FILLER) and said <= days | _PLAN_FILLER
 
 
+# labels that say only when something begins
+_START_LABELS = frozenset("start starts starting begins begin beginning from".split())
+
+
+def owner_of(line: str) -> str:
+    """The name a line's label files it under ("Sam" of "Sam's starts: ..."); "" for none."""
+    owner = re.match(r"\s*([\w-]+)['’]s\b", label_of(line) or "")
+    return owner[1] if owner else ""
+
+
 def without_bare_days(lines: Sequence[str]) -> list[str]:
     """``lines`` without a line whose value is only a day that another of them also holds: for
     "Pestia, my brother, comes to stay on Saturday." the pass wrote "Stay: Saturday" beside
@@ -583,8 +671,19 @@ def without_bare_days(lines: Sequence[str]) -> list[str]:
             continue
         holder = next((o for o in holders if not bare_day(o)), None)
         if holder is None:
+            others = [o for o in out if o is not line and not bare_day(o)]
+            if label - {"s"} - set(words(owner_of(line))) <= _START_LABELS and len(others) == 1:
+                # when the one other fact begins: "Starts: January" beside "Job: head chef at a
+                # restaurant in Clifton" (a `make run` chat, stop 53) is "Job: ..., from January"
+                begins = re.sub(r"^(?:on|in|at)\s+", "", line.partition(":")[2].strip(), flags=re.IGNORECASE)
+                out[out.index(others[0])] = f"{others[0]}, from {begins}"
+                out.remove(line)
             continue
         held_by = (label_of(holder) or "").lower()
+        owner = owner_of(line)
+        if owner and owner.lower() in words(holder):  # "Mum's arrival: 19th" beside "Mum: flying in on the 19th"
+            out.remove(line)
+            continue
         if held_by in RELATIONS | PETS or "'s" in held_by or individual(holder) is not None:
             continue  # "Dentist: tomorrow" is the user's, not "Sister: Ana, visiting tomorrow"'s
         out[out.index(holder)] = f"{holder}; {' '.join(words(label_of(line) or ''))}"

@@ -9,7 +9,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
-from memgpt_local.agent.fact_lines import bare_day, label_of
+from memgpt_local.agent.fact_lines import bare_day, label_of, tells_an_event
 from memgpt_local.agent.fact_owners import (
     individual,
     value_stems,
@@ -17,6 +17,8 @@ from memgpt_local.agent.fact_owners import (
 from memgpt_local.memory.core import default_text
 from memgpt_local.memory.dates import mentions
 from memgpt_local.text import (
+    PETS,
+    RELATIONS,
     WHEN_WORDS,
     content_words,
     normalize_space,
@@ -363,7 +365,10 @@ def merge(
             # a plan joins the line it will change; "I've taken up pottery" joins "Hobby: running"
             # (eval chat seed 22)
             beside = label not in settled and _plan_beside(current[same], line, today, said)
-            if beside or (not changes and (holds_many(line) or fresh)):
+            # a relative's line gathers what is told of them: "Mum: never eats turkey" was kept out
+            # for "Mum: flying in from Chennai ..." (a `make run` chat, stop 53)
+            of_a_relative = (label in RELATIONS or label in PETS) and not tells_an_event(line)
+            if beside or (not changes and (holds_many(line) or fresh or of_a_relative)):
                 # the same one's plan joins without their name again: "Granddaughter: Saoirse; Saoirse,
                 # starts medicine in September" (a `make run` chat, stop 50)
                 same_one = one is not None and individual(current[same]) == one

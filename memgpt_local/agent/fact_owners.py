@@ -391,7 +391,7 @@ def pronouns_named(said: str, user: str = "", before: str = "") -> str:
 # a clause whose subject is someone the user names: "Julien's a cardiologist in Lyon", "my sister
 # Ana just turned 40", "my mum lands on Friday"
 _NAMED_SUBJECT = re.compile(
-    rf"^(?:(?:and|but|so|also|oh)\s+)*(?:(?i:(?:my|our)\s+(?P<kind>{RELATION_PATTERN}))\b\s*,?\s*)?"
+    rf"^(?:(?i:and|but|so|also|oh|anyway|well)\s+)*(?:(?i:(?:my|our)\s+(?P<kind>{RELATION_PATTERN}))\b\s*,?\s*)?"
     r"(?P<name>[A-Z][a-z]+)?(?:['’]s\b|\s+(?:is|was|has|had|just|now|still|works|worked|lives|lived|loves|likes"
     r"|turned|turns|teaches|plays|does|did|got|gets|goes|went)\b)"
 )

@@ -75,6 +75,7 @@ from memgpt_local.agent.fact_lines import (
     as_note,
     bare_day,
     childhood_home,
+    completed,
     label_of,
     moved_home,
     only_urged,
@@ -125,6 +126,7 @@ from memgpt_local.text import (
     content_words,
     denies,
     is_bare_request,
+    is_leaving_now,
     names_within,
     normalize_space,
     questions,
@@ -362,8 +364,10 @@ def carry_days(lines: Sequence[str], said: str, when: datetime) -> list[str]:
     for mention in plans_in(said, when):
         if any(mention.value in ln for ln in out):
             continue
-        clause = stems(_clause_of(said, mention))
-        touching = [i for i, line in enumerate(out) if stems(line.partition(":")[2]) & clause]
+        clause = _stems_and_numbers(_clause_of(said, mention))
+        touching = [i for i, line in enumerate(out) if _stems_and_numbers(line.partition(":")[2]) & clause]
+        if len(touching) > 1:  # "Name: Sam" beside "Age: 35" for "Sam turns 35 on the 14th": a name is no plan
+            touching = [i for i in touching if label_of(out[i]) != "name"] or touching
         if not touching:
             # with none, a line that says only a day is of what its label says: "Elodie's arrival:
             # 20th" for "Elodie is now arriving on the 20th" (a `make run` chat, stop 52)
@@ -371,6 +375,12 @@ def carry_days(lines: Sequence[str], said: str, when: datetime) -> list[str]:
         if len(touching) != 1:
             continue
         line = out[touching[0]]
+        turning = _TURNING.search(clause_with(said, mention))
+        if label_of(line) == "age" and turning:
+            # an age to come is a birthday: "Age: 35" for "Sam turns 35 on the 14th" (a `make run`
+            # chat, stop 53) was filed as the user's age, and the day was lost
+            out[touching[0]] = with_day(f"Birthday: {turning[0]}", mention)
+            continue
         plan = plan_said(clause_with(said, mention), mention)
         if plan and not stems(line.partition(":")[2]) & stems(plan):  # the line names them, not the plan
             mark = ";" if re.search(r"[,;]", line.partition(":")[2]) else ","  # "Brother: Faxvais, visiting ..."
@@ -378,6 +388,14 @@ def carry_days(lines: Sequence[str], said: str, when: datetime) -> list[str]:
         else:
             out[touching[0]] = with_day(line, mention)
     return out
+
+
+def _stems_and_numbers(text: str) -> set[str]:
+    """The stems of ``text`` with its numbers ("35" of "Age: 35"), not those of a date."""
+    return stems(text) | set(re.findall(r"(?<![\d-])\d{1,3}(?![\d-])", text))
+
+
+_TURNING = re.compile(rf"\b(?:turns?|(?:is|am|'s|'m)\s+turning|will\s+be)\s+{AGE}\b.*", re.IGNORECASE)
 
 
 def plan_said(clause: str, mention: Mention) -> str | None:
@@ -394,8 +412,12 @@ def plan_said(clause: str, mention: Mention) -> str | None:
 # whose plan a clause tells: "my mum Grace is having hip surgery" (Grace), "my sister is visiting"
 # (sister); the user's own ("I'm flying") names nobody
 _PLAN_SUBJECT = re.compile(  # the relation in any case, a name with its capital
-    rf"\b(?i:my\s+(?P<relation>{RELATION_PATTERN}))(?:\s+(?P<named>[A-Z][a-z]+))?(?i:'s|\s+(?:is|are|was|has|will|'s))\b"
-    r"|\b(?P<name>[A-Z][a-z]+)(?:'s|\s+(?:is|was|has|will))\s+(?:\w+ing|got|off|back|coming|going|due)\b"
+    rf"\b(?i:my\s+(?P<relation>{RELATION_PATTERN}))(?:\s+(?P<named>[A-Z][a-z]+))?"
+    # or a verb of the present, kept in the plan: "my daughter Amina turns nine on Saturday" was
+    # saved "Daughter: Amina (on Saturday, ...)", the birthday lost (a `make run` chat, stop 52)
+    r"(?:(?i:'s|\s+(?:is|are|was|has|will|'s))\b|\s+(?=[a-z]{2,}(?<!ss)s\b))"
+    r"|\b(?P<name>[A-Z][a-z]+)(?:(?:'s|\s+(?:is|was|has|will))\s+(?:\w+ing|got|off|back|coming|going|due)"
+    r"|\s+(?:turns|starts|flies|arrives|comes|leaves|moves|graduates|retires))\b"
     # a thing of someone's: "Sam's birthday is next Saturday" was saved as "Birthday: next Saturday"
     # and the next login asked the user "What's your birthday?" (a `make run` chat, stop 47)
     r"|\b(?P<owner>[A-Z][a-z]+)'s\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|was|will)\b"
@@ -523,7 +545,7 @@ class FactNoter:
         if not personal and not helping and not answer and not of_someone:
             return Notes()
         # its questions state nothing, nor do its bare requests ("Give me a list of ...")
-        said = " ".join(s for s in sentences(statements(message)) if not is_bare_request(s))
+        said = " ".join(s for s in sentences(statements(message)) if not is_bare_request(s) and not is_leaving_now(s))
         if of_someone:  # "he's into vinyl records" after "any ideas for a small present for Rui?"
             said = " ".join(s for s in sentences(said) if not _OPENS_WITH_HE_OR_SHE.match(s))
             said = f"{said} {of_someone}".strip()
@@ -542,6 +564,7 @@ class FactNoter:
             if personal
             else []
         )
+        found = [kept for kept in (completed(line, said) for line in found) if kept is not None]
         lines = [line for line in found if worth_saving(line, said)]
         saved_lower = {old.lower() for old in saved}
         copied = [line for line in found if line.lower() in saved_lower]
@@ -550,6 +573,7 @@ class FactNoter:
             found = parse_notes(
                 side.complete(notes_prompt([], said), grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS).text
             )
+            found = [kept for kept in (completed(line, said) for line in found) if kept is not None]
             lines = [line for line in found if worth_saving(line, said)]
         elif len(copied) >= COPIED_BEFORE_ASKING_AGAIN:
             # its items spent on saved lines: "I've taken up bouldering on Tuesdays. Also my sister
@@ -559,6 +583,7 @@ class FactNoter:
             more = parse_notes(
                 side.complete(notes_prompt([], said), grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS).text
             )
+            more = [kept for kept in (completed(line, said) for line in more) if kept is not None]
             found += [line for line in more if label_of(line) not in labels]
             lines += [line for line in more if label_of(line) not in labels and worth_saving(line, said)]
         lines = [

@@ -24,7 +24,7 @@ from memgpt_local.agent.fact_lines import as_note
 from memgpt_local.agent.facts import FactNoter
 from memgpt_local.agent.memory_view import StoreView
 from memgpt_local.agent.policy import Draft, Policy, StepPlan, build_policies
-from memgpt_local.agent.policy.greet_by_name import opener
+from memgpt_local.agent.policy.greet_by_name import greetings_of, opener
 from memgpt_local.agent.policy.repeat_guard import earlier_replies
 from memgpt_local.agent.queue import EvictionReport, QueueManager
 from memgpt_local.agent.turn import Hold, StepRecord, Turn, TurnResult
@@ -66,6 +66,7 @@ if TYPE_CHECKING:
 # greeting said the last reply again after the name, "Hello Tomasz! I know you have an allergy to
 # penicillin. It's a fun thing to be in your job, isn't it? What else do you like about your job?"
 GREETING_UNCOPIED = 3
+GREETINGS_VARIED = 1  # the last greetings whose notes a login's opener leaves for others
 # words no reply says unless the user's message does: the assistant speaks to the user, never of
 # "the user" (notices call them so, and a forced denial went "I don't know the user's favourite
 # football team.", bench_honesty seed 45); a user asking about their app's users may hear it
@@ -156,7 +157,7 @@ class AgentRunner:
         listed = events.login_facts([as_note(line) for line in known])  # notes in the user's voice, about them
         facts = [ln for ln in listed if not events.is_name_line(ln)]
         today = (now or utcnow()).date()
-        about = opener(facts, today)
+        about = opener(facts, today, greetings_of(self.memory.in_context())[-GREETINGS_VARIED:])
         event = events.login(
             datetime.fromisoformat(last) if last else None,
             self.counts(),

@@ -22,15 +22,15 @@ core memory it writes "Hello! What's your name?" (``ASK_NAME``), what the login 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import date
 
 from memgpt_local.agent.fact_lines import as_note
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.events import is_name_line
+from memgpt_local.events import is_name_line, kind_of
 from memgpt_local.memory.dates import MONTHS, first_iso_day, spoken_days
-from memgpt_local.schemas import NewMessage
+from memgpt_local.schemas import Message, NewMessage
 from memgpt_local.text import BARE_LABEL_STEMS, content_words, label_topics, sentences, stem, stems, words
 
 NEAR_DAYS = (
@@ -108,6 +108,23 @@ def without_known_questions(message: str, lines: Sequence[str]) -> str:
     return " ".join(s for s in sentences(message) if not any(asks_for(s, line) for line in lines))
 
 
+def greetings_of(messages: Iterable[Message]) -> list[str]:
+    """The greetings among ``messages`` (oldest first): what each login's turn drafted, its
+    held drafts with the one sent, as one text."""
+    found: list[str] = []
+    after_login = False
+    for m in messages:
+        if m.role == "user":
+            after_login = False
+        elif m.role == "system" and kind_of(m.content, "system") == "login":
+            after_login = True
+            found.append("")
+        said = (m.function_args or {}).get("message") if m.role == "assistant" else None
+        if after_login and isinstance(said, str):
+            found[-1] = f"{found[-1]} {said}".strip()
+    return [g for g in found if g]
+
+
 def _how_far(day: date, today: date) -> str:
     gap = (day - today).days
     if gap == 0:
@@ -117,12 +134,23 @@ def _how_far(day: date, today: date) -> str:
     return f"{day.isoformat()} is in {gap} day{'s' if gap != 1 else ''}"
 
 
-def opener(facts: Sequence[str], today: date) -> str | None:
+def opener(facts: Sequence[str], today: date, greeted: Sequence[str] = ()) -> str | None:
     """The note to mention at a login: a dated one from today to ``NEAR_DAYS`` ahead (the
     nearest), said with how far its day is, else the newest undated note. A past date is
     left out: shown "Sister: Kasia, visiting tomorrow (2026-12-03)" two days later, with "it
     is over now" beside it, the 1.5B model still greeted "your sister Kasia is visiting
-    tomorrow"."""
+    tomorrow". A note an earlier greeting (``greeted``) named is left for the others, unless
+    its day is today or tomorrow: a `make run` chat (stop 53) greeted a user back after three
+    minutes with her mum's flight in 13 days again, word for word, while her partner's new job,
+    told since, went unmentioned."""
+    fresh = [
+        line
+        for line in facts
+        if not any(names_a_fact(g, [line]) for g in greeted)
+        or (day := first_iso_day(line)) is not None
+        and 0 <= (day - today).days <= 1
+    ]
+    facts = fresh or facts
     dated = [((d - today).days, -i, line, d) for i, line in enumerate(facts) if (d := first_iso_day(line)) is not None]
     near = [item for item in dated if 0 <= item[0] <= NEAR_DAYS]
     if near:
