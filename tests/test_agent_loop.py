@@ -514,6 +514,26 @@ def test_a_login_greeting_may_not_copy_a_run_of_the_last_replies(store):
     assert runner.backend.requests[-1].avoid.prior == tuple(replies[-3:])
 
 
+def test_a_known_users_greeting_may_not_open_its_own_sentence_like_an_earlier_reply(store):
+    """A `make run` chat (stop 53): "I'm here to help you today." after "Hello Priya!" at every
+    login; pushed off copying it mid-sentence, one went "I'm here today to help you with your
+    birthday". The sentence after the name is turned away at its opening instead."""
+    runner = make_runner(
+        store,
+        [
+            say("Hello Dana! I'm here to help you today. How are the beehives?"),
+            say("Nice."),
+            say("Hello Dana! Are all three beehives busy?"),
+        ],
+    )
+    store.core.set_value(runner.agent_id, "human", "Name: Dana\nHobby: three beehives")
+    runner.run_turn(runner.login_event())
+    assert runner.backend.requests[0].avoid.openings == frozenset()  # nothing said before
+    ask(runner, "Hi")
+    runner.run_turn(runner.login_event())
+    assert ("i", "m", "here", "to") in runner.backend.requests[-1].avoid.openings
+
+
 def test_a_login_greeting_of_a_known_user_begins_with_their_name(store):
     """Held for leaving out the name, a greeting was redrafted as the bare "Hello Drervoo!":
     the grammar now writes "Hello <name>!" and the model goes on from it."""

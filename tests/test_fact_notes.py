@@ -1717,6 +1717,8 @@ def test_a_move_takes_the_old_town_out_of_a_line_that_says_the_user_is_based_the
         ("Allergy: allergic to", "I'm allergic to cats, sadly.", "Allergy: allergic to cats"),
         ("Plan: visit the", "We plan to visit the", None),  # nothing said after it
         ("Work: nurse", "I'm a nurse.", "Work: nurse"),  # nothing cut off
+        ("Birthday: Sam's", "Ha, it's Sam's birthday, not mine!", None),  # only whose it is
+        ("Favourite restaurant: Nando's", "My favourite restaurant is Nando's.", "Favourite restaurant: Nando's"),
     ],
 )
 def test_a_value_cut_off_after_a_little_word_is_read_on_in_the_users_words(line, said, written):

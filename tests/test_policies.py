@@ -2517,6 +2517,13 @@ def test_name_asked_holds_an_answer_that_names_nothing_once():
     dog = Turn(question="what's my dog called again?")
     held = NameAsked(GuardSettings()).review(dog, draft("You have a lovely dog."), core)
     assert held is not None and "Collie: Bran" in held.notice
+    # "who" that only tells of someone asks no name; a day is no name found (a `make run` chat, stop 53)
+    chef = FakeMemory(core=[("human", "Sam's work: head chef at a restaurant in Clifton, from January (2027-01)")])
+    gift = Turn(question="Ha, it's Sam's birthday! Any gift ideas for a chef who has every gadget already?")
+    assert NameAsked(GuardSettings()).review(gift, draft("A good knife roll, maybe."), chef) is None
+    where = Turn(question="Who is Sam's new employer?")
+    held = NameAsked(GuardSettings()).review(where, draft("Sam is a head chef."), chef)
+    assert held is not None and "(the names in it: Clifton)" in held.notice
 
 
 def test_name_asked_holds_an_answer_that_names_someone_other_than_the_core_line_files():

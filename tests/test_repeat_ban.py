@@ -218,6 +218,25 @@ def test_a_first_sentence_is_turned_away_from_an_earlier_replys_opening():
     assert off.refused() == []
 
 
+def test_after_a_fixed_greeting_the_models_own_first_sentence_is_turned_from_an_opening():
+    """A `make run` chat (stop 53): after the forced "Hello Priya!", "I'm here to help you today."
+    opened every greeting; the sentence after the fixed start is the one turned away."""
+    vocab = {" to": 7, " To": 8}
+
+    def tokenize(text: str) -> list[tuple[int, str]]:
+        return [(vocab[text], text)]
+
+    openings = frozenset({("i", "m", "here", "to")})
+    greeting = [(0, '{"message": "'), (1, "Hello"), (2, " Priya"), (3, "!"), (4, " I"), (5, "'m"), (6, " here")]
+    fixed = RepeatBan(field="message", n=0, openings=openings, formula_words=4, fixed_start="Hello Priya!")
+    ban = NgramBan(fixed, tokenize)
+    feed(ban, greeting)
+    assert sorted(ban.refused()) == [7, 8] and ban.opened == 1
+    loose = NgramBan(RepeatBan(field="message", n=0, openings=openings, formula_words=4), tokenize)
+    feed(loose, greeting)
+    assert loose.refused() == []  # with no fixed start, a second sentence is the formula rules'
+
+
 def test_no_sentence_may_begin_with_a_banned_opener():
     """After a draft held for speaking as the user, no sentence of the redraft may begin with
     "I" or "My": the tokens that spell the whole word are refused at a sentence's start only

@@ -321,9 +321,13 @@ def completed(line: str, said: str) -> str | None:
     """``line`` with a value cut off after a word that cannot end it ("Sam is") read on to the end
     of its clause in ``said`` ("Sam is vegetarian"), and a value that tells of someone by name
     filed under them: "Sam: vegetarian", which joins their saved line. None when the value is
-    cut off and ``said`` does not go on from it. Any other line is returned as it is."""
+    cut off and ``said`` does not go on from it, or says only whose the label's thing is ("Birthday:
+    Sam's" for "it's Sam's birthday, not mine!", a `make run` chat, stop 53). Any other line is
+    returned as it is."""
     label, _, value = line.partition(":")
     value = value.strip()
+    if re.search(rf"(?<!\w){re.escape(value)}\s+{re.escape(label.strip())}\b", said, re.IGNORECASE):
+        return None  # only whose the label's thing is: "Birthday: Sam's" for "it's Sam's birthday, not mine!"
     said_words = words(value)
     if not said_words or said_words[-1] not in _VALUE_CUT_AT:
         return line

@@ -374,7 +374,13 @@ class AgentRunner:
         invented one). None after a held draft: the notice may give the first words ("Start
         with: Thanks for telling me" was turned into "Thanks for telling us")."""
         k = self.settings.reply_formula_words
-        if not (k and self.settings.reply_fresh_openings) or "reply" not in plan.kinds or turn.reply_start:
+        # a greeting's own first sentence follows "Hello Priya!": "I'm here to help you today." at
+        # every login, pushed off copying by the greeting's copy ban, went "I'm here today to help you
+        # with your birthday" (a `make run` chat, stop 53); turned at its opening it says another thing
+        greeting = turn.kind == "login" and turn.reply_start.rstrip()[-1:] in (".", "!", "?")
+        if not (k and self.settings.reply_fresh_openings) or "reply" not in plan.kinds:
+            return frozenset()
+        if turn.reply_start and not greeting:
             return frozenset()
         if any(step.hold is not None for step in turn.steps):
             return frozenset()

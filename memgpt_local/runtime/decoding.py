@@ -187,6 +187,9 @@ class NgramBan:
         )
         # the grammar writes the value's first words: a refused token there has no way around it
         self.fixed = len(json.dumps(ban.fixed_start, ensure_ascii=False)) - 2 if ban.fixed_start else 0
+        # sentences the fixed start ends ("Hello Priya!"): the model's own first sentence is the next
+        ended = ban.fixed_start.rstrip()[-1:] in (".", "!", "?")
+        self.fixed_sentences = len(sentence_spans(ban.fixed_start)) if ended else 0
         self.written = 0  # characters of the watched value so far, as JSON string text
         self.tail = ""  # its last characters, digits included (``_in_a_code``)
         self.text = ""  # the watched value so far, as JSON string text
@@ -294,13 +297,14 @@ class NgramBan:
         return refused
 
     def _opening_turn(self, text: str, spans: list[tuple[int, str]]) -> list[int]:
-        """While the first sentence has one word fewer than ``formula_words`` and those words
-        begin one of ``openings``, the first tokens of the words that would complete it: the
-        reply is turned away from opening like an earlier one ("I'm glad to" may not go on
-        "hear" again; it says "I'm glad you enjoyed it" instead)."""
-        if not self.openings or len(spans) != 1 or text.rstrip()[-1:] in (".", "!", "?"):
+        """While the first sentence (after a fixed start that ends one: a greeting's "Hello Priya!")
+        has one word fewer than ``formula_words`` and those words begin one of ``openings``, the
+        first tokens of the words that would complete it: the reply is turned away from opening
+        like an earlier one ("I'm glad to" may not go on "hear" again; it says "I'm glad you
+        enjoyed it" instead)."""
+        if not self.openings or len(spans) != self.fixed_sentences + 1 or text.rstrip()[-1:] in (".", "!", "?"):
             return []
-        refused = self._completing(spans[0][1], self.openings)
+        refused = self._completing(spans[-1][1], self.openings)
         if refused and not self.opened_this_value:
             self.opened += 1
             self.opened_this_value = True
