@@ -536,6 +536,47 @@ SETS: dict[str, tuple[Case, ...]] = {
             ("^health:", "worried"),
         ),
     ),
+    # cut-off values, someone's birthday to come, the day's news, leaving now, a day said twice and
+    # when a job begins, in other words than the `make run` chat of stop 53 (Priya, a night nurse);
+    # written after its fixes, run once on each code
+    "nurse-held": (
+        case(
+            ("Name: Noor", "Flatmate: Jo"),
+            "Jo's vegan, and my dad reckons tofu should be illegal.",
+            ("jo vegan",),
+            ("^vegan",),
+        ),
+        case(
+            ("Name: Noor",),
+            "My brother Tariq turns 30 on the 11th and I've got no clue what to get him.",
+            ("tariq 30 2026-12-11",),
+            ("^age:",),
+        ),
+        case(
+            ("Name: Noor", "Dog: Pepper"),
+            "Pepper chewed through my headphones last night, typical.",
+            (),
+            ("headphones",),
+        ),
+        case(
+            ("Name: Noor", "Work: paramedic"),
+            "Right, I have to get some rest before my shift. Night!",
+            (),
+            ("shift", "rest"),
+        ),
+        case(
+            ("Name: Noor",),
+            "My sister Hana lands from Toronto on the 22nd, it'll be her first time seeing the new flat!",
+            ("hana toronto 22nd",),
+            ("^hana's arrival: 22nd", "^arrival: 22nd"),
+        ),
+        case(
+            ("Name: Noor", "Partner: Tom"),
+            "Great news, Tom's landed a job as a paramedic in Leeds, starts in February.",
+            ("tom paramedic february",),
+            ("^starts:", "^tom's starts:"),
+        ),
+    ),
     "moved-held": (
         case(
             ("Name: Kofi", "Trip: to Accra next Friday (2026-12-11)"),

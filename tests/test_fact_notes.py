@@ -1742,12 +1742,25 @@ def test_a_fact_told_of_a_saved_person_joins_their_line_not_a_cut_off_one(store)
         ("Dog: adopted this morning", "We adopted a dog this morning!", False),  # a pet: a fact
         ("Car: broke down", "The car broke down last year.", False),  # not today's
         ("Phone: cracked screen", "My phone has a cracked screen.", False),  # what holds, not what happened
+        ("Dog: Pepper chewed through headphones", "Pepper chewed through my headphones last night.", True),
+        ("Dog: Nova, rescued today", "We rescued a greyhound today, Nova!", False),  # a new pet
     ],
 )
 def test_what_happened_to_a_thing_today_is_the_days_news(line, said, news):
     from memgpt_local.agent.fact_lines import days_news
 
     assert days_news(line, said) is news
+
+
+def test_when_the_one_fact_of_a_sentence_begins_is_written_onto_it():
+    from datetime import datetime
+
+    when = datetime.fromisoformat(THURSDAY)
+    said = "Great news, Tom's landed a job as a paramedic in Leeds, starts in February."
+    job = carry_days(["Partner: Tom, landed a job as a paramedic in Leeds"], said, when)
+    assert job == ["Partner: Tom, landed a job as a paramedic in Leeds, starts in February (2027-02)"]
+    course = carry_days(["Course: pottery", "Work: nurse"], "I got onto a pottery course, it starts on Monday.", when)
+    assert course == ["Course: pottery, starts on Monday (2026-12-07)", "Work: nurse"]
 
 
 def test_a_value_that_only_says_its_label_again_is_no_fact():

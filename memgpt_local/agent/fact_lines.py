@@ -245,6 +245,12 @@ _PAST_VERB = re.compile(
 )
 
 
+_NAME_THEN = re.compile(r"^[A-Z][a-z]+,?\s+(?P<rest>.+)$")  # a name, then what they did
+_GOT_ONE = re.compile(
+    r"(?:adopted|got|bought|rescued|named|born|joined|arrived|moved)\b", re.IGNORECASE
+)  # new to the user
+
+
 def tells_an_event(line: str) -> bool:
     """Whether ``line``'s value opens with a verb of the past: what happened ("knocked a plant off
     the shelf"), not what holds."""
@@ -254,13 +260,17 @@ def tells_an_event(line: str) -> bool:
 def days_news(line: str, said: str) -> bool:
     """Whether ``line`` tells only what happened to a thing earlier today: a value that opens
     with a verb of the past, from a sentence said of this morning, last night or today, under a
-    label of no person, pet, home, work or life event. "Dog: adopted this morning" files a pet and
-    stays; recall memory keeps the rest."""
+    label of no person, pet, home, work or life event, or under a person's or pet's after their
+    name ("Dog: Pepper chewed through headphones last night"). "Dog: adopted this morning" files
+    a pet and stays, as does "Dog: Nova, rescued today"; recall memory keeps the rest."""
     label, _, value = line.partition(":")
     labelled = set(words(label))
-    if not _PAST_VERB.match(value.strip()) or labelled & (
-        RELATIONS | PETS | _EVENT_LABELS | WORK_LABELS | _HOME_LABELS
-    ):
+    named = _NAME_THEN.match(value.strip())
+    if named and labelled & (RELATIONS | PETS) and not _GOT_ONE.match(named["rest"]):
+        value = named["rest"]  # "Dog: Pepper chewed through headphones last night" (bench_notes nurse-held)
+    elif labelled & (RELATIONS | PETS | _EVENT_LABELS | WORK_LABELS | _HOME_LABELS):
+        return False
+    if not _PAST_VERB.match(value.strip()):
         return False
     stems_of_value = {stem(w) for w in content_words(value)}
     return any(

@@ -372,6 +372,17 @@ def carry_days(lines: Sequence[str], said: str, when: datetime) -> list[str]:
             # with none, a line that says only a day is of what its label says: "Elodie's arrival:
             # 20th" for "Elodie is now arriving on the 20th" (a `make run` chat, stop 52)
             touching = [i for i, line in enumerate(out) if bare_day(line) and stems(line.replace("'s ", " ")) & clause]
+        if not touching and _BEGINS.fullmatch(_clause_of(said, mention).strip()):
+            # a clause of when it begins, and the line that says most of its sentence: "Tom's landed a
+            # job as a paramedic in Leeds, starts in February" (bench_notes nurse-held, stop 53)
+            sentence = _stems_and_numbers(next((s for s in sentences(said) if mention.phrase in s), ""))
+            shared = {i: len(_stems_and_numbers(line.partition(":")[2]) & sentence) for i, line in enumerate(out)}
+            most = max(shared.values(), default=0)
+            of_it = [i for i, n in shared.items() if n == most and n > 0]  # the line that says most of it
+            if len(of_it) == 1:
+                begins = re.sub(r"^(?:and|which|that|it|he|she|they)\s+", "", clause_with(said, mention), flags=re.I)
+                out[of_it[0]] = f"{out[of_it[0]]}, {begins[0].lower()}{begins[1:]} ({mention.value})"
+            continue
         if len(touching) != 1:
             continue
         line = out[touching[0]]
@@ -388,6 +399,12 @@ def carry_days(lines: Sequence[str], said: str, when: datetime) -> list[str]:
         else:
             out[touching[0]] = with_day(line, mention)
     return out
+
+
+# a clause that says only that something begins, its day aside ("starts", "which begins")
+_BEGINS = re.compile(
+    r"(?:(?:and|which|that|it|he|she|they)\s+)?(?:starts?|starting|begins?|beginning|kicks\s+off)", re.I
+)
 
 
 def _stems_and_numbers(text: str) -> set[str]:
