@@ -62,6 +62,24 @@ def test_pressure_warning_is_inserted_exactly_once_per_period(store):
     assert runner.agent.state["pressure_warned"] is True
 
 
+def test_a_login_is_not_warned_its_next_user_turn_is(store):
+    """A `make run` chat (stop 53): warned before its greeting, the model greeted "Hello Priya!
+    I need to save some details for later. I'll be back soon." The warning waits for the user."""
+    from memgpt_local.agent.policy.greet_by_name import ASK_NAME
+
+    runner = make_runner(store, [say(ASK_NAME), say("fine")], reply_reserve_tokens=64)
+    used = runner.queue.pressure().prompt_tokens + 60  # and the login's own tokens
+    runner.backend.n_ctx = int(used / 0.72) + 64
+    runner.run_turn(runner.login_event())
+
+    def warnings():
+        return [m for m in store.recall.in_context(runner.agent_id) if m.content.startswith("[memory pressure")]
+
+    assert warnings() == [] and not runner.agent.state.get("pressure_warned")
+    ask(runner, "hi")
+    assert len(warnings()) == 1
+
+
 def _fill(runner, turns: int) -> None:
     # replies that differ (the repeat guard holds one that repeats an earlier turn's)
     words = [hashlib.sha1(f"{i}-{j}".encode()).hexdigest()[:6] for i in range(turns) for j in range(20)]

@@ -966,6 +966,22 @@ def test_greet_by_name_holds_a_login_greeting_without_the_known_name_once():
     assert policy.review(login, draft("Hello!"), memory) is None
     assert policy.review(Turn(question="hi"), draft("Hello!"), memory) is None  # only at a login
     assert policy.review(Turn(question=None, kind="login"), draft("Hello!"), FakeMemory()) is None  # name unknown
+    # the note to ask about is one the last greeting did not say (a `make run` chat, stop 53)
+    when = datetime(2026, 12, 6, tzinfo=timezone.utc)
+
+    def message(i, role, content="", said=None):
+        args = {"message": said} if said else None
+        return Message(id=i, agent_id=1, seq=i, role=role, content=content, function_args=args, created_at=when)
+
+    greeted = [
+        message(1, "system", "[login | 2026-12-05 10:00 UTC]\nThe user logged in."),
+        message(2, "assistant", said="Hello Lena! How are the goats?"),
+    ]
+    goats = FakeMemory(
+        core=[("human", "Name: Lena"), ("human", "Pets: two goats"), ("human", "Work: vet")], context=greeted
+    )
+    hold = policy.review(Turn(question=None, kind="login", event_id=3), draft("Hello Lena! Hi."), goats)
+    assert hold is not None and 'this note: "Work: vet"' in hold.notice
 
 
 def test_a_login_greeting_begins_with_the_known_name_or_asks_for_it():

@@ -24,7 +24,7 @@ from memgpt_local.agent.fact_lines import as_note
 from memgpt_local.agent.facts import FactNoter
 from memgpt_local.agent.memory_view import StoreView
 from memgpt_local.agent.policy import Draft, Policy, StepPlan, build_policies
-from memgpt_local.agent.policy.greet_by_name import greetings_of, opener
+from memgpt_local.agent.policy.greet_by_name import GREETINGS_VARIED, greetings_of, opener
 from memgpt_local.agent.policy.repeat_guard import earlier_replies
 from memgpt_local.agent.queue import EvictionReport, QueueManager
 from memgpt_local.agent.turn import Hold, StepRecord, Turn, TurnResult
@@ -66,7 +66,6 @@ if TYPE_CHECKING:
 # greeting said the last reply again after the name, "Hello Tomasz! I know you have an allergy to
 # penicillin. It's a fun thing to be in your job, isn't it? What else do you like about your job?"
 GREETING_UNCOPIED = 3
-GREETINGS_VARIED = 1  # the last greetings whose notes a login's opener leaves for others
 # words no reply says unless the user's message does: the assistant speaks to the user, never of
 # "the user" (notices call them so, and a forced denial went "I don't know the user's favourite
 # football team.", bench_honesty seed 45); a user asking about their app's users may hear it
@@ -196,8 +195,10 @@ class AgentRunner:
                 turn.event_id = stored.id
         # a pressure warning (or an eviction) goes before the notices, not between them and the
         # step: with the warning last, the model denied facts the core notice quoted (eval chat
-        # seed 11)
-        early_eviction = self.queue.make_room(self.agent_id, turn.clock())
+        # seed 11). A login is warned at the next turn: warned before its greeting, the model wrote
+        # "Hello Priya! I need to save some details for later. I'll be back soon." (a `make run`
+        # chat, stop 53)
+        early_eviction = self.queue.make_room(self.agent_id, turn.clock(), warn=turn.kind != "login")
         if notices:
             with self.store.transaction():
                 self.store.recall.append(self.agent_id, notices)
@@ -287,7 +288,7 @@ class AgentRunner:
 
     def _step(self, turn: Turn, index: int, plan: StepPlan) -> StepRecord:
         # the turn's start warned already, before the notices: its first step only evicts
-        eviction = self.queue.make_room(self.agent_id, turn.clock(), warn=index > 0)
+        eviction = self.queue.make_room(self.agent_id, turn.clock(), warn=index > 0 and turn.kind != "login")
         self.observer.step_started(index)
         # send exactly the prompt the queue manager measured: events another process appends
         # meanwhile (a document upload) are seen at the next step, never overflow this one

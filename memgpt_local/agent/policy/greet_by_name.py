@@ -108,6 +108,9 @@ def without_known_questions(message: str, lines: Sequence[str]) -> str:
     return " ".join(s for s in sentences(message) if not any(asks_for(s, line) for line in lines))
 
 
+GREETINGS_VARIED = 1  # the last greetings whose notes a login's opener leaves for others
+
+
 def greetings_of(messages: Iterable[Message]) -> list[str]:
     """The greetings among ``messages`` (oldest first): what each login's turn drafted, its
     held drafts with the one sent, as one text."""
@@ -212,7 +215,11 @@ class GreetByName(Policy):
             else nothing
         )
         today = turn.clock().date()
-        about = opener([as_note(line) for line in facts], today)
+        # the note the login asked for, not one the last greeting said (held for "I need to save some
+        # details for later" at a memory warning, a greeting was pointed at the note it had said
+        # the login before: a `make run` chat, stop 53)
+        earlier = [m for m in memory.in_context() if turn.event_id is None or m.id < turn.event_id]
+        about = opener([as_note(line) for line in facts], today, greetings_of(earlier)[-GREETINGS_VARIED:])
         about = spoken_days(about, today) if about else None
         ask = f" Ask about one thing from core memory, for example this note: {about}." if about else ""
         if about and asked_known:
