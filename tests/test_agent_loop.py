@@ -512,6 +512,18 @@ def test_a_login_greeting_may_not_copy_a_run_of_the_last_replies(store):
     assert all(request.avoid.prior == () for request in runner.backend.requests)  # a user's turn
     runner.run_turn(runner.login_event())
     assert runner.backend.requests[-1].avoid.prior == tuple(replies[-3:])
+    # a sentence that tells a saved fact may be said in the same words again: kept off "on Saturday
+    # 19 December", a greeting wrote "on Saturdays 19 December" (a `make run` chat, stop 53)
+    store.core.set_value(runner.agent_id, "human", "Name: Dana\nMum: flying in on the 19th (2026-12-19)")
+    said = "Your mum is flying in on Saturday 19 December. Rain again, what a week for it."
+    greeting = "Hello Dana! Is your mum flying in on the 19th?"
+    runner.backend.enqueue(say("Nice."), say(f"Hello Dana! {said}"), say("Sure."), say(greeting), say(greeting))
+    ask(runner, "Rain again.")
+    runner.run_turn(runner.login_event())
+    ask(runner, "Indeed.")
+    runner.run_turn(runner.login_event())
+    assert "Rain again, what a week for it." in " ".join(runner.backend.requests[-1].avoid.prior)
+    assert "flying" not in " ".join(runner.backend.requests[-1].avoid.prior)
 
 
 def test_a_known_users_greeting_may_not_open_its_own_sentence_like_an_earlier_reply(store):

@@ -248,6 +248,15 @@ def test_repeat_guard_holds_a_copy_of_an_earlier_user_message_once():
     # the message being answered is not an earlier one (its own check covers it)
     later = FakeMemory(context=[msg(1, "user", earlier)])
     assert RepeatGuard().review(Turn(question="q", event_id=1), draft(f"So: {earlier} Lovely."), later) is None
+    # a saved fact said back in the user's words is no copy (a `make run` greeting, stop 53)
+    told = "Hi! I'm Priya. I'm a nurse in Bristol, mostly night shifts on a cardiac ward, so excuse me."
+    known = FakeMemory(
+        context=[msg(1, "user", told)], core=[("human", "Shifts: mostly night shifts on a cardiac ward")]
+    )
+    greeting = draft("Hello Priya! I know that you're a nurse in Bristol, mostly night shifts on a cardiac ward.")
+    assert RepeatGuard().review(Turn(question=None, kind="login", event_id=2), greeting, known) is None
+    unsaved = FakeMemory(context=[msg(1, "user", told)], core=[("human", "Work: nurse")])
+    assert RepeatGuard().review(Turn(question=None, kind="login", event_id=2), greeting, unsaved) is not None
 
 
 def test_repeat_guard_holds_a_reply_of_an_earlier_turn_once_and_shows_the_message_to_answer():

@@ -24,7 +24,14 @@ from memgpt_local.agent.fact_lines import as_note
 from memgpt_local.agent.facts import FactNoter
 from memgpt_local.agent.memory_view import StoreView
 from memgpt_local.agent.policy import Draft, Policy, StepPlan, build_policies
-from memgpt_local.agent.policy.greet_by_name import GREETINGS_VARIED, greetings_of, opener
+from memgpt_local.agent.policy.greet_by_name import (
+    GREETINGS_VARIED,
+    greetings_of,
+    known_name,
+    names_a_fact,
+    opener,
+    user_facts,
+)
 from memgpt_local.agent.policy.repeat_guard import earlier_replies
 from memgpt_local.agent.queue import EvictionReport, QueueManager
 from memgpt_local.agent.turn import Hold, StepRecord, Turn, TurnResult
@@ -56,6 +63,7 @@ from memgpt_local.text import (
     questions,
     sentence_openings,
     sentence_spans,
+    sentences,
     words,
 )
 
@@ -337,7 +345,7 @@ class AgentRunner:
         return RepeatBan(
             field="message",
             n=n,
-            prior=(*turn.held_drafts(), *(said[-GREETING_UNCOPIED:] if turn.kind == "login" else ())),
+            prior=(*turn.held_drafts(), *(self._uncopied(said) if turn.kind == "login" else ())),
             fixed_start=turn.reply_start,
             formulas=formulas,
             formula_words=self.settings.reply_formula_words,
@@ -349,6 +357,19 @@ class AgentRunner:
             latin_only=latin_only,
             thought_n=thought_n,
         )
+
+    def _uncopied(self, said: Sequence[str]) -> list[str]:
+        """What a greeting may not copy: the last replies (``GREETING_UNCOPIED``) less their
+        sentences that tell a core-memory fact. A fact is said in the same words again: kept off
+        "on Saturday 19 December", a greeting wrote "on Saturdays 19 December" (a `make run` chat,
+        stop 53)."""
+        facts = user_facts(self.memory)
+        name = known_name(self.memory) or ""
+        kept = (
+            " ".join(s for s in sentences(text) if not names_a_fact(s, facts, name))
+            for text in said[-GREETING_UNCOPIED:]
+        )
+        return [text for text in kept if text]
 
     def _formulas(self, turn: Turn, plan: StepPlan, said: Sequence[str]) -> frozenset[tuple[str, ...]]:
         """The openings of the sentences of earlier turns' replies (``said``) that a reply may

@@ -40,6 +40,8 @@ called Kurkgre." (the cat's name; eval chat seed 9) for a car never mentioned.
 
 from __future__ import annotations
 
+from difflib import SequenceMatcher
+
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, reply_target
 from memgpt_local.agent.policy.echo_guard import restates_question
 from memgpt_local.agent.turn import Hold, Turn
@@ -133,14 +135,23 @@ def copied_user_message(message: str, turn: Turn, memory: MemoryView, *, min_wor
     the date, a `make run` chat (stop 50) sent "I know Declan's birthday is the 19th of December,
     and I told you yesterday! I can't eat shellfish, found that out the hard way in Kinsale years
     ago. What would be a nice thing to cook for Declan's birthday on the 19th?", the user's
-    message of the day before, as its own words. Eight words in order are no shared phrase."""
+    message of the day before, as its own words. Eight words in order are no shared phrase. Words
+    a core-memory line holds are a saved fact said back, no copy."""
     written = words(message)
     if len(written) < min_words:
         return None
+    known = [words(line.partition(":")[2]) for _, line in memory.core_lines()]
     for m in memory.in_context():
         if turn.event_id is not None and m.id >= turn.event_id:
             break
-        if m.role == "user" and longest_common_run(written, words(m.content)) >= min_words:
+        if m.role != "user":
+            continue
+        heard = words(m.content)
+        run = SequenceMatcher(None, written, heard, autojunk=False).find_longest_match(0, len(written), 0, len(heard))
+        copied = written[run.a : run.a + run.size]
+        # the words of a saved fact, said back: "I know that you're a nurse in Bristol, mostly night
+        # shifts on a cardiac ward" was held as a copy, and the greeting redrafted worse (stop 53)
+        if run.size >= min_words and not any(longest_common_run(copied, k) >= min_words - 2 for k in known):
             return m.content
     return None
 
