@@ -98,6 +98,8 @@ def test_a_passing_state_is_no_fact():
     # a feeling about something (a `make run` chat, stop 52)
     assert passing_state("Health: nervous about Henri's operation") and passing_state("Exam: a bit worried about it")
     assert not passing_state("Fear: spiders") and not passing_state("Hobby: excited dogs training")
+    # how the mind fares today (a `make run` chat, stop 53)
+    assert passing_state("Brain: mush after nights") and not passing_state("Brain injury: concussion in 2019")
 
 
 def test_lines_are_parsed_and_labels_normalised():

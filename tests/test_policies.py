@@ -1753,6 +1753,15 @@ def test_recall_at_question_quotes_what_the_user_said_about_a_question_only_reca
     assert calls == ["message", "passage"]  # the two policies read one search
     denied = Turn(question="What was the band I went to see play live?", event_id=100, reply_start="I don't know")
     assert RecallAtQuestion().start(denied, memory) == []
+    # what the user told, asked as such, is read in past conversations when no core line holds all
+    # of it: answered "Your work schedule is mostly night shifts" (a `make run` chat, stop 53)
+    night = hit(6, "Hey. Rough night, we lost a patient at 4am. I'm okay, just drained.", kind="message", role="user")
+    nurse = FakeMemory(entries=[night], core=[("human", "Name: Priya"), ("human", "Work: nurse, night shifts")])
+    (notice,) = RecallAtQuestion().start(
+        Turn(question="What did I tell you about that rough night at work?", event_id=100), nurse
+    )
+    assert "we lost a patient at 4am" in notice.content
+    assert RecallAtQuestion().start(Turn(question="What did I tell you about my work?", event_id=100), nurse) == []
 
 
 def test_a_reply_from_a_quoted_message_that_answers_begins_with_who_said_it_and_when():

@@ -488,7 +488,9 @@ _PASSING = frozenset(
 # missing Camille" (a `make run` chat, stop 42)
 _FEELING_LABELS = frozenset(
     "missing miss misses feeling feelings feel mood moods emotion emotions worry worries worried stress "
-    "stressed sadness sad happiness happy excitement excited nervousness nerves nervous anxiety anxious".split()
+    "stressed sadness sad happiness happy excitement excited nervousness nerves nervous anxiety anxious "
+    # how the mind fares today: "Brain: mush after nights" (a `make run` chat, stop 53)
+    "brain head mind energy".split()
 )
 
 

@@ -363,6 +363,13 @@ def one_question_about_the_user(turn: Turn, question: str) -> bool:
     return turn.kind != "login" and len(asked_questions(question)) == 1 and asks_about_the_user(question)
 
 
+_ASKS_WHAT_WAS_TOLD = re.compile(
+    r"\bwhat\s+(?:did|have|had)\s+I\s+(?:tell|told|say|said|mention|mentioned)\b"
+    r"|\bI\s+(?:told|mentioned|said\s+to)\s+you\s+about\b",
+    re.IGNORECASE,
+)
+
+
 def unseen_subject(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_VIEW) -> set[str]:
     """The subject of the turn's one question about the user when no core line is asked about
     and nothing in view of the ``seen`` roles holds it (empty otherwise)."""
@@ -370,12 +377,23 @@ def unseen_subject(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_V
     if not one_question_about_the_user(turn, question):
         return set()
     subject = subject_of(question)
-    if not subject or lines_asked_about(question, memory):
+    if not subject:
+        return set()
+    lines = lines_asked_about(question, memory)
+    # what the user told, asked as such, is in past conversations unless a core line holds all of
+    # its subject: "What did I tell you about that rough night at work?" was answered "Your work
+    # schedule is mostly night shifts on a cardiac ward." from "Shifts: ..." (a `make run` chat, stop 53)
+    if lines and not (_ASKS_WHAT_WAS_TOLD.search(question) and not any(subject <= stems(line) for line in lines)):
         return set()
     # "What was the band I went to see play live?" was met with no search under "Sister:
     # Quodaiick, lives in Leeds", and answered "The Beatles" (bench_honesty seed 57, stop 45)
     meant = subject_of(question, as_meant=True)
-    if any(meant & stems(text) or names_the_relative(text, question) for text in in_view_before(turn, memory, seen)):
+    told = bool(_ASKS_WHAT_WAS_TOLD.search(question))  # in view only when a text says all of it
+
+    def says_it(text: str) -> bool:
+        return meant <= stems(text) if told else bool(meant & stems(text))
+
+    if any(says_it(text) or names_the_relative(text, question) for text in in_view_before(turn, memory, seen)):
         return set()
     return subject
 
