@@ -1757,10 +1757,10 @@ def test_recall_at_question_quotes_what_the_user_said_about_a_question_only_reca
     # of it: answered "Your work schedule is mostly night shifts" (a `make run` chat, stop 53)
     night = hit(6, "Hey. Rough night, we lost a patient at 4am. I'm okay, just drained.", kind="message", role="user")
     nurse = FakeMemory(entries=[night], core=[("human", "Name: Priya"), ("human", "Work: nurse, night shifts")])
-    (notice,) = RecallAtQuestion().start(
-        Turn(question="What did I tell you about that rough night at work?", event_id=100), nurse
-    )
+    rough = Turn(question="What did I tell you about that rough night at work?", event_id=100, reply_start="Your work")
+    (notice,) = RecallAtQuestion().start(rough, nurse)
     assert "we lost a patient at 4am" in notice.content
+    assert rough.reply_start.endswith("you told me")  # not answer_start's "Your work" (stop 53)
     assert RecallAtQuestion().start(Turn(question="What did I tell you about my work?", event_id=100), nurse) == []
 
 

@@ -363,7 +363,7 @@ def one_question_about_the_user(turn: Turn, question: str) -> bool:
     return turn.kind != "login" and len(asked_questions(question)) == 1 and asks_about_the_user(question)
 
 
-_ASKS_WHAT_WAS_TOLD = re.compile(
+ASKS_WHAT_WAS_TOLD = re.compile(
     r"\bwhat\s+(?:did|have|had)\s+I\s+(?:tell|told|say|said|mention|mentioned)\b"
     r"|\bI\s+(?:told|mentioned|said\s+to)\s+you\s+about\b",
     re.IGNORECASE,
@@ -383,12 +383,12 @@ def unseen_subject(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_V
     # what the user told, asked as such, is in past conversations unless a core line holds all of
     # its subject: "What did I tell you about that rough night at work?" was answered "Your work
     # schedule is mostly night shifts on a cardiac ward." from "Shifts: ..." (a `make run` chat, stop 53)
-    if lines and not (_ASKS_WHAT_WAS_TOLD.search(question) and not any(subject <= stems(line) for line in lines)):
+    if lines and not (ASKS_WHAT_WAS_TOLD.search(question) and not any(subject <= stems(line) for line in lines)):
         return set()
     # "What was the band I went to see play live?" was met with no search under "Sister:
     # Quodaiick, lives in Leeds", and answered "The Beatles" (bench_honesty seed 57, stop 45)
     meant = subject_of(question, as_meant=True)
-    told = bool(_ASKS_WHAT_WAS_TOLD.search(question))  # in view only when a text says all of it
+    told = bool(ASKS_WHAT_WAS_TOLD.search(question))  # in view only when a text says all of it
 
     def says_it(text: str) -> bool:
         return meant <= stems(text) if told else bool(meant & stems(text))

@@ -38,7 +38,7 @@ from memgpt_local.agent.policy.answer_start import UNSAID_IN_ANSWER
 from memgpt_local.agent.policy.base import MemoryView, Policy
 from memgpt_local.agent.policy.greet_by_name import human_lines
 from memgpt_local.agent.policy.grounded_reply import asks_about_the_user, person_asked
-from memgpt_local.agent.policy.nothing_found import START, evidence
+from memgpt_local.agent.policy.nothing_found import ASKS_WHAT_WAS_TOLD, START, evidence
 from memgpt_local.agent.policy.repeat_guard import earlier_replies
 from memgpt_local.agent.turn import Turn
 from memgpt_local.memory.dates import spoken_day
@@ -103,8 +103,12 @@ class RecallAtQuestion(Policy):
         today = turn.clock().date()
         question = named_as_known(turn.question or "", human_lines(memory))
         asked = questions(question)
+        # what the user told, found beyond core memory, is answered from it even where a core line
+        # set the start: begun "Your work", "What did I tell you about that rough night at work?"
+        # was answered "Your work schedule is mostly night shifts" beside the quote (stop 53)
+        told = bool(ASKS_WHAT_WAS_TOLD.search(asked))
         if (
-            not turn.reply_start
+            (not turn.reply_start or told)
             and len(asked_questions(asked)) == 1
             and (asks_about_the_user(asked) or person_asked(asked))
             and answers_from(found[0], asked)
