@@ -1764,6 +1764,30 @@ def test_recall_at_question_quotes_what_the_user_said_about_a_question_only_reca
     assert RecallAtQuestion().start(Turn(question="What did I tell you about my work?", event_id=100), nurse) == []
 
 
+def test_recall_at_question_puts_what_happened_before_what_someone_says_or_a_plan():
+    """dmr seed 15, reworded (stop 53): asked "Which hotel did we book when we went to Koutua?",
+    the reply began with the day of the cousin's recommendation, found first."""
+    from memgpt_local.agent.policy.recall_at_question import RecallAtQuestion
+
+    said = [
+        hit(1, "Pronkiard, my cousin, says the Drortonzao Hotel is the place to stay in Koutua.", "message", "user"),
+        hit(
+            2,
+            "Home again after five days in Koutua! Our room at the Faquais Hotel looked onto the sea.",
+            "message",
+            "user",
+        ),
+    ]
+    memory = FakeMemory(entries=said, core=[("human", "Name: Ana")])
+    (notice,) = RecallAtQuestion().start(
+        Turn(question="Which hotel did we book when we went to Koutua?", event_id=100), memory
+    )
+    assert notice.content.index("Faquais") < notice.content.index("Drortonzao")
+    from memgpt_local.agent.policy.recall_at_question import asks_the_past
+
+    assert not asks_the_past("Which hotel should I pick in Koutua?") and not asks_the_past("What is my dog called?")
+
+
 def test_a_reply_from_a_quoted_message_that_answers_begins_with_who_said_it_and_when():
     """bench_honesty seed 54 (stop 44): quoted "My brother Stondgruard is visiting this
     weekend." beside "When is Stondgruard coming over?", the reply was "I don't know when

@@ -30,6 +30,7 @@ beside it (bench_honesty seed 57, stop 45).
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 from memgpt_local import events
@@ -80,6 +81,28 @@ def answers_from(hit: SearchHit, question: str) -> bool:
     return not named and bool(asked & stems(hit.text))
 
 
+_PAST = (
+    r"was|were|had|did|went|saw|got|made|took|ate|met|bought|brought|came|left|lost|won|gave|kept|"
+    r"spent|stayed|found|heard|felt|thought|slept|sat|ran|flew|drove|wrote|read\s+it|\w{3,}ed"
+)
+_ASKS_THE_PAST = re.compile(rf"\b(?:{_PAST})\b", re.IGNORECASE)
+
+
+def asks_the_past(question: str) -> bool:
+    """Whether ``question`` asks about something that happened ("did we book", "kept me up")."""
+    return bool(_ASKS_THE_PAST.search(_NOT_OF_THE_PAST.sub(" ", question)))
+
+
+# words in -ed that say what holds, not what happened: "What is my dog called?"
+_NOT_OF_THE_PAST = re.compile(r"\b(?:called|named|based|interested|married|retired|allergic|related)\b", re.I)
+
+
+def tells_the_past(text: str) -> bool:
+    """Whether ``text`` tells something that happened (a verb of the past), not a plan or what
+    someone says ("Next on my pile is ...", "my cousin says ... is the place to stay")."""
+    return bool(_ASKS_THE_PAST.search(text))
+
+
 def told_on(hit: SearchHit, today: date) -> tuple[str, str]:
     """The starts of a reply that answers from ``hit``, in two orders: "On Monday 5 May, you
     told me" and "You told me on Monday 5 May"."""
@@ -97,9 +120,16 @@ class RecallAtQuestion(Policy):
         # a search result further up is no answer the model reads: "What was the band I went to
         # see play live?", found by a search two turns before, was answered "I have saved the
         # band I went to see play live for later." (bench_honesty seed 42)
-        found = [hit for hit in evidence(turn, memory, seen=("user",)) or [] if tells(hit)][:QUOTED]
+        found = [hit for hit in evidence(turn, memory, seen=("user",)) or [] if tells(hit)]
         if not found:
             return []
+        if asks_the_past(questions(turn.question or "")):
+            # what happened first: asked "Which hotel did we book when we went to Koutua?", the
+            # reply began with the day of "my cousin says the Drortonzao Hotel is the place to stay"
+            # (found first), not of "Our room at the Faquais Hotel looked straight onto the sea"
+            # (dmr seed 15, reworded, stop 53)
+            found.sort(key=lambda hit: not tells_the_past(hit.text))
+        found = found[:QUOTED]
         today = turn.clock().date()
         question = named_as_known(turn.question or "", human_lines(memory))
         asked = questions(question)
