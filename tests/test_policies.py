@@ -365,6 +365,19 @@ def test_copy_guard_holds_a_copy_of_a_farther_hit_and_shows_the_closer_ones_clos
     assert guard.review(turn, draft(HALL[1]), memory) is None  # once a turn
 
 
+def test_copy_guard_lets_a_copy_of_what_happened_go_out_beside_closer_plans_and_hearsay():
+    """dmr seed 15, reworded (stop 53): "Our room at the Faquais Hotel looked onto the sea" was held
+    for the cousin's recommendation, closer to "Which hotel did we book when we went to Koutua?"."""
+    stay = "Home again after five days in Koutua! Our room at the Faquais Hotel looked straight onto the sea."
+    said = "Pronkiard, my cousin, says the Drortonzao Hotel is the place to stay in Koutua, the hotel to book."
+    asked = "Which hotel did we book when we went to Koutua?"
+    turn = searched_turn(asked, [said, stay])
+    assert CopyGuard(GuardSettings()).review(turn, draft(f"You said: {stay}"), FakeMemory()) is None
+    # a closer hit that tells what happened still holds the copy (the hall's band)
+    turn = searched_turn(ASKED, [HALL[0], HALL[1]])
+    assert CopyGuard(GuardSettings()).review(turn, draft(HALL[1]), FakeMemory()) is not None
+
+
 def test_copy_guard_lets_the_next_link_of_a_chain_go_out():
     memory = FakeMemory()
     turn = searched_turn(
