@@ -234,6 +234,30 @@ def is_leaving_now(sentence: str) -> bool:
     return bool(_LEAVING_NOW.search(sentence))
 
 
+# a verb of the past: what happened, not a plan or what someone says (the quotes of recall and the
+# copies of search results a question of what happened is answered from)
+_PAST = (
+    r"was|were|had|did|went|saw|got|made|took|ate|met|bought|brought|came|left|lost|won|gave|kept|"
+    r"spent|stayed|found|heard|felt|thought|slept|sat|ran|flew|drove|wrote|read\s+it|\w{3,}ed"
+)
+_A_PAST_VERB = re.compile(rf"\b(?:{_PAST})\b", re.IGNORECASE)
+
+
+# words in -ed that say what holds, not what happened: "What is my dog called?"
+_NOT_OF_THE_PAST = re.compile(r"\b(?:called|named|based|interested|married|retired|allergic|related)\b", re.I)
+
+
+def asks_the_past(question: str) -> bool:
+    """Whether ``question`` asks about something that happened ("did we book", "kept me up")."""
+    return bool(_A_PAST_VERB.search(_NOT_OF_THE_PAST.sub(" ", question)))
+
+
+def tells_the_past(text: str) -> bool:
+    """Whether ``text`` tells something that happened (a verb of the past), not a plan or what
+    someone says ("Next on my pile is ...", "my cousin says ... is the place to stay")."""
+    return bool(_A_PAST_VERB.search(text))
+
+
 def statements(text: str) -> str:
     """``text`` without its questions ("Hey, what's my brother's name again?" states nothing)."""
     return " ".join(s for s in sentences(text) if not is_question(s))

@@ -1796,7 +1796,7 @@ def test_recall_at_question_puts_what_happened_before_what_someone_says_or_a_pla
         Turn(question="Which hotel did we book when we went to Koutua?", event_id=100), memory
     )
     assert notice.content.index("Faquais") < notice.content.index("Drortonzao")
-    from memgpt_local.agent.policy.recall_at_question import asks_the_past
+    from memgpt_local.text import asks_the_past
 
     assert not asks_the_past("Which hotel should I pick in Koutua?") and not asks_the_past("What is my dog called?")
 

@@ -254,7 +254,11 @@ _GOT_ONE = re.compile(
 def tells_an_event(line: str) -> bool:
     """Whether ``line``'s value opens with a verb of the past: what happened ("knocked a plant off
     the shelf"), not what holds."""
-    return bool(_PAST_VERB.match(line.partition(":")[2].strip()))
+    return _opens_in_the_past(line.partition(":")[2])
+
+
+def _opens_in_the_past(value: str) -> bool:
+    return bool(_PAST_VERB.match(value.strip()))
 
 
 def days_news(line: str, said: str) -> bool:
@@ -270,7 +274,7 @@ def days_news(line: str, said: str) -> bool:
         value = named["rest"]  # "Dog: Pepper chewed through headphones last night" (bench_notes nurse-held)
     elif labelled & (RELATIONS | PETS | _EVENT_LABELS | WORK_LABELS | _HOME_LABELS):
         return False
-    if not _PAST_VERB.match(value.strip()):
+    if not _opens_in_the_past(value):
         return False
     stems_of_value = {stem(w) for w in content_words(value)}
     return any(
@@ -350,6 +354,11 @@ def completed(line: str, said: str) -> str | None:
         return None
     of = _SAID_OF.match(whole)
     return f"{of['name']}: {of['rest']}" if of else f"{label.strip()}: {whole}"
+
+
+def completed_lines(lines: Sequence[str], said: str) -> list[str]:
+    """``lines`` each ``completed`` from ``said``, those it drops left out."""
+    return [kept for kept in (completed(line, said) for line in lines) if kept is not None]
 
 
 def unglued(line: str, said: str) -> str:

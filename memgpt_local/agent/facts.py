@@ -75,7 +75,7 @@ from memgpt_local.agent.fact_lines import (
     as_note,
     bare_day,
     childhood_home,
-    completed,
+    completed_lines,
     label_of,
     moved_home,
     only_urged,
@@ -581,7 +581,7 @@ class FactNoter:
             if personal
             else []
         )
-        found = [kept for kept in (completed(line, said) for line in found) if kept is not None]
+        found = completed_lines(found, said)
         lines = [line for line in found if worth_saving(line, said)]
         saved_lower = {old.lower() for old in saved}
         copied = [line for line in found if line.lower() in saved_lower]
@@ -590,7 +590,7 @@ class FactNoter:
             found = parse_notes(
                 side.complete(notes_prompt([], said), grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS).text
             )
-            found = [kept for kept in (completed(line, said) for line in found) if kept is not None]
+            found = completed_lines(found, said)
             lines = [line for line in found if worth_saving(line, said)]
         elif len(copied) >= COPIED_BEFORE_ASKING_AGAIN:
             # its items spent on saved lines: "I've taken up bouldering on Tuesdays. Also my sister
@@ -600,7 +600,7 @@ class FactNoter:
             more = parse_notes(
                 side.complete(notes_prompt([], said), grammar=self.grammar, max_tokens=NOTES_MAX_TOKENS).text
             )
-            more = [kept for kept in (completed(line, said) for line in more) if kept is not None]
+            more = completed_lines(more, said)
             found += [line for line in more if label_of(line) not in labels]
             lines += [line for line in more if label_of(line) not in labels and worth_saving(line, said)]
         lines = [

@@ -17,13 +17,12 @@ from collections.abc import Sequence
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.policy.echo_guard import restates_question
 from memgpt_local.agent.policy.hits import by_similarity
-from memgpt_local.agent.policy.recall_at_question import asks_the_past, tells_the_past
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.config import GuardSettings
 from memgpt_local.functions.links import identifiers
 from memgpt_local.functions.results import format_hits
 from memgpt_local.schemas import SearchHit
-from memgpt_local.text import longest_common_run, words
+from memgpt_local.text import asks_the_past, longest_common_run, tells_the_past, words
 
 
 def copied_hit(draft: str, hits: Sequence[SearchHit], *, min_words: int = 6, share: float = 0.8) -> SearchHit | None:

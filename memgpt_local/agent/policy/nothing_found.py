@@ -382,13 +382,14 @@ def unseen_subject(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_V
     lines = lines_asked_about(question, memory)
     # what the user told, asked as such, is in past conversations unless a core line holds all of
     # its subject: "What did I tell you about that rough night at work?" was answered "Your work
-    # schedule is mostly night shifts on a cardiac ward." from "Shifts: ..." (a `make run` chat, stop 53)
-    if lines and not (ASKS_WHAT_WAS_TOLD.search(question) and not any(subject <= stems(line) for line in lines)):
+    # schedule is mostly night shifts on a cardiac ward." from "Shifts: ..." (a `make run` chat, stop 53);
+    # and it is in view only when a text says all of it
+    told = bool(ASKS_WHAT_WAS_TOLD.search(question))
+    if lines and not (told and not any(subject <= stems(line) for line in lines)):
         return set()
     # "What was the band I went to see play live?" was met with no search under "Sister:
     # Quodaiick, lives in Leeds", and answered "The Beatles" (bench_honesty seed 57, stop 45)
     meant = subject_of(question, as_meant=True)
-    told = bool(ASKS_WHAT_WAS_TOLD.search(question))  # in view only when a text says all of it
 
     def says_it(text: str) -> bool:
         return meant <= stems(text) if told else bool(meant & stems(text))

@@ -30,7 +30,6 @@ beside it (bench_honesty seed 57, stop 45).
 
 from __future__ import annotations
 
-import re
 from datetime import date
 
 from memgpt_local import events
@@ -44,7 +43,17 @@ from memgpt_local.agent.policy.repeat_guard import earlier_replies
 from memgpt_local.agent.turn import Turn
 from memgpt_local.memory.dates import spoken_day
 from memgpt_local.schemas import NewMessage, SearchHit
-from memgpt_local.text import is_question, named_as_known, questions, sentences, stems, topic_words, words
+from memgpt_local.text import (
+    asks_the_past,
+    is_question,
+    named_as_known,
+    questions,
+    sentences,
+    stems,
+    tells_the_past,
+    topic_words,
+    words,
+)
 
 QUOTED = 3  # hits quoted at most
 QUOTE_CHARS = 300
@@ -79,28 +88,6 @@ def answers_from(hit: SearchHit, question: str) -> bool:
     named = {w for w in person if w not in said}
     asked = stems(topic_words(question)) - stems(" ".join(person))
     return not named and bool(asked & stems(hit.text))
-
-
-_PAST = (
-    r"was|were|had|did|went|saw|got|made|took|ate|met|bought|brought|came|left|lost|won|gave|kept|"
-    r"spent|stayed|found|heard|felt|thought|slept|sat|ran|flew|drove|wrote|read\s+it|\w{3,}ed"
-)
-_ASKS_THE_PAST = re.compile(rf"\b(?:{_PAST})\b", re.IGNORECASE)
-
-
-def asks_the_past(question: str) -> bool:
-    """Whether ``question`` asks about something that happened ("did we book", "kept me up")."""
-    return bool(_ASKS_THE_PAST.search(_NOT_OF_THE_PAST.sub(" ", question)))
-
-
-# words in -ed that say what holds, not what happened: "What is my dog called?"
-_NOT_OF_THE_PAST = re.compile(r"\b(?:called|named|based|interested|married|retired|allergic|related)\b", re.I)
-
-
-def tells_the_past(text: str) -> bool:
-    """Whether ``text`` tells something that happened (a verb of the past), not a plan or what
-    someone says ("Next on my pile is ...", "my cousin says ... is the place to stay")."""
-    return bool(_ASKS_THE_PAST.search(text))
 
 
 def told_on(hit: SearchHit, today: date) -> tuple[str, str]:
