@@ -1720,6 +1720,7 @@ def test_a_move_takes_the_old_town_out_of_a_line_that_says_the_user_is_based_the
         ("Plan: visit the", "We plan to visit the", None),  # nothing said after it
         ("Work: nurse", "I'm a nurse.", "Work: nurse"),  # nothing cut off
         ("Birthday: Sam's", "Ha, it's Sam's birthday, not mine!", None),  # only whose it is
+        ("Wife's sister: Ola's sister", "She's Ola's sister actually, not mine!", None),
         ("Favourite restaurant: Nando's", "My favourite restaurant is Nando's.", "Favourite restaurant: Nando's"),
     ],
 )
@@ -1821,3 +1822,55 @@ def test_an_age_to_come_is_someones_birthday_with_its_day():
     assert dated == ["Name: Sam", "Birthday: turns 35 on the 14th (2026-12-14)"]
     assert keep_owners(dated[1:], said, when) == ["Sam's birthday: turns 35 on the 14th (2026-12-14)"]
     assert told_of_by_subject(["Age: 35"], said, "Priya") == ["Sam's age: 35"]  # "Also" opens the clause
+
+
+def test_a_relatives_fact_told_of_another_relative_is_theirs():
+    """A `make run` chat (stop 53, as Tomasz): "My wife Ola is vegan and my mum says that's
+    nonsense." saved "Mum: vegan"; "We're going to Ola's sister Magda's place" saved the user's
+    own "Sister: Magda"."""
+    from memgpt_local.agent.fact_owners import kin_told_of_another, their_relations
+
+    said = "Hi, I'm Tomasz. I drive a tram in Krakow. My wife Ola is vegan and my mum says that's nonsense."
+    assert kin_told_of_another(["Wife: Ola", "Mum: vegan"], said) == ["Wife: Ola", "Wife: Ola, vegan"]
+    assert kin_told_of_another(["Mum: Ola, vegan"], said) == ["Wife: Ola, vegan"]  # the name comes along
+    assert kin_told_of_another(["Mum: Ewa, vegan"], said) == ["Mum: Ewa, vegan"]  # someone else named: left
+    siblings = "My sister is a nurse and my brother is a chef."
+    assert kin_told_of_another(["Sister: nurse", "Sister: chef"], siblings) == ["Sister: nurse", "Brother: chef"]
+    assert kin_told_of_another(["Partner: chef"], "My boyfriend is a chef.") == ["Partner: chef"]
+    assert kin_told_of_another(["Mum: vegan"], "Honestly I think going vegan is hard, my mum agrees.") == [
+        "Mum: vegan"
+    ]  # no relative is the subject of what tells it
+    party = "We're going to Ola's sister Magda's place for her birthday party on Saturday."
+    assert their_relations(["Sister: Magda"], party, "Tomasz") == ["Ola's sister: Magda"]
+    assert their_relations(["Sister: Magda"], "My sister Magda's place is lovely.", "Tomasz") == ["Sister: Magda"]
+
+
+def test_a_relative_the_user_says_is_someone_elses_is_refiled_under_them(store):
+    """A `make run` chat (stop 53, as Tomasz): the greeting spoke of "a sister named Magda", and
+    "She's Ola's sister actually, not mine!" saved "Wife's sister: Ola's sister" beside the
+    wrong line."""
+    from memgpt_local.agent.fact_owners import disowned_relatives
+
+    runner = make_runner(
+        store,
+        ['{"facts": ["Sister: Magda, turns 40 on the 20th", "Wife\'s sister: Ola\'s sister"]}'] + ['{"facts": []}'] * 3,
+        fact_notes={"enabled": True},
+    )
+    store.core.set_value(runner.agent_id, "human", "Name: Tomasz\nWife: Ola\nSister: Magda, turns 40 on the 20th")
+    greeting = "Hello Tomasz! I know you have a sister named Magda who is turning 40."
+    notes = runner.facts.note("She's Ola's sister actually, not mine!", answering=greeting)
+    assert notes.lines() == [
+        "changed: Sister: Magda, turns 40 on the 20th -> Ola's sister: Magda, turns 40 on the 20th"
+    ]
+    assert (
+        store.core.get(runner.agent_id, "human").value.splitlines()[-1] == "Ola's sister: Magda, turns 40 on the 20th"
+    )
+    saved = ["Sister: Magda", "Sister: Ewa"]
+    assert disowned_relatives(saved, "Magda is my wife's sister, not mine.") == [
+        ("Sister: Magda", "Wife's sister: Magda")
+    ]
+    assert disowned_relatives(saved, "No, she's not my sister, she's Ola's.", greeting) == [
+        ("Sister: Magda", "Ola's sister: Magda")
+    ]
+    assert disowned_relatives(saved, "She's Ola's sister, not mine.") == []  # which one: not said
+    assert disowned_relatives(saved, "My sister Magda is great.", greeting) == []

@@ -342,6 +342,9 @@ def completed(line: str, said: str) -> str | None:
     value = value.strip()
     if re.search(rf"(?<!\w){re.escape(value)}\s+{re.escape(label.strip())}\b", said, re.IGNORECASE):
         return None  # only whose the label's thing is: "Birthday: Sam's" for "it's Sam's birthday, not mine!"
+    whose = re.fullmatch(r"[A-Z][a-z]+['’]s\s+(?P<what>\w+)", value)
+    if whose and whose["what"].lower() in words(label):
+        return None  # only whose the label's one is: "Wife's sister: Ola's sister" for "She's Ola's sister"
     said_words = words(value)
     if not said_words or said_words[-1] not in _VALUE_CUT_AT:
         return line

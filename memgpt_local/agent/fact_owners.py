@@ -445,10 +445,99 @@ def told_of_by_subject(lines: Sequence[str], said: str, user: str = "") -> list[
     return out
 
 
+# the words one relative goes by: "Wife" files "my partner", "Sister" never "my brother"
+_SAME_KIN_GROUPS = (
+    "mother mum mom mama mummy mommy parent parents",
+    "father dad papa daddy parent parents",
+    "son daughter child children kid kids baby",
+    "sister sibling siblings twin",
+    "brother sibling siblings twin",
+    "grandmother grandma gran granny nan grandparent grandparents",
+    "grandfather grandpa grandad granddad grandparent grandparents",
+    "wife husband partner spouse boyfriend girlfriend fiance fiancee",
+)
+
+
+def _same_kin(kind: str, label_words: set[str]) -> bool:
+    """Whether the relative ``kind`` names is the one a label of ``label_words`` files."""
+    return kind in label_words or any(kind in g.split() and label_words & set(g.split()) for g in _SAME_KIN_GROUPS)
+
+
+def kin_told_of_another(lines: Sequence[str], said: str) -> list[str]:
+    """``lines`` with a relative's line whose value ``said`` tells only of another relative
+    filed under that one: "My wife Ola is vegan and my mum says that's nonsense" was saved as
+    "Mum: vegan" (a `make run` chat, stop 53); it is "Wife: Ola, vegan". A value a clause with
+    no relative for its subject tells stays where the notes pass put it."""
+    clauses = [c for s in sentences(said) for c in _CLAUSE_SPLIT.split(s) if c.strip()]
+    out = []
+    for line in lines:
+        label, sep, value = line.partition(":")
+        kin = set(words(label))
+        name = individual(line)
+        about = _said_stems(value) - ({stem(name)} if name else set())
+        if not about or "'" in label or not kin or not kin <= set(_KIN):
+            out.append(line)
+            continue
+        subjects = [_NAMED_SUBJECT.match(c.strip()) for c in clauses if about <= _said_stems(c)]
+        others = {(m["kind"].lower(), m["name"]) for m in subjects if m and m["kind"]}
+        if not subjects or len(others) != 1 or len(others) != len(subjects):
+            out.append(line)
+            continue
+        kind, who = next(iter(others))
+        if _same_kin(kind, kin) or (name and who and name != who.lower()):
+            out.append(line)
+            continue
+        told = ", ".join(p for p in (None if name else who, value.strip()) if p)
+        out.append(f"{kind.capitalize()}{sep} {told}")
+    return out
+
+
+# "She's Ola's sister actually, not mine!", "Magda is my wife's sister, not mine"; "she's not my
+# sister, she's Ola's"
+_OWNER = rf"(?P<owner>[A-Z][a-z]+|(?i:my\s+{RELATION_PATTERN}))"
+_WHO = r"(?P<who>(?i:he|she)|[A-Z][a-z]+)(?:['’]s|\s+is)\s+(?:(?i:actually|really)\s+)?"
+_DISOWNED = (
+    re.compile(rf"\b{_WHO}{_OWNER}['’]s\s+(?P<relation>(?i:{RELATION_PATTERN}))\b[^.!?]*?\bnot\s+mine\b"),
+    re.compile(
+        rf"\b{_WHO}not\s+my\s+(?P<relation>(?i:{RELATION_PATTERN}))\b[,;]?\s+(?:(?i:but\s+)?(?i:he|she)(?:['’]s|\s+is)"
+        rf"\s+)?{_OWNER}['’]s\b"
+    ),
+)
+
+
+def disowned_relatives(saved: Sequence[str], said: str, answering: str = "") -> list[tuple[str, str]]:
+    """(saved line, line filed under its owner) for a relative the user says is someone else's:
+    "Ola's sister Magda turns 40" was saved as "Sister: Magda, ...", the greeting spoke of "a
+    sister named Magda", and "She's Ola's sister actually, not mine!" saved "Wife's sister: Ola's
+    sister" and left the sister (a `make run` chat, stop 53). "she" is the one ``answering``
+    (the assistant's message the user answered) names, or the only one filed under the label."""
+    out: list[tuple[str, str]] = []
+    for pattern in _DISOWNED:
+        for m in pattern.finditer(said):
+            relation = m["relation"].lower()
+            filed = [
+                ln
+                for ln in saved
+                if "'" not in label_of_line(ln) and _same_kin(relation, set(words(label_of_line(ln))))
+            ]
+            who = m["who"].lower()
+            if who in ("he", "she"):
+                named = [ln for ln in filed if (one := individual(ln)) and re.search(rf"\b{one}\b", answering, re.I)]
+                filed = named if named or len(filed) != 1 else filed
+            else:
+                filed = [ln for ln in filed if individual(ln) == who]
+            owner = re.sub(r"(?i)^my\s+", "", m["owner"])
+            if len(filed) == 1 and owner.lower() not in ("my", who) and all(old != filed[0] for old, _ in out):
+                value = filed[0].partition(":")[2]
+                out.append((filed[0], f"{owner[0].upper()}{owner[1:]}'s {relation}:{value}"))
+    return out
+
+
 _SPOUSE_WORDS = frozenset("spouse partner husband wife".split())  # a relation label the notes pass writes
-# "Julien and his wife Chloé": Chloé is Julien's wife, not the user's
+# "Julien and his wife Chloé": Chloé is Julien's wife, not the user's; so is "Ola's sister Magda" Ola's
 _THEIR_NAMED_RELATION = re.compile(
-    rf"\b(?i:his|her|their)\s+(?P<relation>(?i:{RELATION_PATTERN}))\s*,?\s+(?P<name>[A-Z][\w-]+)"
+    rf"\b(?:(?i:his|her|their)|(?P<owner>[A-Z][a-z]+)['’]s)\s+(?P<relation>(?i:{RELATION_PATTERN}))\s*,?\s+"
+    r"(?P<name>[A-Z][\w-]+)"
 )
 
 
@@ -465,7 +554,7 @@ def their_relations(lines: Sequence[str], said: str, user: str = "") -> list[str
     chat, stop 52); it is "Julien's wife: Chloé"."""
     theirs = {}
     for m in _THEIR_NAMED_RELATION.finditer(said):
-        owner = _owner_before(said[: m.start()])
+        owner = m["owner"] or _owner_before(said[: m.start()])
         if owner is not None and owner.lower() not in (user.lower(), *_NOT_A_NAME):
             theirs[m["name"].lower()] = (owner, m["relation"].lower())
     out = []

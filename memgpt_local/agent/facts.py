@@ -89,8 +89,11 @@ from memgpt_local.agent.fact_lines import (
 from memgpt_local.agent.fact_merge import AGE, AGE_IN_VALUE, BLOCK, Notes, block_lines, merge
 from memgpt_local.agent.fact_owners import (
     RELATION_PATTERN,
+    disowned_relatives,
     files_a_saved_person,
+    individual,
     kept_relations,
+    kin_told_of_another,
     named_people,
     news_of_a_saved_one,
     not_the_users_name,
@@ -559,7 +562,9 @@ class FactNoter:
         helping = days_asked_about(message)
         answer = answers_the_assistant(message, answering)
         of_someone = asked_of_someone(message)
-        if not personal and not helping and not answer and not of_someone:
+        block = self.store.core.get(self.agent_id, BLOCK)
+        disowned = disowned_relatives(block_lines(block.value), message, answering)
+        if not personal and not helping and not answer and not of_someone and not disowned:
             return Notes()
         # its questions state nothing, nor do its bare requests ("Give me a list of ...")
         said = " ".join(s for s in sentences(statements(message)) if not is_bare_request(s) and not is_leaving_now(s))
@@ -567,7 +572,6 @@ class FactNoter:
             said = " ".join(s for s in sentences(said) if not _OPENS_WITH_HE_OR_SHE.match(s))
             said = f"{said} {of_someone}".strip()
             personal = True
-        block = self.store.core.get(self.agent_id, BLOCK)
         side = self.side_backend()
         saved = block_lines(block.value)
         prompt = notes_prompt(saved, said)
@@ -699,14 +703,23 @@ class FactNoter:
         named = pronouns_named(told, user, answering)
         written = [the_users_own(line, told) for line in someone_elses(written, told, user, named)]
         written = told_of_by_subject(told_of_in_a_clause(written, told, user), named, user)
-        written = their_relations(written, told, user)
+        written = kin_told_of_another(their_relations(written, told, user), named)
         if answered or denies(answering):
             written = owned_as_denied(written, answering, named, user)
         written = named_people(written, saved, told)
         written += [line for line in new_ages(saved, said) if label_of(line) not in map(label_of, written)]
         # the work question saw the saved job and wrote the work now: its line replaces, not joins
         settled = {label_of(line) or "" for line in written if work_line(line)} if now else set()
-        value, notes = merge(block.value, written, block.limit, said, day_of(day), settled)
+        # the user's word on whose relative someone is goes in before what this pass wrote, and
+        # no line of this pass files them as the user's again
+        gone = {(label_of(old), individual(old)) for old, _ in disowned}
+        dropped += [line for line in written if (label_of(line), individual(line)) in gone]
+        written = [line for line in written if (label_of(line), individual(line)) not in gone]
+        refiled_block = "\n".join(dict(disowned).get(line, line) for line in block_lines(block.value))
+        value, notes = merge(
+            refiled_block if disowned else block.value, written, block.limit, said, day_of(day), settled
+        )
+        notes.replaced[:0] = disowned
         notes.dropped = dropped
         if not notes.changed:
             return notes
