@@ -184,7 +184,7 @@ def test_repeat_guard_holds_the_users_own_words_sent_back_once():
     guard, turn = RepeatGuard(), Turn(question=said)
     hold = guard.review(turn, draft(said), FakeMemory())
     assert hold is not None and hold.hide_draft and not hold.end_turn
-    assert hold.notice.endswith(f"The user's message: {said}")
+    assert f'the user\'s message ("{said}")' in hold.notice and hold.notice.endswith("a question about it.")
     news = Turn(question="Big news: I've moved from Leeds to York!")
     assert guard.review(
         news, draft("Big news: I've moved from Leeds to York! I know I live in York now."), FakeMemory()
@@ -240,7 +240,9 @@ def test_repeat_guard_holds_a_copy_of_an_earlier_user_message_once():
     guard, turn = RepeatGuard(), Turn(question="it's the 19th of December!", event_id=2)
     hold = guard.review(turn, copy, memory)
     assert hold is not None and hold.hide_draft and "earlier message" in hold.notice
-    assert hold.notice.endswith("to the user's message: it's the 19th of December!")
+    assert hold.notice.endswith(
+        "to the user's message (\"it's the 19th of December!\"), in your own words, without copying it"
+    )
     assert guard.review(turn, copy, memory) is None  # once a turn: the second draft goes out
     # a few of their words in a reply of its own are no copy
     own = draft("Noted: Declan's birthday is the 19th of December, and you can't eat shellfish.")
@@ -272,7 +274,9 @@ def test_repeat_guard_holds_a_reply_of_an_earlier_turn_once_and_shows_the_messag
     guard, turn = RepeatGuard(), Turn(question="I moved to York.", event_id=3)
     hold = guard.review(turn, draft("That's great to know!  How can I assist you today"), memory)
     assert hold is not None and hold.hide_draft and not hold.end_turn
-    assert hold.notice.endswith("Write a new reply, in other words, to the user's message: I moved to York.")
+    assert hold.notice.endswith(
+        'Write a new reply, in other words, to the user\'s message ("I moved to York."), in your own words, without copying it'
+    )
     assert guard.review(turn, draft(earlier), memory) is None  # once a turn: the second draft goes out
     # a reply built on an earlier one: a sentence of it nearly the same; a formula with a new ending is new
     built_on = RepeatGuard().review(
@@ -1048,7 +1052,10 @@ def test_asked_known_holds_a_reply_that_asks_for_what_the_user_just_said_once():
     intro = Turn(question="Hi! I'm Pasoard. I live in Rudaoton and I work as a florist.")
     hold = policy.review(intro, draft("What's your name?"), FakeMemory())
     assert hold is not None and hold.hide_draft and "they have just told you in their message" in hold.notice
-    assert hold.notice.endswith("the user's message: Hi! I'm Pasoard. I live in Rudaoton and I work as a florist.")
+    assert hold.notice.endswith(
+        "the user's message (\"Hi! I'm Pasoard. I live in Rudaoton and I work as a florist.\"), in your own words, "
+        "without copying it"
+    )
     moved = Turn(question="Big news: I've moved from Rudaoton to Nollthaenbury!")
     old_home = FakeMemory(core=[("human", "Home: Rudaoton")])
     hold = policy.review(moved, draft("I'm glad you've moved. What's your new home?"), old_home)
@@ -1234,7 +1241,9 @@ def test_internal_guard_holds_a_reply_that_speaks_of_functions_or_notices_once()
     leaked = "Please save the details you will need with archival_memory_insert and then go on."
     hold = policy.review(turn, draft(leaked), FakeMemory())
     assert hold is not None and hold.hide_draft and "archival_memory_insert" in hold.notice
-    assert hold.notice.endswith("Went to a gig on the weekend, it was amazing!")
+    assert hold.notice.endswith(
+        '("Went to a gig on the weekend, it was amazing!"), in your own words, without copying it'
+    )
     assert policy.review(turn, draft("The context window is 74% full, sorry."), FakeMemory()) is not None
     # the memory-pressure notice said to the user (bench_honesty seed 49, stop 42)
     pressure = draft("Okay, I'll move some older messages out of view into a summary.")
@@ -1266,7 +1275,9 @@ def test_unasked_denial_holds_an_i_dont_know_to_a_message_that_asked_nothing_onc
     denial = "I'm sorry, but I don't know your favourite dinner. I'll look it up for you."
     hold = policy.review(told, draft(denial), FakeMemory())
     assert hold is not None and hold.hide_draft and "asked you nothing" in hold.notice
-    assert hold.notice.endswith("my favourite dinner is gnocchi. Start with: Thanks for telling me")
+    assert hold.notice.endswith(
+        'dinner is gnocchi."), in your own words, without copying it. Start with: Thanks for telling me'
+    )
     assert policy.review(told, draft("Gnocchi is a great choice! Do you make it yourself?"), FakeMemory()) is None
     asked = Turn(question="What's my sister called?")  # a question may get an honest "I don't know"
     assert policy.review(asked, draft("I don't know your sister's name yet."), FakeMemory()) is None
@@ -1377,7 +1388,9 @@ def test_later_promise_holds_a_promise_once_a_turn_and_never_at_login():
     asked = Turn(question="Any tips for the best man speech? Keep it short.")
     hold = policy.review(asked, draft("Sure, I'll think about it and get back to you."), FakeMemory())
     assert hold is not None and hold.hide_draft and "cannot come back to it" in hold.notice
-    assert hold.notice.endswith("the user's message: Any tips for the best man speech? Keep it short.")
+    assert hold.notice.endswith(
+        'the user\'s message ("Any tips for the best man speech? Keep it short."), in your own words, without copying it'
+    )
     assert policy.review(asked, draft("Keep it short: one story, one thank-you, a toast."), FakeMemory()) is None
     assert policy.review(asked, draft("I'll get back to you.", last=True), FakeMemory()) is None  # no step left
     login = Turn(question=None, kind="login")
@@ -1936,7 +1949,10 @@ def test_perspective_guard_holds_an_answer_that_speaks_as_the_user_once():
     policy, memory = PerspectiveGuard(), FakeMemory()
     turn = Turn(question="What am I allergic to?")
     hold = policy.review(turn, draft("I'm allergic to penicillin."), memory)
-    assert hold is not None and hold.hide_draft and hold.notice.endswith("The user's message: What am I allergic to?")
+    assert hold is not None and hold.hide_draft
+    assert hold.notice.endswith(
+        'the user\'s message ("What am I allergic to?"), in your own words, without copying it.'
+    )
     assert policy.review(turn, draft("You're allergic to penicillin."), memory) is None
     assert policy.review(turn, draft("I'm sorry, but I don't remember your allergy."), memory) is None
     keys = Turn(question="where are my keys?")
@@ -2169,7 +2185,7 @@ def test_perspective_guard_holds_a_reply_that_speaks_of_the_user_by_name(reply, 
     assert (hold is not None) is held
     if held:
         assert hold.keeps_words and hold.notice.endswith(
-            "The user's message: Saw a brilliant octopus documentary yesterday."
+            'the user\'s message ("Saw a brilliant octopus documentary yesterday."), in your own words, without copying it.'
         )
     greeting = PerspectiveGuard().review(Turn(question=None, kind="login"), draft(f"Hello Guskleel! {reply}"), memory)
     assert (greeting is not None) is held
@@ -2788,3 +2804,17 @@ def test_nothing_found_takes_a_word_of_a_line_for_the_kind_of_thing_asked(embedd
         turn = Turn(question=question, event_id=100)
         NothingFound().start(turn, memory)
         assert turn.reply_start == "I don't know", question
+
+
+def test_a_hold_quotes_the_users_message_inside_its_notice_never_last():
+    """dmr seed 16 (stop 53): the later_promise notice ended "Write your reply to the user's
+    message: Hey Mumgrouel, help me out here. Who is my boss at Bisu Library these days?", and
+    the redraft was that message, word for word (7 of 15 redrafts after such notices copied it)."""
+    from memgpt_local.agent.policy.later_promise import LaterPromise
+
+    question = "Hey Mumgrouel, help me out here. Who is my boss at Bisu Library these days?"
+    hold = LaterPromise().review(
+        Turn(question=question), draft("I don't know. I'll search for you later."), FakeMemory()
+    )
+    assert hold is not None and f'("{question}")' in hold.notice
+    assert not hold.notice.rstrip(". ").endswith(question.rstrip("?"))

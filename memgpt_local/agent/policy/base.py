@@ -101,8 +101,17 @@ class MemoryView(Protocol):
 
 def reply_target(turn: Turn) -> str:
     """What a held draft's notice tells the model to answer: the user's words when a user
-    started the turn, else the event above (a login, a document, a heartbeat)."""
-    return f"the user's message: {turn.question}" if turn.question else "the event above"
+    started the turn, else the event above (a login, a document, a heartbeat). The words are
+    quoted inside the sentence, never left last: a notice that ended with them was followed by
+    a copy of them in 7 of 15 redrafts across the evaluation traces, against 2 of 113 after
+    other notices ("Hey Mumgrouel, help me out here. Who is my boss at Bisu Library these
+    days?" sent back to the user, dmr seed 16, stop 53)."""
+    return f"{users_message(turn)}, in your own words, without copying it" if turn.question else "the event above"
+
+
+def users_message(turn: Turn) -> str:
+    """The user's message of the turn, quoted for a notice: 'the user's message ("...")'."""
+    return f'the user\'s message ("{turn.question}")'
 
 
 class Policy:

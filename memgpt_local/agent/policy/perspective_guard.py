@@ -44,7 +44,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
+from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, reply_target
 from memgpt_local.agent.policy.greet_by_name import known_name, user_facts
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.text import (
@@ -300,7 +300,7 @@ class PerspectiveGuard(Policy):
                 self.name,
                 f"Not sent: your reply speaks to {other}, but you are talking with the user, who told you about "
                 f'{other}. Reply to the user ("you" is the user), and name {other} only when you speak of '
-                f"them. The user's message: {turn.question}",
+                f"them. Write your reply to {reply_target(turn)}.",
                 f"it spoke to {other}, not to the user",
                 hide_draft=True,
                 # the redraft of a `make run` chat began "Pepper, you're right." again
@@ -314,7 +314,7 @@ class PerspectiveGuard(Policy):
         if sentence is None and (copied := copies_first_person(draft.message, turn.question)):
             sentence, unsaid = copied
         if sentence is None and not asks_something(turn.question):  # an answer is only held for "I"
-            return self._review_third_person(draft, memory, f"The user's message: {turn.question}", turn.question)
+            return self._review_third_person(draft, memory, f"Write your reply to {reply_target(turn)}.", turn.question)
         if sentence is None:
             return None
         kept = answer_before(draft.message, sentence, turn.question)
@@ -323,7 +323,7 @@ class PerspectiveGuard(Policy):
         return Hold(
             self.name,
             f"Not sent: {sentence!r} speaks as if you were the user. The user spoke about themself: reply to "
-            f'them with "you" (for example "You ..."). The user\'s message: {turn.question}',
+            f'them with "you" (for example "You ..."). Write your reply to {reply_target(turn)}.',
             "it answered as if it were the user",
             hide_draft=True,
             keeps_words=True,

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
-from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, reply_target
+from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, reply_target, users_message
 from memgpt_local.agent.policy.echo_guard import restates_question
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.events import kind_of
@@ -111,8 +111,8 @@ class RepeatGuard(Policy):
             turn.marks.add(PARROT)
             return Hold(
                 self.name,
-                "Not sent: your reply repeats the user's own words. Reply to them in your own words "
-                f"(a comment, an answer or a question about it). The user's message: {turn.question}",
+                f"Not sent: your reply repeats the user's own words. Reply to {users_message(turn)} in your own "
+                "words: a comment, an answer or a question about it.",
                 "it repeated the user's message",
                 hide_draft=True,
             )
@@ -122,7 +122,7 @@ class RepeatGuard(Policy):
             return Hold(
                 self.name,
                 "Not sent: your reply copies what the user wrote in an earlier message, word for word, as if you "
-                f"had said it. Reply in your own words to {reply_target(turn)}",
+                f"had said it. Reply to {reply_target(turn)}",
                 "it copied the user's earlier message",
                 hide_draft=True,
             )

@@ -52,7 +52,7 @@ class UnaskedDenial(Policy):
             self.name,
             "Not sent: the user asked you nothing, they told you something, so there is nothing to know "
             "or to look up. React to what they said, as a friend would, in your own words. "
-            f"Write your reply to {reply_target(turn)} Start with: Thanks for telling me",
+            f"Write your reply to {reply_target(turn)}. Start with: Thanks for telling me",
             "it said it did not know, but the user had asked nothing",
             hide_draft=True,
         )
