@@ -2773,39 +2773,6 @@ def test_grounded_reply_reads_a_long_name_misspelt_as_the_name_seen():
     assert not misspelt("Londbulvien", {"wudruspouel"}) and not misspelt("Tom", {"tim"})
 
 
-class _EmbeddingMemory(FakeMemory):
-    """A fake view whose embed is the real embedder's."""
-
-    def __init__(self, embedder, **kwargs):
-        super().__init__(**kwargs)
-        self._embedder = embedder
-
-    def embed(self, texts):
-        return self._embedder.embed(list(texts))
-
-
-def test_nothing_found_takes_a_word_of_a_line_for_the_kind_of_thing_asked(embedder):
-    """A `make run` chat (stop 53, as Tomasz): "What did I tell you about my wife's diet?" under
-    "Wife: Ola, vegan", the message saying so in view, was answered "I don't know anything about
-    your wife's diet."; no line says "diet". A line's words that are no kind of the thing asked
-    still leave it unknown."""
-    from memgpt_local.agent.policy.nothing_found import NothingFound, answered_in_kind
-
-    said = msg(3, "user", "My wife Ola is vegan and my mum says that's nonsense.")
-    for question in ["What did I tell you about my wife's diet?", "What's my wife's diet?"]:
-        memory = _EmbeddingMemory(embedder, core=[("human", "Wife: Ola, vegan")], context=[said])
-        turn = Turn(question=question, event_id=100)
-        NothingFound().start(turn, memory)
-        assert turn.reply_start != "I don't know", question
-    lines = ["[human] Brother: Tom, visiting next week"]
-    assert answered_in_kind("How old is my brother?", {"old"}, lines, _EmbeddingMemory(embedder).embed) == set()
-    memory = _EmbeddingMemory(embedder, core=[("human", "Brother: Magoette, drives a tram")])
-    for question in ["Which school did my brother go to?", "What's my brother's diet?"]:
-        turn = Turn(question=question, event_id=100)
-        NothingFound().start(turn, memory)
-        assert turn.reply_start == "I don't know", question
-
-
 def test_a_hold_quotes_the_users_message_inside_its_notice_never_last():
     """dmr seed 16 (stop 53): the later_promise notice ended "Write your reply to the user's
     message: Hey Mumgrouel, help me out here. Who is my boss at Bisu Library these days?", and

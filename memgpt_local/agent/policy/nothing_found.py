@@ -46,7 +46,6 @@ from memgpt_local.agent.policy.base import MemoryView, Policy, StepPlan
 from memgpt_local.agent.policy.core_at_question import lines_asked_about
 from memgpt_local.agent.policy.greet_by_name import human_lines, known_name
 from memgpt_local.agent.policy.grounded_reply import asks_about_the_user, names_and_numbers
-from memgpt_local.agent.policy.hits import Embed, unit
 from memgpt_local.agent.policy.search_uncovered import topic
 from memgpt_local.agent.turn import StepRecord, Turn
 from memgpt_local.memory.dates import MONTHS
@@ -59,7 +58,6 @@ from memgpt_local.text import (
     SENTENCE_OPENERS,
     TWO_WORD_KIN,
     WHEN_WORDS,
-    content_words,
     label_topics,
     lines_about,
     named_as_known,
@@ -324,27 +322,6 @@ def detail_left(question: str, lines: list[str]) -> set[str]:
     return left
 
 
-# how near in meaning a word of a line's value is to a word asked for it to answer it as a kind
-# of that thing: "vegan" to "diet" 0.49, "catholic" to "religion" 0.65, "cello" to "instrument"
-# 0.66, against "tram" to "diet" 0.13 and "vegan" to "job" 0.29, "car" 0.36 (all-MiniLM-L6-v2,
-# stop 54); "vegan" to "religion" (0.47) passes, and a line about the one asked of is read out
-KIND_SIMILARITY = 0.45
-
-
-def answered_in_kind(question: str, left: set[str], lines: list[str], embed: Embed) -> set[str]:
-    """The ``left`` stems that a word of the core ``lines``' values answers as a kind of that
-    thing: "What did I tell you about my wife's diet?" under "Wife: Ola, vegan" was answered "I
-    don't know anything about your wife's diet." (a `make run` chat, stop 53): no line says
-    "diet", and none needs to."""
-    asked = sorted({w.lower() for w in words(question) if stem(w) in left})
-    values = sorted({w.lower() for line in lines for w in content_words(line.partition(":")[2]) if w.isalpha()})
-    if not asked or not values:
-        return set()
-    vectors = unit(embed([*asked, *values]))
-    nearest = (vectors[: len(asked)] @ vectors[len(asked) :].T).max(axis=1)
-    return {stem(w) for w, near in zip(asked, nearest) if near >= KIND_SIMILARITY}
-
-
 def _amount_of(text: str, asked: set[str]) -> bool:
     """Whether ``text`` gives a number (not a day or a time) nearer to a word of ``asked`` (the
     person or animal asked of) than to any other's: "My sister Ola lives in Gdansk and my dog
@@ -410,9 +387,6 @@ def unseen_subject(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_V
     told = bool(ASKS_WHAT_WAS_TOLD.search(question))
     if lines and not (told and not any(subject <= stems(line) for line in lines)):
         return set()
-    theirs = lines_of(lines, owners_asked_of(question))
-    if told and theirs and not subject - _covered(theirs) - answered_in_kind(question, subject, theirs, memory.embed):
-        return set()  # "What did I tell you about my wife's diet?" under "Wife: Ola, vegan"
     # "What was the band I went to see play live?" was met with no search under "Sister:
     # Quodaiick, lives in Leeds", and answered "The Beatles" (bench_honesty seed 57, stop 45)
     meant = subject_of(question, as_meant=True)
@@ -437,10 +411,8 @@ def evidence(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_VIEW) -
     if not subject:
         if not one_question_about_the_user(turn, question):
             return None
-        lines = lines_asked_about(question, memory)
+        left = detail_left(question, lines_asked_about(question, memory))
         owners = owners_asked_of(question)
-        left = detail_left(question, lines)
-        left -= answered_in_kind(question, left, lines_of(lines, owners) or lines, memory.embed)
         if not left:
             return None
         if any(  # "I work at the infirmary" says nothing of a brother's work; a notice's lines are read apart
