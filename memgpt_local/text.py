@@ -397,6 +397,12 @@ _ANIMAL_WORDS = " ".join(sorted(PETS | {"pets", "animal", "animals"}))
 # a journey is asked about by any of its names: "When is our trip?" under "Destination: Marrakech in
 # April" got no notice and was denied (a `make run` chat, stop 44)
 _TRIP_WORDS = "trip trips travel travelling traveling holiday holidays vacation vacations journey flight"
+# a diet is asked about by what it is a kind of: "What did I tell you about my wife's diet?" under
+# "Wife: Ola, vegan" was denied, no line saying "diet" (a `make run` chat, stop 53)
+DIETS = frozenset(
+    "vegan vegans vegetarian vegetarians veggie pescatarian pescetarian keto paleo halal kosher teetotal".split()
+)
+_DIET_WORDS = "diet diets eat eats eating food foods meat"
 LABEL_TOPICS = {
     **{label: _TRIP_WORDS for label in ("trip", "travel", "destination", "holiday", "vacation", "journey", "flight")},
     **{animal: "pet pets animal animals" for animal in PETS},
@@ -436,6 +442,12 @@ _COMING_OVER = re.compile(
 def label_topics(label: str) -> set[str]:
     """The words people ask about a line labelled ``label`` with (``LABEL_TOPICS``)."""
     return {w for word in words(label) for w in LABEL_TOPICS.get(word, "").split()}
+
+
+def kinds_named(text: str) -> set[str]:
+    """The words people ask about what ``text`` names as one kind of a thing with: "vegan" is a
+    diet, asked about as "diet" or by what one eats."""
+    return {w for word in words(text) if word in DIETS for w in _DIET_WORDS.split()}
 
 
 def topic_words(question: str) -> str:

@@ -2785,3 +2785,20 @@ def test_a_hold_quotes_the_users_message_inside_its_notice_never_last():
     )
     assert hold is not None and f'("{question}")' in hold.notice
     assert not hold.notice.rstrip(". ").endswith(question.rstrip("?"))
+
+
+def test_nothing_found_takes_a_diet_named_for_the_diet_asked():
+    """A `make run` chat (stop 53, as Tomasz): "What did I tell you about my wife's diet?" under
+    "Wife: Ola, vegan", the message saying so in view, was answered "I don't know anything about
+    your wife's diet.": no line says "diet". A line that names no diet leaves it unknown."""
+    from memgpt_local.agent.policy.nothing_found import NothingFound
+
+    said = msg(3, "user", "My wife Ola is vegan and my mum says that's nonsense.")
+    for question in ["What did I tell you about my wife's diet?", "What's my wife's diet?", "Does my wife eat meat?"]:
+        turn = Turn(question=question, event_id=100)
+        NothingFound().start(turn, FakeMemory(core=[("human", "Wife: Ola, vegan")], context=[said]))
+        assert turn.reply_start != "I don't know", question
+    for question in ["What's my wife's diet?", "What's my wife's religion?"]:
+        turn = Turn(question=question, event_id=100)
+        NothingFound().start(turn, FakeMemory(core=[("human", "Wife: Ola, drives a tram")]))
+        assert turn.reply_start == "I don't know", question

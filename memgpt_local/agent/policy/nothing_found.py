@@ -58,6 +58,7 @@ from memgpt_local.text import (
     SENTENCE_OPENERS,
     TWO_WORD_KIN,
     WHEN_WORDS,
+    kinds_named,
     label_topics,
     lines_about,
     named_as_known,
@@ -152,7 +153,7 @@ def speaks_of(hit: SearchHit, subject: set[str], asked: set[str]) -> bool:
         return False
     text = statements(hit.text) if hit.role == "user" else hit.text  # a question found says nothing
     kin = any(names_the_relative(text, word) for word in asked & TWO_WORD_KIN.keys())
-    return bool(subject & stems(text) or asked & label_topics(text) or kin)
+    return bool(subject & _said_stems(text) or asked & label_topics(text) or kin)
 
 
 SEARCHED_HITS = 5  # hits of each memory that the check before the first step reads
@@ -270,7 +271,13 @@ def _covered(lines: list[str]) -> set[str]:
     """The stems core ``lines`` (quoted "[human] ...") may answer a question with: their words,
     and the words people ask about their labels with."""
     said = " ".join(line.split("] ", 1)[-1] for line in lines)
-    return stems(said) | stems(topic_words(said)) | {stem(w) for line in lines for w in label_topics(label_of(line))}
+    labels = {stem(w) for line in lines for w in label_topics(label_of(line))}
+    return _said_stems(said) | stems(topic_words(said)) | labels
+
+
+def _said_stems(text: str) -> set[str]:
+    """The stems of ``text`` and of what it names a kind of ("diet" for "vegan")."""
+    return stems(text) | {stem(w) for w in kinds_named(text)}
 
 
 def owners_asked_of(question: str) -> set[str]:
@@ -385,14 +392,14 @@ def unseen_subject(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_V
     # schedule is mostly night shifts on a cardiac ward." from "Shifts: ..." (a `make run` chat, stop 53);
     # and it is in view only when a text says all of it
     told = bool(ASKS_WHAT_WAS_TOLD.search(question))
-    if lines and not (told and not any(subject <= stems(line) for line in lines)):
+    if lines and not (told and not any(subject <= _said_stems(line) for line in lines)):
         return set()
     # "What was the band I went to see play live?" was met with no search under "Sister:
     # Quodaiick, lives in Leeds", and answered "The Beatles" (bench_honesty seed 57, stop 45)
     meant = subject_of(question, as_meant=True)
 
     def says_it(text: str) -> bool:
-        return meant <= stems(text) if told else bool(meant & stems(text))
+        return meant <= _said_stems(text) if told else bool(meant & _said_stems(text))
 
     if any(says_it(text) or names_the_relative(text, question) for text in in_view_before(turn, memory, seen)):
         return set()
