@@ -275,7 +275,8 @@ def test_repeat_guard_holds_a_reply_of_an_earlier_turn_once_and_shows_the_messag
     hold = guard.review(turn, draft("That's great to know!  How can I assist you today"), memory)
     assert hold is not None and hold.hide_draft and not hold.end_turn
     assert hold.notice.endswith(
-        'Write a new reply, in other words, to the user\'s message ("I moved to York."), in your own words, without copying it'
+        'Write a new reply, in other words, to the user\'s message ("I moved to York."), in your own words, '
+        "without copying it"
     )
     assert guard.review(turn, draft(earlier), memory) is None  # once a turn: the second draft goes out
     # a reply built on an earlier one: a sentence of it nearly the same; a formula with a new ending is new
@@ -1389,7 +1390,8 @@ def test_later_promise_holds_a_promise_once_a_turn_and_never_at_login():
     hold = policy.review(asked, draft("Sure, I'll think about it and get back to you."), FakeMemory())
     assert hold is not None and hold.hide_draft and "cannot come back to it" in hold.notice
     assert hold.notice.endswith(
-        'the user\'s message ("Any tips for the best man speech? Keep it short."), in your own words, without copying it'
+        'the user\'s message ("Any tips for the best man speech? Keep it short."), in your own words, '
+        "without copying it"
     )
     assert policy.review(asked, draft("Keep it short: one story, one thank-you, a toast."), FakeMemory()) is None
     assert policy.review(asked, draft("I'll get back to you.", last=True), FakeMemory()) is None  # no step left
@@ -2185,7 +2187,8 @@ def test_perspective_guard_holds_a_reply_that_speaks_of_the_user_by_name(reply, 
     assert (hold is not None) is held
     if held:
         assert hold.keeps_words and hold.notice.endswith(
-            'the user\'s message ("Saw a brilliant octopus documentary yesterday."), in your own words, without copying it.'
+            'the user\'s message ("Saw a brilliant octopus documentary yesterday."), in your own words, '
+            "without copying it."
         )
     greeting = PerspectiveGuard().review(Turn(question=None, kind="login"), draft(f"Hello Guskleel! {reply}"), memory)
     assert (greeting is not None) is held
