@@ -1874,3 +1874,27 @@ def test_a_relative_the_user_says_is_someone_elses_is_refiled_under_them(store):
     ]
     assert disowned_relatives(saved, "She's Ola's sister, not mine.") == []  # which one: not said
     assert disowned_relatives(saved, "My sister Magda is great.", greeting) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "said", "unsaid"),
+    [
+        (
+            "Party: throwing a party for Magda's sister",
+            "Ola's sister Magda turns 40, we're throwing her a party.",
+            True,
+        ),
+        ("Ola's sister: Magda", "Ola's sister Magda turns 40, we're throwing her a party.", False),  # the label's
+        ("Party: for Ola's younger sister", "Ola's younger sister Magda turns 40.", False),
+        ("Dinner: with Julien's wife", "Julien and his wife Chloé came to dinner.", False),  # "his wife"
+        ("Work: manager at Nando's", "I manage a Nando's.", False),  # no relative
+    ],
+)
+def test_a_value_naming_a_relative_nobody_spoke_of_is_no_fact(line, said, unsaid):
+    """A `make run` chat (stop 53, as Tomasz): "Ola's sister Magda turns 40 on the 20th, we're
+    throwing her a party." was written "Party: throwing a party for Magda's sister"."""
+    from memgpt_local.agent.fact_lines import unsaid_relative, worth_saving
+
+    assert unsaid_relative(line, said) is unsaid
+    if unsaid:
+        assert not worth_saving(line, said)

@@ -219,6 +219,7 @@ def worth_saving(line: str, said: str, asked: str = "") -> bool:
         and not a_guess(line)
         and not asks_the_listener(line)
         and not someone_elses_relative(line)
+        and not unsaid_relative(line, said)
         and not says_only_its_label(line)
         and not days_news(line, said)
     )
@@ -297,6 +298,25 @@ def someone_elses_relative(line: str) -> bool:
     return len(re.findall(r"['’]s\b", label)) > 1 or bool(
         relative and relative["relation"].lower() in RELATIONS and labelled and labelled <= RELATIONS
     )
+
+
+_NAMED_RELATIVE = re.compile(r"\b(?P<name>[A-Z][a-z]+)['’]s\s+(?P<relation>[a-z]+)\b")
+
+
+def unsaid_relative(line: str, said: str) -> bool:
+    """Whether ``line``'s value names someone's relative ("Magda's sister") that ``said`` never
+    tells of: "Ola's sister Magda turns 40 on the 20th, we're throwing her a party" was written
+    "Party: throwing a party for Magda's sister" (a `make run` chat, stop 53). "his sister" or
+    "her sister" may be anyone's."""
+    for m in _NAMED_RELATIVE.finditer(line.partition(":")[2]):
+        relation = m["relation"]
+        if relation not in RELATIONS:
+            continue
+        between = r"\s+(?:\w+\s+){0,2}?"
+        told = rf"\b(?:{re.escape(m['name'])}['’]s|his|her|their){between}{relation}\b"
+        if not re.search(told, said, re.IGNORECASE):
+            return True
+    return False
 
 
 # a value that only guesses: "Orla might say otherwise" was written "Wife: Orla, might say otherwise"
