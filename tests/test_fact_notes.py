@@ -1840,6 +1840,9 @@ def test_a_relatives_fact_told_of_another_relative_is_theirs():
     assert kin_told_of_another(["Mum: vegan"], "Honestly I think going vegan is hard, my mum agrees.") == [
         "Mum: vegan"
     ]  # no relative is the subject of what tells it
+    hip = "Rui's mum broke her hip on Sunday, so we're driving to Porto."
+    assert kin_told_of_another(["Mum: broke her hip"], hip) == ["Rui's mum: broke her hip"]
+    assert kin_told_of_another(["Mum: broke her hip"], "My mum broke her hip on Sunday.") == ["Mum: broke her hip"]
     party = "We're going to Ola's sister Magda's place for her birthday party on Saturday."
     assert their_relations(["Sister: Magda"], party, "Tomasz") == ["Ola's sister: Magda"]
     assert their_relations(["Sister: Magda"], "My sister Magda's place is lovely.", "Tomasz") == ["Sister: Magda"]

@@ -478,18 +478,35 @@ def kin_told_of_another(lines: Sequence[str], said: str) -> list[str]:
         if not about or "'" in label or not kin or not kin <= set(_KIN):
             out.append(line)
             continue
-        subjects = [_NAMED_SUBJECT.match(c.strip()) for c in clauses if about <= _said_stems(c)]
-        others = {(m["kind"].lower(), m["name"]) for m in subjects if m and m["kind"]}
-        if not subjects or len(others) != 1 or len(others) != len(subjects):
+        subjects = [_kin_subject(c.strip()) for c in clauses if about <= _said_stems(c)]
+        if not subjects or len(set(subjects)) != 1 or (found := subjects[0]) is None:
             out.append(line)
             continue
-        kind, who = next(iter(others))
-        if _same_kin(kind, kin) or (name and who and name != who.lower()):
+        owner, kind, who = found
+        if owner and _same_kin(kind, kin) and not name:
+            out.append(f"{owner}'s {kind}{sep}{value}")  # "Rui's mum broke her hip": not the user's mum
+            continue
+        if owner or _same_kin(kind, kin) or (name and who and name != who.lower()):
             out.append(line)
             continue
         told = ", ".join(p for p in (None if name else who, value.strip()) if p)
         out.append(f"{kind.capitalize()}{sep} {told}")
     return out
+
+
+# a clause whose subject is someone's relative: "Rui's mum broke her hip"
+_THEIR_KIN_SUBJECT = re.compile(
+    rf"^(?:(?i:and|but|so|also|oh|anyway|well)\s+)*(?P<owner>[A-Z][a-z]+)['’]s\s+(?P<kind>(?i:{RELATION_PATTERN}))\b"
+)
+
+
+def _kin_subject(clause: str) -> tuple[str, str, str | None] | None:
+    """(whose, which relative, their name) of the relative ``clause`` is about: ("", "wife",
+    "Ola") for "My wife Ola is vegan", ("Rui", "mum", None) for "Rui's mum broke her hip"."""
+    if theirs := _THEIR_KIN_SUBJECT.match(clause):
+        return theirs["owner"], theirs["kind"].lower(), None
+    mine = _NAMED_SUBJECT.match(clause)
+    return ("", mine["kind"].lower(), mine["name"]) if mine and mine["kind"] else None
 
 
 # "She's Ola's sister actually, not mine!", "Magda is my wife's sister, not mine"; "she's not my
