@@ -1901,3 +1901,13 @@ def test_a_value_naming_a_relative_nobody_spoke_of_is_no_fact(line, said, unsaid
     assert unsaid_relative(line, said) is unsaid
     if unsaid:
         assert not worth_saving(line, said)
+
+
+def test_a_pronoun_is_no_one_whose_plan_it_is():
+    """A `make run` chat (stop 54, as Kenji): "She's bringing my grandson Leo over on Saturday"
+    saved "Grandson: She, Leo, coming over on Saturday"."""
+    from memgpt_local.agent.facts import plan_owner
+
+    assert plan_owner("She's bringing my grandson Leo over on Saturday") is None
+    assert plan_owner("Sam's flying back on Friday") == "Sam"
+    assert plan_owner("my sister is visiting tomorrow") == "sister"

@@ -457,7 +457,12 @@ def plan_owner(clause: str) -> str | None:
     if m["relation"]:
         return m["named"] or m["relation"].lower()
     name = m["name"] or m["owner"]
-    return None if name.lower() in ("it", "that", "this", "there", "today", "tomorrow", "tonight") else name
+    # nor is "She" anyone's name: "She's bringing my grandson Leo over on Saturday" was saved
+    # "Grandson: She, Leo, ..." (a `make run` chat, stop 54)
+    return None if name.lower() in _NO_PLAN_SUBJECT else name
+
+
+_NO_PLAN_SUBJECT = frozenset("it that this there today tomorrow tonight he she they we you".split())
 
 
 def keep_owners(lines: Sequence[str], said: str, when: datetime) -> list[str]:
