@@ -439,6 +439,10 @@ _COMING_OVER = re.compile(
 )
 
 
+# words that tell of a death: a line that says one is a loss, never a cheerful note
+DEATH = re.compile(r"\b(?:passed\s+away|passed\s+on|died|lost)\b", re.IGNORECASE)
+
+
 def label_topics(label: str) -> set[str]:
     """The words people ask about a line labelled ``label`` with (``LABEL_TOPICS``)."""
     return {w for word in words(label) for w in LABEL_TOPICS.get(word, "").split()}

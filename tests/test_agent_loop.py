@@ -734,3 +734,15 @@ def test_an_answer_begun_from_a_core_line_ends_after_its_first_sentence(store):
     store.core.set_value(two.agent_id, "human", "Name: Ana\nBand: Sheldeens\nHome: Leeds")
     both = ask(two, "Which band do I like, and where do I live?")  # two questions: no limit
     assert both.messages == ["Your band is the Sheldeens. You live in Leeds."]
+
+
+def test_a_line_copied_from_a_memory_update_notice_is_appended_without_its_mark(store):
+    """A `make run` chat (stop 54): the model appended "saved: Wife: Michiko, passed away two
+    years ago this winter. ..." to the human block, the notice's "saved: " and all."""
+    line = "Wife: Michiko, passed away two years ago this winter."
+    runner = make_runner(
+        store, [call("core_memory_append", label="human", content=f"saved: {line}", heartbeat=True), say("I'm sorry.")]
+    )
+    store.core.set_value(runner.agent_id, "human", "Name: Kenji")
+    ask(runner, "My wife Michiko passed away two years ago this winter.")
+    assert store.core.get(runner.agent_id, "human").value == f"Name: Kenji\n{line}"

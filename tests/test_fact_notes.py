@@ -1911,3 +1911,21 @@ def test_a_pronoun_is_no_one_whose_plan_it_is():
     assert plan_owner("She's bringing my grandson Leo over on Saturday") is None
     assert plan_owner("Sam's flying back on Friday") == "Sam"
     assert plan_owner("my sister is visiting tomorrow") == "sister"
+
+
+def test_a_death_the_user_tells_stays_on_the_line_of_the_one_who_died():
+    """A `make run` chat (stop 54, as Kenji): "My wife Michiko passed away two years ago this
+    winter." was saved "Wife: Michiko", and a greeting may then ask after her."""
+    from memgpt_local.agent.fact_owners import deaths_told
+
+    said = "My wife Michiko passed away two years ago this winter. The house gets very quiet some evenings."
+    assert deaths_told(["Wife: Michiko"], [], said) == ["Wife: Michiko, passed away two years ago this winter"]
+    assert deaths_told([], ["Wife: Michiko"], "My wife Michiko passed away in 2024.") == [
+        "Wife: Michiko, passed away in 2024"
+    ]  # joins the saved line
+    assert deaths_told(["Hobby: chess"], [], "My dad died in March.") == ["Hobby: chess", "Dad: died in March"]
+    cat = "We lost our cat Miso last spring, I still miss her."
+    assert deaths_told(["Pet: Miso"], [], cat) == ["Pet: Miso, lost last spring"]
+    told = ["Father: died in March (2026-03)"]
+    assert deaths_told(told, [], "My dad died in March, it's been a hard year.") == told  # said already
+    assert deaths_told(["Dad: Tom, retired"], [], "I lost my job in March.") == ["Dad: Tom, retired"]

@@ -2805,3 +2805,23 @@ def test_nothing_found_takes_a_diet_named_for_the_diet_asked():
         turn = Turn(question=question, event_id=100)
         NothingFound().start(turn, FakeMemory(core=[("human", "Wife: Ola, drives a tram")]))
         assert turn.reply_start == "I don't know", question
+
+
+def test_internal_guard_holds_a_reply_that_only_says_it_took_note():
+    """A `make run` chat (stop 54): told "My wife Michiko passed away two years ago this winter.
+    The house gets very quiet some evenings.", the model replied "I've added that information to
+    your memory. I'll remember it for later."; a login's greeting is another matter."""
+    from memgpt_local.agent.policy.greet_by_name import opener
+    from memgpt_local.agent.policy.internal_guard import InternalGuard, only_reports_saving
+
+    told = Turn(question="My wife Michiko passed away two years ago this winter. The house gets very quiet.")
+    reply = "I've added that information to your memory. I'll remember it for later."
+    hold = InternalGuard().review(told, draft(reply), FakeMemory())
+    assert hold is not None and hold.hide_draft and "only says you took note" in hold.notice
+    assert InternalGuard().review(told, draft("I'm so sorry about Michiko. I'll remember her."), FakeMemory()) is None
+    for message in ["I remember you said that. Leo sounds lovely!", "I added sugar to the recipe. Try it!"]:
+        assert not only_reports_saving(message), message
+    assert only_reports_saving("Got it! I saved that.") and only_reports_saving("I'll keep that in mind.")
+    # nor is a death the note a login greets with
+    notes = ["Daughter: Yuki, GP in Manchester", "Wife: Michiko, passed away two years ago this winter"]
+    assert opener(notes, date(2026, 12, 6)) == f'"{notes[0]}"'

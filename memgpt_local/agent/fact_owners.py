@@ -14,12 +14,14 @@ from collections.abc import Callable, Sequence
 
 from memgpt_local.memory.dates import HOLIDAY_WORDS, MONTHS, WEEKDAYS
 from memgpt_local.text import (
+    DEATH,
     FIRST_PERSON,
     PETS,
     RELATIONS,
     STOPWORDS,
     content_words,
     introduced_name,
+    normalize_space,
     sentences,
     stem,
     words,
@@ -815,4 +817,47 @@ def their_news(lines: Sequence[str], saved: Sequence[str], said: str) -> list[st
             continue
         (one,) = named
         out.append(f"{one.capitalize()}'s {label.strip()[:1].lower()}{label.strip()[1:]}:{value}")
+    return out
+
+
+_KIN_OR_PET = "(?:" + "|".join(sorted(RELATIONS | PETS, key=len, reverse=True)) + ")"
+# "My wife Michiko passed away two years ago this winter", "my dad died in March", "we lost our cat
+# Miso last spring": who died and the user's words for it
+_DEATHS = (
+    re.compile(
+        rf"\b(?i:my|our)\s+(?P<kind>(?i:{_KIN_OR_PET}))\s*,?\s*(?P<name>[A-Z][a-z]+)?,?\s+"
+        r"(?P<told>(?:passed\s+away|passed\s+on|died)\b[^.,;!?]*)"
+    ),
+    re.compile(
+        rf"\b(?i:we|I)\s+(?P<told>lost)\s+(?i:my|our)\s+(?P<kind>(?i:{_KIN_OR_PET}))\s*,?\s*(?P<name>[A-Z][a-z]+)?"
+        r"(?P<when>[^.,;!?]*)"
+    ),
+)
+
+
+def deaths_told(lines: Sequence[str], saved: Sequence[str], said: str) -> list[str]:
+    """``lines`` with a death the user told kept on the line of the one who died, in the user's
+    words: "My wife Michiko passed away two years ago this winter." was saved "Wife: Michiko" (a
+    `make run` chat, stop 54), and a greeting may then ask after her. A line that says nothing of
+    them yet is written for them ("Dad: died in March")."""
+    out = list(lines)
+    for pattern in _DEATHS:
+        for m in pattern.finditer(said):
+            kind, name = m["kind"].lower(), m["name"]
+            told = normalize_space(f"{m['told']}{m.groupdict().get('when') or ''}").rstrip()
+            theirs = [
+                i
+                for i, line in enumerate(out)
+                if "'" not in label_of_line(line)
+                and (individual(line) == name.lower() if name else _same_kin(kind, set(words(label_of_line(line)))))
+            ]
+            if any(DEATH.search(out[i].partition(":")[2]) for i in theirs):
+                continue
+            if theirs:
+                out[theirs[0]] = f"{out[theirs[0]].rstrip()}, {told}"
+                continue
+            label = next(
+                (ln.partition(":")[0].strip() for ln in saved if name and individual(ln) == name.lower()), None
+            )
+            out.append(f"{label or kind.capitalize()}: {', '.join(p for p in (name, told) if p)}")
     return out

@@ -89,6 +89,7 @@ from memgpt_local.agent.fact_lines import (
 from memgpt_local.agent.fact_merge import AGE, AGE_IN_VALUE, BLOCK, Notes, block_lines, merge
 from memgpt_local.agent.fact_owners import (
     RELATION_PATTERN,
+    deaths_told,
     disowned_relatives,
     files_a_saved_person,
     individual,
@@ -711,7 +712,7 @@ class FactNoter:
         written = kin_told_of_another(their_relations(written, told, user), named)
         if answered or denies(answering):
             written = owned_as_denied(written, answering, named, user)
-        written = named_people(written, saved, told)
+        written = deaths_told(named_people(written, saved, told), saved, said)
         written += [line for line in new_ages(saved, said) if label_of(line) not in map(label_of, written)]
         # the work question saw the saved job and wrote the work now: its line replaces, not joins
         settled = {label_of(line) or "" for line in written if work_line(line)} if now else set()

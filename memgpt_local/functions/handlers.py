@@ -61,7 +61,13 @@ def _too_long(label: str, new_value: str, limit: int) -> FunctionOutcome:
     )
 
 
+# the mark of a memory-update notice, copied into an edit: "saved: Wife: Michiko, passed away ..."
+# was appended to the human block as it is (a `make run` chat, stop 54)
+_NOTICE_MARK = re.compile(r"^\s*(?:saved|changed|added):\s+", re.IGNORECASE)
+
+
 def core_memory_append(ctx: FunctionContext, args: a.CoreMemoryAppendArgs) -> FunctionOutcome:
+    args = args.model_copy(update={"content": "\n".join(_NOTICE_MARK.sub("", ln) for ln in args.content.splitlines())})
     block = ctx.store.core.get(ctx.agent_id, args.label)
     # the packaged "Nothing is known about the user yet." goes once something is known: kept
     # above the facts, it had the model answer "I don't know anything about you"

@@ -31,7 +31,7 @@ from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.events import is_name_line, kind_of
 from memgpt_local.memory.dates import MONTHS, first_iso_day, spoken_days
 from memgpt_local.schemas import Message, NewMessage
-from memgpt_local.text import BARE_LABEL_STEMS, content_words, label_topics, sentences, stem, stems, words
+from memgpt_local.text import BARE_LABEL_STEMS, DEATH, content_words, label_topics, sentences, stem, stems, words
 
 NEAR_DAYS = (
     30  # a plan within a month is news to greet with (a visit 19 days off, at Christmas, was passed over; stop 52)
@@ -145,7 +145,9 @@ def opener(facts: Sequence[str], today: date, greeted: Sequence[str] = ()) -> st
     tomorrow". A note an earlier greeting (``greeted``) named is left for the others, unless
     its day is today or tomorrow: a `make run` chat (stop 53) greeted a user back after three
     minutes with her mum's flight in 13 days again, word for word, while her partner's new job,
-    told since, went unmentioned."""
+    told since, went unmentioned. A line that tells of a death is never the note: "Wife:
+    Michiko, passed away two years ago" is no news to greet someone with (stop 54)."""
+    facts = [line for line in facts if not DEATH.search(line.partition(":")[2])]
     fresh = [
         line
         for line in facts

@@ -55,6 +55,27 @@ def only_announces(message: str) -> bool:
     return bool(announcing) and sum(len(words(s)) for s in said if s not in announcing) <= 3
 
 
+# a sentence that reports the assistant's own note-taking: "I've added that information to your
+# memory.", "I'll remember it for later."
+_REPORTS_SAVING = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|sure|got\s+it|noted)\W+)?"
+    r"(?:(?:I've|I\s+have|I)\s+(?:(?:now|just|also)\s+)?(?:added|saved|stored|noted|updated|recorded|made\s+a\s+note\s+of)"
+    r"|(?:I'll|I\s+will)\s+(?:(?:now|also)\s+)?(?:remember|keep|note|save|add|store|record))"
+    r"\s+(?:\w+\s+){0,3}?(?:that|this|it|them|information|details|everything|in\s+mind|down)\b",
+    re.IGNORECASE,
+)
+
+
+def only_reports_saving(message: str) -> bool:
+    """Whether ``message`` only says the assistant noted what it was told (at most three words
+    besides): told "My wife Michiko passed away two years ago this winter. The house gets very
+    quiet some evenings.", the model saved it and replied "I've added that information to your
+    memory. I'll remember it for later." (a `make run` chat, stop 54)."""
+    said = sentences(message)
+    saving = [s for s in said if _REPORTS_SAVING.match(s)]
+    return bool(saving) and sum(len(words(s)) for s in said if s not in saving) <= 3
+
+
 def copied_note(message: str, lines: Sequence[str]) -> str | None:
     """The first core line (``Label: value``) that ``message`` holds as written, colon and all:
     a greeting went out as "Hello Kerkstaen! I'm here to help you with anything you need. Gig:
@@ -90,6 +111,15 @@ class InternalGuard(Policy):
                 "Answer from what you can see, or say you do not know. "
                 f"Write your reply to {reply_target(turn)}",
                 "it only announced a search",
+                hide_draft=True,
+            )
+        if turn.question and only_reports_saving(draft.message):
+            return Hold(
+                self.name,
+                "Not sent: your reply only says you took note, and your notes are kept without a word from you. "
+                "The user told you something: answer what they said, as a friend would, in a sentence or two. "
+                f"Write your reply to {reply_target(turn)}",
+                "it only said it took note",
                 hide_draft=True,
             )
         note = copied_note(draft.message, human_lines(memory))
