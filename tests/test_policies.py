@@ -2825,3 +2825,20 @@ def test_internal_guard_holds_a_reply_that_only_says_it_took_note():
     # nor is a death the note a login greets with
     notes = ["Daughter: Yuki, GP in Manchester", "Wife: Michiko, passed away two years ago this winter"]
     assert opener(notes, date(2026, 12, 6)) == f'"{notes[0]}"'
+
+
+def test_tone_guard_hears_a_loss_that_memory_holds():
+    """A `make run` chat (stop 54): "Ha, yes, he's an old boy now. Some evenings I still set out
+    two teacups out of habit, for Michiko." under "Wife: Michiko, passed away two years ago this
+    winter" got "That's great! I'm glad Biscuit is still doing well."."""
+    from memgpt_local.agent.policy.tone_guard import ToneGuard
+
+    memory = FakeMemory(core=[("human", "Wife: Michiko, passed away two years ago this winter")])
+    told = Turn(question="Ha, yes, he's an old boy now. Some evenings I still set out two teacups, for Michiko.")
+    hold = ToneGuard().review(told, draft("That's great! I'm glad Biscuit is still doing well."), memory)
+    assert hold is not None and "Wife: Michiko, passed away" in hold.notice
+    assert ToneGuard().review(told, draft("That's so tender. Do you still drink her tea?"), memory) is None
+    alive = FakeMemory(core=[("human", "Wife: Michiko, teaches piano")])
+    assert ToneGuard().review(told, draft("That's great! Two cups it is."), alive) is None
+    missed = Turn(question="We lost our cat Miso last spring, I still miss her.")
+    assert ToneGuard().review(missed, draft("That's great! Cats are lovely."), FakeMemory()) is not None

@@ -17,8 +17,9 @@ from __future__ import annotations
 import re
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
+from memgpt_local.agent.policy.greet_by_name import human_lines
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.text import sentences, statements
+from memgpt_local.text import DEATH, sentences, statements
 
 # words of a hard day, a worry or a loss
 _HARD = re.compile(
@@ -30,7 +31,7 @@ _HARD = re.compile(
     r"|allergic|allergy|allergies|the\s+hard\s+way|accident|emergency"
     # "My granddaughter is teaching me to knit, which is going badly." got "That's a great story ...
     # I'm glad you're enjoying knitting." (a `make run` chat, stop 50)
-    r"|badly|disaster|hopeless|desperate)\b",
+    r"|badly|disaster|hopeless|desperate|miss|misses|missing)\b",
     re.IGNORECASE,
 )
 _NOT_SO = re.compile(r"\b(?:not|never|no\s+longer|n't)\s+(?:\w+\s+)?$", re.IGNORECASE)
@@ -73,6 +74,21 @@ def opens_with(kind: re.Pattern[str], reply: str) -> bool:
     return bool(first) and bool(kind.match(first[0].replace("\u2019", "'")))
 
 
+def mourned(message: str, lines: list[str]) -> list[str]:
+    """The core ``lines`` that tell of the death of someone ``message`` names by name: "Some
+    evenings I still set out two teacups out of habit, for Michiko." under "Wife: Michiko, passed
+    away two years ago this winter" got "That's great! I'm glad Biscuit is still doing well." (a
+    `make run` chat, stop 54): the message says no hard word, the memory does."""
+    named = set(re.findall(r"\b[A-Z][a-z]+\b", statements(message)))
+    out = []
+    for line in lines:
+        value = line.partition(":")[2]
+        who = re.match(r"\s*([A-Z][a-z]+)\b", value)
+        if who and who[1] in named and DEATH.search(value):
+            out.append(line)
+    return out
+
+
 class ToneGuard(Policy):
     name = "tone_guard"
 
@@ -89,9 +105,12 @@ class ToneGuard(Policy):
                 "it mourned good news",
                 hide_draft=True,
             )
-        if not hard or not opens_with(_CHEER, draft.message):
+        lost = mourned(turn.question, human_lines(memory))
+        if not (hard or lost) or not opens_with(_CHEER, draft.message):
             return None
         said = ", ".join(f'"{w.lower()}"' for w in dict.fromkeys(hard))
+        if not hard:
+            said = f"something of one they lost ({lost[0]!r}, from your memory)"
         return Hold(
             self.name,
             f"Not sent: the user said {said}; a reply that opens in cheer reads as if you did not listen. "
