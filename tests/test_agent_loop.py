@@ -746,3 +746,10 @@ def test_a_line_copied_from_a_memory_update_notice_is_appended_without_its_mark(
     store.core.set_value(runner.agent_id, "human", "Name: Kenji")
     ask(runner, "My wife Michiko passed away two years ago this winter.")
     assert store.core.get(runner.agent_id, "human").value == f"Name: Kenji\n{line}"
+
+
+def test_a_weekday_said_twice_over_goes_out_once(store):
+    """A `make run` chat (stop 54) greeted "I know you have a grandson who is coming over on
+    Saturday, Saturday 12 December." (the user's day, then the login notice's)."""
+    runner = make_runner(store, [say("Leo is coming over on Saturday, Saturday 12 December. Lovely!")])
+    assert ask(runner, "When is Leo coming?").messages == ["Leo is coming over on Saturday 12 December. Lovely!"]

@@ -48,8 +48,15 @@ class FunctionContext:
     turn_start: int | None = None  # id of the event the turn answers: recall search stops before it
 
 
+# a weekday said twice over, once as the user said it and once as the login notice spells the
+# day: "... coming over on Saturday, Saturday 12 December." (a `make run` chat, stop 54)
+_DAY_TWICE = re.compile(
+    r"\b(?P<day>monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+(?:on\s+)?(?P=day)\b", re.IGNORECASE
+)
+
+
 def send_message(ctx: FunctionContext, args: a.SendMessageArgs) -> FunctionOutcome:
-    return FunctionOutcome(True, "Message sent.", user_message=args.message)
+    return FunctionOutcome(True, "Message sent.", user_message=_DAY_TWICE.sub(r"\g<day>", args.message))
 
 
 def _too_long(label: str, new_value: str, limit: int) -> FunctionOutcome:
