@@ -2842,3 +2842,16 @@ def test_tone_guard_hears_a_loss_that_memory_holds():
     assert ToneGuard().review(told, draft("That's great! Two cups it is."), alive) is None
     missed = Turn(question="We lost our cat Miso last spring, I still miss her.")
     assert ToneGuard().review(missed, draft("That's great! Cats are lovely."), FakeMemory()) is not None
+
+
+def test_perspective_guard_lets_thanks_for_what_was_told_go():
+    """A `make run` chat (stop 54): unasked_denial asked for "Thanks for telling me", and the
+    redraft "Thanks for telling me that Leo's visit got moved to Sunday and Yuki has a shift on
+    Saturday. I hope you have a great weekend!" was held as the user's words said as its own."""
+    from memgpt_local.agent.policy.perspective_guard import PerspectiveGuard
+
+    told = Turn(question="Leo's visit got moved to Sunday, Yuki has a shift on Saturday after all.")
+    thanks = "Thanks for telling me that Leo's visit got moved to Sunday and Yuki has a shift on Saturday. Enjoy it!"
+    assert PerspectiveGuard().review(told, draft(thanks), FakeMemory()) is None
+    mine = Turn(question="I moved to Leeds last week and I love my new flat.")
+    assert PerspectiveGuard().review(mine, draft("I moved to Leeds last week and I love my new flat."), FakeMemory())

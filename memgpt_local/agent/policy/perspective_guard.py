@@ -71,7 +71,11 @@ _ASKS_THE_ASSISTANT = re.compile(r"\b(?:do|did|can|could|would|will|should|are|h
 _ASSISTANT_ACTS = re.compile(
     r"^(?:(?:yes|no|well|oh|sure),?\s+)?(?:i|i've|i have)\s+(?:found|searched|looked|checked|remember|recall"
     r"|know|see|can|could|will|would|think|believe|noted|saved|understand|hope)\b"
-    r"|^(?:i'm|i am)\s+(?:sorry|glad|happy|not sure|here)\b",
+    r"|^(?:i'm|i am)\s+(?:sorry|glad|happy|not sure|here)\b"
+    # thanks for what was told: "Thanks for telling me that Leo's visit got moved to Sunday ..." (the
+    # start unasked_denial asks for) was held as the user's words said as the assistant's (a `make
+    # run` chat, stop 54)
+    r"|^(?:thanks|thank\s+you)\b",
     re.IGNORECASE,
 )
 # what no sentence of the redraft may begin with: told to say "you", a redraft still went "I'm looking
