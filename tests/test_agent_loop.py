@@ -753,3 +753,12 @@ def test_a_weekday_said_twice_over_goes_out_once(store):
     Saturday, Saturday 12 December." (the user's day, then the login notice's)."""
     runner = make_runner(store, [say("Leo is coming over on Saturday, Saturday 12 December. Lovely!")])
     assert ask(runner, "When is Leo coming?").messages == ["Leo is coming over on Saturday 12 December. Lovely!"]
+
+
+def test_a_reply_before_a_copy_of_the_users_message_goes_out_as_it_was(store):
+    said = "Leo's visit got moved to Sunday, Yuki has a shift on Saturday after all."
+    kept = "Oh, what a shame. I hope you can make time for Leo on Sunday."
+    runner = make_runner(store, [say(f"{kept} Yuki has a shift on Saturday after all."), say(kept)])
+    turn = ask(runner, said)
+    assert turn.messages == [kept]
+    assert runner.backend.requests[1].grammar.message_start == kept  # the redraft may only be what it was

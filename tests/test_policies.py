@@ -2855,3 +2855,24 @@ def test_perspective_guard_lets_thanks_for_what_was_told_go():
     assert PerspectiveGuard().review(told, draft(thanks), FakeMemory()) is None
     mine = Turn(question="I moved to Leeds last week and I love my new flat.")
     assert PerspectiveGuard().review(mine, draft("I moved to Leeds last week and I love my new flat."), FakeMemory())
+
+
+def test_repeat_guard_keeps_the_reply_before_a_copy_of_the_users_message():
+    """A `make run` chat (stop 54): "I'm sorry to hear that. I hope you can make time for Leo on
+    Sunday. Yuki has a shift on Saturday after all." was held, and three redrafts later "It's good
+    to know that you have a shift on Saturday after all." went out. The redraft is the reply
+    before the copy."""
+    said = "Leo's visit got moved to Sunday, Yuki has a shift on Saturday after all."
+    turn = Turn(question=said)
+    reply = (
+        "I'm sorry to hear that. I hope you can make time for Leo on Sunday. Yuki has a shift on Saturday after all."
+    )
+    hold = RepeatGuard().review(turn, draft(reply), FakeMemory())
+    assert hold is not None and hold.reason == "repeat_guard"
+    assert (turn.reply_start, turn.reply_sentences) == (
+        "I'm sorry to hear that. I hope you can make time for Leo on Sunday.",
+        2,
+    )
+    whole = Turn(question=said)
+    assert RepeatGuard().review(whole, draft("Yuki has a shift on Saturday after all. Sad!"), FakeMemory()) is not None
+    assert whole.reply_start == ""  # nothing of its own before the copy

@@ -57,6 +57,8 @@ from memgpt_local.text import (
     normalize_space,
     questions,
     repeats_sentence,
+    sentence_spans,
+    sentences,
     statements,
     stem,
     words,
@@ -109,6 +111,9 @@ class RepeatGuard(Policy):
         asked_back = turn.question is not None and restates_question(message, turn.question)  # the echo guard's
         if turn.question and PARROT not in turn.marks and not asked_back and parrots(message, turn.question):
             turn.marks.add(PARROT)
+            kept = before_the_copy(message, turn.question)
+            if kept and kept.startswith(turn.reply_start):
+                turn.reply_start, turn.reply_sentences = kept, len(sentences(kept))
             return Hold(
                 self.name,
                 f"Not sent: your reply repeats the user's own words. Reply to {users_message(turn)} in your own "
@@ -185,6 +190,21 @@ def parrots(draft: str, said: str, *, share: float = 0.6, min_words: int = 4) ->
     if run < min_words:
         return False
     return run >= share * len(written) or (run >= share * len(heard) and len(written) <= 2 * len(heard))
+
+
+def before_the_copy(draft: str, said: str) -> str:
+    """The sentences of ``draft`` before those that send the user's message ``said`` back, when
+    they are a reply of their own (five words or more, with no run of four of the user's words):
+    "I'm sorry to hear that. I hope you can make time for Leo on Sunday. Yuki has a shift on
+    Saturday after all." was held, and of the three redrafts that followed the last went out as
+    "... It's good to know that you have a shift on Saturday after all." (a `make run` chat, stop
+    54). The redraft is those sentences, as they were; empty when there are none."""
+    heard = words(statements(said))
+    for start, _ in reversed(sentence_spans(draft)[1:]):  # the most kept first
+        kept, rest = draft[:start].strip(), draft[start:]
+        if parrots(rest, said) and len(words(kept)) >= 5 and longest_common_run(words(kept), heard) < 4:
+            return kept
+    return ""
 
 
 def names_something(message: str) -> bool:
