@@ -1929,3 +1929,23 @@ def test_a_death_the_user_tells_stays_on_the_line_of_the_one_who_died():
     told = ["Father: died in March (2026-03)"]
     assert deaths_told(told, [], "My dad died in March, it's been a hard year.") == told  # said already
     assert deaths_told(["Dad: Tom, retired"], [], "I lost my job in March.") == ["Dad: Tom, retired"]
+
+
+def test_a_past_of_long_ago_changes_no_saved_fact():
+    """A `make run` chat (stop 54, as Kenji): "I grew up in Osaka, came to England in 1982 for a
+    teaching job." made "Work: retired maths teacher" into "Work: teaching job in England"."""
+    from datetime import date
+
+    from memgpt_local.agent.fact_merge import merge, told_years_ago
+
+    saved = "Name: Kenji\nWork: retired maths teacher"
+    said = "Fair enough. I grew up in Osaka, came to England in 1982 for a teaching job."
+    today = date(2026, 12, 6)
+    value, notes = merge(saved, ["Work: teaching job in England", "Hometown: Osaka"], 2000, said, today)
+    assert value == f"{saved}\nHometown: Osaka" and notes.kept == [
+        ("Work: retired maths teacher", "Work: teaching job in England")
+    ]
+    assert told_years_ago("Hobby: marathons", "I used to run marathons, now I just walk.", today)
+    now = "I started a new teaching job at a school in Leeds in 2026."
+    assert not told_years_ago("Work: teaching job at a school in Leeds", now, today)
+    assert merge(saved, ["Work: teaching job at a school in Leeds"], 2000, now, today)[0].endswith("in Leeds")

@@ -291,6 +291,34 @@ def _detail_changed(old: str, name: str, said: str) -> bool:
     return any(detail & _singulars(sentence) and _CHANGE.search(sentence) for sentence in sentences(said))
 
 
+# a clause of long ago: "came to England in 1982 for a teaching job", "used to run marathons"
+_LONG_AGO = re.compile(
+    r"\b(?:\d+|a\s+few|many|two|three|four|five|ten|twenty)\s+years\s+ago\b|\bused\s+to\b|\bback\s+then\b"
+    r"|\bas\s+a\s+(?:kid|child|boy|girl|teenager)\b|\bwhen\s+I\s+was\b",
+    re.IGNORECASE,
+)
+_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
+_CLAUSE = re.compile(r"[^,;.!?]+")
+
+
+def told_years_ago(line: str, said: str, today: date | None) -> bool:
+    """Whether the clause of ``said`` that tells ``line``'s value (half its words or more) tells
+    of long ago: a year before ``today``'s, "years ago", "used to". "I grew up in Osaka, came to
+    England in 1982 for a teaching job." made "Work: retired maths teacher" into "Work: teaching
+    job in England" (a `make run` chat, stop 54); a past of the user's is no change of the fact
+    saved."""
+    about = value_stems(line)
+    if not about:
+        return False
+    for clause in _CLAUSE.findall(said):
+        if len(about & {stem(w) for w in content_words(clause)}) * 2 < len(about):
+            continue
+        years = [int(y) for y in _YEAR.findall(clause)]
+        if _LONG_AGO.search(clause) or (today is not None and years and max(years) < today.year):
+            return True
+    return False
+
+
 def merge(
     value: str,
     lines: Sequence[str],
@@ -362,6 +390,8 @@ def merge(
                     changes = (
                         False  # "Flight: to Rio on the 22nd" is no "Flight: 12 hours" (a `make run` chat, stop 51)
                     )
+                if changes and label not in settled and told_years_ago(line, said, today):
+                    changes = False  # "came to England in 1982 for a teaching job" is no job now
             # a plan joins the line it will change; "I've taken up pottery" joins "Hobby: running"
             # (eval chat seed 22)
             beside = label not in settled and _plan_beside(current[same], line, today, said)
