@@ -686,6 +686,9 @@ def test_a_line_about_a_relative_the_user_did_not_speak_of_is_dropped(line, said
         ("Home: Leeds", "I grew up in York but I live in Leeds now.", "Home: Leeds"),  # where they live
         ("Home: Leeds", "I moved to Leeds last year.", "Home: Leeds"),
         ("Childhood: farm in Kent", "I grew up on a farm in Kent.", "Childhood: farm in Kent"),  # not a home label
+        # one label for it: "Grew up in: Osaka" came beside "Hometown: Osaka" (a `make run` chat, stop 54)
+        ("Grew up in: Osaka", "I grew up in Osaka.", "Hometown: Osaka"),
+        ("Birthplace: Osaka", "Osaka, since you ask.", "Hometown: Osaka"),
     ],
 )
 def test_the_place_the_user_grew_up_in_is_not_their_home(line, said, written):

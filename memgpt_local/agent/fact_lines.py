@@ -611,9 +611,16 @@ def childhood_home(line: str, said: str) -> str:
     "Work: paramedic in Bristol", and where the user lives would be answered with it. Only when
     ``said`` says "grew up" (or "born", "raised") and nothing of living there now."""
     label, sep, value = line.partition(":")
+    if _GREW_UP_LABEL.search(label) or normalize_space(label).lower() in _CHILDHOOD_LABELS:
+        # "Grew up in: Osaka" beside "Hometown: Osaka" (a `make run` chat, stop 54): one label
+        return f"{GREW_UP_LABEL}{sep}{value}"
     if normalize_space(label).lower() not in _HOME_LABELS or not _GREW_UP.search(said) or _LIVES_NOW.search(said):
         return line
     return f"{GREW_UP_LABEL}{sep}{value}"
+
+
+_CHILDHOOD_LABELS = frozenset(("birthplace", "place of birth", "home town"))
+_GREW_UP_LABEL = re.compile(r"\b(?:grew up|grow up|growing up|born|raised)\b", re.IGNORECASE)
 
 
 # a place the user was at once: "found that out the hard way in Gdansk last summer"
