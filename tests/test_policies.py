@@ -258,7 +258,14 @@ def test_repeat_guard_holds_a_copy_of_an_earlier_user_message_once():
     greeting = draft("Hello Priya! I know that you're a nurse in Bristol, mostly night shifts on a cardiac ward.")
     assert RepeatGuard().review(Turn(question=None, kind="login", event_id=2), greeting, known) is None
     unsaved = FakeMemory(context=[msg(1, "user", told)], core=[("human", "Work: nurse")])
-    assert RepeatGuard().review(Turn(question=None, kind="login", event_id=2), greeting, unsaved) is not None
+    as_its_own = draft("Hello Priya! I'm a nurse in Bristol, mostly night shifts on a cardiac ward.")
+    assert RepeatGuard().review(Turn(question=None, kind="login", event_id=2), as_its_own, unsaved) is not None
+    # the user's "I" said back as "you" is what they told, retold (a `make run` greeting, stop 54)
+    assert RepeatGuard().review(Turn(question=None, kind="login", event_id=2), greeting, unsaved) is None
+    grew = "Fair enough. I grew up in Osaka, came to England in 1982 for a teaching job."
+    retold = draft("Hello Kenji! I remember that you grew up in Osaka, came to England in 1982 for a teaching job.")
+    osaka = FakeMemory(context=[msg(1, "user", grew)], core=[("human", "Hometown: Osaka")])
+    assert RepeatGuard().review(Turn(question=None, kind="login", event_id=2), retold, osaka) is None
 
 
 def test_repeat_guard_holds_a_reply_of_an_earlier_turn_once_and_shows_the_message_to_answer():

@@ -134,6 +134,10 @@ class RepeatGuard(Policy):
         return None
 
 
+_I = frozenset(("i", "we"))
+_YOU = frozenset(("you",))
+
+
 def copied_user_message(message: str, turn: Turn, memory: MemoryView, *, min_words: int = 8) -> str | None:
     """The user message of an earlier turn (in the main context) that ``message`` copies: a run
     of at least ``min_words`` of its words, in order. Asked "when is Declan's birthday?" and told
@@ -156,7 +160,15 @@ def copied_user_message(message: str, turn: Turn, memory: MemoryView, *, min_wor
         copied = written[run.a : run.a + run.size]
         # the words of a saved fact, said back: "I know that you're a nurse in Bristol, mostly night
         # shifts on a cardiac ward" was held as a copy, and the greeting redrafted worse (stop 53)
-        if run.size >= min_words and not any(longest_common_run(copied, k) >= min_words - 2 for k in known):
+        # nor is the user's "I" said back as "you": "I remember that you grew up in Osaka, came to
+        # England in 1982 for a teaching job." for "I grew up in Osaka, came to England in 1982 for a
+        # teaching job." (a `make run` chat, stop 54)
+        retold = bool(_YOU & set(written[max(run.a - 2, 0) : run.a]) and _I & set(heard[max(run.b - 2, 0) : run.b]))
+        if (
+            run.size >= min_words
+            and not retold
+            and not any(longest_common_run(copied, k) >= min_words - 2 for k in known)
+        ):
             return m.content
     return None
 
