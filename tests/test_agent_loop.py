@@ -762,3 +762,14 @@ def test_a_reply_before_a_copy_of_the_users_message_goes_out_as_it_was(store):
     turn = ask(runner, said)
     assert turn.messages == [kept]
     assert runner.backend.requests[1].grammar.message_start == kept  # the redraft may only be what it was
+
+
+def test_a_greeting_is_three_sentences_at_most(store):
+    """A `make run` chat (stop 54): a redrafted greeting listed eleven notes, a wife's death among
+    them, over a minute of decoding."""
+    long = "Hello Dana! Welcome back. I know you keep bees on the roof. I know your sister Ana visits. I know more."
+    runner = make_runner(store, [say(long)])
+    store.core.set_value(runner.agent_id, "human", "Name: Dana\nHobby: bees on the roof")
+    turn = runner.run_turn(runner.login_event())
+    assert turn.messages == ["Hello Dana! Welcome back. I know you keep bees on the roof."]
+    assert runner.backend.requests[0].avoid is not None and runner.backend.requests[0].avoid.max_sentences == 3

@@ -186,6 +186,11 @@ def _month_ahead(line: str, today: date) -> str | None:
     return f"{MONTHS[month - 1]} {year} is in {gap} month{'s' if gap != 1 else ''}"
 
 
+# "Hello Kenji!", a word of welcome, one thing remembered: a redrafted greeting listed eleven
+# notes, a wife's death among them, over a minute of decoding (a `make run` chat, stop 54)
+GREETING_SENTENCES = 3
+
+
 class GreetByName(Policy):
     name = "greet_by_name"
 
@@ -193,6 +198,8 @@ class GreetByName(Policy):
         if turn.kind == "login":
             name = known_name(memory)
             turn.reply_start = f"Hello {name}!" if name is not None else ASK_NAME
+            if name is not None:
+                turn.reply_sentences = GREETING_SENTENCES
         return []
 
     def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
