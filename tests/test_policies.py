@@ -2883,3 +2883,15 @@ def test_repeat_guard_keeps_the_reply_before_a_copy_of_the_users_message():
     whole = Turn(question=said)
     assert RepeatGuard().review(whole, draft("Yuki has a shift on Saturday after all. Sad!"), FakeMemory()) is not None
     assert whole.reply_start == ""  # nothing of its own before the copy
+
+
+def test_a_number_word_of_the_teens_answers_how_old():
+    """A `make run` chat (stop 54): "How old is Biscuit again?" under "Pet: Biscuit (beagle)" and
+    "Pet's age: thirteen" was answered "I don't know how old Biscuit is.": "thirteen" was no number."""
+    from memgpt_local.agent.policy.nothing_found import NothingFound, says_a_number
+
+    assert all(says_a_number(w) for w in ["thirteen", "fifteen", "nineteen"])
+    memory = FakeMemory(core=[("human", "Pet: Biscuit (beagle)"), ("human", "Pet's age: thirteen")])
+    turn = Turn(question="How old is Biscuit again?", event_id=100)
+    NothingFound().start(turn, memory)
+    assert turn.reply_start != "I don't know"

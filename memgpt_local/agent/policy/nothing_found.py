@@ -170,7 +170,8 @@ def subject_query(question: str, subject: set[str]) -> str:
 # a question of how much is answered by a number, which never says "old": "Brother: Tom (34)"
 _QUANTITY = re.compile(r"\bhow (?:old|many|much|long|tall|far|often)\b|\bwhat age\b", re.I)
 _NUMBER = re.compile(
-    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen"
+    r"|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|"
     r"sixty|seventy|eighty|ninety|hundred|dozen)\b",
     re.I,
 )
