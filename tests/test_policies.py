@@ -266,6 +266,13 @@ def test_repeat_guard_holds_a_copy_of_an_earlier_user_message_once():
     retold = draft("Hello Kenji! I remember that you grew up in Osaka, came to England in 1982 for a teaching job.")
     osaka = FakeMemory(context=[msg(1, "user", grew)], core=[("human", "Hometown: Osaka")])
     assert RepeatGuard().review(Turn(question=None, kind="login", event_id=2), retold, osaka) is None
+    # asked what they told, the answer is their words (stop 54)
+    tomatoes = "Mostly I potter about at my allotment. The tomatoes did terribly this year, blight got them all."
+    garden = FakeMemory(context=[msg(1, "user", tomatoes)])
+    answer = draft("Your tomatoes did terribly this year, blight got them all.")
+    asked = Turn(question="What did I tell you about my tomatoes?", event_id=2)
+    assert RepeatGuard().review(asked, answer, garden) is None
+    assert RepeatGuard().review(Turn(question="Any tips for tomatoes?", event_id=2), answer, garden) is not None
 
 
 def test_repeat_guard_holds_a_reply_of_an_earlier_turn_once_and_shows_the_message_to_answer():

@@ -44,6 +44,7 @@ from difflib import SequenceMatcher
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, reply_target, users_message
 from memgpt_local.agent.policy.echo_guard import restates_question
+from memgpt_local.agent.policy.nothing_found import ASKS_WHAT_WAS_TOLD
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.events import kind_of
 from memgpt_local.functions.links import identifiers
@@ -147,7 +148,9 @@ def copied_user_message(message: str, turn: Turn, memory: MemoryView, *, min_wor
     message of the day before, as its own words. Eight words in order are no shared phrase. Words
     a core-memory line holds are a saved fact said back, no copy."""
     written = words(message)
-    if len(written) < min_words:
+    # asked what they told, the answer is their words: "Your tomatoes did terribly this year,
+    # blight got them all." was held for "What did I tell you about my tomatoes?" (stop 54)
+    if len(written) < min_words or (turn.question and ASKS_WHAT_WAS_TOLD.search(turn.question)):
         return None
     known = [words(line.partition(":")[2]) for _, line in memory.core_lines()]
     for m in memory.in_context():
