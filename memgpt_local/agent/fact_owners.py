@@ -468,8 +468,10 @@ def _same_kin(kind: str, label_words: set[str]) -> bool:
 def kin_told_of_another(lines: Sequence[str], said: str) -> list[str]:
     """``lines`` with a relative's line whose value ``said`` tells only of another relative
     filed under that one: "My wife Ola is vegan and my mum says that's nonsense" was saved as
-    "Mum: vegan" (a `make run` chat, stop 53); it is "Wife: Ola, vegan". A value a clause with
-    no relative for its subject tells stays where the notes pass put it."""
+    "Mum: vegan" (a `make run` chat, stop 53); it is "Wife: Ola, vegan". One told of someone
+    else's relative is theirs: "Rui's mum broke her hip" is "Rui's mum: ...", not the user's
+    mum's. A value a clause with no relative for its subject tells stays where the notes pass
+    put it."""
     clauses = [c for s in sentences(said) for c in _CLAUSE_SPLIT.split(s) if c.strip()]
     out = []
     for line in lines:
