@@ -1929,6 +1929,9 @@ def test_a_death_the_user_tells_stays_on_the_line_of_the_one_who_died():
     assert deaths_told(["Hobby: chess"], [], "My dad died in March.") == ["Hobby: chess", "Dad: died in March"]
     cat = "We lost our cat Miso last spring, I still miss her."
     assert deaths_told(["Pet: Miso"], [], cat) == ["Pet: Miso, lost last spring"]
+    # a word or two before the kind (bench_notes loss-held, stop 54, after its held run)
+    collie = "We lost our old collie Bess in the summer, I still miss her."
+    assert deaths_told(["Collie: Bess"], [], collie) == ["Collie: Bess, lost in the summer"]
     told = ["Father: died in March (2026-03)"]
     assert deaths_told(told, [], "My dad died in March, it's been a hard year.") == told  # said already
     assert deaths_told(["Dad: Tom, retired"], [], "I lost my job in March.") == ["Dad: Tom, retired"]

@@ -827,11 +827,12 @@ _KIN_OR_PET = "(?:" + "|".join(sorted(RELATIONS | PETS, key=len, reverse=True)) 
 # Miso last spring": who died and the user's words for it
 _DEATHS = (
     re.compile(
-        rf"\b(?i:my|our)\s+(?P<kind>(?i:{_KIN_OR_PET}))\s*,?\s*(?P<name>[A-Z][a-z]+)?,?\s+"
+        rf"\b(?i:my|our)\s+(?:[a-z]+\s+){{0,2}}?(?P<kind>(?i:{_KIN_OR_PET}))\s*,?\s*(?P<name>[A-Z][a-z]+)?,?\s+"
         r"(?P<told>(?:passed\s+away|passed\s+on|died)\b[^.,;!?]*)"
     ),
     re.compile(
-        rf"\b(?i:we|I)\s+(?P<told>lost)\s+(?i:my|our)\s+(?P<kind>(?i:{_KIN_OR_PET}))\s*,?\s*(?P<name>[A-Z][a-z]+)?"
+        rf"\b(?i:we|I)\s+(?P<told>lost)\s+(?i:my|our)\s+(?:[a-z]+\s+){{0,2}}?(?P<kind>(?i:{_KIN_OR_PET}))\s*,?\s*"
+        r"(?P<name>[A-Z][a-z]+)?"
         r"(?P<when>[^.,;!?]*)"
     ),
 )
