@@ -1955,3 +1955,14 @@ def test_a_past_of_long_ago_changes_no_saved_fact():
     now = "I started a new teaching job at a school in Leeds in 2026."
     assert not told_years_ago("Work: teaching job at a school in Leeds", now, today)
     assert merge(saved, ["Work: teaching job at a school in Leeds"], 2000, now, today)[0].endswith("in Leeds")
+
+
+def test_years_old_after_an_age_said_bare_is_grounded():
+    """bench_notes loss-held (stop 54, after its held run): "she's four" was written "Granddaughter:
+    Mia, four years old" and dropped as not said."""
+    from memgpt_local.agent.fact_lines import grounded
+
+    said = "He's bringing my granddaughter Mia round on Friday, she's four."
+    assert grounded("Granddaughter: Mia, four years old", said)
+    assert not grounded("Granddaughter: Mia, nine years old", said)  # another age
+    assert not grounded("Granddaughter: Mia, loves old films", said)

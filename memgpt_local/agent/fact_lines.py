@@ -76,9 +76,17 @@ def grounded(line: str, said: str, asked: str = "") -> bool:
     said_words = set(words(said))
     if any(w in _NUMBER_WORDS and w not in said_words for w in words(value)):
         return False  # "Abena's sixtieth birthday" for "her birthday on the 3rd" (from the plan example)
-    plain = [stem(w) for w in content_words(value) if len(w) > 2]
+    # "years old" after an age said bare: "Granddaughter: Mia, four years old" for "she's four"
+    # (bench_notes loss-held, stop 54) is the user's age in the usual words
+    aged = _AGED.search(value)
+    plain = [stem(w) for w in content_words(_AGED.sub(r"\g<n>", value) if aged else value) if len(w) > 2]
     unheard = sum(w not in heard for w in plain)
     return unheard <= len(plain) // 3  # one word in three may be the model's ("a beagle called Rex")
+
+
+_AGED = re.compile(
+    r"\b(?P<n>\d+|[a-z]+teen|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[\s-]+years?[\s-]+old\b"
+)
 
 
 # numbers said as words, counted or in order: each must be the user's (a `make run` chat, stop 50)
