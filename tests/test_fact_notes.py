@@ -1929,6 +1929,8 @@ def test_a_death_the_user_tells_stays_on_the_line_of_the_one_who_died():
     assert deaths_told(["Hobby: chess"], [], "My dad died in March.") == ["Hobby: chess", "Dad: died in March"]
     cat = "We lost our cat Miso last spring, I still miss her."
     assert deaths_told(["Pet: Miso"], [], cat) == ["Pet: Miso, lost last spring"]
+    # said without the name, beside a saved line that names them: it joins that line
+    assert deaths_told([], ["Name: Kenji", "Dad: Tom, retired"], "My dad died in March.") == ["Dad: Tom, died in March"]
     # a word or two before the kind (bench_notes loss-held, stop 54, after its held run)
     collie = "We lost our old collie Bess in the summer, I still miss her."
     assert deaths_told(["Collie: Bess"], [], collie) == ["Collie: Bess, lost in the summer"]

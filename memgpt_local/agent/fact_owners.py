@@ -848,19 +848,26 @@ def deaths_told(lines: Sequence[str], saved: Sequence[str], said: str) -> list[s
         for m in pattern.finditer(said):
             kind, name = m["kind"].lower(), m["name"]
             told = normalize_space(f"{m['told']}{m.groupdict().get('when') or ''}").rstrip()
-            theirs = [
-                i
-                for i, line in enumerate(out)
-                if "'" not in label_of_line(line)
-                and (individual(line) == name.lower() if name else _same_kin(kind, set(words(label_of_line(line)))))
-            ]
+
+            def is_theirs(line: str, kind: str = kind, name: str | None = name) -> bool:
+                label = label_of_line(line)
+                return "'" not in label and (
+                    individual(line) == name.lower() if name else _same_kin(kind, set(words(label)))
+                )
+
+            theirs = [i for i, line in enumerate(out) if is_theirs(line)]
             if any(DEATH.search(out[i].partition(":")[2]) for i in theirs):
                 continue
             if theirs:
                 out[theirs[0]] = f"{out[theirs[0]].rstrip()}, {told}"
                 continue
-            label = next(
-                (ln.partition(":")[0].strip() for ln in saved if name and individual(ln) == name.lower()), None
-            )
-            out.append(f"{label or kind.capitalize()}: {', '.join(p for p in (name, told) if p)}")
+            # their saved line, named as it names them: "my dad died in March" beside "Dad: Tom,
+            # retired" is "Dad: Tom, died in March", which joins it (a line without the name is kept out)
+            filed = [line for line in saved if is_theirs(line)]
+            label, who = kind.capitalize(), name
+            if len(filed) == 1:
+                label = filed[0].partition(":")[0].strip()
+                named = re.match(r"\s*([A-Z][a-z]+)\b", filed[0].partition(":")[2])
+                who = name or (named[1] if named else None)
+            out.append(f"{label}: {', '.join(p for p in (who, told) if p)}")
     return out
