@@ -1968,3 +1968,21 @@ def test_years_old_after_an_age_said_bare_is_grounded():
     assert grounded("Granddaughter: Mia, four years old", said)
     assert not grounded("Granddaughter: Mia, nine years old", said)  # another age
     assert not grounded("Granddaughter: Mia, loves old films", said)
+
+
+@pytest.mark.parametrize(
+    ("line", "said", "written"),
+    [
+        ("Work: Surktoettebury", "Big news: I've moved from Kondgruetteton to Surktoettebury!", "Home: Surktoettebury"),
+        ("Town: Leeds", "We finally moved to Leeds last month.", "Town: Leeds"),  # a home label already
+        ("Place: Leeds", "We finally moved to Leeds last month.", "Home: Leeds"),
+        ("Work: architect in Leeds", "I've moved to Leeds.", "Work: architect in Leeds"),  # more than the place
+        ("Sister: York", "My sister moved to York.", "Sister: York"),  # not the user's move
+    ],
+)
+def test_the_place_the_user_moved_to_is_their_home(line, said, written):
+    """Eval chat seed 34 (stop 54; stop 53's code the same): "Big news: I've moved from
+    Kondgruetteton to Surktoettebury!" was written "Work: Surktoettebury", which replaced the job."""
+    from memgpt_local.agent.fact_lines import moved_to
+
+    assert moved_to(line, said) == written

@@ -676,6 +676,25 @@ def moved_home(line: str) -> str:
     return line
 
 
+# where the user moved to: "I've moved from Kondgruetteton to Surktoettebury!"
+_MOVED_TO = re.compile(
+    r"\b(?i:I|I've|I'm|I\s+have|we|we've|we're|we\s+have)\s+(?:\w+\s+){0,2}?(?i:moved|moving|relocated|relocating)\b"
+    r"(?:\s+\w+){0,3}?\s+(?:from\s+[A-Z][\w-]+\s+)?to\s+(?P<place>[A-Z][\w-]+)"
+)
+
+
+def moved_to(line: str, said: str) -> str:
+    """``line`` under "Home" when its value is only the place ``said`` says the user moved to:
+    "Big news: I've moved from Kondgruetteton to Surktoettebury!" was written "Work:
+    Surktoettebury", which replaced the job, and the old home stayed (eval chat seed 34, stop 54;
+    stop 53's code the same)."""
+    label, sep, value = line.partition(":")
+    if not sep or normalize_space(label).lower() in _HOME_LABELS:
+        return line
+    places = {m["place"] for m in _MOVED_TO.finditer(said)}
+    return f"Home{sep} {value.strip()}" if value.strip() in places else line
+
+
 _DAY_WORDS = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight weekend week next this on".split()
 )

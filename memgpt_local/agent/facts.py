@@ -78,6 +78,7 @@ from memgpt_local.agent.fact_lines import (
     completed_lines,
     label_of,
     moved_home,
+    moved_to,
     only_urged,
     plain_label,
     states_something_personal,
@@ -688,7 +689,7 @@ class FactNoter:
         written = without_bare_days(said_relations(keep_owners(dated, told, day), told))
         unheard = [line for line in written if unheard_kin(line, told, saved)]
         dropped += unheard
-        written = [moved_home(childhood_home(line, told)) for line in written if line not in unheard]
+        written = [moved_home(childhood_home(moved_to(line, told), told)) for line in written if line not in unheard]
         written = kept_relations(written, saved, told)
         misfiled = [
             line
