@@ -1986,3 +1986,29 @@ def test_the_place_the_user_moved_to_is_their_home(line, said, written):
     from memgpt_local.agent.fact_lines import moved_to
 
     assert moved_to(line, said) == written
+
+
+@pytest.mark.parametrize(
+    ("line", "message", "off_topic"),
+    [
+        (
+            "Favorite meal: Saw a brilliant octopus documentary yesterday",
+            "Saw a brilliant octopus documentary yesterday.",
+            True,
+        ),
+        ("Favorite meal: lamb tagine with apricots", "Lamb tagine with apricots.", False),
+        ("Favourite meal: my mum makes the best lamb tagine", "My mum makes the best lamb tagine.", False),
+        (
+            "Documentary: Saw a brilliant octopus documentary yesterday",
+            "Saw a brilliant octopus documentary yesterday.",
+            False,
+        ),
+    ],
+)
+def test_a_message_of_what_happened_is_no_answer_to_another_topic(line, message, off_topic):
+    """Eval chat seed 34 (stop 54; stop 53's code the same): asked "Do you have any favorite
+    meals?", "Saw a brilliant octopus documentary yesterday." was saved "Favorite meal: Saw a
+    brilliant octopus documentary yesterday"."""
+    from memgpt_local.agent.fact_lines import message_under_another_topic
+
+    assert message_under_another_topic(line, message) is off_topic

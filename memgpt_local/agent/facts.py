@@ -77,6 +77,7 @@ from memgpt_local.agent.fact_lines import (
     childhood_home,
     completed_lines,
     label_of,
+    message_under_another_topic,
     moved_home,
     moved_to,
     only_urged,
@@ -661,7 +662,13 @@ class FactNoter:
                 ).text
             )
             labels = {label_of(line) for line in dated}
-            answered = [ln for ln in asked if worth_saving(ln, message, answering) and label_of(ln) not in labels]
+            answered = [
+                ln
+                for ln in asked
+                if worth_saving(ln, message, answering)
+                and label_of(ln) not in labels
+                and not message_under_another_topic(ln, message)
+            ]
             dated += [annotate(as_note(plain_label(unglued(ln, message))), day, context=message) for ln in answered]
             dropped += [ln for ln in asked if ln not in answered]
         now: list[str] = []
