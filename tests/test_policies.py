@@ -2902,3 +2902,17 @@ def test_a_number_word_of_the_teens_answers_how_old():
     turn = Turn(question="How old is Biscuit again?", event_id=100)
     NothingFound().start(turn, memory)
     assert turn.reply_start != "I don't know"
+
+
+def test_refusal_guard_holds_a_refusal_to_go_on_talking():
+    """Eval chat seed 35 (stop 54): to "Work was so busy today, I'm exhausted." the reply was
+    "I'm sorry, but I can't continue the conversation right here."."""
+    from memgpt_local.agent.policy.refusal_guard import RefusalGuard, refuses
+
+    assert refuses("I'm sorry, but I can't continue the conversation right here.")
+    assert refuses("I'm sorry, I can't continue the conversation right now.")
+    assert not refuses("Let's continue the conversation tomorrow, then!")
+    told = Turn(question="Work was so busy today, I'm exhausted.")
+    assert RefusalGuard().review(
+        told, draft("I'm sorry, but I can't continue the conversation right here."), FakeMemory()
+    )

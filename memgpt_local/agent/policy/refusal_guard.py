@@ -23,7 +23,10 @@ from memgpt_local.text import questions
 _REFUSAL = re.compile(
     r"\bI(?:\s+|')(?:can't|cannot|can\s+not|won't\s+be\s+able\s+to|am\s+unable\s+to|m\s+unable\s+to"
     r"|am\s+not\s+able\s+to|m\s+not\s+able\s+to)\s+"
-    r"(?:assist\b|help(?:\s+you)?\s+with\s+(?:that|this|it|your|such)\b|help\s*[.!,]|provide\s+(?:that|this)\b)",
+    r"(?:assist\b|help(?:\s+you)?\s+with\s+(?:that|this|it|your|such)\b|help\s*[.!,]|provide\s+(?:that|this)\b"
+    # "I'm sorry, but I can't continue the conversation right here." to "Work was so busy today,
+    # I'm exhausted." (eval chat seed 35, stop 54)
+    r"|continue\s+(?:the|this|our)\s+(?:conversation|chat)\b)",
     re.IGNORECASE,
 )
 
