@@ -634,12 +634,12 @@ def childhood_home(line: str, said: str) -> str:
     "Work: paramedic in Bristol", and where the user lives would be answered with it. Only when
     ``said`` says "grew up" (or "born", "raised") and nothing of living there now."""
     label, sep, value = line.partition(":")
-    if _GREW_UP_LABEL.search(label) or normalize_space(label).lower() in _CHILDHOOD_LABELS:
-        # "Grew up in: Osaka" beside "Hometown: Osaka" (a `make run` chat, stop 54): one label
-        return f"{GREW_UP_LABEL}{sep}{value}"
-    if normalize_space(label).lower() not in _HOME_LABELS or not _GREW_UP.search(said) or _LIVES_NOW.search(said):
-        return line
-    return f"{GREW_UP_LABEL}{sep}{value}"
+    said_as_childhood = _GREW_UP_LABEL.search(label) or normalize_space(label).lower() in _CHILDHOOD_LABELS
+    home_said_grown_up_in = (
+        normalize_space(label).lower() in _HOME_LABELS and _GREW_UP.search(said) and not _LIVES_NOW.search(said)
+    )
+    # "Grew up in: Osaka" beside "Hometown: Osaka" (a `make run` chat, stop 54): one label
+    return f"{GREW_UP_LABEL}{sep}{value}" if said_as_childhood or home_said_grown_up_in else line
 
 
 _CHILDHOOD_LABELS = frozenset(("birthplace", "place of birth", "home town"))
