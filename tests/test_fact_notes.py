@@ -2012,3 +2012,63 @@ def test_a_message_of_what_happened_is_no_answer_to_another_topic(line, message,
     from memgpt_local.agent.fact_lines import message_under_another_topic
 
     assert message_under_another_topic(line, message) is off_topic
+
+
+def test_a_there_in_a_plans_clause_is_the_place_named_before_it():
+    """A `make run` chat (stop 55): "Sam got a job at the university in Bath, so we're moving
+    there in April." was saved "Move: to there in April"; the plan's clause is asked with the place."""
+    from memgpt_local.agent.facts import there_named
+
+    before = "Bigger news though: Sam got a job at the university in Bath, so"
+    assert there_named("we're moving there in April", before) == "we're moving to Bath in April"
+    assert there_named("I'm going back there in May", "We loved Lisbon. We flew to Lisbon in March and") == (
+        "I'm going back to Lisbon in May"
+    )
+    assert there_named("we'll stay there in June", "My aunt lives in Porto, and") == "we'll stay in Porto in June"
+    assert there_named("there is a party in April", before) == "there is a party in April"  # no place
+    assert there_named("we're moving there in April", "In March, so") == "we're moving there in April"
+
+
+def test_a_label_for_what_was_asked_about_a_topic_is_the_topic():
+    """ "any tips for a long run on Sunday?" was saved "Long run tips: on Sunday" (a `make run` chat, stop 55)."""
+    from memgpt_local.agent.fact_lines import plain_label
+
+    assert plain_label("Long run tips: on Sunday") == "Long run: on Sunday"
+    assert plain_label("Present ideas: for Ana's birthday") == "Present: for Ana's birthday"
+    assert plain_label("Tips: stretch first") == "Tips: stretch first"  # the label's only word stays
+
+
+def test_a_value_that_only_compares_with_its_label_says_nothing():
+    """ "At least it'll be closer to the race!" was saved "Race: closer to the race" (a `make run` chat, stop 55)."""
+    from memgpt_local.agent.fact_lines import says_only_its_label
+
+    assert says_only_its_label("Race: closer to the race")
+    assert says_only_its_label("Allotment: nearer the allotment")
+    assert not says_only_its_label("Race: the Bath half marathon")
+    assert not says_only_its_label("Commute: shorter than before")
+
+
+def test_it_opening_a_sentence_is_nobodys_name():
+    """ "Fair enough. It's Spirited Away, by the way." answered "I don't know what your favourite film
+    is." and was saved "It's favourite film: Spirited Away" (a `make run` chat, stop 55)."""
+    from memgpt_local.agent.fact_owners import told_of_by_subject
+
+    said = "Fair enough. It's Spirited Away, by the way."
+    assert told_of_by_subject(["Favourite film: Spirited Away"], said, "Priya") == ["Favourite film: Spirited Away"]
+    assert told_of_by_subject(["Film: Spirited Away"], "That's Spirited Away.", "Priya") == ["Film: Spirited Away"]
+
+
+def test_a_plan_moved_to_another_month_moves_its_saved_line():
+    """ "the half marathon got moved to May because of roadworks" was saved as a new line beside
+    "Hobbies: ..., training for the Bath half marathon (in March, 2027-03)" (a `make run` chat, stop 55)."""
+    from datetime import date, datetime, timezone
+
+    from memgpt_local.memory.dates import annotate
+
+    said = "Oh, update: the half marathon got moved to May because of roadworks."
+    day = datetime(2026, 12, 6, 21, tzinfo=timezone.utc)
+    line = annotate("Half marathon: moved to May due to roadworks", day, context=said)
+    saved = "Name: Priya\nHobbies: baking, training for the Bath half marathon (in March, 2027-03)"
+    value, notes = merge(saved, [line], 2000, said, date(2026, 12, 6))
+    assert "(in March, 2027-03)" not in value and "moved to May (2027-05)" in value
+    assert len(value.splitlines()) == 2 and notes.replaced

@@ -68,6 +68,9 @@ TUESDAY = datetime(2025, 3, 4, 18, 30, tzinfo=timezone.utc)  # a Tuesday evening
         ("last year", "last year (2024)"),
         # the day a plan moves to (bench_notes moved-held, stop 51)
         ("Lars moved our dinner to Sunday.", "Lars moved our dinner to Sunday (2025-03-09)."),
+        # the month a plan moves to (a `make run` chat, stop 55)
+        ("The race got moved to May.", "The race got moved to May (2025-05)."),
+        ("They pushed the wedding to February.", "They pushed the wedding to February (2026-02)."),
     ],
 )
 def test_annotate_writes_the_day_after_each_phrase(said, shown):
@@ -90,6 +93,7 @@ def test_annotate_writes_the_day_after_each_phrase(said, shown):
         "off to Lagos to see her parents, first time in 3 years",
         "I haven't seen them in two years.",
         "We camped from Friday to Sunday.",  # no plan moved
+        "I worked there from March to May.",
     ],
 )
 def test_annotate_leaves_the_rest_alone(text):

@@ -834,6 +834,25 @@ def test_perspective_guard_keeps_the_answer_before_a_sentence_that_speaks_as_the
         assert (alone.reply_start, alone.reply_sentences) == ("", 0)
 
 
+def test_perspective_guard_keeps_a_comment_on_news_before_the_users_words_said_as_its_own():
+    """A `make run` chat (stop 55): "I'm glad the half marathon got moved to May. That's good
+    news! More time to train, I suppose." was held for its last sentence, and the redraft sent
+    the user's whole message back. The comment before it is the redraft's start."""
+    from memgpt_local.agent.policy.perspective_guard import PerspectiveGuard
+
+    memory = FakeMemory(core=[("human", "Name: Priya")])
+    news = "Oh, update: the half marathon got moved to May because of roadworks. More time to train, I suppose."
+    comment = "I'm glad the half marathon got moved to May. That's good news!"
+    turn = Turn(question=news)
+    assert PerspectiveGuard().review(turn, draft(f"{comment} More time to train, I suppose."), memory) is not None
+    assert (turn.reply_start, turn.reply_sentences) == (comment, 2)
+    # a comment that only sends the news back is no reply of its own
+    copied = Turn(question=news)
+    echo = "The half marathon got moved to May because of roadworks. More time to train, I suppose."
+    assert PerspectiveGuard().review(copied, draft(echo), memory) is not None
+    assert copied.reply_start == ""
+
+
 def test_grounded_reply_does_not_count_what_the_turn_itself_wrote_as_seen():
     """Held by the perspective guard, "I went to the University of Oxford." came back as "You
     went to the University of Oxford.": the hold's notice quoted the draft, so "Oxford" was seen."""

@@ -248,12 +248,22 @@ def message_under_another_topic(line: str, message: str) -> bool:
     return copied and unlabelled and bool(first) and tells_the_past(first[0])
 
 
+# words that compare something with what the label names, and say nothing of it
+_COMPARED = frozenset(
+    stem(w)
+    for w in "closer nearer further farther near far easier harder better worse bigger smaller more less than".split()
+)
+
+
 def says_only_its_label(line: str) -> bool:
     """Whether ``line``'s value says nothing its label does not: "Phone survived barely: barely"
     (a `make run` chat, stop 53)."""
     label, _, value = line.partition(":")
     said = {stem(w) for w in content_words(value)}
-    return bool(said) and said <= {stem(w) for w in content_words(label)} and len(words(label)) > 1
+    named = {stem(w) for w in content_words(label)}
+    if said & named and not said - named - _COMPARED:
+        return True  # "Race: closer to the race" for "it'll be closer to the race" (a `make run` chat, stop 55)
+    return bool(said) and said <= named and len(words(label)) > 1
 
 
 # what happened to a thing earlier today: "Phone: knocked into the bath" for "Mango knocked my phone
@@ -486,6 +496,10 @@ _FAMILY_MEMBER = re.compile(r"^(?P<name>[A-Z][\w'-]+)\s*[,(]?\s*(?:my\s+)?(?P<re
 _HEAD_AND_PLACE = re.compile(r"^(?P<head>[A-Za-z]+)\s+(?P<place>(?:to|in|at|with)\s+\S.*)$")
 
 
+# a label that names what the user asked for about a topic, not the topic
+_ASKED_FOR = re.compile(r"^(?P<topic>\w.*?)\s+(?i:tips|ideas|advice|suggestions|recommendations|help|questions?)$")
+
+
 def plain_label(line: str) -> str:
     """``line`` with a label that says more than its topic made plain: "Parrot's name: Kiwi" is
     "Parrot: Kiwi" (an eval chat block held "Parrot's name: Drarkmeette" beside the same fact as
@@ -499,6 +513,9 @@ def plain_label(line: str) -> str:
         return line
     if label.lower() in _WORK_NAMES:
         return f"Work: {value}"
+    asked = _ASKED_FOR.match(label)
+    if asked:  # "Long run tips: on Sunday" for "any tips for a long run on Sunday?" (a `make run` chat, stop 55)
+        return plain_label(f"{asked['topic']}: {value}")
     trait = _TRAIT_OF.match(label)
     if trait and value.lower().rstrip(".") in ("yes", "true"):
         return f"{trait['topic']}: {trait['what']}"

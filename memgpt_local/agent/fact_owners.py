@@ -198,8 +198,14 @@ def files_a_saved_person(line: str, saved: Sequence[str]) -> bool:
 
 
 # words that start a sentence with a capital and name nobody: "Sunday's match is at three"
-_NOT_A_NAME = frozenset(
-    (*WEEKDAYS, *(month.lower() for month in MONTHS), "today", "tomorrow", "tonight", "yesterday", "everyone")
+# words capitalised at a sentence's start that name no one: "It's Spirited Away." was filed as
+# "It's favourite film" (a `make run` chat, stop 55)
+_NOT_A_NAME = (
+    frozenset(
+        (*WEEKDAYS, *(month.lower() for month in MONTHS), "today", "tomorrow", "tonight", "yesterday", "everyone")
+    )
+    | STOPWORDS
+    | frozenset("he she there here".split())
 )
 _PET_PATTERN = "(?:" + "|".join(sorted(PETS | {"pet"}, key=len, reverse=True)) + ")"
 # someone named with who they are to the user: "my partner Sam", "our rabbit, Biscuit"

@@ -317,9 +317,30 @@ def _clause_of(text: str, mention: Mention) -> str:
 
 
 def clause_with(text: str, mention: Mention) -> str:
-    """The clause of ``text`` that says ``mention``, the phrase included."""
+    """The clause of ``text`` that says ``mention``, the phrase included, a "there" in it as the
+    place named before it (``there_named``)."""
     left, right = _clause_bounds(text, mention)
-    return text[left:right].strip()
+    return there_named(text[left:right].strip(), text[:left])
+
+
+# a place named before: "a job at the university in Bath", "flew to Lisbon"
+_PLACE_BEFORE = re.compile(r"\b(?:in|to|at|from|near)\s+(?P<place>[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?)")
+# "there" as a place, not "there is" nor "there's"
+_THERE = re.compile(r"\bthere\b(?!['’]s|\s+(?:is|are|was|were|will|would|has|have|had)\b)", re.IGNORECASE)
+_GOING = re.compile(
+    r"\b(?:mov\w*|go\w*|went|head\w*|fly\w*|flew|driv\w*|drove|travel\w*|get\w*|got)(?:\s+(?:back|over|out|up|down))?\s+$",
+    re.I,
+)
+
+
+def there_named(clause: str, before: str) -> str:
+    """``clause`` with "there" said as the last place ``before`` names: the plan clause "so we're
+    moving there in April" of "Sam got a job at the university in Bath, so we're moving there in
+    April" was saved "Move: to there in April" (a `make run` chat, stop 55)."""
+    places = [m["place"] for m in _PLACE_BEFORE.finditer(before) if m["place"].split()[0].lower() not in WHEN_WORDS]
+    if not places:
+        return clause
+    return _THERE.sub(lambda m: ("to " if _GOING.search(clause[: m.start()]) else "in ") + places[-1], clause, count=1)
 
 
 def plans_in(said: str, when: datetime) -> list[Mention]:

@@ -103,7 +103,8 @@ _PATTERNS = (
     ("period", r"(?P<which>last|this|next)\s+(?P<period>week|weekend|month|year)"),
     ("day_month", rf"(?:the\s+)?{_DATE}\s+(?:of\s+)?(?P<month>{_MONTH}){_NO_YEAR}"),
     ("month_day", rf"(?P<month>{_MONTH})\s+(?:the\s+)?{_DATE}{_NO_YEAR}"),
-    ("month", rf"(?P<which>last|this|next|in)\s+(?P<month>{_MONTH}){_NO_YEAR}"),
+    # "the half marathon got moved to May": the month a plan moves to, ahead (a `make run` chat, stop 55)
+    ("month", rf"(?P<which>last|this|next|in|to)\s+(?P<month>{_MONTH}){_NO_YEAR}"),
     # a day of the month said alone: "cook for Declan's birthday on the 19th" (a `make run` chat,
     # stop 50); not "the 19th of December" (``day_month``) nor "on the 5th floor"
     # a holiday after a word of when: "coming to stay over Christmas" (a `make run` chat, stop 52);
@@ -255,7 +256,7 @@ def _month(day: date, which: str, name: str, future: bool) -> str:
     which = which.lower()
     if which == "this":
         year = day.year
-    elif which == "next":
+    elif which in ("next", "to"):
         year = day.year if month > day.month else day.year + 1
     elif which == "last":
         year = day.year if month < day.month else day.year - 1
@@ -411,8 +412,12 @@ def mentions(text: str, when: datetime | date) -> list[Mention]:
         assert kind is not None
         if kind == "count_in" and _HOW_LONG_BEFORE.search(text[max(0, m.start() - 60) : m.start()]):
             continue  # how long since, not when: "the first time in 3 years"
-        if kind == "weekday" and m.group(0).lower().startswith("to") and not _MOVED_TO.search(_sentence_of(text, m)):
-            continue  # "from Friday to Sunday" is no plan moved
+        if (
+            kind in ("weekday", "month")
+            and m.group(0).lower().startswith("to")
+            and not _MOVED_TO.search(_sentence_of(text, m))
+        ):
+            continue  # "from Friday to Sunday" and "from March to May" are no plan moved
         value = _value(kind, m.group(0), day, _ahead(_around(text, m.start(), m.end(), _CLAUSE_STOPS)))
         if value is not None:
             found.append(Mention(m.start(), m.end(), m.group(0), value))

@@ -46,6 +46,7 @@ from collections.abc import Iterable
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, reply_target
 from memgpt_local.agent.policy.greet_by_name import known_name, user_facts
+from memgpt_local.agent.policy.repeat_guard import parrots
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.text import (
     FIRST_PERSON,
@@ -249,20 +250,28 @@ def claims_users_relation(draft: str, told: Iterable[str]) -> str | None:
 
 def answer_before(draft: str, sentence: str, question: str) -> str:
     """The sentences of ``draft`` before its ``sentence`` that speaks as the user, when they
-    answer the question: they say one of its content words or a name, in five words or more,
-    and none speaks as the user. Held for "I saw them at Weshoardbury, where I work as a baker.",
+    answer the question (they say one of its content words or a name) or, when the message asks
+    nothing, comment on it without sending it back; in five words or more, none speaking as the
+    user. Held for "I saw them at Weshoardbury, where I work as a baker.",
     the redraft of an answer whose first sentence was right ("The Tillshaos played live last
     Saturday, ...") asked the question back: "What was the band I went to see play live last
     Saturday?" (bench_honesty seed 50, stop 43). The redraft is those sentences, as they were."""
     spans = sentence_spans(draft)
     at = next((start for start, said in spans if said == sentence), None)
-    if not at or not questions(question):
+    if not at:
         return ""
     before = [said for start, said in spans if start < at]
     kept = draft[:at].strip()
-    asked = set(content_words(questions(question)))
-    if len(words(kept)) < 5 or any(_SPEAKS_AS_I.match(said) or _of_the_writer(said) for said in before):
+    own = [(_SPEAKS_AS_I.match(said) or _of_the_writer(said)) and not _ASSISTANT_ACTS.match(said) for said in before]
+    if len(words(kept)) < 5 or any(own):
         return ""
+    if not questions(question):
+        # news: the comment before a sentence that retells it as the user's is a reply of its own, unless
+        # it sends the news back. "I'm glad the half marathon got moved to May. That's good news! More
+        # time to train, I suppose." was held, and the redraft copied the user's whole message (a
+        # `make run` chat, stop 55)
+        return "" if parrots(kept, question) else kept
+    asked = set(content_words(questions(question)))
     return kept if asked & set(content_words(kept)) or any(names_within(said) for said in before) else ""
 
 
