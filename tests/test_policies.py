@@ -853,6 +853,19 @@ def test_perspective_guard_keeps_a_comment_on_news_before_the_users_words_said_a
     assert copied.reply_start == ""
 
 
+def test_perspective_guard_holds_the_users_we_said_as_the_assistants():
+    """ "Where are we moving and when?" got "We're moving to Bath in April." (a `make run` chat, stop 55)."""
+    from memgpt_local.agent.policy.perspective_guard import speaks_as_user
+
+    asked = "Where are we moving and when?"
+    assert (
+        speaks_as_user("We're moving to Bath in April. That's great news!", asked) == "We're moving to Bath in April."
+    )
+    assert speaks_as_user("You're moving to Bath in April.", asked) is None
+    assert speaks_as_user("We can look through your notes together.", asked) is None  # nothing asked of "we"
+    assert speaks_as_user("We're moving to Bath.", "Where is Sam moving?") is None  # no "we" asked
+
+
 def test_grounded_reply_does_not_count_what_the_turn_itself_wrote_as_seen():
     """Held by the perspective guard, "I went to the University of Oxford." came back as "You
     went to the University of Oxford.": the hold's notice quoted the draft, so "Oxford" was seen."""
@@ -1042,6 +1055,15 @@ def test_greet_by_name_holds_a_login_greeting_without_the_known_name_once():
     )
     hold = policy.review(Turn(question=None, kind="login", event_id=3), draft("Hello Lena! Hi."), goats)
     assert hold is not None and 'this note: "Work: vet"' in hold.notice
+    # the last greeting's words about a note, said again (a `make run` chat, stop 55)
+    last = "Hello Lena! I'm glad to meet you. I know you're looking after your two goats, and I'm here to help."
+    greeted[1] = message(2, "assistant", said=last)
+    again = "Hello Lena! I'm glad we met. I know you're looking after your two goats, and I'm here to help."
+    hold = policy.review(Turn(question=None, kind="login", event_id=3), draft(again), goats)
+    assert hold is not None and hold.user_note == "the greeting said again what you said at the last login"
+    assert 'this note: "Work: vet"' in hold.notice
+    formula = "Hello Lena! I'm glad to meet you. How is work at the vet's going?"  # a formula is no note again
+    assert policy.review(Turn(question=None, kind="login", event_id=3), draft(formula), goats) is None
 
 
 def test_a_login_greeting_begins_with_the_known_name_or_asks_for_it():

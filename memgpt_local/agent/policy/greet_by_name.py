@@ -10,7 +10,8 @@ a small model continues from the last thing it read). With the name fixed, a `ma
 still got "Hello, Tomasz! How can I help you today?" with his sister's visit saved the day
 before: a greeting that names nothing known is held too, and the notice names one note to
 mention, an upcoming dated one first (a plan, a visit: "2026-12-05 is in 2 days"), else the
-newest undated one. The second draft goes out whatever it says.
+newest undated one. A greeting that says again a run of the last login's greeting is held the
+same way. The second draft goes out whatever it says.
 
 Held for leaving out the name, a greeting's redraft was often the notice's "Hello Lena!" and
 nothing more (2 of 3 held greetings, eval chat seed 9). So at a login with a known name the
@@ -24,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from datetime import date
+from difflib import SequenceMatcher
 
 from memgpt_local.agent.fact_lines import as_note
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
@@ -31,7 +33,17 @@ from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.events import is_name_line, kind_of
 from memgpt_local.memory.dates import MONTHS, first_iso_day, spoken_days
 from memgpt_local.schemas import Message, NewMessage
-from memgpt_local.text import BARE_LABEL_STEMS, DEATH, content_words, label_topics, sentences, stem, stems, words
+from memgpt_local.text import (
+    BARE_LABEL_STEMS,
+    DEATH,
+    STOPWORDS,
+    content_words,
+    label_topics,
+    sentences,
+    stem,
+    stems,
+    words,
+)
 
 NEAR_DAYS = (
     30  # a plan within a month is news to greet with (a visit 19 days off, at Christmas, was passed over; stop 52)
@@ -128,6 +140,23 @@ def greetings_of(messages: Iterable[Message]) -> list[str]:
     return [g for g in found if g]
 
 
+# words in a row a greeting may share with the last one: "Hello Priya! I'm glad we met. I know
+# you're planning to run on Sunday, and I'm here to help you with that." greeted a login after
+# one that said the same (a `make run` chat, stop 55), its login asking about another note
+GREETING_RUN_AGAIN = 6
+
+
+def repeats_greeting(greeting: str, earlier: str, facts: Sequence[str]) -> bool:
+    """Whether ``greeting`` says a run of ``GREETING_RUN_AGAIN`` words of the ``earlier`` one
+    that names a word of one of ``facts`` (the same note, said the same way; "I hope you're
+    doing well" is a formula)."""
+    said, before = words(greeting), words(earlier)
+    match = SequenceMatcher(None, said, before, autojunk=False).find_longest_match(0, len(said), 0, len(before))
+    known = {stem(w) for fact in facts for w in content_words(fact.partition(":")[2])}
+    run = said[match.a : match.a + match.size]
+    return match.size >= GREETING_RUN_AGAIN and bool(known & {stem(w) for w in run if w not in STOPWORDS})
+
+
 def _how_far(day: date, today: date) -> str:
     gap = (day - today).days
     if gap == 0:
@@ -212,12 +241,17 @@ class GreetByName(Policy):
         has_name = name.lower() in draft.message.lower()
         told = without_known_questions(draft.message, facts)
         has_fact = not facts or names_a_fact(told, facts, name)
-        if has_name and has_fact:
+        earlier = [m for m in memory.in_context() if turn.event_id is None or m.id < turn.event_id]
+        greeted = greetings_of(earlier)[-GREETINGS_VARIED:]
+        again = any(repeats_greeting(draft.message, g, facts) for g in greeted)
+        if has_name and has_fact and not again:
             return None
         asked_known = told != " ".join(sentences(draft.message))
         nothing = "only asked what you know already" if asked_known else "said nothing you know about them"
         missing = (
-            f"left out the user's name and {nothing}"
+            "said again what you said at the last login"
+            if again
+            else f"left out the user's name and {nothing}"
             if not has_name and not has_fact
             else "left out the user's name"
             if not has_name
@@ -227,8 +261,7 @@ class GreetByName(Policy):
         # the note the login asked for, not one the last greeting said (held for "I need to save some
         # details for later" at a memory warning, a greeting was pointed at the note it had said
         # the login before: a `make run` chat, stop 53)
-        earlier = [m for m in memory.in_context() if turn.event_id is None or m.id < turn.event_id]
-        about = opener([as_note(line) for line in facts], today, greetings_of(earlier)[-GREETINGS_VARIED:])
+        about = opener([as_note(line) for line in facts], today, greeted)
         about = spoken_days(about, today) if about else None
         ask = f" Ask about one thing from core memory, for example this note: {about}." if about else ""
         if about and asked_known:
