@@ -2072,3 +2072,14 @@ def test_a_plan_moved_to_another_month_moves_its_saved_line():
     value, notes = merge(saved, [line], 2000, said, date(2026, 12, 6))
     assert "(in March, 2027-03)" not in value and "moved to May (2027-05)" in value
     assert len(value.splitlines()) == 2 and notes.replaced
+
+
+def test_an_animals_line_says_what_it_is_when_the_user_said_so():
+    """"our rescue greyhound Biscuit" was saved "Pet: Biscuit" (a `make run` chat, stop 55)."""
+    from memgpt_local.agent.fact_owners import animal_kinds
+
+    said = "I live in Bristol with my partner Sam and our rescue greyhound Biscuit."
+    assert animal_kinds(["Pet: Biscuit", "Partner: Sam"], said) == ["Pet: Biscuit, rescue greyhound", "Partner: Sam"]
+    assert animal_kinds(["Dog: Rex"], "my dog Rex is lovely") == ["Dog: Rex"]  # the label says it
+    assert animal_kinds(["Pet: Rex, lazy"], "my dog Rex is lazy") == ["Pet: Rex, lazy"]  # more than a name
+    assert animal_kinds(["Partner: Sam"], "my partner Sam") == ["Partner: Sam"]

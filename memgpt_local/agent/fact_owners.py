@@ -706,6 +706,29 @@ def owned_animals(lines: Sequence[str], said: str) -> list[str]:
     return kept
 
 
+# an animal named with what it is: "our rescue greyhound Biscuit", "my old tabby cat, Mango"
+_ANIMAL_NAMED = re.compile(
+    rf"\b(?i:my|our)\s+(?P<kind>(?:[a-z]+\s+){{0,2}}?(?i:{_PET_PATTERN}))\s*,?\s+(?P<name>[A-Z][a-z]+)\b(?!')"
+)
+
+
+def animal_kinds(lines: Sequence[str], said: str) -> list[str]:
+    """``lines`` with an animal's line that holds only its name given what ``said`` says it is:
+    "our rescue greyhound Biscuit" was saved "Pet: Biscuit", and what kind of dog the user has
+    was nowhere (a `make run` chat, stop 55); it is "Pet: Biscuit, rescue greyhound"."""
+    kinds = {m["name"]: normalize_space(m["kind"]).lower() for m in _ANIMAL_NAMED.finditer(said)}
+    out = []
+    for line in lines:
+        label, sep, value = line.partition(":")
+        name = value.strip()
+        kind = kinds.get(name)
+        if not _animal_label(label) or kind is None or set(kind.split()) <= set(words(label)):
+            out.append(line)
+            continue
+        out.append(f"{label}{sep} {name}, {kind}")
+    return out
+
+
 def people_not_animals(lines: Sequence[str], saved: Sequence[str], said: str) -> list[str]:
     """``lines`` with a person the user named by relation, filed under an animal, put under that
     relation. Told "My husband Rui is a sound engineer" beside a greyhound,

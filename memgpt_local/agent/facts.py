@@ -91,6 +91,7 @@ from memgpt_local.agent.fact_lines import (
 from memgpt_local.agent.fact_merge import AGE, AGE_IN_VALUE, BLOCK, Notes, block_lines, merge
 from memgpt_local.agent.fact_owners import (
     RELATION_PATTERN,
+    animal_kinds,
     deaths_told,
     disowned_relatives,
     files_a_saved_person,
@@ -639,7 +640,7 @@ class FactNoter:
         lines = [
             line for line in lines if not takes_up_suggestion(line, said, answering) and not only_urged(line, said)
         ]
-        lines = people_not_animals(owned_animals(lines, said), saved, said)
+        lines = animal_kinds(people_not_animals(owned_animals(lines, said), saved, said), said)
         dropped = [line for line in found if line not in lines]
         day = when or datetime.now(timezone.utc)
         dated = carry_days(
