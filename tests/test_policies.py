@@ -2165,6 +2165,29 @@ def test_perspective_guard_holds_a_greeting_that_speaks_as_the_user_once():
     assert policy.review(login, draft("I'm a pharmacist in Leicester."), memory) is None
 
 
+def test_owner_guard_holds_a_reply_that_gives_the_user_news_just_told_of_someone_else():
+    """The reply comes before the notes are saved: "Sam got a job at the university in Bath, so
+    we're moving there in April." got "Let's talk about your new job at the university in Bath."
+    (a `make run` chat, stop 55)."""
+    from memgpt_local.agent.policy.owner_guard import OwnerGuard, told_of_others
+
+    memory = FakeMemory(core=[("human", "Name: Priya"), ("human", "Pet: Biscuit, rescue greyhound")])
+    news = "Bigger news though: Sam got a job at the university in Bath, so we're moving there in April."
+    hold = OwnerGuard().review(
+        Turn(question=news), draft("That's big news! Let's talk about your new job at the university in Bath."), memory
+    )
+    assert hold is not None and 'The user said this of Sam: "Sam got a job at the university in Bath"' in hold.notice
+    for fine in (
+        "Are you moving to Bath for the job?",  # asks, names nothing as the user's
+        "How do you feel about your move to Bath?",  # the move is the user's
+        "Sam's new job at the university sounds great!",  # names him
+    ):
+        assert OwnerGuard().review(Turn(question=news), draft(fine), memory) is None, fine
+    # not a clause that speaks of the user too, nor one about the user's own animal
+    lines = ["Pet: Biscuit, rescue greyhound"]
+    assert told_of_others("Sam and I went to look at flats. Biscuit is scared of the hoover.", lines, "Priya") == []
+
+
 def test_owner_guard_holds_a_reply_that_gives_the_user_someone_elses_news_once():
     from memgpt_local.agent.policy.owner_guard import OwnerGuard, owned_by_another, owned_notes
 

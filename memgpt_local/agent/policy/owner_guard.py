@@ -9,6 +9,10 @@ Kasia, visiting tomorrow") or it starts with another person's name and "'s" or a
 getting married", "Layla's health: ..."). A sentence that speaks to the user ("you", "your")
 with two words or more of such a note (its day counts as one: "your wedding next Sunday"), and
 names neither that person nor the relation, gives the user someone else's news.
+
+The reply is written before the notes pass saves what the message told, so the message's own
+clauses about someone named count too ("Sam got a job at the university in Bath" answered "Let's
+talk about your new job at the university in Bath."), when the reply says them as "your ...".
 """
 
 from __future__ import annotations
@@ -20,7 +24,17 @@ from dataclasses import dataclass, replace
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.policy.greet_by_name import human_lines, known_name
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.text import PETS, RELATIONS, WHEN_WORDS, content_words, sentences, stem, words
+from memgpt_local.text import (
+    FIRST_PERSON,
+    PETS,
+    RELATIONS,
+    WHEN_WORDS,
+    content_words,
+    sentences,
+    statements,
+    stem,
+    words,
+)
 
 # a person's name at the start of a label or value, as its subject: "Nadia's ...", "Tom is ..."
 _SUBJECT = re.compile(r"^([A-Z][a-z]+)(?:'s\b|\s+(?:is|was|has|had|will|and|got|gets)\b)")
@@ -37,6 +51,7 @@ class Owned:
     terms: frozenset[str]  # words that name them: the name, the relation (lower case)
     words: frozenset[str]  # the stems of the note's other content words, its label's included
     when: frozenset[str]  # its words of when: "sunday", "2026-12-06"
+    told: bool = False  # a clause of the user's message, not a saved note
 
 
 _DAYS = WHEN_WORDS - {"next", "last", "this", "coming", "week", "weekend", "month", "year"}
@@ -95,6 +110,39 @@ def owned_notes(lines: Sequence[str], user_name: str | None) -> list[Owned]:
     return [replace(n, terms=n.terms.union(*(relations.get(t, set()) for t in n.terms))) for n in notes]
 
 
+_YOUR_THING = re.compile(r"\byour((?:\s+[\w-]+){1,3})", re.IGNORECASE)
+_CLAUSE = re.compile(r"[,;:]\s+|\s+(?:and|but|so|because)\s+")
+
+
+def _named(text: str) -> set[str]:
+    """The stems of the names and places ``text`` says ("your move to Bath" is the user's own)."""
+    return {stem(w.lower()) for w in re.findall(r"\b[A-Z][a-z]+", text)}
+
+
+def told_of_others(message: str, lines: Sequence[str], user_name: str | None) -> list[Owned]:
+    """The clauses of ``message`` (the user's statements) whose subject is someone else named,
+    as notes about them: the reply is written before the notes pass saves them, and "Sam got a
+    job at the university in Bath" was answered "Let's talk about your new job at the university
+    in Bath." (a `make run` chat, stop 55). Not a clause that also speaks of the user ("Sam and I
+    went ..."), nor one about an animal a saved line names ("Pet: Biscuit")."""
+    animals = {
+        w
+        for label, _, value in (line.partition(":") for line in lines)
+        if set(words(label)) & (PETS | {"pet", "pets"})
+        for w in words(value)
+    }
+    found = []
+    for sentence in sentences(statements(message)):
+        for clause in _CLAUSE.split(sentence):
+            subject = _SUBJECT.match(clause.strip())
+            if subject is None or FIRST_PERSON.search(clause) or subject[1].lower() in animals:
+                continue
+            note = owned_by_another(f"{subject[1]}: {clause.strip()}", user_name)
+            if note is not None:
+                found.append(replace(note, line=clause.strip(), told=True))
+    return found
+
+
 def told_as_users(reply: str, notes: Sequence[Owned]) -> tuple[str, Owned] | None:
     """The sentence of ``reply`` that tells the user one of ``notes`` as their own, and the note."""
     for sentence in sentences(reply):
@@ -106,7 +154,12 @@ def told_as_users(reply: str, notes: Sequence[Owned]) -> tuple[str, Owned] | Non
             if note.terms & said or {stem(t) for t in note.terms} & said_stems:
                 continue  # it names them: "your sister", "Nadia's wedding"
             shared = len(note.words & said_stems)  # a day in common counts once: "your wedding on Sunday"
-            if shared and shared + bool(note.when & _when_words(sentence)) >= SHARED_WORDS:
+            # what the user just told of someone is theirs only said as "your ...": "Are you moving to
+            # Bath for the job?" asks about it
+            yours = not note.told or any(
+                {stem(w) for w in words(m[1])} & note.words - _named(note.line) for m in _YOUR_THING.finditer(sentence)
+            )
+            if shared and shared + bool(note.when & _when_words(sentence)) >= SHARED_WORDS and yours:
                 return sentence, note
     return None
 
@@ -118,7 +171,8 @@ class OwnerGuard(Policy):
         if draft.plan.last or turn.holds[self.name]:
             return None
         user = known_name(memory)
-        notes = owned_notes(human_lines(memory), user)
+        lines = human_lines(memory)
+        notes = owned_notes(lines, user) + told_of_others(turn.question or "", lines, user)
         found = told_as_users(draft.message, notes)
         if found is None:
             return None
@@ -129,6 +183,8 @@ class OwnerGuard(Policy):
             # the words to go on from, and a short notice: with the note quoted and "not the user's",
             # the model copied both into the greeting after "Hello Mei! Wen"; "I hope Wen" ran on
             what, start = "greeting", f" Start with: Hello {user}! How is {owner}"
+        elif note.told:
+            what, start = "reply", f' The user said this of {note.owner}: "{note.line}".'
         else:
             what, start = "reply", f' The note is about {note.owner}: "{note.line}".'
         return Hold(
