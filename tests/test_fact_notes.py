@@ -2083,3 +2083,27 @@ def test_an_animals_line_says_what_it_is_when_the_user_said_so():
     assert animal_kinds(["Dog: Rex"], "my dog Rex is lovely") == ["Dog: Rex"]  # the label says it
     assert animal_kinds(["Pet: Rex, lazy"], "my dog Rex is lazy") == ["Pet: Rex, lazy"]  # more than a name
     assert animal_kinds(["Partner: Sam"], "my partner Sam") == ["Partner: Sam"]
+
+
+def test_a_relatives_day_refiled_under_them_keeps_what_happens_on_it():
+    """"Sister's wedding: Anjali, in June" (the user said "getting married", not "wedding") was
+    refiled "Sister: Anjali, in June", the wedding gone (a `make run` chat, stop 55)."""
+    said = "My sister Anjali is getting married in June and I'm designing the invitations."
+    assert refiled("Sister's wedding: Anjali, in June (2027-06)", ["Sister: Anjali"], said) == (
+        "Sister: Anjali, wedding in June (2027-06)"
+    )
+    visiting = "My sister Vanbuton is visiting this weekend."  # the value says what happens: the label's word goes
+    assert refiled("Sister's job: Vanbuton, visiting this weekend", ["Sister: Vanbuton"], visiting) == (
+        "Sister: Vanbuton, visiting this weekend"
+    )
+
+
+def test_what_the_user_does_beside_a_relatives_news_is_not_the_relatives():
+    """"My sister Anjali is getting married in June and I'm designing the invitations." was saved
+    "Sister's work: designing invitations" (a `make run` chat, stop 55)."""
+    from memgpt_local.agent.fact_owners import the_users_own
+
+    said = "My sister Anjali is getting married in June and I'm designing the invitations."
+    assert the_users_own("Sister's work: designing invitations", said) == "Work: designing invitations"
+    assert the_users_own("Sister's work: nurse", "My sister is a nurse and I teach.") == "Sister's work: nurse"
+    assert the_users_own("Sister's wedding: in June", said) == "Sister's wedding: in June"

@@ -19,6 +19,7 @@ from memgpt_local.text import (
     PETS,
     RELATIONS,
     STOPWORDS,
+    WHEN_WORDS,
     content_words,
     introduced_name,
     normalize_space,
@@ -139,11 +140,25 @@ def refiled(line: str, lines: Sequence[str], said: str) -> str | None:
         None,
     )
     if own_label is not None:
+        name, _, rest = value.strip().partition(" ")
+        if _only_when(rest):
+            # "Sister's wedding: Anjali, in June" for "My sister Anjali is getting married in June": without
+            # its label's word the day tells nothing ("Sister: Anjali; in June", a `make run` chat, stop 55)
+            return f"{own_label}: {name} {' '.join(attribute)} {rest.strip()}"
         return f"{own_label}:{value}"
     animals = {_first_word(v) for lab, _, v in others if set(words(lab)) & (PETS | {"pet", "pets"})}
     if (owner in PETS or owner in animals) and _WORK_WORDS & set(attribute):
         return None
     return line
+
+
+_ISO_DAY_NOTE = re.compile(r"\(?\d{4}-\d\d(?:-\d\d)?\)?")
+
+
+def _only_when(text: str) -> bool:
+    """Whether ``text`` says no more than a day: "in June (2027-06)", "on the 3rd"."""
+    said = words(_ISO_DAY_NOTE.sub(" ", text))
+    return bool(said) and all(w in WHEN_WORDS or w in STOPWORDS or w[:1].isdigit() for w in said)
 
 
 _POSSESSIVE_START = re.compile(r"^\s*[\w-]+['’]s\b")
@@ -642,10 +657,20 @@ def the_users_own(line: str, said: str) -> str:
     as the cat's and the cat's "favourite food" went out."""
     label, sep, value = line.partition(":")
     possessed = _POSSESSED.match(label.strip())
-    if possessed is None or set(words(possessed["owner"])) & set(words(said)) or _SOMEONE_ELSE.search(said):
+    if possessed is None:
         return line
+    owner = set(words(possessed["owner"]))
     about = value_stems(line)
-    holding = [s for s in sentences(said) if about and about <= {stem(w) for w in words(s)}]
+    if owner & set(words(said)) or _SOMEONE_ELSE.search(said):
+        # they are spoken of: the value's own clauses must speak as "I" and not of them. "My sister
+        # Anjali is getting married in June and I'm designing the invitations." was saved "Sister's
+        # work: designing invitations" (a `make run` chat, stop 55)
+        parts = [c for s in sentences(said) for c in _CLAUSE_SPLIT.split(s)]
+        holding = [c for c in parts if about and about <= {stem(w) for w in words(c)}]
+        if not holding or any(owner & set(words(c)) or _SOMEONE_ELSE.search(c) for c in holding):
+            return line
+    else:
+        holding = [s for s in sentences(said) if about and about <= {stem(w) for w in words(s)}]
     if not holding or not all(FIRST_PERSON.search(s) for s in holding):
         return line
     attribute = possessed["attribute"].strip()
