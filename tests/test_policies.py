@@ -864,6 +864,7 @@ def test_perspective_guard_holds_the_users_we_said_as_the_assistants():
     assert speaks_as_user("You're moving to Bath in April.", asked) is None
     assert speaks_as_user("We can look through your notes together.", asked) is None  # nothing asked of "we"
     assert speaks_as_user("We're moving to Bath.", "Where is Sam moving?") is None  # no "we" asked
+    assert speaks_as_user("We talked about the concert.", "What did we talk about?") is None  # the assistant's "we"
 
 
 def test_grounded_reply_does_not_count_what_the_turn_itself_wrote_as_seen():

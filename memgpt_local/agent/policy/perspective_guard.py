@@ -84,6 +84,8 @@ _ASSISTANT_ACTS = re.compile(
 SPEAKING_AS_I = ("I", "My")
 SPEAKING_AS_WE = ("We", "Our")
 _SPEAKS_AS_WE = re.compile(r"^\W*(?:(?:yes|no|well|oh|sure|so),?\s+)?(?:we|we're|we've|we'll|our)\b", re.IGNORECASE)
+# "we" that takes in the assistant: "what did we talk about?"
+_OUR_TALK = re.compile(r"\b(?:talk\w*|discuss\w*|chat\w*|spoke|speak\w*|said|say|mention\w*|conversation)\b", re.I)
 _USERS_WE = re.compile(r"\b(?:we|we're|we've|our|us)\b", re.IGNORECASE)
 _TO_THE_USER = re.compile(r"\b(?:you|you're|your|yours)\b", re.IGNORECASE)
 # "My business is running a small bakery in Porto." answered "what's my business?" in a `make run` chat
@@ -128,7 +130,7 @@ def speaks_as_user(draft: str, question: str, known: Iterable[str] = ()) -> str 
     told_words = {w for s in told for w in content_words(s)}
     # the user's "we" (they and their people), said back as the assistant's: "Where are we moving
     # and when?" got "We're moving to Bath in April." (a `make run` chat, stop 55)
-    ours = {w for s in asked if _USERS_WE.search(s) for w in content_words(s)}
+    ours = {w for s in asked if _USERS_WE.search(s) and not _OUR_TALK.search(s) for w in content_words(s)}
     for sentence in sentences(draft):
         own = _in_first_person(sentence)  # "I'm a helper, and you are a nurse.": the words before "you"
         if own and (asked_words & own or len(told_words & own) >= 2) or echoes(sentence, told):
