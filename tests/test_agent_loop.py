@@ -755,16 +755,6 @@ def test_a_weekday_said_twice_over_goes_out_once(store):
     assert ask(runner, "When is Leo coming?").messages == ["Leo is coming over on Saturday 12 December. Lovely!"]
 
 
-def test_a_day_followed_by_its_spelling_in_brackets_goes_out_once(store):
-    """A `make run` greeting (stop 55): "I know you're moving to Bath in April (April 2027)."."""
-    runner = make_runner(
-        store, [say("You're moving to Bath in April (April 2027). Your run is on Sunday (Sunday 13 December).")]
-    )
-    assert ask(runner, "What's coming up?").messages == [
-        "You're moving to Bath in April 2027. Your run is on Sunday 13 December."
-    ]
-
-
 def test_a_reply_before_a_copy_of_the_users_message_goes_out_as_it_was(store):
     said = "Leo's visit got moved to Sunday, Yuki has a shift on Saturday after all."
     kept = "Oh, what a shame. I hope you can make time for Leo on Sunday."

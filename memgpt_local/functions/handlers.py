@@ -55,23 +55,8 @@ _DAY_TWICE = re.compile(
 )
 
 
-# a day or month followed by the notice's spelling of it in brackets: "you're moving to Bath in April
-# (April 2027)" (a `make run` greeting, stop 55) is "in April 2027"
-_DAY_BRACKETED = re.compile(
-    r"\b(?P<day>(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|july|august"
-    r"|september|october|november|december)\s+\((?P=day)\b\s*(?P<rest>[^()]*)\)",
-    re.IGNORECASE,
-)
-
-
-def _said_once(message: str) -> str:
-    """``message`` with a day it says twice over said once."""
-    once = _DAY_TWICE.sub(r"\g<day>", message)
-    return _DAY_BRACKETED.sub(lambda m: f"{m['day']} {m['rest']}".strip(), once)
-
-
 def send_message(ctx: FunctionContext, args: a.SendMessageArgs) -> FunctionOutcome:
-    return FunctionOutcome(True, "Message sent.", user_message=_said_once(args.message))
+    return FunctionOutcome(True, "Message sent.", user_message=_DAY_TWICE.sub(r"\g<day>", args.message))
 
 
 def _too_long(label: str, new_value: str, limit: int) -> FunctionOutcome:
