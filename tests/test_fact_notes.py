@@ -286,10 +286,8 @@ def test_a_login_quotes_what_core_memory_knows_so_the_greeting_can_use_it(store)
     from datetime import datetime
 
     quoted = runner.login_event(datetime.fromisoformat("2026-12-03T12:00:00+00:00")).content
-    assert "Daughter: Ines, turns 7 next Tuesday (Tuesday 8 December)\n" in quoted
-    assert quoted.endswith(
-        '"Daughter: Ines, turns 7 next Tuesday (Tuesday 8 December)" (Tuesday 8 December is in 5 days).'
-    )
+    assert "Daughter: Ines, turns 7 next Tuesday 8 December\n" in quoted
+    assert quoted.endswith('"Daughter: Ines, turns 7 next Tuesday 8 December" (Tuesday 8 December is in 5 days).')
 
 
 @pytest.mark.real_model
@@ -2075,7 +2073,7 @@ def test_a_plan_moved_to_another_month_moves_its_saved_line():
 
 
 def test_an_animals_line_says_what_it_is_when_the_user_said_so():
-    """"our rescue greyhound Biscuit" was saved "Pet: Biscuit" (a `make run` chat, stop 55)."""
+    """ "our rescue greyhound Biscuit" was saved "Pet: Biscuit" (a `make run` chat, stop 55)."""
     from memgpt_local.agent.fact_owners import animal_kinds
 
     said = "I live in Bristol with my partner Sam and our rescue greyhound Biscuit."
@@ -2086,7 +2084,7 @@ def test_an_animals_line_says_what_it_is_when_the_user_said_so():
 
 
 def test_a_relatives_day_refiled_under_them_keeps_what_happens_on_it():
-    """"Sister's wedding: Anjali, in June" (the user said "getting married", not "wedding") was
+    """ "Sister's wedding: Anjali, in June" (the user said "getting married", not "wedding") was
     refiled "Sister: Anjali, in June", the wedding gone (a `make run` chat, stop 55)."""
     said = "My sister Anjali is getting married in June and I'm designing the invitations."
     assert refiled("Sister's wedding: Anjali, in June (2027-06)", ["Sister: Anjali"], said) == (
@@ -2099,7 +2097,7 @@ def test_a_relatives_day_refiled_under_them_keeps_what_happens_on_it():
 
 
 def test_what_the_user_does_beside_a_relatives_news_is_not_the_relatives():
-    """"My sister Anjali is getting married in June and I'm designing the invitations." was saved
+    """ "My sister Anjali is getting married in June and I'm designing the invitations." was saved
     "Sister's work: designing invitations" (a `make run` chat, stop 55)."""
     from memgpt_local.agent.fact_owners import the_users_own
 

@@ -186,14 +186,18 @@ def test_said_as_future_reads_the_phrase_and_its_own_clause(said, future):
 
 def test_days_are_said_as_a_person_says_them():
     today = date(2026, 12, 3)
-    assert spoken_days("Visit: Friday (2026-12-04)", today) == "Visit: Friday (Friday 4 December)"
+    # a day or month said once: shown "in April (April 2027)", a greeting said so (a `make run` chat, stop 55)
+    assert spoken_days("Visit: Friday (2026-12-04)", today) == "Visit: Friday 4 December"
+    assert spoken_days("Move: to Bath in April (2027-04)", today) == "Move: to Bath in April 2027"
+    assert spoken_days("Race: half marathon (in March, 2027-03)", today) == "Race: half marathon (in March 2027)"
+    assert spoken_days("Visit: Monday (2026-12-04)", today) == "Visit: Monday (Friday 4 December)"  # not its day
     assert spoken_days("Trip: week of 2027-01-04", today) == "Trip: week of Monday 4 January 2027"
     assert spoken_days("Brother: Omar (on Friday, 2026-12-04)", today) == "Brother: Omar (on Friday 4 December)"
     assert spoken_days("Dentist: monday 2026-12-07", today) == "Dentist: Monday 7 December"
     assert spoken_days("Party: Sunday, 2026-12-04", today) == "Party: Sunday, Friday 4 December"  # a wrong day stays
     assert spoken_days("Code: 2026-13-40", today) == "Code: 2026-13-40"  # no day: left alone
     # a month alone: a greeting said "your trip to Peru in 2027-09" (stop 42)
-    assert spoken_days("Trip: Peru in September (2027-09)", today) == "Trip: Peru in September (September 2027)"
+    assert spoken_days("Trip: Peru in September (2027-09)", today) == "Trip: Peru in September 2027"
     assert spoken_days("Code: 2026-13", today) == "Code: 2026-13"
 
 

@@ -487,6 +487,18 @@ def spoken_days(text: str, today: date) -> str:
     def say_month(m: re.Match[str]) -> str:
         return f"{MONTHS[int(m['m']) - 1]} {m['y']}"
 
+    def said_once(m: re.Match[str]) -> str:
+        # "on Sunday (2026-12-13)" is "on Sunday 13 December", "in April (2027-04)" "in April 2027":
+        # shown "in April (April 2027)", a greeting said so (a `make run` chat, stop 55)
+        day = iso_day(m) if m["d"] else None
+        if day is not None and m["name"].lower() == WEEKDAYS[day.weekday()]:
+            return spoken_day(day, today)
+        if m["d"] is None and m["name"].lower() == MONTHS[int(m["m"]) - 1].lower():
+            return f"{MONTHS[int(m['m']) - 1]} {m['y']}"
+        return m[0]
+
+    for pattern in _DATE_AFTER_NAME:
+        text = pattern.sub(said_once, text)
     return _ISO_MONTH.sub(say_month, _NAMED_ISO_DAY.sub(say, text))
 
 
@@ -504,4 +516,11 @@ def with_days_in_full(text: str) -> str:
 # a month without its day, as the fact notes date "in March": "(2027-03)" is "(March 2027)". A
 # greeting said "your trip to Peru in 2027-09" (eval chat, stop 42)
 _ISO_MONTH = re.compile(r"\b(?P<y>\d{4})-(?P<m>0[1-9]|1[0-2])\b(?!-\d)")
+# a weekday or month, then its date in brackets or after a comma: "Sunday (2026-12-13)", "in March, 2027-03"
+_ISO_PARTS = r"(?P<y>\d{4})-(?P<m>0[1-9]|1[0-2])(?:-(?P<d>\d\d))?"
+_DATED_NAME = rf"\b(?P<name>{'|'.join(WEEKDAYS)}|{'|'.join(MONTHS)})"
+_DATE_AFTER_NAME = (
+    re.compile(rf"{_DATED_NAME}\s+\({_ISO_PARTS}\)", re.IGNORECASE),
+    re.compile(rf"{_DATED_NAME},\s+{_ISO_PARTS}\b(?!-)", re.IGNORECASE),
+)
 _NAMED_ISO_DAY = re.compile(rf"(?:\b(?P<weekday>{'|'.join(WEEKDAYS)}),?\s+)?{ISO_DAY.pattern}", re.IGNORECASE)
