@@ -44,6 +44,10 @@ def content_words(text: str) -> list[str]:
 _NOT_PLURALS = frozenset("news this thus plus less bus gas yes has was his its".split())
 
 
+# a verb's three letters before "-ing" that lost an "e": "mov", "liv", "bak", "hik" (not "fix", "eat", "sit")
+_DROPPED_E = re.compile(r"[^aeiou][aeiou][bcdfgklmnprstvz]")
+
+
 def stem(word: str) -> str:
     """Words compared by their first four letters: "keeps"/"keep", "stayed"/"stay". A word of
     three letters keeps its forms: "flying" and "running" are "fly" and "run", "dogs" is "dog".
@@ -53,6 +57,8 @@ def stem(word: str) -> str:
     base = lower[:-3] if lower.endswith("ing") else lower
     if len(base) == 4 and base != lower and base[-1] == base[-2] and base[-1] not in "aeiouls":
         base = base[:-1]  # "running", "jogging": the doubled letter
+    elif _DROPPED_E.fullmatch(base) and base != lower:
+        return f"{base}e"  # "moving" is "move": "Where are we moving?" found no "Move: ..." (a `make run` chat, stop 55)
     if len(base) == 3 and base != lower and set(base) & set("aeiouy"):  # "spring" is no "spr"
         return base
     if len(lower) == 4 and lower.endswith("s") and not lower.endswith(("ss", "us", "is")) and lower not in _NOT_PLURALS:

@@ -540,6 +540,9 @@ def test_denial_guard_shows_what_memory_holds_about_the_question_once():
     assert lines_about("Which band did I see live a while ago?", gig) == ["[human] Music: Kimreels"]
     assert lines_about("Who played live at the hall?", core) == []
     assert lines_about("Where do I live these days?", gig) == ["[human] Home: Leeds"]
+    # "moving" is "move" (a `make run` chat, stop 55: searched today's messages and denied the move)
+    move = [("human", "Work: nurse"), ("human", "Move: to Bath in April (2027-04)")]
+    assert lines_about("Where are we moving and when?", move) == ["[human] Move: to Bath in April (2027-04)"]
     # a pet asked about as one (eval chat seed 14: nothing found under "Ferret: Stouwia")
     pets = [*core, ("human", "Ferret: Stouwia")]
     assert lines_about("What's my pet's name again?", pets) == ["[human] Ferret: Stouwia"]
