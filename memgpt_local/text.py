@@ -58,7 +58,9 @@ def stem(word: str) -> str:
     if len(base) == 4 and base != lower and base[-1] == base[-2] and base[-1] not in "aeiouls":
         base = base[:-1]  # "running", "jogging": the doubled letter
     elif _DROPPED_E.fullmatch(base) and base != lower:
-        return f"{base}e"  # "moving" is "move": "Where are we moving?" found no "Move: ..." (a `make run` chat, stop 55)
+        return (
+            f"{base}e"  # "moving" is "move": "Where are we moving?" found no "Move: ..." (a `make run` chat, stop 55)
+        )
     if len(base) == 3 and base != lower and set(base) & set("aeiouy"):  # "spring" is no "spr"
         return base
     if len(lower) == 4 and lower.endswith("s") and not lower.endswith(("ss", "us", "is")) and lower not in _NOT_PLURALS:

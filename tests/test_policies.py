@@ -2156,7 +2156,11 @@ def test_perspective_guard_holds_a_greeting_that_speaks_as_the_user_once():
     hold = policy.review(login, draft("Hello, Priya! I'm a pharmacist in Leicester and I'm giving a speech."), memory)
     assert hold is not None and hold.hide_draft and hold.notice.endswith("Start with: Hello Priya! You")
     assert "I'm a pharmacist in Leicester" in hold.notice
+    # the user's doing after the assistant's feeling (a `make run` chat, stop 55)
+    glad = "Hello Priya! I'm glad I'm giving a speech at the wedding."
+    assert PerspectiveGuard().review(Turn(question=None, kind="login"), draft(glad), memory) is not None
     for fine in (
+        "Hello Priya! I'm glad you're giving a speech at Nadia's wedding.",
         "Hello Priya! How is the speech for Nadia's wedding coming along?",
         "Hello Priya! I hope your speech is going well.",  # the assistant's own wish
         "Hello Priya! I'm glad to see you. How was work at the pharmacy?",

@@ -196,6 +196,11 @@ def _in_first_person(sentence: str) -> set[str] | None:
     return set(content_words(_TO_THE_USER.split(said, maxsplit=1)[0]))
 
 
+_I_AFTER_FEELING = re.compile(
+    r"\b(?:glad|happy|sorry|pleased|excited)\s+(?:that\s+)?(?:I|I've|I\s+have)\s+(?P<rest>[^.!?]+)", re.IGNORECASE
+)
+
+
 def greets_as_user(greeting: str, notes: Iterable[str]) -> str | None:
     """The sentence of ``greeting`` that says in the first person a word of one of ``notes``
     (the values of the user's saved facts: "I'm a pharmacist in Leicester." for "Work:
@@ -203,7 +208,10 @@ def greets_as_user(greeting: str, notes: Iterable[str]) -> str | None:
     known = {w for note in notes for w in content_words(note)}
     for sentence in sentences(greeting):
         own = _in_first_person(sentence)
-        if own and own & known:
+        # or in a clause after the assistant's own feeling: "I'm glad I found a nice flat in Bath!"
+        # greeted a user whose note said so (a `make run` chat, stop 55)
+        inner = _I_AFTER_FEELING.search(sentence)
+        if own and own & known or inner and set(content_words(inner["rest"])) & known:
             return sentence
     return None
 
