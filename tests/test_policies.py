@@ -2161,6 +2161,7 @@ def test_perspective_guard_holds_a_greeting_that_speaks_as_the_user_once():
     assert PerspectiveGuard().review(Turn(question=None, kind="login"), draft(glad), memory) is not None
     for fine in (
         "Hello Priya! I'm glad you're giving a speech at Nadia's wedding.",
+        "Hello Priya! I'm glad I could help with your speech.",  # the assistant's own doing
         "Hello Priya! How is the speech for Nadia's wedding coming along?",
         "Hello Priya! I hope your speech is going well.",  # the assistant's own wish
         "Hello Priya! I'm glad to see you. How was work at the pharmacy?",

@@ -197,7 +197,9 @@ def _in_first_person(sentence: str) -> set[str] | None:
 
 
 _I_AFTER_FEELING = re.compile(
-    r"\b(?:glad|happy|sorry|pleased|excited)\s+(?:that\s+)?(?:I|I've|I'm|I\s+have|I\s+am)\s+(?P<rest>[^.!?]+)", re.IGNORECASE
+    r"\b(?:glad|happy|sorry|pleased|excited)\s+(?:that\s+)?(?:I|I've|I'm|I\s+have|I\s+am)\s+"
+    r"(?!(?:could|can|will|would|was\s+able|helped|remember|know|got\s+to)\b)(?P<rest>[^.!?]+)",
+    re.IGNORECASE,
 )
 
 
