@@ -199,6 +199,8 @@ _KIND_WORDS = frozenset(
     + "breed type sort brand make model colour color name surname called".split()
 )
 _NAMING = frozenset(stem(w) for w in "name surname called".split())
+_SURNAME = frozenset({stem("surname")})
+_FULL_NAME = re.compile(r"\b[A-Z][a-z]+\s+[A-Z][a-z'-]+")
 _WHO_WORDS = RELATIONS | PETS | {"pet", "a", "an", "the", "my", "our", "and"}
 
 
@@ -324,6 +326,10 @@ def detail_left(question: str, lines: list[str]) -> set[str]:
     theirs = lines_of(lines, owners_asked_of(question))
     if theirs:  # the user's own "Work: ..." says nothing of their brother's job
         kinds, covered = _NAMING | kinds_said(theirs), _covered(theirs)
+        if not any(_FULL_NAME.search(line.split("] ", 1)[-1].partition(":")[2]) for line in theirs):
+            # a first name is no surname: "What's Sam's surname?" under "Partner: Sam" was answered
+            # "Sam's surname is Sam." (a `make run` chat, stop 55)
+            kinds -= _SURNAME
     left = asked - covered - BARE_LABEL_STEMS - kinds - _FILLER - verbs
     if _QUANTITY.search(question) and says_a_number(said):
         left -= _QUANTITY_STEMS
