@@ -1742,7 +1742,7 @@ def test_nothing_found_denies_a_detail_of_a_saved_person_that_nothing_says():
         assert detail_left(question, [f"[human] {line}"]) == set(), question
     assert detail_left("How old is my brother?", ["[human] Brother: Tom, visiting next week"]) == {"old"}
     # a first name is no surname (a `make run` chat, stop 55: "Sam's surname is Sam.")
-    assert detail_left("What's Sam's surname, do you remember?", ["[human] Partner: Sam"]) == {"surn"}
+    assert detail_left("What's my partner Sam's surname?", ["[human] Partner: Sam"]) == {"surn"}
     assert detail_left("What's my partner's surname?", ["[human] Partner: Sam Okafor"]) == set()
     assert detail_left("What's my partner's name?", ["[human] Partner: Sam"]) == set()
     # "coming to stay" is a visit too (a `make run` chat, stop 44: "When is Callum coming over?" denied)
