@@ -68,9 +68,9 @@ def test_runs_of_a_held_draft_are_refused_in_every_reply_of_the_step():
 
     ban = NgramBan(RepeatBan(field="message", n=3, prior=("Hello again friend!",)), tokenize)
     feed(ban, [(0, '{"message": "'), (1, "Hello"), (2, " again")])
-    assert ban.refused() == [3]  # "Hello again friend" was the held draft: not again
+    assert ban.refused() == [3, 4]  # "Hello again friend" was the held draft: not again (nor "again!")
     feed(ban, [(5, " you"), (9, '"}'), (0, '{"message": "'), (1, "Hello"), (2, " again")])
-    assert ban.refused() == [3]  # a new value starts with the held draft's runs still refused
+    assert ban.refused() == [3, 4]  # a new value starts with the held draft's runs still refused
 
 
 def test_a_word_is_never_cut_short_only_the_next_word_is_refused():
@@ -452,3 +452,14 @@ def test_a_list_ends_before_an_item_that_nearly_repeats_an_earlier_one():
     assert not ban.must_close()  # "Ball" may become another word
     feed(ban, [(3, "on"), (4, " 5")])
     assert ban.must_close()  # item 2 repeated item 1: the list ends
+
+
+def test_a_refused_copy_may_not_slip_past_on_a_glued_mark():
+    """A `make run` greeting (stop 55): barred from " train" after "I hope you get a chance to",
+    it went on "to.train more.": the bare marks are refused with the word."""
+    spelled = {".": [(7, ".")], ",": [(8, ",")], "!": [(9, "!")], "?": [(10, "?")], ";": [], ":": [(11, ":")]}
+    ban = NgramBan(RepeatBan(field="message", n=3), tokenize=lambda text: spelled.get(text, []))
+    feed(ban, [(0, '{"message": "'), (1, " chance"), (2, " to"), (3, " train"), (7, "."), (1, " chance"), (2, " to")])
+    assert sorted(ban.refused()) == [3, 7, 8, 9, 10, 11]
+    feed(ban, [(4, " run")])
+    assert ban.refused() == []  # nothing refused: a mark may follow

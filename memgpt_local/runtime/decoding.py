@@ -111,6 +111,9 @@ class FieldWatch:
                 self.key = None
 
 
+_MARKS = (".", ",", "!", "?", ";", ":")
+
+
 def _is_list_number(piece: str) -> bool:
     return piece.strip(" .)").isdigit()
 
@@ -171,6 +174,7 @@ class NgramBan:
         self.openings = ban.openings
         self.banned_openers = ban.banned_openers
         self.opener_tokens: list[int] | None = None  # the tokens of ``banned_openers``, spelled once
+        self.mark_tokens: list[int] | None = None  # the tokens of ``_MARKS``, spelled once
         self.banned_words = ban.banned_words
         # the tokens of ``banned_words``, spelled once: (refused anywhere, refused where a word may start)
         self.word_tokens: tuple[list[int], list[int]] | None = None
@@ -215,7 +219,13 @@ class NgramBan:
             return self.thought.refused(self.pieces, self.last_piece)
         if not self.watch.in_field or self.written < self.fixed:
             return []
-        refused = self._repeats() + (self.wide_script() if self.wide_script is not None else [])
+        refused = self._repeats()
+        if refused and self.last_piece[-1:].isalpha():
+            # the copy may not slip past on a mark glued to the word before it: barred from " train"
+            # after "I hope you get a chance to", a greeting went on "to.train more." (a `make run`
+            # chat, stop 55)
+            refused += [t for t in self._marks() if t not in refused]
+        refused += self.wide_script() if self.wide_script is not None else []
         if not self.follows_text:
             return refused
         text = _plain(self.text)  # once a token for every rule that reads it
@@ -227,6 +237,13 @@ class NgramBan:
         if self.closing is not None and _UNFINISHED.search(text):
             refused += self.closing()
         return refused
+
+    def _marks(self) -> list[int]:
+        """The tokens that are a bare punctuation mark, spelled once."""
+        if self.mark_tokens is None:
+            spelled = [self.tokenize(mark) for mark in _MARKS] if self.tokenize is not None else []
+            self.mark_tokens = [t[0][0] for t, mark in zip(spelled, _MARKS) if len(t) == 1 and t[0][1] == mark]
+        return self.mark_tokens
 
     def _opener(self, text: str) -> list[int]:
         """At the start of a sentence, the tokens that spell one of ``banned_openers`` (with and
