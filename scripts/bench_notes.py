@@ -627,6 +627,59 @@ SETS: dict[str, tuple[Case, ...]] = {
             keep=("home: leeds",),
         ),
     ),
+    # written before any run (stop 55), in other words than the `make run` chat it comes from:
+    # a place said as "there", a plan moved to a month, an animal's kind, an answer opening "That's",
+    # a request for advice about a day, the user's own part beside a relative's news
+    "there-held": (
+        case(
+            ("Name: Joe", "Home: Cardiff", "Daughter: Beth"),
+            "Beth got a place at a university in Glasgow, so she's moving up there in September.",
+            ("glasgow september",),
+            (" there ",),
+            keep=("home: cardiff",),
+        ),
+        case(
+            ("Name: Joe", "Parents' evening: on the 10th (2026-12-10)"),
+            "The parents' evening got pushed to February, which suits me better.",
+            ("february",),
+            gone=("2026-12-10",),
+        ),
+        case(
+            ("Name: Joe",),
+            "Me and my wife Gill have an old border collie called Nell.",
+            ("nell collie",),
+        ),
+        case(
+            ("Name: Joe", "Wife: Gill"),
+            "Our daft spaniel Nell rolled in fox poo again this morning.",
+            ("nell spaniel",),
+        ),
+        case(
+            ("Name: Joe",),
+            "That's easy, it's Fleetwood Mac.",
+            ("band fleetwood",),
+            ("that's", "it's"),
+            answering="I don't know what your favourite band is.",
+        ),
+        case(
+            ("Name: Joe",),
+            "Any advice for my first parkrun on Saturday?",
+            ("parkrun saturday",),
+            ("advice",),
+        ),
+        case(
+            ("Name: Joe", "Brother: Mark"),
+            "My brother Mark is opening a café next month and I'm painting the sign for him.",
+            ("mark café",),
+            ("brother's work",),
+        ),
+        case(
+            ("Name: Joe", "Pet: Nell", "Nell's jab: Monday (2026-12-07)"),
+            "Ugh, the vet moved Nell's jab to Tuesday.",
+            ("tuesday",),
+            gone=("2026-12-07",),
+        ),
+    ),
     "moved-held": (
         case(
             ("Name: Kofi", "Trip: to Accra next Friday (2026-12-11)"),
