@@ -339,7 +339,7 @@ class AgentSettings(Section):
         description="a reply ends before a sentence, after its first, that opens with the same this-many words as "
         "a sentence of an earlier turn's reply: a formula ('What else would you like to know about him?' closed "
         "every reply of an eval chat session) is neither sent nor shown to the model again; after a first sentence "
-        "under four words ('I see.') the formula is turned away instead (0 = off)",
+        "under six words ('I see.', 'That's so cool!') the formula is turned away instead (0 = off)",
     )
     reply_fresh_openings: bool = Field(
         True,

@@ -161,7 +161,7 @@ def test_the_forced_start_of_a_value_is_never_refused():
 
 def test_after_a_short_first_sentence_a_formula_is_turned_away_not_stopped_at():
     """ "I see." and a formula: the stop left the bare "I see." as the reply (eval chat seed 6),
-    so after a first sentence under four words the word that would complete the formula's
+    so after a first sentence under six words the word that would complete the formula's
     opening is refused instead; after a longer one the stop ends the reply as before."""
     vocab = {" about": 7, " About": 8, " me": 9, " Me": 9}
 
@@ -179,7 +179,8 @@ def test_after_a_short_first_sentence_a_formula_is_turned_away_not_stopped_at():
     assert ban.turned == 1 and not ban.turned_this_value  # counted once a value
 
     long_first = NgramBan(RepeatBan(field="message", n=0, formulas=formulas, formula_words=4), tokenize)
-    feed(long_first, [(0, '{"message": "'), (1, "You"), (2, " like"), (2, " gnocchi"), (2, " lots"), (3, ".")])
+    said = [(1, "You"), (2, " like"), (2, " gnocchi"), (2, " with"), (2, " sage"), (2, " butter"), (3, ".")]
+    feed(long_first, [(0, '{"message": "'), *said])
     feed(long_first, [(4, " Thanks"), (5, " for"), (6, " telling")])
     assert long_first.refused() == []  # a real answer came first: the formula stop ends it
     feed(long_first, [(9, " me"), (7, " about")])

@@ -92,7 +92,7 @@ class RepeatBan:
     # the value ends before a sentence after its first that opens with the ``formula_words`` words
     # of one of ``formulas`` (openings of earlier replies' sentences, ``text.formula_start``): the
     # model stops rather than copy a formula, and the words it began are cut by the caller; after a
-    # first sentence under four words ("I see.") the word that would complete the opening is refused
+    # first sentence under six words ("I see.", "That's so cool!") the word that would complete the opening is refused
     formulas: frozenset[tuple[str, ...]] = frozenset()
     formula_words: int = 4
     # the value's first sentence may not open with one of these ``formula_words``-word openings

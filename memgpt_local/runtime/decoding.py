@@ -19,9 +19,11 @@ from memgpt_local.runtime.base import Grammar, RepeatBan
 from memgpt_local.text import formula_start, sentence_spans, without_partial_word, words
 
 OPEN, CLOSE, INSIDE, OUTSIDE = "open", "close", "inside", "outside"
-# a first sentence this short ("I see.", "Oh no!") is no answer of its own: a formula after it is
-# turned away (``NgramBan``), not stopped at
-SHORT_OPENING_WORDS = 4
+# a first sentence this short ("I see.", "Oh no!", "That's so cool!") is no answer of its own: a
+# formula after it is turned away (``NgramBan``), not stopped at. At four, "That's so cool!" and
+# "That's great news!" went out alone, the comment after them ("I'm glad you're ...", opening like
+# an earlier reply's) cut (a `make run` chat, stop 55)
+SHORT_OPENING_WORDS = 6
 GLUED_WORD_MIN = 4  # a banned word this long is refused glued to the word before it, too
 
 
