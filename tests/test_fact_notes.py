@@ -2105,3 +2105,14 @@ def test_what_the_user_does_beside_a_relatives_news_is_not_the_relatives():
     assert the_users_own("Sister's work: designing invitations", said) == "Work: designing invitations"
     assert the_users_own("Sister's work: nurse", "My sister is a nurse and I teach.") == "Sister's work: nurse"
     assert the_users_own("Sister's wedding: in June", said) == "Sister's wedding: in June"
+
+
+def test_a_plan_pushed_to_another_month_moves_its_saved_line():
+    """bench_notes there-held (stop 55): "The parents' evening got pushed to February" left the
+    saved evening on the 10th beside the new line ("pushed to" was no word of moving)."""
+    from datetime import date
+
+    said = "The parents' evening got pushed to February, which suits me better."
+    saved = "Name: Joe\nParents' evening: on the 10th (2026-12-10)"
+    value, _ = merge(saved, ["Parent's evening: pushed to February (2027-02)"], 2000, said, date(2026, 12, 3))
+    assert value == "Name: Joe\nParents' evening: pushed to February (2027-02)"

@@ -160,7 +160,7 @@ def _plan_beside(old: str, new: str, today: date | None, said: str = "") -> bool
 # ("change of plan: Elodie is now arriving on the 20th" had left her Christmas visit as it was, a
 # `make run` chat, stop 52)
 _MOVED = re.compile(
-    r"\b(?:moved|postponed|pushed\s+(?:back|forward)|rescheduled|brought\s+forward|delayed|put\s+off"
+    r"\b(?:moved|postponed|pushed(?:\s+(?:back|forward|to))?|rescheduled|brought\s+forward|delayed|put\s+off"
     r"|change\s+of\s+plans?|plans?\s+(?:have\s+|has\s+)?changed|instead|now)\b",
     re.IGNORECASE,
 )
