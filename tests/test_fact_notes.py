@@ -2116,3 +2116,13 @@ def test_a_plan_pushed_to_another_month_moves_its_saved_line():
     saved = "Name: Joe\nParents' evening: on the 10th (2026-12-10)"
     value, _ = merge(saved, ["Parent's evening: pushed to February (2027-02)"], 2000, said, date(2026, 12, 3))
     assert value == "Name: Joe\nParents' evening: pushed to February (2027-02)"
+
+
+def test_a_value_under_someones_label_does_not_name_them_again():
+    """ "Sam's work: Sam got a job at the university in Bath" (a `make run` chat, stop 55)."""
+    from memgpt_local.agent.fact_lines import plain_label
+
+    assert plain_label("Sam's work: Sam got a job at the university in Bath") == (
+        "Sam's work: got a job at the university in Bath"
+    )
+    assert plain_label("Sam's partner: Sam Jones") == "Sam's partner: Sam Jones"  # a name, no more

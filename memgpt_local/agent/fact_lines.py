@@ -496,6 +496,7 @@ _FAMILY_MEMBER = re.compile(r"^(?P<name>[A-Z][\w'-]+)\s*[,(]?\s*(?:my\s+)?(?P<re
 _HEAD_AND_PLACE = re.compile(r"^(?P<head>[A-Za-z]+)\s+(?P<place>(?:to|in|at|with)\s+\S.*)$")
 
 
+_OWNER_LABEL = re.compile(r"^([A-Z][\w-]+)['’]s\s")
 # a label that names what the user asked for about a topic, not the topic
 _ASKED_FOR = re.compile(r"^(?P<topic>\w.*?)\s+(?i:tips|ideas|advice|suggestions|recommendations|help|questions?)$")
 
@@ -513,6 +514,11 @@ def plain_label(line: str) -> str:
         return line
     if label.lower() in _WORK_NAMES:
         return f"Work: {value}"
+    owner = _OWNER_LABEL.match(label)
+    if owner and value.startswith(f"{owner[1]} ") and len(value.split()) > 2:
+        # "Sam's work: Sam got a job at the university in Bath" (a `make run` chat, stop 55)
+        value = value[len(owner[1]) + 1 :]
+        line = f"{label}: {value}"
     asked = _ASKED_FOR.match(label)
     if asked:  # "Long run tips: on Sunday" for "any tips for a long run on Sunday?" (a `make run` chat, stop 55)
         return plain_label(f"{asked['topic']}: {value}")
