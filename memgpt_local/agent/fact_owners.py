@@ -212,9 +212,8 @@ def files_a_saved_person(line: str, saved: Sequence[str]) -> bool:
     return any(set(words(lab)) & _OWNED and _first_word(value) == name[1].lower() for lab, _, value in owners)
 
 
-# words that start a sentence with a capital and name nobody: "Sunday's match is at three"
-# words capitalised at a sentence's start that name no one: "It's Spirited Away." was filed as
-# "It's favourite film" (a `make run` chat, stop 55)
+# words that start a sentence with a capital and name nobody: "Sunday's match is at three"; "It's
+# Spirited Away." was filed as "It's favourite film" (a `make run` chat, stop 55)
 _NOT_A_NAME = (
     frozenset(
         (*WEEKDAYS, *(month.lower() for month in MONTHS), "today", "tomorrow", "tonight", "yesterday", "everyone")
