@@ -2126,3 +2126,25 @@ def test_a_value_under_someones_label_does_not_name_them_again():
         "Sam's work: got a job at the university in Bath"
     )
     assert plain_label("Sam's partner: Sam Jones") == "Sam's partner: Sam Jones"  # a name, no more
+
+
+def test_a_label_that_tells_who_moved_a_plan_is_the_plan():
+    """bench_notes moved-held (every run since stop 51): "Lars moved our dinner to Sunday." was
+    written "Lars moved dinner: Sunday" beside the saved dinner on Saturday."""
+    from datetime import date, datetime, timezone
+
+    from memgpt_local.agent.fact_lines import plain_label
+    from memgpt_local.memory.dates import annotate
+
+    assert plain_label("Lars moved dinner: Sunday") == "Dinner: moved to Sunday"
+    assert plain_label("Rescheduled our dentist: to the 14th") == "Dentist: moved to the 14th"
+    assert plain_label("Moved house: last year") == "Moved house: last year"  # no plan's day
+    assert plain_label("Moved house: on Saturday") == "Moved house: on Saturday"
+    said = "Lars moved our dinner to Sunday."
+    line = annotate(
+        plain_label("Lars moved dinner: Sunday"), datetime(2026, 12, 3, 18, tzinfo=timezone.utc), context=said
+    )
+    saved = "Name: Mei\nDinner: with Lars at Nora's on Saturday (2026-12-05)"
+    assert merge(saved, [line], 2000, said, date(2026, 12, 3))[0] == (
+        "Name: Mei\nDinner: with Lars at Nora's, moved to Sunday (2026-12-06)"
+    )

@@ -496,6 +496,12 @@ _FAMILY_MEMBER = re.compile(r"^(?P<name>[A-Z][\w'-]+)\s*[,(]?\s*(?:my\s+)?(?P<re
 _HEAD_AND_PLACE = re.compile(r"^(?P<head>[A-Za-z]+)\s+(?P<place>(?:to|in|at|with)\s+\S.*)$")
 
 
+# a label that tells a plan moved, its mover first: "Lars moved dinner", "Rescheduled our dinner"
+_MOVED_LABEL = re.compile(
+    r"^(?:[A-Z][\w-]+\s+)?(?i:moved|postponed|rescheduled|pushed|put\s+off)\s+"
+    r"(?:(?i:our|my|the|his|her|their)\s+)?(?P<thing>\w[\w\s'-]*)$"
+)
+_NOT_MOVED_THINGS = frozenset("house home back forward in out away on up".split())  # "Moved house: last year"
 _OWNER_LABEL = re.compile(r"^([A-Z][\w-]+)['’]s\s")
 # a label that names what the user asked for about a topic, not the topic
 _ASKED_FOR = re.compile(r"^(?P<topic>\w.*?)\s+(?i:tips|ideas|advice|suggestions|recommendations|help|questions?)$")
@@ -519,6 +525,11 @@ def plain_label(line: str) -> str:
         # "Sam's work: Sam got a job at the university in Bath" (a `make run` chat, stop 55)
         value = value[len(owner[1]) + 1 :]
         line = f"{label}: {value}"
+    moved = _MOVED_LABEL.match(label)
+    day = re.sub(r"^(?:to|until|till)\s+", "", value, flags=re.IGNORECASE)
+    if moved and bare_day(f"x: {day}") and moved["thing"].lower() not in _NOT_MOVED_THINGS:
+        # "Lars moved dinner: Sunday" for "Lars moved our dinner to Sunday." (bench_notes moved-held)
+        return f"{moved['thing'][0].upper()}{moved['thing'][1:]}: moved to {day}"
     asked = _ASKED_FOR.match(label)
     if asked:  # "Long run tips: on Sunday" for "any tips for a long run on Sunday?" (a `make run` chat, stop 55)
         return plain_label(f"{asked['topic']}: {value}")
