@@ -70,6 +70,7 @@ TUESDAY = datetime(2025, 3, 4, 18, 30, tzinfo=timezone.utc)  # a Tuesday evening
         ("Lars moved our dinner to Sunday.", "Lars moved our dinner to Sunday (2025-03-09)."),
         # the month a plan moves to (a `make run` chat, stop 55)
         ("The race got moved to May.", "The race got moved to May (2025-05)."),
+        ("Our holiday is now the 19th.", "Our holiday is now the 19th (2025-03-19)."),  # bench_notes moved-held2
         ("They pushed the wedding to February.", "They pushed the wedding to February (2026-02)."),
     ],
 )

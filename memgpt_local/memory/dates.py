@@ -106,7 +106,8 @@ _PATTERNS = (
     # "the half marathon got moved to May": the month a plan moves to, ahead (a `make run` chat, stop 55)
     ("month", rf"(?P<which>last|this|next|in|to)\s+(?P<month>{_MONTH}){_NO_YEAR}"),
     # a day of the month said alone: "cook for Declan's birthday on the 19th" (a `make run` chat,
-    # stop 50); not "the 19th of December" (``day_month``) nor "on the 5th floor"
+    # stop 50), "our holiday is now the 19th" (bench_notes moved-held2); not "the 19th of December"
+    # (``day_month``) nor "on the 5th floor"
     # a holiday after a word of when: "coming to stay over Christmas" (a `make run` chat, stop 52);
     # not "Christmas presents" nor "a Halloween costume"
     (
@@ -116,7 +117,7 @@ _PATTERNS = (
     ),
     (
         "nth",
-        rf"(?:on|by|until|till|before|after|from)\s+the\s+(?P<d>[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)"
+        rf"(?:on|by|until|till|before|after|from|now)\s+the\s+(?P<d>[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)"
         rf"(?!\s+(?:of\s+)?{_MONTH})(?!\s+(?:century|centuries|floor|time|times|hole|round|lap|row|grade|place"
         r"|birthday|anniversary|minute|day|week|year)\b)",
     ),
