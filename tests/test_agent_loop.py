@@ -591,7 +591,11 @@ def test_the_reply_after_a_held_draft_may_not_copy_it(store):
     assert turn.messages == ["Noted: no penicillin, and curry it is!"]
     first, retry = runner.backend.requests
     assert first.avoid is not None and first.avoid.prior == ()
-    assert retry.avoid is not None and retry.avoid.prior == (said,)  # the sampler refuses its runs
+    assert retry.avoid is not None and retry.avoid.prior[0] == said  # the sampler refuses its runs
+    # and the notice's own words, never what it quotes: dmr seed 19 (stop 55) sent a notice as the reply
+    notice = turn.steps[0].hold.notice
+    assert retry.avoid.prior[1:] and all(part in notice for part in retry.avoid.prior[1:])
+    assert not any(said in part for part in retry.avoid.prior[1:])
 
 
 def test_a_draft_held_for_whose_words_they_are_may_be_rewritten_with_them(store):
@@ -606,7 +610,10 @@ def test_a_draft_held_for_whose_words_they_are_may_be_rewritten_with_them(store)
     assert [h.reason for h in turn.holds] == ["perspective_guard"]
     assert turn.messages == ["You teach chemistry at a school in the city of Ghent, lovely!"]
     retry = runner.backend.requests[1]
-    assert retry.avoid is not None and retry.avoid.prior == ()  # "a school in the city of Ghent" may be said again
+    assert (
+        retry.avoid is not None
+    )  # "a school in the city of Ghent" may be said again (only the notice's words are refused)
+    assert not any("Ghent" in part for part in retry.avoid.prior)
     assert runner.backend.requests[0].avoid.banned_openers == ()
     assert retry.avoid.banned_openers == ("I", "My")  # no sentence of the rewrite may open as the user
     never = ("user", "User", "users", "Users")  # no reply speaks of "the user"

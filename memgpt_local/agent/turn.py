@@ -8,6 +8,7 @@ what a caller gets back. ``Hold`` is a policy's typed verdict on a draft reply.
 
 from __future__ import annotations
 
+import re
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -18,6 +19,21 @@ from typing import Any
 from memgpt_local.agent.queue import EvictionReport
 from memgpt_local.functions.results import FunctionOutcome, RankedHit
 from memgpt_local.schemas import Completion, FunctionCall, SearchHit, utcnow
+
+# what a notice quotes: a draft, the user's message, a core line, a day ("(Tuesday 8 December)")
+_QUOTED = re.compile(
+    r'"[^"\n]*"|“[^”\n]*”|\([^()\n]*\)|^\[.*$'
+    r"|(?<!\w)'(?:[^'\n]|(?<=\w)'(?=\w))*'(?!\w)",  # a repr: 'I teach chemistry ...', 'It's ...' inside
+    re.MULTILINE,
+)
+
+
+def notice_words(notice: str) -> list[str]:
+    """The stretches of a hold's ``notice`` that are its own instructions, what it quotes left out
+    (the quote may be the answer: a core line, a search hit). Told "... Do it now: if it needs your
+    memory, call a search function first; ...", a redraft sent the notice itself to the user
+    (dmr seed 19, stop 55)."""
+    return [part.strip() for part in _QUOTED.split(notice) if len(part.split()) >= 4]
 
 
 @dataclass(frozen=True)
@@ -155,13 +171,15 @@ class Turn(_Steps):
 
     def held_drafts(self) -> list[str]:
         """The messages of this turn's drafts that policies held back and a retry must not copy
-        (all but those whose rewrite keeps their words, ``Hold.keeps_words``)."""
+        (all but those whose rewrite keeps their words, ``Hold.keeps_words``), and the holds'
+        notices in their own words (``notice_words``)."""
         drafts = [
             str(s.call.arguments.get("message", ""))
             for s in self.steps
             if s.hold is not None and not s.hold.keeps_words and s.call is not None and s.call.arguments.get("message")
         ]
-        return drafts + [text for s in self.steps if s.hold is not None for text in s.hold.uncopied]
+        notices = [part for s in self.steps if s.hold is not None for part in notice_words(s.hold.notice)]
+        return drafts + [text for s in self.steps if s.hold is not None for text in s.hold.uncopied] + notices
 
     def banned_openers(self) -> tuple[str, ...]:
         """The words no sentence of a later draft may begin with, by the holds so far."""
