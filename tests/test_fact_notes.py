@@ -2148,3 +2148,31 @@ def test_a_label_that_tells_who_moved_a_plan_is_the_plan():
     assert merge(saved, [line], 2000, said, date(2026, 12, 3))[0] == (
         "Name: Mei\nDinner: with Lars at Nora's, moved to Sunday (2026-12-06)"
     )
+
+
+def test_a_meal_the_user_calls_their_favourite_is_no_days_news():
+    """ "my favourite dinner is lamb tagine" was written "Dinner: lamb tagine" and dropped as one
+    meal (eval chat seed 36, stop 55)."""
+    from memgpt_local.agent.fact_lines import favourite_meal, worth_saving
+
+    said = "By the way, I'm allergic to pollen, and my favourite dinner is lamb tagine."
+    assert favourite_meal("Dinner: lamb tagine", said) == "Favourite dinner: lamb tagine"
+    assert worth_saving("Favourite dinner: lamb tagine", said)
+    breakfast = "Rui made me pastel de nata for breakfast."
+    assert favourite_meal("Breakfast: pastel de nata", breakfast) == "Breakfast: pastel de nata"
+    assert not worth_saving("Breakfast: pastel de nata", breakfast)
+
+
+def test_a_message_that_moves_a_saved_plan_is_read_for_facts():
+    """ "Change of plans, book club is on the 15th now." says nothing of its writer and was never
+    read beside "Book club: at Ana's on the 12th" (bench_notes whose-held)."""
+    from datetime import date
+
+    from memgpt_local.agent.fact_merge import moves_a_saved_plan
+
+    saved = ["Name: Ines", "Book club: at Ana's on the 12th (2026-12-12)"]
+    today = date(2026, 12, 3)
+    assert moves_a_saved_plan(saved, "Change of plans, book club is on the 15th now.", today)
+    assert not moves_a_saved_plan(saved, "Book club was lovely.", today)  # no word of moving
+    assert not moves_a_saved_plan(saved, "The dentist moved me to Friday.", today)  # another plan
+    assert not moves_a_saved_plan(saved, "Change of plans, book club is on the 15th now.", date(2026, 12, 20))  # past

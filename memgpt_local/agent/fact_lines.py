@@ -413,8 +413,22 @@ def completed(line: str, said: str) -> str | None:
 
 
 def completed_lines(lines: Sequence[str], said: str) -> list[str]:
-    """``lines`` each ``completed`` from ``said``, those it drops left out."""
-    return [kept for kept in (completed(line, said) for line in lines) if kept is not None]
+    """``lines`` each ``completed`` from ``said``, those it drops left out, a meal the user called
+    their favourite labelled so (``favourite_meal``)."""
+    return [favourite_meal(kept, said) for kept in (completed(line, said) for line in lines) if kept is not None]
+
+
+def favourite_meal(line: str, said: str) -> str:
+    """``line`` under "Favourite <meal>" when its label is a meal ``said`` calls the user's
+    favourite: "Dinner: lamb tagine" for "my favourite dinner is lamb tagine" was dropped as one
+    meal, the day's news (eval chat seed 36, stop 55)."""
+    label, sep, value = line.partition(":")
+    meal = normalize_space(label).lower()
+    if not sep or not meal or not set(words(meal)) <= _MEALS:
+        return line
+    if re.search(rf"\bfavou?rite\s+{re.escape(meal)}\b", said, re.IGNORECASE):
+        return f"Favourite {meal}{sep}{value}"
+    return line
 
 
 def unglued(line: str, said: str) -> str:

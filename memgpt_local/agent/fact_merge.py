@@ -182,6 +182,16 @@ def _what(line: str) -> set[str]:
     return {stem(w) for w in content_words(text) if len(w) > 2 and not w[:1].isdigit()} - _NOT_WHAT
 
 
+def moves_a_saved_plan(saved: Sequence[str], said: str, today: date) -> bool:
+    """Whether ``said`` tells a saved plan ahead moved, naming it by a word of what it is: "Change
+    of plans, book club is on the 15th now." says nothing of its writer, and was never read for
+    facts beside "Book club: at Ana's on the 12th" (bench_notes whose-held)."""
+    if not _MOVED.search(said):
+        return False
+    heard = {stem(w) for w in _singulars(said)}
+    return any(dated_ahead(line, today) and _what(line.partition(":")[0]) & heard for line in saved)
+
+
 def moved_plan(line: str, current: Sequence[str], said: str, today: date | None) -> int | None:
     """The index of the one saved plan ahead that ``line``, a plan the user said moved, moves:
     one of the same thing (a word of what it is in common), or a journey for a flight or a

@@ -88,7 +88,7 @@ from memgpt_local.agent.fact_lines import (
     without_bare_days,
     worth_saving,
 )
-from memgpt_local.agent.fact_merge import AGE, AGE_IN_VALUE, BLOCK, Notes, block_lines, merge
+from memgpt_local.agent.fact_merge import AGE, AGE_IN_VALUE, BLOCK, Notes, block_lines, merge, moves_a_saved_plan
 from memgpt_local.agent.fact_owners import (
     RELATION_PATTERN,
     animal_kinds,
@@ -588,11 +588,14 @@ class FactNoter:
         """Read ``message`` (the user's) for facts and write the grounded ones; stores a
         ``memory update`` event (at ``when``, default the clock) when anything changed.
         ``answering`` is the assistant's message the user answered, if any."""
-        personal = states_something_personal(message)
+        block = self.store.core.get(self.agent_id, BLOCK)
+        day = when or datetime.now(timezone.utc)
+        personal = states_something_personal(message) or moves_a_saved_plan(
+            block_lines(block.value), message, day_of(day)
+        )
         helping = days_asked_about(message)
         answer = answers_the_assistant(message, answering)
         of_someone = asked_of_someone(message)
-        block = self.store.core.get(self.agent_id, BLOCK)
         disowned = disowned_relatives(block_lines(block.value), message, answering)
         if not personal and not helping and not answer and not of_someone and not disowned:
             return Notes()
@@ -642,7 +645,6 @@ class FactNoter:
         ]
         lines = animal_kinds(people_not_animals(owned_animals(lines, said), saved, said), said)
         dropped = [line for line in found if line not in lines]
-        day = when or datetime.now(timezone.utc)
         dated = carry_days(
             [annotate(as_note(plain_label(unglued(line, said))), day, context=said) for line in lines], said, day
         )
