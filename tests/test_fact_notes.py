@@ -2176,3 +2176,14 @@ def test_a_message_that_moves_a_saved_plan_is_read_for_facts():
     assert not moves_a_saved_plan(saved, "Book club was lovely.", today)  # no word of moving
     assert not moves_a_saved_plan(saved, "The dentist moved me to Friday.", today)  # another plan
     assert not moves_a_saved_plan(saved, "Change of plans, book club is on the 15th now.", date(2026, 12, 20))  # past
+
+
+def test_two_people_named_together_own_what_their_clause_says():
+    """A `make run` chat (stop 55): "Our twins Ravi and Maya are both at university in Leeds now"
+    was saved as the user's "University: Leeds", and "Where did I go to university?" was answered
+    "Your university is Leeds."."""
+    from memgpt_local.agent.fact_owners import told_of_by_subject
+
+    said = "Our twins Ravi and Maya are both at university in Leeds now, so the house is very quiet."
+    assert told_of_by_subject(["University: Leeds"], said, "Helen") == ["Ravi and Maya's university: Leeds"]
+    assert told_of_by_subject(["Hobby: climbing"], "Sam and I go climbing on Sundays.", "Helen") == ["Hobby: climbing"]

@@ -412,11 +412,16 @@ def pronouns_named(said: str, user: str = "", before: str = "") -> str:
 
 # a clause whose subject is someone the user names: "Julien's a cardiologist in Lyon", "my sister
 # Ana just turned 40", "my mum lands on Friday"
+# (and two of them: "our twins Ravi and Maya are both at university in Leeds" was saved as the
+# user's "University: Leeds", and "Where did I go to university?" answered "Leeds"; eval-like
+# `make run` chat, stop 55)
 _NAMED_SUBJECT = re.compile(
-    rf"^(?:(?i:and|but|so|also|oh|anyway|well)\s+)*(?:(?i:(?:my|our)\s+(?P<kind>{RELATION_PATTERN}))\b\s*,?\s*)?"
-    r"(?P<name>[A-Z][a-z]+)?(?:['’]s\b|\s+(?:is|was|has|had|just|now|still|works|worked|lives|lived|loves|likes"
-    r"|turned|turns|teaches|plays|does|did|got|gets|goes|went)\b)"
+    rf"^(?:(?i:and|but|so|also|oh|anyway|well)\s+)*(?:(?i:(?:my|our)\s+(?P<kind>{RELATION_PATTERN})s?)\b\s*,?\s*)?"
+    r"(?P<name>[A-Z][a-z]+(?:\s+&\s+[A-Z][a-z]+)?)?(?:['’]s\b|\s+(?:is|are|was|were|has|have|had|just|now|still"
+    r"|works|work|worked|lives|live|lived|loves|love|likes|like|turned|turns|teaches|plays|does|did|got|gets|goes|go"
+    r"|went)\b)"
 )
+_TWO_NAMES = re.compile(r"\b([A-Z][a-z]+) and ([A-Z][a-z]+)\b")
 _CLAUSE_SPLIT = re.compile(r"[,;:]\s+|\s+(?:and|but|because|so)\s+")
 
 
@@ -442,7 +447,9 @@ def told_of_by_subject(lines: Sequence[str], said: str, user: str = "") -> list[
     "Work: cardiologist in Lyon", over their own job (a `make run` chat, stop 52); "my sister Ana
     just turned 40" as "Age: 40". A clause that also says "I" or "my" past its subject counts
     as the user's."""
-    clauses = [c for s in sentences(said) for c in _CLAUSE_SPLIT.split(s) if c.strip()]
+    # two people named together are one subject: "Ravi and Maya are both at university"
+    together = [_TWO_NAMES.sub(r"\1 & \2", s) for s in sentences(said)]
+    clauses = [c for s in together for c in _CLAUSE_SPLIT.split(s) if c.strip()]
     out = []
     for line in lines:
         label, sep, value = line.partition(":")
@@ -462,7 +469,7 @@ def told_of_by_subject(lines: Sequence[str], said: str, user: str = "") -> list[
         if len(owners) != 1 or "" in owners or next(iter(owners)).lower() in (user.lower(), *_NOT_A_NAME):
             out.append(line)
             continue
-        owner = next(iter(owners))
+        owner = next(iter(owners)).replace(" & ", " and ")
         out.append(f"{owner[0].upper()}{owner[1:]}'s {label.strip().lower()}{sep}{value}")
     return out
 
