@@ -870,6 +870,28 @@ def test_perspective_guard_holds_the_users_we_said_as_the_assistants():
     assert speaks_as_user("We talked about the concert.", "What did we talk about?") is None  # the assistant's "we"
 
 
+def test_repeat_guard_holds_a_draft_that_copies_a_notice():
+    """dmr seed 19 (stop 55): held for "I'll search for you later.", the redraft was the notice,
+    sent to the user; refused token by token, the copy went on as "your.reply ... come_back"."""
+    from memgpt_local.agent.policy.later_promise import LaterPromise
+
+    question = "Who is my boss at Delgiton Studio these days?"
+    turn = Turn(question=question)
+    held = step(0, "send_message", message="I don't know. I'll search for you later.")
+    held.hold = LaterPromise().review(turn, draft("I don't know. I'll search for you later."), FakeMemory())
+    assert held.hold is not None
+    turn.add(held)
+    copy = (
+        "I'll search for you later. promises to do it later, but your.reply ends this turn and you cannot "
+        "come_back to it. Do it now: if it needs your memory, call a search function first."
+    )
+    hold = RepeatGuard().review(turn, draft(copy), FakeMemory())
+    assert hold is not None and hold.user_note == "it copied a notice meant for the assistant"
+    # the user's message the notice quotes may be answered in its words
+    answer = "Your boss at Delgiton Studio these days is Nondkeen Brurkhostro."
+    assert RepeatGuard().review(turn, draft(answer), FakeMemory()) is None
+
+
 def test_grounded_reply_does_not_count_what_the_turn_itself_wrote_as_seen():
     """Held by the perspective guard, "I went to the University of Oxford." came back as "You
     went to the University of Oxford.": the hold's notice quoted the draft, so "Oxford" was seen."""

@@ -36,6 +36,9 @@ looking for?" answered "What's my parrot's name?" after it had answered two stat
 Nor is an answer that says it does not know: held for saying "I'm sorry, but I don't know what
 you're asking about." again, the second draft, kept from its words, invented "You drive a car
 called Kurkgre." (the cat's name; eval chat seed 9) for a car never mentioned.
+
+Nor is a draft that copies a hold's notice sent: the later_promise notice went out as the reply
+in dmr seed 19 (stop 55), though the sampler refused its runs token by token.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from difflib import SequenceMatcher
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, reply_target, users_message
 from memgpt_local.agent.policy.echo_guard import restates_question
 from memgpt_local.agent.policy.nothing_found import ASKS_WHAT_WAS_TOLD
-from memgpt_local.agent.turn import Hold, Turn
+from memgpt_local.agent.turn import Hold, Turn, notice_words
 from memgpt_local.events import kind_of
 from memgpt_local.functions.links import identifiers
 from memgpt_local.text import (
@@ -90,6 +93,13 @@ class RepeatGuard(Policy):
                 "Not sent: that is a function's result, not a message for the user.",
                 "that is a function's result, not a message for the user.",
                 end_turn=answered,
+            )
+        if copies_a_notice(message, turn):
+            return Hold(
+                self.name,
+                f"Not sent: that is the text of a notice to you, not a reply. Write your reply to {reply_target(turn)}",
+                "it copied a notice meant for the assistant",
+                hide_draft=True,
             )
         greeting = turn.kind == "login"  # "Hello, Tomasz! I know that you ..." held, the retry lost the name
         if (
@@ -205,6 +215,19 @@ def parrots(draft: str, said: str, *, share: float = 0.6, min_words: int = 4) ->
     if run < min_words:
         return False
     return run >= share * len(written) or (run >= share * len(heard) and len(written) <= 2 * len(heard))
+
+
+NOTICE_RUN = 8  # words in a row of a hold's notice that make a draft a copy of it
+
+
+def copies_a_notice(message: str, turn: Turn) -> bool:
+    """Whether ``message`` says ``NOTICE_RUN`` words in a row of a notice a hold gave this turn,
+    in the notice's own words (``notice_words``): refused token by token, a redraft still went
+    "... promises to do it later, but your.reply ends this turn and you cannot come_back to it.
+    Do it now: ..." (dmr seed 19, stop 55)."""
+    said = words(message)
+    parts = [part for step in turn.steps if step.hold is not None for part in notice_words(step.hold.notice)]
+    return any(longest_common_run(said, words(part)) >= NOTICE_RUN for part in parts)
 
 
 def before_the_copy(draft: str, said: str) -> str:
