@@ -422,7 +422,8 @@ _NAMED_SUBJECT = re.compile(
     r"|went)\b)"
 )
 _TWO_NAMES = re.compile(r"\b([A-Z][a-z]+) and ([A-Z][a-z]+)\b")
-_CLAUSE_SPLIT = re.compile(r"[,;:]\s+|\s+(?:and|but|because|so)\s+")
+# where a sentence's clauses part: "Sam got a job in Bath, so we're moving there"
+CLAUSE_SPLIT = re.compile(r"[,;:]\s+|\s+(?:and|but|because|so)\s+")
 
 
 # number words by their stems, as digits
@@ -449,7 +450,7 @@ def told_of_by_subject(lines: Sequence[str], said: str, user: str = "") -> list[
     as the user's."""
     # two people named together are one subject: "Ravi and Maya are both at university"
     together = [_TWO_NAMES.sub(r"\1 & \2", s) for s in sentences(said)]
-    clauses = [c for s in together for c in _CLAUSE_SPLIT.split(s) if c.strip()]
+    clauses = [c for s in together for c in CLAUSE_SPLIT.split(s) if c.strip()]
     out = []
     for line in lines:
         label, sep, value = line.partition(":")
@@ -499,7 +500,7 @@ def kin_told_of_another(lines: Sequence[str], said: str) -> list[str]:
     else's relative is theirs: "Rui's mum broke her hip" is "Rui's mum: ...", not the user's
     mum's. A value a clause with no relative for its subject tells stays where the notes pass
     put it."""
-    clauses = [c for s in sentences(said) for c in _CLAUSE_SPLIT.split(s) if c.strip()]
+    clauses = [c for s in sentences(said) for c in CLAUSE_SPLIT.split(s) if c.strip()]
     out = []
     for line in lines:
         label, sep, value = line.partition(":")
@@ -671,7 +672,7 @@ def the_users_own(line: str, said: str) -> str:
         # they are spoken of: the value's own clauses must speak as "I" and not of them. "My sister
         # Anjali is getting married in June and I'm designing the invitations." was saved "Sister's
         # work: designing invitations" (a `make run` chat, stop 55)
-        parts = [c for s in sentences(said) for c in _CLAUSE_SPLIT.split(s)]
+        parts = [c for s in sentences(said) for c in CLAUSE_SPLIT.split(s)]
         holding = [c for c in parts if about and about <= {stem(w) for w in words(c)}]
         if not holding or any(owner & set(words(c)) or _SOMEONE_ELSE.search(c) for c in holding):
             return line

@@ -589,14 +589,13 @@ class FactNoter:
         ``memory update`` event (at ``when``, default the clock) when anything changed.
         ``answering`` is the assistant's message the user answered, if any."""
         block = self.store.core.get(self.agent_id, BLOCK)
+        known = block_lines(block.value)
         day = when or datetime.now(timezone.utc)
-        personal = states_something_personal(message) or moves_a_saved_plan(
-            block_lines(block.value), message, day_of(day)
-        )
+        personal = states_something_personal(message) or moves_a_saved_plan(known, message, day_of(day))
         helping = days_asked_about(message)
         answer = answers_the_assistant(message, answering)
         of_someone = asked_of_someone(message)
-        disowned = disowned_relatives(block_lines(block.value), message, answering)
+        disowned = disowned_relatives(known, message, answering)
         if not personal and not helping and not answer and not of_someone and not disowned:
             return Notes()
         # its questions state nothing, nor do its bare requests ("Give me a list of ...")
@@ -606,7 +605,7 @@ class FactNoter:
             said = f"{said} {of_someone}".strip()
             personal = True
         side = self.side_backend()
-        saved = block_lines(block.value)
+        saved = known
         prompt = notes_prompt(saved, said)
         while side.count_tokens(prompt) + NOTES_MAX_TOKENS > side.n_ctx and saved:
             saved = saved[1:]  # a very full block: the newest lines are listed
@@ -753,7 +752,7 @@ class FactNoter:
         gone = {(label_of(old), individual(old)) for old, _ in disowned}
         dropped += [line for line in written if (label_of(line), individual(line)) in gone]
         written = [line for line in written if (label_of(line), individual(line)) not in gone]
-        refiled_block = "\n".join(dict(disowned).get(line, line) for line in block_lines(block.value))
+        refiled_block = "\n".join(dict(disowned).get(line, line) for line in known)
         value, notes = merge(
             refiled_block if disowned else block.value, written, block.limit, said, day_of(day), settled
         )

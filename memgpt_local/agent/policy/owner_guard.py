@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from memgpt_local.agent.fact_owners import CLAUSE_SPLIT
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.policy.greet_by_name import human_lines, known_name
 from memgpt_local.agent.turn import Hold, Turn
@@ -111,7 +112,6 @@ def owned_notes(lines: Sequence[str], user_name: str | None) -> list[Owned]:
 
 
 _YOUR_THING = re.compile(r"\byour((?:\s+[\w-]+){1,3})", re.IGNORECASE)
-_CLAUSE = re.compile(r"[,;:]\s+|\s+(?:and|but|so|because)\s+")
 
 
 def _named(text: str) -> set[str]:
@@ -133,7 +133,7 @@ def told_of_others(message: str, lines: Sequence[str], user_name: str | None) ->
     }
     found = []
     for sentence in sentences(statements(message)):
-        for clause in _CLAUSE.split(sentence):
+        for clause in CLAUSE_SPLIT.split(sentence):
             subject = _SUBJECT.match(clause.strip())
             if subject is None or FIRST_PERSON.search(clause) or subject[1].lower() in animals:
                 continue
