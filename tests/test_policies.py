@@ -633,6 +633,16 @@ def test_grounded_reply_counts_no_words_of_a_question_asked_back():
     assert GroundedReply().review(Turn(question=turn.question), draft(rome, prompt=seen), memory) is not None
 
 
+def test_grounded_reply_takes_a_number_seen_as_an_ordinal_as_seen():
+    """A `make run` chat (stop 55): "... your dentist appointment is moved to the 22nd." under
+    "Dentist appointment: moved to the 22nd" was held for "22", and the redraft left it out."""
+    from memgpt_local.agent.policy.grounded_reply import unseen
+
+    seen = "[human]\nDentist appointment: moved to the 22nd\nDaughter: Noor, visiting on the 20th (2026-12-20)"
+    assert unseen("Noor is visiting on the 20th, and your dentist appointment is moved to the 22nd.", seen) == []
+    assert unseen("Your dentist appointment is moved to the 23rd.", seen) == ["23"]
+
+
 def test_grounded_reply_takes_a_count_of_days_to_a_seen_day_as_seen():
     """A `make run` chat (stop 52): "how many days until Elodie arrives?" got "14 days from now"
     under "moved to the 20th (2026-12-20)" on the 6th, held for "14"."""
