@@ -2001,6 +2001,13 @@ def test_the_place_the_user_moved_to_is_their_home(line, said, written):
             "Saw a brilliant octopus documentary yesterday.",
             False,
         ),
+        (
+            "Ewa's favourite food: Kuba's team",
+            "Kuba's team won two games but lost the semi-final. He was gutted but he scored a goal!",
+            True,
+        ),
+        ("Ewa's favourite food: pierogi", "Pierogi, she had three plates at Christmas.", False),
+        ("Sister's wedding: the 14th", "The 14th, I told you.", False),
     ],
 )
 def test_a_message_of_what_happened_is_no_answer_to_another_topic(line, message, off_topic):

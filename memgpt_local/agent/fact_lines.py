@@ -239,13 +239,22 @@ def message_under_another_topic(line: str, message: str) -> bool:
     that tells what happened, under a label none of whose words the message says: asked "Do you
     have any favorite meals?", "Saw a brilliant octopus documentary yesterday." was saved
     "Favorite meal: Saw a brilliant octopus documentary yesterday" (eval chat seed 34, stop 54;
-    stop 53's code the same). "Lamb tagine with apricots." answers it."""
+    stop 53's code the same). "Lamb tagine with apricots." answers it. So does a value that is
+    the subject of what happened: told "I don't know what Ewa's favourite food is.", "Kuba's team
+    won two games but lost the semi-final." was saved "Ewa's favourite food: Kuba's team" (a
+    `make run` chat, stop 56)."""
     label, _, value = line.partition(":")
+    if {stem(w) for w in content_words(label) if len(w) > 1} & {stem(w) for w in content_words(message)}:
+        return False
     said = [normalize_space(s).rstrip(".!?").lower() for s in sentences(message)]
-    copied = normalize_space(value).rstrip(".!?").lower() in said and len(words(value)) >= 4
-    unlabelled = not {stem(w) for w in content_words(label)} & {stem(w) for w in content_words(message)}
+    told = normalize_space(value).rstrip(".!?").lower()
     first = words(value)[:1]
-    return copied and unlabelled and bool(first) and tells_the_past(first[0])
+    if told in said and len(words(value)) >= 4 and first and tells_the_past(first[0]):
+        return True
+    # the value opens a sentence and a verb of the past follows it: the sentence's subject
+    return bool(told) and any(
+        s.startswith(told + " ") and tells_the_past(words(s[len(told) :])[0]) for s in said if words(s[len(told) :])
+    )
 
 
 # words that compare something with what the label names, and say nothing of it
