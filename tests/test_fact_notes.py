@@ -2,6 +2,8 @@
 the user's own words; a changed fact replaces its line; an overflowing block moves its oldest
 lines to archival memory."""
 
+from datetime import datetime
+
 import pytest
 from agent_helpers import ask, make_runner, say
 from store_sql import STORE_KINDS
@@ -761,12 +763,10 @@ def test_the_notes_pass_files_a_persons_line_under_their_label(store):
         ['{"facts": ["Sister: Vanbuton", "Sister\'s job: Vanbuton, visiting this weekend"]}'],
         fact_notes={"enabled": True},
     )
-    notes = runner.facts.note("My sister Vanbuton is visiting this weekend.")
-    assert (
-        store.core.get(runner.agent_id, "human")
-        .value.splitlines()[-1]
-        .startswith("Sister: Vanbuton, visiting this weekend")
-    )
+    # a fixed Wednesday: "this weekend" ahead (the test failed on weekdays when it read the clock)
+    notes = runner.facts.note("My sister Vanbuton is visiting this weekend.", when=datetime(2026, 12, 2, 12))
+    last = store.core.get(runner.agent_id, "human").value.splitlines()[-1]
+    assert last.startswith("Sister: Vanbuton") and "visiting this weekend (weekend of 2026-12-05)" in last
     assert not any("job" in line for line in notes.lines())
 
 

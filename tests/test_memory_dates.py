@@ -72,6 +72,8 @@ TUESDAY = datetime(2025, 3, 4, 18, 30, tzinfo=timezone.utc)  # a Tuesday evening
         ("The race got moved to May.", "The race got moved to May (2025-05)."),
         ("Our holiday is now the 19th.", "Our holiday is now the 19th (2025-03-19)."),  # bench_notes moved-held2
         ("They pushed the wedding to February.", "They pushed the wedding to February (2026-02)."),
+        # (a `make run` chat, stop 55)
+        ("The dentist moved it to the 22nd.", "The dentist moved it to the 22nd (2025-03-22)."),
     ],
 )
 def test_annotate_writes_the_day_after_each_phrase(said, shown):
@@ -125,6 +127,9 @@ def test_a_day_of_the_month_said_alone_is_this_months_or_the_next():
     assert [m.value for m in mentions("on the 19th of December", when)] == ["2026-12-19"]  # the month's own
     assert mentions("she lives on the 5th floor", when) == []
     assert mentions("on the 3rd time of asking", when) == []
+    # "to the 22nd" is a day a plan moved to, not the end of a stretch (a `make run` chat, stop 55)
+    assert [m.value for m in mentions("they moved my appointment to the 2nd", when)] == ["2027-01-02"]
+    assert [m.phrase for m in mentions("we're away from the 8th to the 12th", when)] == ["from the 8th"]
 
 
 def test_date_notes_list_each_phrase_once():

@@ -2233,6 +2233,26 @@ def test_owner_guard_holds_a_reply_that_gives_the_user_news_just_told_of_someone
     assert told_of_others("Sam and I went to look at flats. Biscuit is scared of the hoover.", lines, "Priya") == []
 
 
+def test_owner_guard_holds_a_reply_that_calls_the_users_partner_someone_elses():
+    """ "Your son Kuba is seven and his partner Ewa is coaching his team." under "Partner: Ewa,
+    coaching Kuba's team" (a `make run` chat, stop 56)."""
+    from memgpt_local.agent.policy.owner_guard import OwnerGuard
+
+    memory = FakeMemory(
+        core=[("human", "Name: Tomasz"), ("human", "Son: Kuba, seven"), ("human", "Partner: Ewa, coaching Kuba's team")]
+    )
+    asked = Turn(question="Do you remember what my partner is doing with Kuba's team?")
+    hold = OwnerGuard().review(asked, draft("Your son Kuba is seven and his partner Ewa is coaching his team."), memory)
+    assert hold is not None and "Ewa is your user's partner" in hold.notice
+    assert OwnerGuard().review(asked, draft("Kuba's partner Ewa coaches the team."), memory) is not None
+    for fine in (
+        "Your partner Ewa is coaching Kuba's team.",
+        "Ewa is coaching his team this year.",
+        "Kuba's mum Ewa is coaching his team.",  # another relation: she is both
+    ):
+        assert OwnerGuard().review(asked, draft(fine), memory) is None, fine
+
+
 def test_owner_guard_holds_a_reply_that_gives_the_user_someone_elses_news_once():
     from memgpt_local.agent.policy.owner_guard import OwnerGuard, owned_by_another, owned_notes
 

@@ -106,7 +106,8 @@ _PATTERNS = (
     # "the half marathon got moved to May": the month a plan moves to, ahead (a `make run` chat, stop 55)
     ("month", rf"(?P<which>last|this|next|in|to)\s+(?P<month>{_MONTH}){_NO_YEAR}"),
     # a day of the month said alone: "cook for Declan's birthday on the 19th" (a `make run` chat,
-    # stop 50), "our holiday is now the 19th" (bench_notes moved-held2); not "the 19th of December"
+    # stop 50), "our holiday is now the 19th" (bench_notes moved-held2), "the dentist moved it to the
+    # 22nd" (a `make run` chat, stop 55); not "the 19th of December"
     # (``day_month``) nor "on the 5th floor"
     # a holiday after a word of when: "coming to stay over Christmas" (a `make run` chat, stop 52);
     # not "Christmas presents" nor "a Halloween costume"
@@ -117,7 +118,7 @@ _PATTERNS = (
     ),
     (
         "nth",
-        rf"(?:on|by|until|till|before|after|from|now)\s+the\s+(?P<d>[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)"
+        rf"(?:on|by|until|till|before|after|from|now|to)\s+the\s+(?P<d>[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)"
         rf"(?!\s+(?:of\s+)?{_MONTH})(?!\s+(?:century|centuries|floor|time|times|hole|round|lap|row|grade|place"
         r"|birthday|anniversary|minute|day|week|year)\b)",
     ),
@@ -364,7 +365,7 @@ def _value(kind: str, phrase: str, day: date, future: bool) -> str | None:
     if kind == "month":
         return _month(day, m["which"], m["month"], future)
     if kind == "nth":
-        return _nth(day, int(m["d"]), future)
+        return _nth(day, int(m["d"]), future or phrase.lower().startswith("to"))  # moved to it: ahead
     if kind == "holiday":
         return _holiday(day, m["which"], m["holiday"], future)
     if kind in ("day_month", "month_day"):
@@ -414,7 +415,7 @@ def mentions(text: str, when: datetime | date) -> list[Mention]:
         if kind == "count_in" and _HOW_LONG_BEFORE.search(text[max(0, m.start() - 60) : m.start()]):
             continue  # how long since, not when: "the first time in 3 years"
         if (
-            kind in ("weekday", "month")
+            kind in ("weekday", "month", "nth")
             and m.group(0).lower().startswith("to")
             and not _MOVED_TO.search(_sentence_of(text, m))
         ):

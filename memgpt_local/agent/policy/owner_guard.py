@@ -13,6 +13,9 @@ names neither that person nor the relation, gives the user someone else's news.
 The reply is written before the notes pass saves what the message told, so the message's own
 clauses about someone named count too ("Sam got a job at the university in Bath" answered "Let's
 talk about your new job at the university in Bath."), when the reply says them as "your ...".
+
+The other way round, a reply that calls the user's partner someone else's ("his partner Ewa",
+"Kuba's partner Ewa") is held too.
 """
 
 from __future__ import annotations
@@ -164,6 +167,28 @@ def told_as_users(reply: str, notes: Sequence[Owned]) -> tuple[str, Owned] | Non
     return None
 
 
+# a relation one person has to the user alone: the user's partner is nobody else's (a son is also
+# the partner's son, a sister also the brother's sister)
+_ONES_OWN = frozenset("wife husband partner spouse fiance fiancee boyfriend girlfriend".split())
+_GIVEN_TO = re.compile(r"\b(his|her|their|[A-Z][a-z]+'s)\s+(\w+)\s+([A-Z][a-z]+)\b")
+
+
+def users_own_given_away(reply: str, lines: Sequence[str]) -> tuple[str, str, str] | None:
+    """(the sentence, the name, its relation) where ``reply`` calls the user's partner (a note
+    "Partner: Ewa, ...") someone else's: "Your son Kuba is seven and his partner Ewa is coaching
+    his team." (a `make run` chat, stop 56)."""
+    own = {
+        value.strip().split()[0].strip(",.;"): label.strip().lower()
+        for label, _, value in (line.partition(":") for line in lines)
+        if label.strip().lower() in _ONES_OWN and value.strip()[:1].isupper()
+    }
+    for sentence in sentences(reply):
+        for whose, relation, name in _GIVEN_TO.findall(sentence):
+            if own.get(name) == relation.lower() and whose.lower() != "your":
+                return sentence, name, relation.lower()
+    return None
+
+
 class OwnerGuard(Policy):
     name = "owner_guard"
 
@@ -172,6 +197,17 @@ class OwnerGuard(Policy):
             return None
         user = known_name(memory)
         lines = human_lines(memory)
+        given = users_own_given_away(draft.message, lines)
+        if given is not None:
+            sentence, name, relation = given
+            return Hold(
+                self.name,
+                f"Not sent: your reply called {name}, the user's {relation}, someone else's: "
+                f'{sentence.strip()!r}. Write it again: {name} is your user\'s {relation} ("your {relation} {name}").',
+                f"it called the user's {relation} someone else's",
+                hide_draft=True,
+                keeps_words=True,
+            )
         notes = owned_notes(lines, user) + told_of_others(turn.question or "", lines, user)
         found = told_as_users(draft.message, notes)
         if found is None:
