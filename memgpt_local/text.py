@@ -317,18 +317,20 @@ def without_partial_word(text: str) -> str:
     return _PARTIAL_WORD.sub("", text)
 
 
-def formula_start(message: str, openings: Collection[tuple[str, ...]], k: int) -> int | None:
+def formula_start(message: str, openings: Collection[tuple[str, ...]]) -> int | None:
     """Where the first sentence of ``message`` after its first one starts that opens with the
-    ``k`` words of one of ``openings`` (the openings of an earlier reply's sentences), else None.
-    Such a sentence is a formula the model copies from reply to reply: "Guskleell is a baker in
-    the area. What else would you like to know about him?" closed every reply of a session, to
-    a move, small talk and questions alike. The first sentence is the reply's own answer and
-    is never counted."""
-    if not openings or k < 1:
+    words of one of ``openings`` (the openings of an earlier reply's sentences, each of
+    ``agent.reply_formula_words`` words; offers of help, of their own lengths), else None. Such a
+    sentence is a formula the model copies from reply to reply: "Guskleell is a baker in the
+    area. What else would you like to know about him?" closed every reply of a session, to a
+    move, small talk and questions alike. The first sentence is the reply's own answer and is
+    never counted."""
+    lengths = sorted({len(o) for o in openings if o})
+    if not lengths:
         return None
     for start, sentence in sentence_spans(message)[1:]:
-        said = words(sentence)
-        if len(said) >= k and tuple(said[:k]) in openings:
+        said = tuple(words(sentence))
+        if any(said[:n] in openings for n in lengths if len(said) >= n):
             return start
     return None
 

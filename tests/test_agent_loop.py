@@ -659,6 +659,26 @@ def test_a_reply_ends_before_a_formula_an_earlier_reply_used(store):
     assert request.avoid is not None and ("what", "else", "would", "you") in request.avoid.formulas
 
 
+def test_a_reply_to_news_ends_before_an_offer_of_help(store):
+    """ "My daughter Zara passed her driving test this morning, first try!" was answered "That's
+    great news! Congratulations on your daughter's achievement! Is there anything else you would
+    like to know?" (scripts/bench_replies.py, stop 56): an offer nobody asked for is a formula
+    from the first turn on. Asked for help, the reply may offer more."""
+    runner = make_runner(
+        store,
+        [
+            say("Congratulations to Zara, first try! Is there anything else you would like to know?"),
+            say("Try blackout curtains. Let me know if you need more tips."),
+        ],
+    )
+    assert ask(runner, "My daughter Zara passed her driving test this morning, first try!").messages == [
+        "Congratulations to Zara, first try!"
+    ]
+    assert ("is", "there", "anything", "else") in runner.backend.requests[0].avoid.formulas
+    tips = ask(runner, "Any tips for sleeping during the day?")
+    assert tips.messages == ["Try blackout curtains. Let me know if you need more tips."]
+
+
 def test_advice_is_not_cut_at_the_words_earlier_advice_began_with(store):
     """A `make run` chat (stop 42): "Here are some tips ..." opened an earlier reply, and the
     answer to the next request for advice was cut to its first sentence."""

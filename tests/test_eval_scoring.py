@@ -142,3 +142,32 @@ def test_a_reply_that_repeats_an_earlier_replys_sentence_is_counted_as_copied():
     assert copied_sentences("I'm sorry, but I can help with Sanne's job.", sorry)
     record = {"turns": [{"messages": [m]} for m in [*earlier, "Do you have any plans for the weekend?", "Bye!"]]}
     assert copied_turns(record) == 1
+
+
+@pytest.mark.parametrize(
+    ("message", "reply", "flags"),
+    [
+        (
+            "My daughter Zara passed her driving test this morning, first try!",
+            "That's great news! Congratulations! Is there anything else you would like to know?",
+            {"offers_help": True, "specific": False, "asks": True, "bare": False},
+        ),
+        (
+            "My daughter Zara passed her driving test this morning, first try!",
+            "First try, brilliant! Zara must be so proud.",
+            {"offers_help": False, "specific": True, "asks": False, "bare": False},
+        ),
+        ("Didn't sleep well, the neighbours had a party until 3am.", "I'm sorry to hear that.", {"bare": True}),
+        (
+            "Booked tickets to see Elbow in Manchester in April!",
+            "You booked tickets to see Elbow in Manchester in April!",
+            {"echoes": True, "specific": True},
+        ),
+    ],
+)
+def test_a_reply_to_news_is_scored_by_its_words(message, reply, flags):
+    from memgpt_local.eval.news_replies import score_news_reply, summarize
+
+    score = score_news_reply(message, reply)
+    assert {k: getattr(score, k) for k in flags} == flags
+    assert summarize([score, score]).n == 2

@@ -286,3 +286,4 @@ def test_the_conversation_evaluation_records_each_held_draft_with_its_policy(tmp
     header, _, cells = table([record]).splitlines()[:3]
     shown = dict(zip(header.split(" | "), cells.split(" | ")))
     assert shown["reply s/turn"] != "-" and shown["s/login"] != "-"
+    assert shown["news words"] != "-" and shown["news offers help"].count("/") == 1

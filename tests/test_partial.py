@@ -29,10 +29,10 @@ def test_what_a_final_reply_adds_to_what_was_shown():
 def test_a_formula_is_a_later_sentence_opening_like_an_earlier_replys():
     openings = {("what", "else", "would", "you")}
     reply = "You live in Leeds now! What else would you like to know? Bye."
-    assert formula_start(reply, openings, 4) == reply.index("What")
-    assert formula_start("What else would you like to know?", openings, 4) is None  # the first sentence stays
-    assert formula_start("Nice. What else would", openings, 4) is None  # three words: not yet
-    assert formula_start(reply, set(), 4) is None
+    assert formula_start(reply, openings) == reply.index("What")
+    assert formula_start("What else would you like to know?", openings) is None  # the first sentence stays
+    assert formula_start("Nice. What else would", openings) is None  # three words: not yet
+    assert formula_start(reply, set()) is None
     assert [start for start, _ in sentence_spans("  Hi there.  Bye! ")] == [2, 13]
 
 

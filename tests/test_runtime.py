@@ -391,15 +391,17 @@ def test_smollm_stops_a_reply_a_few_words_into_a_formula(real_backend):
         texts[name] = done.text.split('"message": "', 1)[1].removesuffix('"}')
         assert real_backend.last_stats["formulas_stopped"] == (1 if avoid else 0)
     assert texts["free"].lower().count("the quick brown fox") >= 2
-    cut = formula_start(texts["stopped"], formulas, 4)
+    cut = formula_start(texts["stopped"], formulas)
     assert cut is not None and texts["stopped"][:cut].strip() == "The quick brown fox jumps over the lazy dog."
     assert len(texts["stopped"]) - cut < 30  # it stopped a word or two after the formula's opening
 
 
 @pytest.mark.real_model
-def test_smollm_turns_away_from_a_formula_after_a_short_first_sentence(real_backend):
+@pytest.mark.parametrize("formula", ["the quick brown fox", "the quick brown fox jumps over"])
+def test_smollm_turns_away_from_a_formula_after_a_short_first_sentence(real_backend, formula):
     """After "Nice." a formula is not stopped at (the reply would be the bare "Nice."): the word
-    that would complete its opening is refused, and the model writes on."""
+    that would complete its opening is refused, and the model writes on. A formula may be longer
+    than ``formula_words`` (an offer of help, ``loop.OFFERS_OF_HELP``)."""
     from memgpt_local.runtime.base import Grammar, RepeatBan
     from memgpt_local.text import formula_start
 
@@ -413,7 +415,8 @@ def test_smollm_turns_away_from_a_formula_after_a_short_first_sentence(real_back
             "Nice. The quick brown fox jumps over the lazy dog.",
         ),
     ]
-    formulas = frozenset({("the", "quick", "brown", "fox")})
+    formulas = frozenset({tuple(formula.split())})
+    begun = "nice. " + formula.rsplit(" ", 1)[0]
     texts = {}
     for name, avoid in (("free", frozenset()), ("turned", formulas)):
         real_backend.reset_cache()
@@ -423,9 +426,9 @@ def test_smollm_turns_away_from_a_formula_after_a_short_first_sentence(real_back
         texts[name] = done.text.split('"message": "', 1)[1].removesuffix('"}')  # may stop unclosed at 24 tokens
         assert real_backend.last_stats["formulas_turned"] == (1 if avoid else 0)
         assert real_backend.last_stats["formulas_stopped"] == 0
-    assert texts["free"].lower().startswith("nice. the quick brown fox")
-    assert texts["turned"].lower().startswith("nice. the quick brown")
-    assert formula_start(texts["turned"], formulas, 4) is None and len(texts["turned"]) > len("Nice. The quick brown ")
+    assert texts["free"].lower().startswith("nice. " + formula)
+    assert texts["turned"].lower().startswith(begun)
+    assert formula_start(texts["turned"], formulas) is None and len(texts["turned"]) > len(begun) + 1
 
 
 @pytest.mark.real_model

@@ -70,6 +70,37 @@ from memgpt_local.text import (
 if TYPE_CHECKING:
     from memgpt_local.memory.protocol import Store
 
+# what a reply may not go on to after its first sentence, whatever was said before: an offer of
+# help nobody asked for. Told "My daughter passed her driving test this morning, first try!" or
+# "the boiler broke again", replies went on "Do you have any other questions or need further
+# assistance?" and "Is there anything else you would like to know or discuss?" (scripts/
+# bench_replies.py, stop 56; `make run` chats since stop 54: "That's interesting! How can I help
+# you with that?"). Each is a formula of its own length, as long as it takes to be no real
+# question ("Do you have any plans for the trip?" is one): the reply ends before it, or after a
+# short first sentence ("I understand.") turns away from it.
+OFFERS_OF_HELP = (
+    "Is there anything else",
+    "Is there anything you would like",
+    "Is there anything I can",
+    "Is there something else",
+    "Do you have any other questions",
+    "Do you have any questions",
+    "Do you need any help",
+    "Do you need anything else",
+    "How can I help you",
+    "How can I assist",
+    "How can I be of",
+    "How may I",
+    "What else can I",
+    "Let me know if you",
+    "Feel free to",
+    "If you need any",
+    "If you need anything",
+    "If you have any questions",
+    "If you have any other questions",
+    "I'm here to help",
+    "I'm here if you",
+)
 # the last replies a login's greeting may not copy a run of (``RepeatBan.prior``): a `make run`
 # greeting said the last reply again after the name, "Hello Tomasz! I know you have an allergy to
 # penicillin. It's a fun thing to be in your job, isn't it? What else do you like about your job?"
@@ -374,7 +405,7 @@ class AgentRunner:
     def _formulas(self, turn: Turn, plan: StepPlan, said: Sequence[str]) -> frozenset[tuple[str, ...]]:
         """The openings of the sentences of earlier turns' replies (``said``) that a reply may
         not repeat after its first sentence (``agent.reply_formula_words``; a login's greeting
-        counts)."""
+        counts), and offers of help nobody asked for (``OFFERS_OF_HELP``)."""
         k = self.settings.reply_formula_words
         if not k or "reply" not in plan.kinds or turn.reply_start.rstrip()[-1:] in (".", "!", "?"):
             # after a forced first sentence the model's own first sentence is a reply's second:
@@ -386,7 +417,8 @@ class AgentRunner:
             # cut as a formula, and the reply to "What can I do to make Tui less anxious when
             # there's a storm?" was its first sentence alone (a `make run` chat, stop 42)
             return frozenset()
-        return frozenset(o for text in said for o in sentence_openings(text, k))
+        offers = frozenset(tuple(words(phrase)) for phrase in OFFERS_OF_HELP)
+        return frozenset(o for text in said for o in sentence_openings(text, k)) | offers
 
     def _openings(self, turn: Turn, plan: StepPlan, said: Sequence[str]) -> frozenset[tuple[str, ...]]:
         """The openings of earlier turns' reply sentences (``said``) a reply's first sentence may not
@@ -421,7 +453,7 @@ class AgentRunner:
     ) -> StepRecord:
         allowed = [f for f in self.functions if f.kind in plan.kinds]
         try:
-            call = without_formula(parse_call(completion.text, allowed), formulas, self.settings.reply_formula_words)
+            call = without_formula(parse_call(completion.text, allowed), formulas)
             items = list_limit(self.settings.reply_max_list_items, turn.question)
             call = first_items(first_sentences(call, turn.reply_sentences), items)
             call = without_repeated_items(call) if items else call
@@ -528,11 +560,11 @@ def without_repeated_items(call: FunctionCall) -> FunctionCall:
     return _cut_message(call, message, cut)
 
 
-def without_formula(call: FunctionCall, formulas: frozenset[tuple[str, ...]], k: int) -> FunctionCall:
+def without_formula(call: FunctionCall, formulas: frozenset[tuple[str, ...]]) -> FunctionCall:
     """``call`` with its message cut before a formula (``text.formula_start``): the sampler stops
     a reply a few words into one; a backend without that stop writes it whole."""
     message = call.arguments.get("message")
-    if not formulas or not isinstance(message, str) or (cut := formula_start(message, formulas, k)) is None:
+    if not formulas or not isinstance(message, str) or (cut := formula_start(message, formulas)) is None:
         return call
     return _cut_message(call, message, cut)
 

@@ -82,14 +82,14 @@ def settled(message: str, formulas: Collection[tuple[str, ...]], formula_words: 
     message = within_items(message, max_items)
     if not formulas or formula_words < 1:
         return message
-    cut = formula_start(without_partial_word(message), formulas, formula_words)
+    cut = formula_start(without_partial_word(message), formulas)
     if cut is not None:
         return message[:cut]
     spans = sentence_spans(message)
     if len(spans) < 2:
         return message
     start, sentence = spans[-1]
-    if len(words(without_partial_word(sentence))) > formula_words:
+    if len(words(without_partial_word(sentence))) > max(formula_words, *map(len, formulas)):
         return message
     return message[:start]
 

@@ -14,13 +14,14 @@ from typing import Any
 
 from memgpt_local.eval.chat import scripts
 from memgpt_local.eval.chat_run import RESULTS_FILE, greeting_knows, judge
+from memgpt_local.eval.news_replies import score_news_reply, summarize
 from memgpt_local.eval.report import wilson
-from memgpt_local.text import shares_sentence_opening
+from memgpt_local.text import asks_something, shares_sentence_opening
 
 COLUMNS = (
     "variant | model | n_ctx | seed | wording | users | facts in human | changes replaced | msgs/turn | dup "
     "| copied | degen | correct | invented | idk on absent | greeting name | greeting fact | retrieval | s/turn "
-    "| reply s/turn | slowest reply s | s/login | gen tok/turn"
+    "| reply s/turn | slowest reply s | s/login | gen tok/turn | news words | news offers help | news names it"
 )
 
 
@@ -65,6 +66,12 @@ def row(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         # until the reply went out (records from before stop 38 lack it)
         "reply_seconds": [t["reply_seconds"] for t in turns if t.get("reply_seconds") is not None],
         "login_seconds": [g["seconds"] for r in records for g in r["greetings"] if "seconds" in g],
+        # replies to what the user told that asks nothing (``news_replies``)
+        "news": summarize(
+            score_news_reply(t["text"], " ".join(t["messages"]))
+            for t in turns
+            if t["kind"] in ("fact", "change", "smalltalk") and t["messages"] and not asks_something(t["text"])
+        ),
     }
 
 
@@ -106,6 +113,9 @@ def table(records: Sequence[dict[str, Any]]) -> str:
             f"{max(s['reply_seconds']):.0f}" if s["reply_seconds"] else "-",
             f"{sum(s['login_seconds']) / len(s['login_seconds']):.1f}" if s["login_seconds"] else "-",
             f"{s['generated_per_turn']:.0f}",
+            f"{s['news'].mean_words:.1f}" if s["news"].n else "-",
+            _share(s["news"].offers_help, s["news"].n),
+            _share(s["news"].specific, s["news"].n),
         ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)

@@ -309,7 +309,12 @@ class NgramBan:
             return []
         if len(spans) < 2 or len(words(text[: spans[-1][0]])) >= SHORT_OPENING_WORDS:
             return []
-        refused = self._completing(spans[-1][1], self.formulas)
+        lengths = {len(o) for o in self.formulas}
+        refused = [
+            t
+            for n in sorted(lengths)
+            for t in self._completing(spans[-1][1], frozenset(o for o in self.formulas if len(o) == n), n)
+        ]
         if refused and not self.turned_this_value:
             self.turned += 1
             self.turned_this_value = True
@@ -401,7 +406,7 @@ class NgramBan:
             self.text += piece
         if inside and self.formulas and not self.formula:
             text = without_partial_word(_plain(self.text))
-            self.formula = formula_start(text, self.formulas, self.formula_words) is not None
+            self.formula = formula_start(text, self.formulas) is not None
         # a sentence can only have ended on a piece that holds its mark: the text is counted then
         ends = any(mark in piece for mark in ".!?")
         if inside and ends and self.max_sentences and not self.full and self.written >= self.fixed:
