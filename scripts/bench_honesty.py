@@ -33,7 +33,11 @@ wrongly), correct "I don't know" on absent facts, steps, generated tokens and se
 with 95% Wilson intervals; every reply is printed to read the failures. Timings on a shared
 2-core machine are noisy: compare rows of one run.
 
-    python scripts/bench_honesty.py --model /path/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf [--users 2]
+With ``--others`` (since stop 56) core memory also holds the sibling's university, car and
+football team, and the absent questions ask the user's own: a line about someone else is no
+answer about the user.
+
+    python scripts/bench_honesty.py --model /path/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf [--users 2] [--others]
 """
 
 from __future__ import annotations
@@ -73,23 +77,35 @@ CONFIGS: dict[str, tuple[str, ...]] = {
 }
 
 
-def core_lines(p: Profile, sibling_home: bool = False) -> str:
+def core_lines(p: Profile, sibling_home: bool = False, others: bool = False) -> str:
     """The human block as the fact notes write it after two sessions; with ``sibling_home``,
     the sibling's line also says where they live (stop 45: the user's own "Work: ..." line then
     passed for the sibling's job, and "What does Callum do for work?" was answered with a
-    made-up job in a `make run` chat)."""
+    made-up job in a `make run` chat); with ``others``, lines of the sibling's own that the
+    user's absent questions ask of the user (``OTHERS_LINES``)."""
     sibling = f"{p.sibling.capitalize()}: {p.sibling_name}" + (f", lives in {p.town}" if sibling_home else "")
-    return "\n".join(
-        [
-            f"Name: {p.first}",
-            f"Home: {p.new_town} (moved from {p.town})",
-            f"Work: {p.job}",
-            f"Pet: {p.pet}, a {p.animal}",
-            f"Allergy: {p.allergy}",
-            f"Favourite food: {p.food}",
-            sibling,
-        ]
-    )
+    lines = [
+        f"Name: {p.first}",
+        f"Home: {p.new_town} (moved from {p.town})",
+        f"Work: {p.job}",
+        f"Pet: {p.pet}, a {p.animal}",
+        f"Allergy: {p.allergy}",
+        f"Favourite food: {p.food}",
+        sibling,
+    ]
+    if others:
+        lines += [line.format(name=p.sibling_name, town=p.town, new_town=p.new_town) for line, _ in OTHERS_LINES]
+    return "\n".join(lines)
+
+
+# (a line of the sibling's, the user's own question it must not answer): "Ravi and Maya's
+# university: Leeds" answered "Where did I go to university?" as the user's (a `make run` chat,
+# stop 55); asked with ``--others`` (since stop 56), every user, in place of the absent pool
+OTHERS_LINES = (
+    ("{name}'s university: {town} University", "Which university did I go to?"),
+    ("{name}'s car: a blue Volvo estate", "What kind of car do I own?"),
+    ("{name}'s favourite football team: {new_town} Rovers", "What's my favourite football team?"),
+)
 
 
 def earlier_conversation(p: Profile) -> list[tuple[str, str]]:
@@ -105,7 +121,7 @@ def earlier_conversation(p: Profile) -> list[tuple[str, str]]:
     ]
 
 
-def questions(p: Profile, rng: random.Random) -> list[UserTurn]:
+def questions(p: Profile, rng: random.Random, others: bool = False) -> list[UserTurn]:
     present = [
         UserTurn(f"Sorry, my memory is terrible: what's my {p.animal}'s name?", "question", answers=(p.pet,)),
         UserTurn("Which thing am I allergic to, again?", "question", answers=(p.allergy.split()[0],)),
@@ -129,6 +145,8 @@ def questions(p: Profile, rng: random.Random) -> list[UserTurn]:
         f"Does my {p.sibling} have any kids?",
     ]
     absent = [UserTurn(text, "absent") for text in rng.sample(absent_pool, 3)]
+    if others:
+        absent = [UserTurn(question, "absent") for _, question in OTHERS_LINES]
     # asked by name, without "my": a `make run` chat (stop 43) answered "What's the name of
     # Tomasz's bakery?" (the partner's, never said) with a made-up name
     named = UserTurn(f"When is {p.sibling_name} coming over?", "question", answers=("weekend", "Saturday"))
@@ -144,10 +162,18 @@ def questions(p: Profile, rng: random.Random) -> list[UserTurn]:
     return mixed
 
 
-def prepare(root: Path, name: str, p: Profile, embedder, settings: AgentSettings, sibling_home: bool = False):
+def prepare(
+    root: Path,
+    name: str,
+    p: Profile,
+    embedder,
+    settings: AgentSettings,
+    sibling_home: bool = False,
+    others: bool = False,
+):
     store = open_store(root / f"{name}.db", embedder)
     agent = store.agents.create("bench", blocks=default_blocks(settings.core_memory_limit))
-    store.core.set_value(agent.id, "human", core_lines(p, sibling_home))
+    store.core.set_value(agent.id, "human", core_lines(p, sibling_home, others))
     messages = []
     at = START
     for user, reply in earlier_conversation(p):
@@ -183,6 +209,11 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--configs", default=",".join(CONFIGS), help=f"comma-separated, of: {', '.join(CONFIGS)}")
     parser.add_argument("--n-ctx", type=int, default=4096)
+    parser.add_argument(
+        "--others",
+        action="store_true",
+        help="the sibling's university, car and team in core memory, asked as the user's",
+    )
     args = parser.parse_args()
     backend = LlamaCppBackend(str(args.model), n_ctx=args.n_ctx, n_threads=2)
     embedder = make_embedder(EmbedderSettings())
@@ -192,11 +223,13 @@ def main() -> int:
     for index in range(args.users):
         rng = random.Random(f"honesty:{args.seed}:{index}")
         profile = _profile(rng, Namer(rng))
-        asked = questions(profile, rng)
+        asked = questions(profile, rng, args.others)
         for name in names:  # the configurations take turns per user: noise falls on both
             settings = AgentSettings(policies=list(dict.fromkeys(CONFIGS[name])))
             # every second user's sibling line also says where they live
-            store = prepare(root, f"{name}-{index}", profile, embedder, settings, sibling_home=index % 2 == 1)
+            store = prepare(
+                root, f"{name}-{index}", profile, embedder, settings, sibling_home=index % 2 == 1, others=args.others
+            )
             try:
                 runner = AgentRunner(store, backend, "bench", settings)
                 for number, turn in enumerate(asked):

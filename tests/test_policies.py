@@ -643,6 +643,31 @@ def test_grounded_reply_takes_a_number_seen_as_an_ordinal_as_seen():
     assert unseen("Your dentist appointment is moved to the 23rd.", seen) == ["23"]
 
 
+def test_grounded_reply_reads_of_a_person_only_what_is_said_of_them_when_the_question_asks_more():
+    """A `make run` chat (stop 55): "When is Noor coming, and when is my dentist now?" got "The
+    dentist appointment is moved to the 22nd, and Noor is visiting on Sunday 20 December.", held
+    as saying 22 of Noor; the redraft sent "Noor is not mentioned in the conversation or memory."
+    (and so did the same question after the next login)."""
+    from memgpt_local.agent.policy.grounded_reply import GroundedReply, said_of_them
+    from memgpt_local.schemas import ChatMessage
+
+    lines = ["Name: Omar", "Dentist appointment: moved to the 22nd", "Daughter: Noor, visiting on the 20th"]
+    memory = FakeMemory(core=[("human", line) for line in lines])
+    question = "When is Noor coming, and when is my dentist now?"
+    seen = [
+        ChatMessage(role="system", content="[human]\n" + "\n".join(lines)),
+        ChatMessage(role="user", content=question),
+    ]
+    right = "The dentist appointment is moved to the 22nd, and Noor is visiting on the 20th."
+    assert GroundedReply().review(Turn(question=question), draft(right, prompt=seen), memory) is None
+    wrong = "Your dentist appointment is on the 20th, and Noor is visiting on the 22nd."
+    assert GroundedReply().review(Turn(question=question), draft(wrong, prompt=seen), memory) is not None
+    # a question of them alone: all the reply is of them
+    alone = "When is my daughter Noor coming?"
+    assert said_of_them("It's the 22nd.", alone, {"daughter", "noor"}) == "It's the 22nd."
+    assert said_of_them("It's the 22nd.", question, {"noor"}) == ""
+
+
 def test_grounded_reply_takes_a_count_of_days_to_a_seen_day_as_seen():
     """A `make run` chat (stop 52): "how many days until Elodie arrives?" got "14 days from now"
     under "moved to the 20th (2026-12-20)" on the 6th, held for "14"."""
@@ -1708,6 +1733,23 @@ def test_nothing_found_searches_before_the_first_step_and_denies_at_once_when_me
     assert subject_query("Which band did I see live a while ago?", {"band", "live", "gig"}) == "band live gig"
 
 
+def test_nothing_found_reads_no_answer_about_the_user_in_someone_elses_line():
+    """A `make run` chat (stop 55): "Where did I go to university?" under "Ravi and Maya's
+    university: Leeds" (the twins') was answered as the user's."""
+    from memgpt_local.agent.policy.nothing_found import NothingFound
+
+    core = [("human", "Name: Helen"), ("human", "Twins: Ravi and Maya"), ("human", "Ravi and Maya's university: Leeds")]
+    mine = Turn(question="Where did I go to university?", event_id=100)
+    NothingFound().start(mine, FakeMemory(core=core))
+    assert mine.reply_start == "I don't know"
+    theirs = Turn(question="Where do Ravi and Maya go to university?", event_id=100)
+    NothingFound().start(theirs, FakeMemory(core=core))
+    assert theirs.reply_start == ""
+    own = Turn(question="Where did I go to university?", event_id=100)
+    NothingFound().start(own, FakeMemory(core=[*core, ("human", "University: Durham")]))
+    assert own.reply_start == ""
+
+
 def test_nothing_found_knows_a_relative_said_in_two_words():
     """A `make run` chat (stop 41) denied "What's my niece called?" under "Sister's baby: Rosa"."""
     from memgpt_local.agent.policy.answer_start import answer_start
@@ -2243,7 +2285,7 @@ def test_owner_guard_holds_a_reply_that_calls_the_users_partner_someone_elses():
     )
     asked = Turn(question="Do you remember what my partner is doing with Kuba's team?")
     hold = OwnerGuard().review(asked, draft("Your son Kuba is seven and his partner Ewa is coaching his team."), memory)
-    assert hold is not None and "Ewa is your user's partner" in hold.notice
+    assert hold is not None and "Ewa is the user's partner" in hold.notice
     assert OwnerGuard().review(asked, draft("Kuba's partner Ewa coaches the team."), memory) is not None
     for fine in (
         "Your partner Ewa is coaching Kuba's team.",

@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from datetime import date
 from difflib import SequenceMatcher
 
-from memgpt_local.agent.fact_owners import individual
+from memgpt_local.agent.fact_owners import CLAUSE_SPLIT, individual
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, StepPlan
 from memgpt_local.agent.policy.greet_by_name import human_lines
 from memgpt_local.agent.turn import Hold, StepRecord, Turn
@@ -183,7 +183,7 @@ def unseen_of(reply: str, seen_text: str, person: set[str], question: str, names
     if known:
         named |= known
         about = [line for line in seen_text.splitlines() if named & set(words(line))]
-    said = {stem(w) for line in about for w in words(line)}
+    said = {stem(w) for line in about for w in words(line)} | {n for line in about for n in re.findall(r"\d+", line)}
     given = {stem(w) for w in words(question)} | {stem(w) for w in person}
     names = [w for w in names_and_numbers(reply) if stem(w.lower()) not in said | given]
     if names or names_only:
@@ -191,6 +191,20 @@ def unseen_of(reply: str, seen_text: str, person: set[str], question: str, names
     longer = [w for w in _longer_words(reply) if stem(w) not in given]
     new = [w for w in longer if stem(w) not in said]
     return new if longer and len(new) * 2 >= len(longer) else []
+
+
+def _speaks_of(clause: str, person: set[str]) -> bool:
+    return bool(person & set(words(clause))) or bool(_THEIRS.search(clause))
+
+
+def said_of_them(reply: str, question: str, person: set[str]) -> str:
+    """What ``reply`` says of the ``person`` asked about: all of it, unless ``question`` also
+    asks of something else ("When is Noor coming, and when is my dentist now?"); then only its
+    clauses that name them or say "she", "they". "... your dentist appointment is moved to the
+    22nd" was held as said of Noor, since her line never says 22 (a `make run` chat, stop 55)."""
+    if all(_speaks_of(part, person) for part in CLAUSE_SPLIT.split(questions(question)) if words(part)):
+        return reply
+    return " ".join(c for s in sentences(reply) for c in CLAUSE_SPLIT.split(s) if _speaks_of(c, person))
 
 
 # where a sentence that denies goes on to claim something: "I don't know what your mother does
@@ -306,8 +320,8 @@ class GroundedReply(Policy):
         # beside a denial only names and numbers count: "If you tell me, I'll remember it next
         # time." is no claim about the user
         new, of_whom = unseen(claimed, seen, names_only=denied), ""
-        if not new and person:
-            new = unseen_of(claimed, seen, person, question, names_only=denied)
+        if not new and person and (theirs := said_of_them(claimed, question, person)):
+            new = unseen_of(theirs, seen, person, question, names_only=denied)
             of_whom = " of them"
         if not new:
             return None

@@ -46,6 +46,7 @@ from memgpt_local.agent.policy.base import MemoryView, Policy, StepPlan
 from memgpt_local.agent.policy.core_at_question import lines_asked_about
 from memgpt_local.agent.policy.greet_by_name import human_lines, known_name
 from memgpt_local.agent.policy.grounded_reply import asks_about_the_user, names_and_numbers
+from memgpt_local.agent.policy.owner_guard import owned_by_another
 from memgpt_local.agent.policy.search_uncovered import topic
 from memgpt_local.agent.turn import StepRecord, Turn
 from memgpt_local.memory.dates import MONTHS
@@ -393,7 +394,11 @@ def unseen_subject(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_V
     subject = subject_of(question)
     if not subject:
         return set()
-    lines = lines_asked_about(question, memory)
+    # asked of the user themself, a line of someone else's says nothing of them: "Ravi and Maya's
+    # university: Leeds" kept "Where did I go to university?" from an "I don't know" (a `make run`
+    # chat, stop 55)
+    others = set() if owners_asked_of(question) else lines_of_others(memory)
+    lines = [line for line in lines_asked_about(question, memory) if line.removeprefix("[human] ") not in others]
     # what the user told, asked as such, is in past conversations unless a core line holds all of
     # its subject: "What did I tell you about that rough night at work?" was answered "Your work
     # schedule is mostly night shifts on a cardiac ward." from "Shifts: ..." (a `make run` chat, stop 53);
@@ -408,9 +413,19 @@ def unseen_subject(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_V
     def says_it(text: str) -> bool:
         return meant <= _said_stems(text) if told else bool(meant & _said_stems(text))
 
-    if any(says_it(text) or names_the_relative(text, question) for text in in_view_before(turn, memory, seen)):
+    if any(
+        says_it(text) or names_the_relative(text, question)
+        for text in in_view_before(turn, memory, seen)
+        if text not in others
+    ):
         return set()
     return subject
+
+
+def lines_of_others(memory: MemoryView) -> set[str]:
+    """The ``human`` block's lines about someone other than the user (``owner_guard``)."""
+    user = known_name(memory)
+    return {line for line in human_lines(memory) if owned_by_another(line, user) is not None}
 
 
 def evidence(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_VIEW) -> list[SearchHit] | None:

@@ -203,7 +203,7 @@ class OwnerGuard(Policy):
             return Hold(
                 self.name,
                 f"Not sent: your reply called {name}, the user's {relation}, someone else's: "
-                f'{sentence.strip()!r}. Write it again: {name} is your user\'s {relation} ("your {relation} {name}").',
+                f'{sentence.strip()!r}. Write it again: {name} is the user\'s {relation}, "your {relation} {name}".',
                 f"it called the user's {relation} someone else's",
                 hide_draft=True,
                 keeps_words=True,
