@@ -1748,6 +1748,11 @@ def test_nothing_found_reads_no_answer_about_the_user_in_someone_elses_line():
     own = Turn(question="Where did I go to university?", event_id=100)
     NothingFound().start(own, FakeMemory(core=[*core, ("human", "University: Durham")]))
     assert own.reply_start == ""
+    # nor the line quoted by an earlier search (bench_honesty --others, stop 56)
+    found = msg(5, "function", "Core memory lines that match:\n[human] Ravi and Maya's university: Leeds")
+    quoted = Turn(question="Where did I go to university?", event_id=100)
+    NothingFound().start(quoted, FakeMemory(core=core, context=[found]))
+    assert quoted.reply_start == "I don't know"
 
 
 def test_nothing_found_knows_a_relative_said_in_two_words():

@@ -77,7 +77,8 @@ if TYPE_CHECKING:
 # bench_replies.py, stop 56; `make run` chats since stop 54: "That's interesting! How can I help
 # you with that?"). Each is a formula of its own length, as long as it takes to be no real
 # question ("Do you have any plans for the trip?" is one): the reply ends before it, or after a
-# short first sentence ("I understand.") turns away from it.
+# short first sentence ("I understand.") turns away from it. "How can I help you" let "Hello,
+# Nadia! How can I help with your piano lessons?" through (bench_replies, stop 56).
 OFFERS_OF_HELP = (
     "Is there anything else",
     "Is there anything you would like",
@@ -87,7 +88,7 @@ OFFERS_OF_HELP = (
     "Do you have any questions",
     "Do you need any help",
     "Do you need anything else",
-    "How can I help you",
+    "How can I help",
     "How can I assist",
     "How can I be of",
     "How may I",

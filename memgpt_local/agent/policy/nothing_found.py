@@ -413,13 +413,19 @@ def unseen_subject(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_V
     def says_it(text: str) -> bool:
         return meant <= _said_stems(text) if told else bool(meant & _said_stems(text))
 
-    if any(
-        says_it(text) or names_the_relative(text, question)
-        for text in in_view_before(turn, memory, seen)
-        if text not in others
-    ):
+    # the lines of others go wherever they are quoted: a search's "Core memory lines that match:"
+    # (bench_honesty --others, stop 56)
+    texts = (without_lines(text, others) for text in in_view_before(turn, memory, seen))
+    if any(says_it(text) or names_the_relative(text, question) for text in texts):
         return set()
     return subject
+
+
+def without_lines(text: str, lines: set[str]) -> str:
+    """``text`` less its lines that are one of ``lines``, as is or quoted "[human] ..."."""
+    if not lines:
+        return text
+    return "\n".join(ln for ln in text.splitlines() if ln.removeprefix("[human] ").strip() not in lines)
 
 
 def lines_of_others(memory: MemoryView) -> set[str]:
