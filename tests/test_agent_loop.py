@@ -642,7 +642,7 @@ def test_a_reply_ends_before_a_formula_an_earlier_reply_used(store):
     """A later sentence that opens like a sentence of an earlier turn's reply is cut, with all
     after it (the sampler stops there; this backend writes it whole): the user never reads the
     formula twice, and the context never shows it as an example to follow again."""
-    formula = "What else would you like to know about him?"
+    formula = "Tell me all about how he is doing."
     runner = make_runner(
         store,
         [
@@ -656,7 +656,7 @@ def test_a_reply_ends_before_a_formula_an_earlier_reply_used(store):
     stored = [m.function_args for m in store.recall.in_context(runner.agent_id) if m.role == "assistant"]
     assert stored[-1] == {"message": "A new town, how exciting!"}
     request = runner.backend.requests[1]
-    assert request.avoid is not None and ("what", "else", "would", "you") in request.avoid.formulas
+    assert request.avoid is not None and ("tell", "me", "all", "about") in request.avoid.formulas
 
 
 def test_a_reply_to_news_ends_before_an_offer_of_help(store):
@@ -736,7 +736,7 @@ def test_an_answer_begun_with_its_label_still_ends_before_a_formula(store):
 
 def test_no_formula_is_cut_when_the_setting_is_off(store):
     """Off, the formula reaches the repeat guard, which holds the whole draft for another."""
-    formula = "What else would you like to know about him?"
+    formula = "Tell me all about how he is doing."
     runner = make_runner(
         store,
         [say(f"Lovely! {formula}"), say(f"A new town, how exciting! {formula}"), say("Leeds, how lovely!")],

@@ -82,6 +82,9 @@ if TYPE_CHECKING:
 OFFERS_OF_HELP = (
     "Is there anything else",
     "Is there anything you would like",
+    "Is there anything you'd like",
+    "Is there anything specific",
+    "What else would you like to know",
     "Is there anything I can",
     "Is there something else",
     "Do you have any other questions",
