@@ -105,6 +105,7 @@ OFFERS_OF_HELP = (
     "I'm here to help",
     "I'm here if you",
 )
+_OFFER_OPENINGS = frozenset(tuple(words(phrase)) for phrase in OFFERS_OF_HELP)
 # the last replies a login's greeting may not copy a run of (``RepeatBan.prior``): a `make run`
 # greeting said the last reply again after the name, "Hello Tomasz! I know you have an allergy to
 # penicillin. It's a fun thing to be in your job, isn't it? What else do you like about your job?"
@@ -421,8 +422,7 @@ class AgentRunner:
             # cut as a formula, and the reply to "What can I do to make Tui less anxious when
             # there's a storm?" was its first sentence alone (a `make run` chat, stop 42)
             return frozenset()
-        offers = frozenset(tuple(words(phrase)) for phrase in OFFERS_OF_HELP)
-        return frozenset(o for text in said for o in sentence_openings(text, k)) | offers
+        return frozenset(o for text in said for o in sentence_openings(text, k)) | _OFFER_OPENINGS
 
     def _openings(self, turn: Turn, plan: StepPlan, said: Sequence[str]) -> frozenset[tuple[str, ...]]:
         """The openings of earlier turns' reply sentences (``said``) a reply's first sentence may not
