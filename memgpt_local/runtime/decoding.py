@@ -173,6 +173,10 @@ class NgramBan:
         self.banned = 0  # steps at which a token was refused, for the counters
         self.refuses_runs = ban.n > 0
         self.formulas, self.formula_words = ban.formulas, ban.formula_words
+        # the formulas by their number of words (an offer of help may be longer than ``formula_words``)
+        self.formulas_of: dict[int, frozenset[tuple[str, ...]]] = {
+            n: frozenset(o for o in ban.formulas if len(o) == n) for n in {len(o) for o in ban.formulas}
+        }
         self.openings = ban.openings
         self.banned_openers = ban.banned_openers
         self.opener_tokens: list[int] | None = None  # the tokens of ``banned_openers``, spelled once
@@ -309,12 +313,9 @@ class NgramBan:
             return []
         if len(spans) < 2 or len(words(text[: spans[-1][0]])) >= SHORT_OPENING_WORDS:
             return []
-        lengths = {len(o) for o in self.formulas}
-        refused = [
-            t
-            for n in sorted(lengths)
-            for t in self._completing(spans[-1][1], frozenset(o for o in self.formulas if len(o) == n), n)
-        ]
+        sentence = spans[-1][1]
+        n = len(words(sentence)) + 1  # the formulas this sentence's next word would complete
+        refused = self._completing(sentence, self.formulas_of[n], n) if n in self.formulas_of else []
         if refused and not self.turned_this_value:
             self.turned += 1
             self.turned_this_value = True
