@@ -17,7 +17,7 @@ from memgpt_local.agent.fact_lines import (
     states_something_personal,
 )
 from memgpt_local.agent.fact_merge import merge
-from memgpt_local.agent.fact_owners import refiled, said_relations, unheard_kin
+from memgpt_local.agent.fact_owners import refiled, relatives_not_their_things, said_relations, unheard_kin
 from memgpt_local.agent.facts import (
     NOTES_EXAMPLES,
     FactNoter,
@@ -658,6 +658,26 @@ def test_a_relation_the_user_gave_someone_else_is_put_right(lines, said, written
 
 
 @pytest.mark.parametrize(
+    ("lines", "said", "written"),
+    [
+        # a `make run` chat (stop 56)
+        (
+            ["Son: Kuba's football team", "Partner: Ewa"],
+            "My partner Ewa coaches our son Kuba's football team.",
+            ["Son: Kuba", "Partner: Ewa"],
+        ),
+        (["Sister: Mia's wedding in May"], "It's my sister Mia's wedding in May.", ["Sister: Mia"]),
+        # someone else's relative, another relation, or the person's own line: unchanged
+        (["Kuba's team: Rovers"], "Our son Kuba's team is Rovers.", ["Kuba's team: Rovers"]),
+        (["Son: Kuba's friend Olek"], "Kuba's friend Olek came over.", ["Son: Kuba's friend Olek"]),
+        (["Daughter: Mia's wedding"], "My sister Mia's wedding is in May.", ["Daughter: Mia's wedding"]),
+    ],
+)
+def test_a_relative_is_not_filed_as_what_the_user_said_of_them(lines, said, written):
+    assert relatives_not_their_things(lines, said) == written
+
+
+@pytest.mark.parametrize(
     ("line", "said", "unheard"),
     [
         # a `make run` chat (stop 41): "he" was the brother of an earlier message
@@ -1280,6 +1300,19 @@ def test_a_label_run_together_from_the_users_words_is_spelt_as_they_wrote_it():
     assert unglued("Workplace: the postoffice", said) == "Workplace: the postoffice"  # the value is the model's
 
 
+def test_a_label_misspelt_from_the_users_words_is_spelt_as_they_wrote_it():
+    """A `make run` chat (stop 57): "Lesions: on Thursday evenings" for "Lessons are on Thursday evenings"."""
+    from memgpt_local.agent.fact_lines import unglued
+
+    said = "I'm learning the oud. Lessons are on Thursday evenings, my sisters come too."
+    assert unglued("Lesions: on Thursday evenings", said) == "Lessons: on Thursday evenings"
+    assert unglued("Oud lesosns: Thursdays", said) == "Oud lessons: Thursdays"  # two letters swapped
+    # another form of a word said, a word of the model's own, a short one: unchanged
+    assert unglued("Sister: comes too", said) == "Sister: comes too"
+    assert unglued("Hobby: the oud", said) == "Hobby: the oud"
+    assert unglued("Music: oud", said) == "Music: oud"
+
+
 def test_a_label_that_only_says_a_day_is_not_saved():
     """ "it's the 19th of December, I told you yesterday!" was saved as "Date: 19th of December"."""
     from memgpt_local.agent.fact_lines import only_a_date, worth_saving
@@ -1545,6 +1578,8 @@ def test_he_or_she_with_no_one_before_it_is_the_one_the_assistant_spoke_of():
         (["Age: 40"], "I just turned 40, my sister Ana threw a party.", ["Age: 40"]),
         (["Home: Leeds"], "My husband and I live in Leeds.", ["Home: Leeds"]),
         (["Hobby: chess"], "Sam here, Sam's into chess.", ["Hobby: chess"]),  # the user, by name
+        # the thing the sentence opens with is no one (a `make run` chat, stop 57: "Lessons's lessons: ...")
+        (["Lessons: on Thursday evenings"], "Lessons are on Thursday evenings.", ["Lessons: on Thursday evenings"]),
     ],
 )
 def test_a_fact_told_only_of_someone_else_as_the_subject_is_theirs(lines, said, written):
@@ -2168,6 +2203,61 @@ def test_a_meal_the_user_calls_their_favourite_is_no_days_news():
     breakfast = "Rui made me pastel de nata for breakfast."
     assert favourite_meal("Breakfast: pastel de nata", breakfast) == "Breakfast: pastel de nata"
     assert not worth_saving("Breakfast: pastel de nata", breakfast)
+
+
+@pytest.mark.parametrize(
+    ("line", "said", "written"),
+    [
+        # a `make run` chat (stop 56)
+        ("Language: Spanish", "I'm learning Spanish for Ewa's 40th in Seville.", "Language: learning Spanish"),
+        ("Language: Spanish", "I've started Spanish lessons on Tuesdays.", "Language: learning Spanish"),
+        ("Instrument: cello", "I'm learning the cello.", "Instrument: learning cello"),
+        # spoken already, or said so in the line: unchanged
+        ("Language: Spanish", "I speak Spanish at home.", "Language: Spanish"),
+        ("Language: learning Spanish", "I'm learning Spanish.", "Language: learning Spanish"),
+        ("Hobby: Spanish classes", "I take Spanish classes.", "Hobby: Spanish classes"),
+    ],
+)
+def test_what_the_user_is_learning_is_not_saved_as_known(line, said, written):
+    from memgpt_local.agent.fact_lines import still_learning
+
+    assert still_learning(line, said) == written
+
+
+def test_what_the_user_says_they_are_learning_gets_a_line():
+    """A `make run` chat (stop 57): "I'm learning the oud at the moment, my grandfather used to play
+    it. Lessons are on Thursday evenings." saved the grandfather's and the lessons' lines only."""
+    from memgpt_local.agent.fact_lines import learning_said
+
+    said = "I'm learning the oud at the moment, my grandfather used to play it. Lessons are on Thursday evenings."
+    grandfather = ["Grandfather: played the oud", "Lessons: on Thursday evenings"]
+    assert learning_said(grandfather, [], said) == [*grandfather, "Learning: the oud"]
+    assert learning_said([], [], "I'm studying nursing at Leeds.") == ["Studying: nursing"]
+    assert learning_said([], [], "I am learning to drive this year.") == ["Learning: to drive"]
+    # held already, or nothing learnt
+    assert learning_said([], ["Language: learning Spanish"], "I'm learning Spanish for Ewa's 40th.") == []
+    assert learning_said([], [], "I'm learning a lot at work.") == []
+    assert learning_said([], [], "Kuba is learning to swim.") == []
+
+
+@pytest.mark.parametrize(
+    ("line", "wrong"),
+    [
+        ("Daughter's age: just started school", True),  # a `make run` chat (stop 55)
+        ("Age: same as my brother", True),
+        ("Daughter's age: 7", False),
+        ("Kuba's age: seven", False),
+        ("Age: late thirties", False),
+        ("Son's age: teenager", False),
+        ("Baby's age: six months", False),
+        ("Son's ages: 4 and 9", False),
+        ("Stage: opening night", False),  # not an age
+    ],
+)
+def test_an_age_that_says_no_age_is_not_saved(line, wrong):
+    from memgpt_local.agent.fact_lines import an_age_without_years
+
+    assert an_age_without_years(line) is wrong
 
 
 def test_a_message_that_moves_a_saved_plan_is_read_for_facts():

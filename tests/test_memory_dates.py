@@ -86,6 +86,8 @@ def test_annotate_writes_the_day_after_each_phrase(said, shown):
         "today's weather is awful",  # a possessive is not a date to resolve
         "yesterday (2025-03-03) we went",  # already dated
         "We volunteer on Saturdays.",  # a habit, not a day
+        "Lessons are on Thursday evenings.",  # a `make run` chat (stop 57)
+        "He plays football on Saturday mornings.",
         "this may be hard",
         "The wedding is on June 3rd, 2027.",  # a year: no relative date
         "We met in June 2019.",

@@ -905,6 +905,23 @@ def test_perspective_guard_holds_the_users_we_said_as_the_assistants():
     assert speaks_as_user("We talked about the concert.", "What did we talk about?") is None  # the assistant's "we"
 
 
+def test_perspective_guard_holds_the_users_chore_said_as_the_assistants():
+    """ "Ugh, the boiler broke again and the engineer can't come until Friday." got "I'm sorry to hear
+    that. I'll need to find another way to heat the house." (bench_replies, stop 56)."""
+    from memgpt_local.agent.policy.perspective_guard import speaks_as_user
+
+    news = "Ugh, the boiler broke again and the engineer can't come until Friday."
+    chore = "I'll need to find another way to heat the house."
+    assert speaks_as_user(f"I'm sorry to hear that. {chore}", news) == chore
+    assert speaks_as_user("Oh no. I have to say, that sounds cold.", news) is None  # the assistant's own saying
+    assert speaks_as_user("I'll need to know more about the boiler.", news) is None
+    assert speaks_as_user("You'll need to find another way to heat the house.", news) is None
+    assert speaks_as_user("I have a few ideas to keep warm.", news) is None
+    # asked for the assistant's own doing, its plan is its own
+    asked = "Can you help me plan a trip to Seville?"
+    assert speaks_as_user("I'll need to look at flights. I'll have to find dates that suit you.", asked) is None
+
+
 def test_repeat_guard_holds_a_draft_that_copies_a_notice():
     """dmr seed 19 (stop 55): held for "I'll search for you later.", the redraft was the notice,
     sent to the user; refused token by token, the copy went on as "your.reply ... come_back"."""
@@ -1731,6 +1748,27 @@ def test_nothing_found_searches_before_the_first_step_and_denies_at_once_when_me
         NothingFound().start(turn, memory)
         assert (turn.reply_reason, turn.reply_start) == (None, ""), question
     assert subject_query("Which band did I see live a while ago?", {"band", "live", "gig"}) == "band live gig"
+
+
+def test_nothing_found_leaves_a_question_about_the_user_at_all_to_core_memory():
+    """A `make run` chat (stop 57): "What do you know about me so far?" under seven core lines
+    was searched for "far", and the reply was "I don't know anything about you yet."."""
+    from memgpt_local.agent.policy.nothing_found import NothingFound
+
+    core = [("human", "Name: Hamid"), ("human", "Work: drives buses in Sheffield"), ("human", "Wife: Leila")]
+    for question in [
+        "What do you know about me so far?",
+        "What have you learned about me?",
+        "Hi again! Do you remember anything about me?",
+        "What have I told you about myself?",
+    ]:
+        turn = Turn(question=question, event_id=100)
+        assert NothingFound().start(turn, FakeMemory(core=core)) == [], question
+        assert turn.reply_start == "", question
+    # a subject asked beside it is still looked for
+    car = Turn(question="What do you know about me and my car?", event_id=100)
+    NothingFound().start(car, FakeMemory(core=core))
+    assert car.reply_start == "I don't know"
 
 
 def test_nothing_found_reads_no_answer_about_the_user_in_someone_elses_line():

@@ -231,7 +231,23 @@ def worth_saving(line: str, said: str, asked: str = "") -> bool:
         and not unsaid_relative(line, said)
         and not says_only_its_label(line)
         and not days_news(line, said)
+        and not an_age_without_years(line)
     )
+
+
+_AGE_SAID = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|"
+    r"seventy|eighty|ninety|hundred|\w*teen\w*|\w+ties|months?|weeks?|years?|days?|newborn|toddler|baby|infant|half)\b",
+    re.IGNORECASE,
+)
+
+
+def an_age_without_years(line: str) -> bool:
+    """Whether ``line`` is an age that says no age: "Daughter's age: just started school" was
+    saved for "Mia just started school" (a `make run` chat, stop 55)."""
+    label, sep, value = line.partition(":")
+    label_words = words(label)
+    return bool(sep and label_words and label_words[-1] in ("age", "ages") and not _AGE_SAID.search(value))
 
 
 def message_under_another_topic(line: str, message: str) -> bool:
@@ -424,7 +440,59 @@ def completed(line: str, said: str) -> str | None:
 def completed_lines(lines: Sequence[str], said: str) -> list[str]:
     """``lines`` each ``completed`` from ``said``, those it drops left out, a meal the user called
     their favourite labelled so (``favourite_meal``)."""
-    return [favourite_meal(kept, said) for kept in (completed(line, said) for line in lines) if kept is not None]
+    return [
+        still_learning(favourite_meal(kept, said), said)
+        for kept in (completed(line, said) for line in lines)
+        if kept is not None
+    ]
+
+
+_LEARNING = r"(?:learning|learn|studying|study|practising|practicing)\s+(?:the\s+|some\s+)?"
+_LESSONS = r"\s+(?:lessons|classes|class|course|lesson)\b"
+
+
+_I_AM_LEARNING = re.compile(
+    r"\bI(?:'m|\s+am|’m)\s+(?:(?:now|currently|finally|also)\s+)?(?P<verb>learning|studying)\s+"
+    r"(?P<what>(?:to\s+|the\s+)?[A-Za-z][\w'-]*(?:\s+(?!(?:at|for|because|with|since|so|and|but|in|on|from|"
+    r"this|every|now|again)\b)[a-z][\w'-]*){0,2})"
+)
+
+
+def learning_said(lines: Sequence[str], saved: Sequence[str], said: str) -> list[str]:
+    """``lines`` and a "Learning: ..." line for what the user says they are learning when no
+    line, saved or new, holds it: for "I'm learning the oud at the moment, my grandfather used to
+    play it. Lessons are on Thursday evenings." a `make run` chat saved "Grandfather: played the
+    oud" and "Lessons: on Thursday evenings" and never that the user learns it (stop 57)."""
+    out = list(lines)
+    for match in _I_AM_LEARNING.finditer(said):
+        what = match["what"]
+        topic = [w for w in words(what) if w not in ("to", "the")]
+        if not topic or topic[-1] in ("moment", "lot", "bit", "lots"):
+            continue
+        # a line of the user's that holds it; "Grandfather: played the oud" is the grandfather's
+        if any(
+            all(w in words(line.partition(":")[2]) for w in topic)
+            and not set(words(label_of(line) or "")) & RELATIONS
+            and "'" not in line.partition(":")[0]
+            for line in [*saved, *out]
+        ):
+            continue
+        out.append(f"{match['verb'].capitalize()}: {what}")
+    return out
+
+
+def still_learning(line: str, said: str) -> str:
+    """``line`` saying that the user is learning what its value names, where ``said`` says so:
+    "Language: Spanish" for "I'm taking Spanish lessons" reads as a language the user speaks (a
+    `make run` chat saved it, stop 56); it is "Language: learning Spanish"."""
+    label, sep, value = line.partition(":")
+    thing = value.strip()
+    if not sep or not thing or re.search(r"\b(?:learn|lesson|class|course|stud)", thing, re.IGNORECASE):
+        return line
+    said_as = re.escape(thing)
+    if re.search(rf"\b{_LEARNING}{said_as}\b|(?<!\w){said_as}{_LESSONS}", said, re.IGNORECASE):
+        return f"{label}{sep} learning {thing}"
+    return line
 
 
 def favourite_meal(line: str, said: str) -> str:
@@ -458,8 +526,29 @@ def unglued(line: str, said: str) -> str:
                     written = re.search(r"\b" + r"\W+".join(map(re.escape, match)) + r"\b", said, re.IGNORECASE)
                     word = written[0] if written else " ".join(match)
                     break
+        if len(bare) >= 6 and bare.isalpha() and bare not in spoken:
+            meant = next((w for w in heard if one_letter_off(bare, w)), None)
+            if meant is not None:
+                word = meant.capitalize() if word[:1].isupper() else meant
         out.append(word)
     return f"{' '.join(out)}{colon}{value}" if colon else line
+
+
+def one_letter_off(written: str, said: str) -> bool:
+    """Whether ``written`` is the word ``said`` with one letter after the first changed, or two
+    next to each other swapped: "Lesions" for "Lessons are on Thursday evenings" (a `make run`
+    chat, stop 57)."""
+    if len(written) != len(said) or written[0] != said[0] or written == said:
+        return False
+    differ = [i for i, (a, b) in enumerate(zip(written, said)) if a != b]
+    if len(differ) == 1:
+        return True
+    return (
+        len(differ) == 2
+        and differ[1] == differ[0] + 1
+        and written[differ[0]] == said[differ[1]]
+        and written[differ[1]] == said[differ[0]]
+    )
 
 
 # a value that starts as the user's own sentence: its subject is dropped, a few verbs change

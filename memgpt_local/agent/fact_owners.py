@@ -64,11 +64,33 @@ def said_relations(lines: Sequence[str], said: str) -> list[str]:
     return out
 
 
+_RELATIVES_THING = re.compile(
+    rf"\b(?i:(?:my|our)\s+(?P<relation>{RELATION_PATTERN}))\s*,?\s+(?P<name>[A-Z][a-z]+)['’]s\s+\w"
+)
+
+
+def relatives_not_their_things(lines: Sequence[str], said: str) -> list[str]:
+    """``lines`` with a relative filed under what the user said of them put back to the person:
+    for "My partner Ewa coaches our son Kuba's football team" a `make run` chat saved "Son:
+    Kuba's football team" (stop 56); the son is Kuba. A line whose label is the relation alone
+    and whose value opens with the possessive the user said after it ("our son Kuba's ...") files
+    the person."""
+    owned = {(m["relation"].lower(), m["name"]) for m in _RELATIVES_THING.finditer(said)}
+    out = []
+    for line in lines:
+        label, sep, value = line.partition(":")
+        possessive = re.match(r"\s*([A-Z][a-z]+)['’]s\s", value)
+        if sep and possessive and (label.strip().lower(), possessive[1]) in owned:
+            line = f"{label}{sep} {possessive[1]}"
+        out.append(line)
+    return out
+
+
 # the words for one kind of relative: "Mum" is heard in "my mother"
 _KIN_GROUPS = (
     "mother mum mom mama mummy mommy parent parents",
     "father dad papa daddy parent parents",
-    "son daughter child children kid kids baby",
+    "son daughter child children kid kids baby girl girls boy boys twins",
     "sister brother sibling siblings twin",
     "grandmother grandma gran granny nan grandparent grandparents",
     "grandfather grandpa grandad granddad grandparent grandparents",
@@ -470,6 +492,9 @@ def told_of_by_subject(lines: Sequence[str], said: str, user: str = "") -> list[
         if len(owners) != 1 or "" in owners or next(iter(owners)).lower() in (user.lower(), *_NOT_A_NAME):
             out.append(line)
             continue
+        if set(words(next(iter(owners)))) & set(words(label)):  # "Lessons are on ...": the thing, not a name
+            out.append(line)
+            continue
         owner = next(iter(owners)).replace(" & ", " and ")
         out.append(f"{owner[0].upper()}{owner[1:]}'s {label.strip().lower()}{sep}{value}")
     return out
@@ -479,7 +504,7 @@ def told_of_by_subject(lines: Sequence[str], said: str, user: str = "") -> list[
 _SAME_KIN_GROUPS = (
     "mother mum mom mama mummy mommy parent parents",
     "father dad papa daddy parent parents",
-    "son daughter child children kid kids baby",
+    "son daughter child children kid kids baby girl girls boy boys twins",
     "sister sibling siblings twin",
     "brother sibling siblings twin",
     "grandmother grandma gran granny nan grandparent grandparents",

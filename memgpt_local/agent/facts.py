@@ -77,6 +77,7 @@ from memgpt_local.agent.fact_lines import (
     childhood_home,
     completed_lines,
     label_of,
+    learning_said,
     message_under_another_topic,
     moved_home,
     moved_to,
@@ -106,6 +107,7 @@ from memgpt_local.agent.fact_owners import (
     people_not_animals,
     pronouns_named,
     refiled,
+    relatives_not_their_things,
     said_relations,
     someone_elses,
     the_users_own,
@@ -717,6 +719,7 @@ class FactNoter:
         # the words its lines may come from: the statements, the requests' days, the answer with what it answers
         told = " ".join(t for t in (said, helping, *((answering, message) if answered else ())) if t)
         written = without_bare_days(said_relations(keep_owners(dated, told, day), told))
+        written = relatives_not_their_things(written, told)
         unheard = [line for line in written if unheard_kin(line, told, saved)]
         dropped += unheard
         written = [moved_home(childhood_home(moved_to(line, told), told)) for line in written if line not in unheard]
@@ -743,7 +746,7 @@ class FactNoter:
         written = kin_told_of_another(their_relations(written, told, user), named)
         if answered or denies(answering):
             written = owned_as_denied(written, answering, named, user)
-        written = deaths_told(named_people(written, saved, told), saved, said)
+        written = learning_said(deaths_told(named_people(written, saved, told), saved, said), saved, said)
         written += [line for line in new_ages(saved, said) if label_of(line) not in map(label_of, written)]
         # the work question saw the saved job and wrote the work now: its line replaces, not joins
         settled = {label_of(line) or "" for line in written if work_line(line)} if now else set()

@@ -99,7 +99,12 @@ _PATTERNS = (
     ("count_in", rf"in\s+{_NUMBER}\s+(?P<unit>day|week|month|year)s?"),
     ("days", "|".join(sorted((re.escape(k) for k in _DAY_WORDS), key=len, reverse=True))),
     # "moved our dinner to Sunday": the day a plan moves to, ahead (bench_notes moved-held, stop 51)
-    ("weekday", rf"(?P<which>last|this\s+past|this\s+coming|next|this|on|to)\s+(?P<day>{_DAY})"),
+    # not a habit: "lessons are on Thursday evenings" was dated to the next Thursday (a `make run` chat, stop 57)
+    (
+        "weekday",
+        rf"(?P<which>last|this\s+past|this\s+coming|next|this|on|to)\s+(?P<day>{_DAY})"
+        r"(?!\s+(?:mornings|afternoons|evenings|nights|lunchtimes)\b)",
+    ),
     ("period", r"(?P<which>last|this|next)\s+(?P<period>week|weekend|month|year)"),
     ("day_month", rf"(?:the\s+)?{_DATE}\s+(?:of\s+)?(?P<month>{_MONTH}){_NO_YEAR}"),
     ("month_day", rf"(?P<month>{_MONTH})\s+(?:the\s+)?{_DATE}{_NO_YEAR}"),

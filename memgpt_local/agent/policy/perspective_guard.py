@@ -102,6 +102,24 @@ _PAST_WITHOUT_SUBJECT = re.compile(
 )
 
 
+# the user's chore said as the assistant's: "I'm sorry to hear that. I'll need to find another way to heat
+# the house." answered "Ugh, the boiler broke again and the engineer can't come until Friday." (bench_replies,
+# stop 56, before and after that stop's changes); what the assistant itself must do is to know, ask or look
+_TAKES_ON_A_CHORE = re.compile(
+    r"^(?:(?:so|well|oh|ok|okay),?\s+)?"
+    r"(?:i'll\s+(?:need|have)\s+to|i\s+will\s+(?:need|have)\s+to|i\s+(?:need|have)\s+to|i\s+must"
+    r"|i(?:'ve|\s+have)\s+got\s+to|i(?:'m|\s+am)\s+going\s+to\s+(?:need|have)\s+to)\s+"
+    r"(?!(?:know|ask|check|look|search|remember|keep|note|say|tell|admit|agree|think|wait|see|hear|find\s+out)\b)",
+    re.IGNORECASE,
+)
+
+
+def takes_on_a_chore(sentence: str) -> bool:
+    """Whether ``sentence`` says, as the assistant's, something the user must do about their
+    life ("I'll need to find another way to heat the house.")."""
+    return bool(_TAKES_ON_A_CHORE.match(sentence.strip()))
+
+
 def _of_the_writer(sentence: str) -> bool:
     return speaks_of_its_writer(sentence) or bool(_PAST_WITHOUT_SUBJECT.match(sentence.strip()))
 
@@ -112,6 +130,10 @@ def speaks_as_user(draft: str, question: str, known: Iterable[str] = ()) -> str 
     retells what the user said of themself as its own (two words or more of their statements:
     "I teach chemistry at a secondary school in Ghent." for "Hi! I'm Marta. I teach chemistry
     at a secondary school in Ghent"), else None."""
+    if not _ASKS_THE_ASSISTANT.search(question):
+        for sentence in sentences(draft):
+            if takes_on_a_chore(sentence):
+                return sentence
     asked = [
         s
         for s in sentences(question)
