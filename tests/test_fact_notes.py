@@ -2224,6 +2224,27 @@ def test_what_the_user_is_learning_is_not_saved_as_known(line, said, written):
     assert still_learning(line, said) == written
 
 
+@pytest.mark.parametrize(
+    ("line", "plain"),
+    [
+        # a `make run` chat (stop 57)
+        (
+            "Next Saturday: driving over to Leila's parents in Manchester for her dad's 70th",
+            "Plan: driving over to Leila's parents in Manchester for her dad's 70th, next Saturday",
+        ),
+        ("Tomorrow: dentist", "Dentist: tomorrow"),
+        ("On Friday evening: pub quiz", "Pub quiz: on Friday evening"),
+        # a day in a label that says what: unchanged
+        ("Sunday roast: at mum's", "Sunday roast: at mum's"),
+        ("Saturday: tomorrow", "Saturday: tomorrow"),
+    ],
+)
+def test_a_label_that_is_only_a_day_names_the_plan(line, plain):
+    from memgpt_local.agent.fact_lines import plain_label
+
+    assert plain_label(line) == plain
+
+
 def test_what_the_user_says_they_are_learning_gets_a_line():
     """A `make run` chat (stop 57): "I'm learning the oud at the moment, my grandfather used to play
     it. Lessons are on Thursday evenings." saved the grandfather's and the lessons' lines only."""

@@ -1815,6 +1815,28 @@ def test_nothing_found_knows_a_relative_said_in_two_words():
     assert answer_start("What's my niece called?", ["[human] Sister's baby: Rosa"]) == "Your sister's baby"
 
 
+def test_nothing_found_reads_no_work_of_a_person_in_lines_of_their_other_things():
+    """A `make run` chat (stop 57): "What does Leila do for work?" under "Wife: Leila", "Leila's dad
+    has: the flu", "Leila's manchester trip: off" and a plan of the user's that names her parents
+    was answered with the user's own job, "Leila works as a driver in Sheffield."."""
+    from memgpt_local.agent.policy.nothing_found import detail_left
+
+    core = [
+        "[human] Name: Hamid",
+        "[human] Work: drives buses in Sheffield",
+        "[human] Wife: Leila",
+        "[human] Plan: driving over to Leila's parents in Manchester, next Saturday",
+        "[human] Leila's dad has: the flu",
+        "[human] Leila's manchester trip: off",
+    ]
+    for question in ["What does my wife Leila do for work?", "Where does my wife Leila work?"]:
+        assert detail_left(question, core) == {"work"}, question
+    # a line of hers that may say it
+    for line in ["[human] Leila's work: nurse", "[human] Wife: Leila, teaches piano", "[human] Leila's job: GP"]:
+        assert detail_left("What does my wife Leila do for work?", [*core, line]) == set(), line
+    assert detail_left("When is my wife Leila's trip to Manchester?", core) == set()  # her trip's line
+
+
 def test_nothing_found_denies_a_detail_of_a_saved_person_that_nothing_says():
     """bench_honesty seed 34: "How old is my brother?" under "Brother: Magoette" was begun "Your
     brother" (answer_start) and answered "Magoette is visiting this weekend."; `make run`: the
@@ -2683,6 +2705,13 @@ def test_answer_start_begins_the_reply_with_the_label_of_the_line_that_answers()
         ("oh and I'm allergic to shellfish, found that out the hard way in Gdansk", "That's great to hear!"),
         # a `make run` chat, stop 50
         ("Saoirse is teaching me to knit, which is going badly.", "That's a great story about your granddaughter."),
+        # a `make run` chat, stop 57
+        (
+            "Anyway, the Manchester trip is off, Leila's dad has the flu. We're going the weekend after instead.",
+            "That's great! I'm glad the Manchester trip is off.",
+        ),
+        ("Bit tired today, the twins were up half the night coughing.", "That's great!"),
+        ("The concert got cancelled.", "How exciting!"),
     ],
 )
 def test_tone_guard_holds_a_cheerful_opening_to_something_hard_once(said, reply):
@@ -2701,6 +2730,7 @@ def test_tone_guard_holds_a_cheerful_opening_to_something_hard_once(said, reply)
         ("Work was so busy today, I'm exhausted.", "That sounds exhausting. I'm glad you're home now."),
         ("I'm not tired at all, slept ten hours!", "That's great! Ten hours is a lot."),  # said as not so
         ("I got the job!", "That's great news!"),
+        ("I'm off to Lisbon on Friday!", "How exciting!"),  # off somewhere
         ("How do I stop feeling anxious before exams?", "That's a great question. Try breathing slowly."),  # asked
     ],
 )

@@ -619,6 +619,13 @@ _OWNER_LABEL = re.compile(r"^([A-Z][\w-]+)['’]s\s")
 _ASKED_FOR = re.compile(r"^(?P<topic>\w.*?)\s+(?i:tips|ideas|advice|suggestions|recommendations|help|questions?)$")
 
 
+_ONLY_A_DAY = re.compile(
+    r"^(?:(?:this|next|on|this\s+coming|coming)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+    r"|weekend|week)(?:\s+(?:morning|afternoon|evening|night))?$|^(?:tomorrow|tonight)(?:\s+\w+)?$",
+    re.IGNORECASE,
+)
+
+
 def plain_label(line: str) -> str:
     """``line`` with a label that says more than its topic made plain: "Parrot's name: Kiwi" is
     "Parrot: Kiwi" (an eval chat block held "Parrot's name: Drarkmeette" beside the same fact as
@@ -632,6 +639,11 @@ def plain_label(line: str) -> str:
         return line
     if label.lower() in _WORK_NAMES:
         return f"Work: {value}"
+    if _ONLY_A_DAY.match(label) and not _ONLY_A_DAY.match(value):
+        # "Next Saturday: driving over to Leila's parents ..." (a `make run` chat, stop 57): the plan
+        # is the fact, the day is when
+        day = f"{label[0].lower()}{label[1:]}"
+        return f"{value[0].upper()}{value[1:]}: {day}" if len(value.split()) <= 2 else f"Plan: {value}, {day}"
     owner = _OWNER_LABEL.match(label)
     if owner and value.startswith(f"{owner[1]} ") and len(value.split()) > 2:
         # "Sam's work: Sam got a job at the university in Bath" (a `make run` chat, stop 55)

@@ -90,7 +90,7 @@ def replaces(old: str, new: str, said: str) -> bool:
 # labels of lines that gather values: a second hobby is one more, not a change
 _MANY_VALUES = frozenset(
     "hobby hobbies interest interests like likes dislike dislikes sport sports music friend friends "
-    "language languages learning studying".split()
+    "language languages learning studying plan plans".split()
 )
 
 

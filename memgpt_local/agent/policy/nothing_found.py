@@ -256,19 +256,36 @@ def _says_who(clause: str) -> bool:
     return not any(w[0].islower() and w not in _WHO_WORDS for w in re.findall(r"[A-Za-z']+", clause))
 
 
-def kinds_said(lines: list[str]) -> frozenset[str]:
+_WHOSE_LABEL = re.compile(r"^(?P<owner>[A-Z][\w-]*)['’]s\s+(?P<what>\S.*)$")
+
+
+def kinds_said(lines: list[str], owners: frozenset[str] | set[str] = frozenset()) -> frozenset[str]:
     """The words of a kind (``_KIND_WORDS``) that the core ``lines`` about one person or animal
     may answer in other words. A clause that says who they are, where they live, when they come
     or how old they are answers no other kind: "Brother: Callum, lives in Aberdeen (coming to
     stay next weekend)" says nothing of his work, and "What does Callum do for work?" was
     answered with a made-up job twice (a `make run` chat, stop 44); any other clause ("a nurse",
-    "teaches maths") may answer any kind."""
+    "teaches maths") may answer any kind. A line labelled with what is theirs ("Leila's
+    manchester trip: off") answers that, one of their relative's ("Leila's dad has: the flu") or
+    one that names them only inside the user's own fact (a plan "driving over to Leila's
+    parents") nothing of them: "What does Leila do for work?" under those and "Wife: Leila" was
+    answered with the user's own job (a `make run` chat, stop 57). ``owners`` are the stems of
+    the one asked of."""
     said = set[str]()
-    for clause in _clauses(lines):
-        if _PLACE.match(clause):
-            said |= _HOME_STEMS
-        elif not (_says_who(clause) or _WHEN.search(clause) or _DATE.search(clause) or says_a_number(clause)):
-            return _KIND_WORDS
+    for line in lines:
+        label = label_of(line) or ""
+        whose = _WHOSE_LABEL.match(line.split("] ", 1)[-1].partition(":")[0].strip())
+        if whose is not None or (owners and not stems(label) & owners):
+            what = whose["what"] if whose is not None else label
+            if whose is not None and words(what) and words(what)[0] in RELATIONS:
+                continue
+            said |= stems(what) | {stem(w) for w in label_topics(what)}
+            continue
+        for clause in _clauses([line]):
+            if _PLACE.match(clause):
+                said |= _HOME_STEMS
+            elif not (_says_who(clause) or _WHEN.search(clause) or _DATE.search(clause) or says_a_number(clause)):
+                return _KIND_WORDS
     return frozenset(said)
 
 
@@ -339,7 +356,7 @@ def detail_left(question: str, lines: list[str]) -> set[str]:
     kinds = _KIND_WORDS
     theirs = lines_of(lines, owners_asked_of(question))
     if theirs:  # the user's own "Work: ..." says nothing of their brother's job
-        kinds, covered = _NAMING | kinds_said(theirs), _covered(theirs)
+        kinds, covered = _NAMING | kinds_said(theirs, owners_asked_of(question)), _covered(theirs)
         if not any(_FULL_NAME.search(line.split("] ", 1)[-1].partition(":")[2]) for line in theirs):
             # a first name is no surname: "What's Sam's surname?" under "Partner: Sam" was answered
             # "Sam's surname is Sam." (a `make run` chat, stop 55)

@@ -31,7 +31,11 @@ _HARD = re.compile(
     r"|allergic|allergy|allergies|the\s+hard\s+way|accident|emergency"
     # "My granddaughter is teaching me to knit, which is going badly." got "That's a great story ...
     # I'm glad you're enjoying knitting." (a `make run` chat, stop 50)
-    r"|badly|disaster|hopeless|desperate|miss|misses|missing)\b",
+    r"|badly|disaster|hopeless|desperate|miss|misses|missing"
+    # "the Manchester trip is off, Leila's dad has the flu" got "That's great! I'm glad the Manchester
+    # trip is off." (a `make run` chat, stop 57)
+    r"|flu|covid|fever|cough\w*|cancel(?:l?ed)?|called\s+off|(?:is|was|'s)\s+off(?!\s+to\b)|postponed"
+    r"|fell\s+through)\b",
     re.IGNORECASE,
 )
 _NOT_SO = re.compile(r"\b(?:not|never|no\s+longer|n't)\s+(?:\w+\s+)?$", re.IGNORECASE)
