@@ -2233,6 +2233,7 @@ def test_what_the_user_is_learning_is_not_saved_as_known(line, said, written):
             "Plan: driving over to Leila's parents in Manchester for her dad's 70th, next Saturday",
         ),
         ("Tomorrow: dentist", "Dentist: tomorrow"),
+        ("Leila's dad has: the flu", "Leila's dad: has the flu"),  # the verb goes with its object
         ("On Friday evening: pub quiz", "Pub quiz: on Friday evening"),
         # a day in a label that says what: unchanged
         ("Sunday roast: at mum's", "Sunday roast: at mum's"),

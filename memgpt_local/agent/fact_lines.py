@@ -585,6 +585,8 @@ def as_note(line: str) -> str:
 
 _NAME_OF = re.compile(r"^(?P<owner>.+?)'s\s+name$", re.IGNORECASE)
 _ENDS_WITH_VERB = re.compile(r"^(?P<head>.+?)\s+(?:is|are|was|were)$", re.IGNORECASE)
+# "Leila's dad has: the flu" (a `make run` chat, stop 57): the verb goes with its object
+_ENDS_WITH_HAVING = re.compile(r"^(?P<head>.+?)\s+(?P<verb>has|have|had)$", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"^(?:their|my|his|her|the user's)\s+(?=\w)", re.IGNORECASE)
 
 
@@ -677,6 +679,9 @@ def plain_label(line: str) -> str:
     named = _NAME_OF.match(label)
     if named and named["owner"].lower() not in ("my", "your", "their", "user", "the user"):
         return f"{named['owner']}: {value}"
+    having = _ENDS_WITH_HAVING.match(label)
+    if having is not None:
+        return f"{having['head']}: {having['verb'].lower()} {value}"
     clause = _ENDS_WITH_VERB.match(label)
     if clause is None:
         return line
