@@ -1835,6 +1835,13 @@ def test_nothing_found_reads_no_work_of_a_person_in_lines_of_their_other_things(
     for line in ["[human] Leila's work: nurse", "[human] Wife: Leila, teaches piano", "[human] Leila's job: GP"]:
         assert detail_left("What does my wife Leila do for work?", [*core, line]) == set(), line
     assert detail_left("When is my wife Leila's trip to Manchester?", core) == set()  # her trip's line
+    # five lines match the question: each is read, however many
+    from memgpt_local.agent.policy.nothing_found import NothingFound
+
+    memory = FakeMemory(core=[("human", line.removeprefix("[human] ")) for line in core])
+    turn = Turn(question="Remind me, what does Leila do for a living?", event_id=100)
+    NothingFound().start(turn, memory)
+    assert turn.reply_start == "I don't know"
 
 
 def test_nothing_found_denies_a_detail_of_a_saved_person_that_nothing_says():

@@ -31,16 +31,16 @@ from memgpt_local.text import asks_for_help, lines_about, questions, their_lines
 MAX_LINES = 4  # a question that matches more lines than this is matched loosely: none is quoted
 
 
-def lines_asked_about(question: str | None, memory: MemoryView) -> list[str]:
+def lines_asked_about(question: str | None, memory: MemoryView, most: int | None = MAX_LINES) -> list[str]:
     """The ``human`` block's lines the questions of ``question`` ask about, as ``[human] line``
-    (none for a request for advice, or when more than ``MAX_LINES`` match)."""
+    (none for a request for advice, or when more than ``most`` match)."""
     asked = questions(question or "")
     if not asked or asks_for_help(asked):
         return []
     placeholder = default_text("human").strip()
     facts = [("human", line) for line in human_lines(memory) if line.strip() != placeholder]
     lines = lines_about(asked, facts, theirs=False)  # the user's facts: "I answer like a friend" matched "do I like"
-    return [*lines, *their_lines(lines, facts)] if len(lines) <= MAX_LINES else []
+    return [*lines, *their_lines(lines, facts)] if most is None or len(lines) <= most else []
 
 
 class CoreAtQuestion(Policy):

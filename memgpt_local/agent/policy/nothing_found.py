@@ -476,7 +476,10 @@ def evidence(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_VIEW) -
     if not subject:
         if not one_question_about_the_user(turn, question):
             return None
-        left = detail_left(question, lines_asked_about(question, memory))
+        # all of them: the more the user told of someone, the more lines match ("What does Leila do
+        # for a living?" matched five, none was read, and the user's own job was the answer: a `make
+        # run` chat, stop 57)
+        left = detail_left(question, lines_asked_about(question, memory, most=None))
         owners = owners_asked_of(question)
         if not left:
             return None
