@@ -2727,6 +2727,8 @@ def test_tone_guard_holds_a_cheerful_opening_to_something_hard_once(said, reply)
     policy, turn = ToneGuard(), Turn(question=said)
     hold = policy.review(turn, draft(reply), FakeMemory())
     assert hold is not None and hold.hide_draft and "kind comment" in hold.notice
+    assert "listen" not in hold.notice  # "I'm sorry, I didn't hear you say that." (a `make run` chat, stop 57)
+    assert turn.reply_start == "I'm sorry to hear"
     turn.holds[policy.name] = 1  # once a turn: the second draft goes out
     assert policy.review(turn, draft(reply), FakeMemory()) is None
 

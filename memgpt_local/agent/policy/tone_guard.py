@@ -65,6 +65,9 @@ _SORROW = re.compile(
 )
 
 
+SORRY_START = "I'm sorry to hear"
+
+
 def said_words(kind: re.Pattern[str], message: str) -> list[str]:
     """The words of ``message``'s statements that ``kind`` matches (hard, or good news), unless
     said as not so ("not tired at all")."""
@@ -115,10 +118,15 @@ class ToneGuard(Policy):
         said = ", ".join(f'"{w.lower()}"' for w in dict.fromkeys(hard))
         if not hard:
             said = f"something of one they lost ({lost[0]!r}, from your memory)"
+        # told it "reads as if you did not listen", the redraft went "I'm sorry, I didn't hear you say
+        # that. ... Let's talk about something else." (a `make run` chat, stop 57): the notice says what
+        # fits, and the reply begins so
+        if not turn.reply_start:
+            turn.reply_start = SORRY_START
         return Hold(
             self.name,
-            f"Not sent: the user said {said}; a reply that opens in cheer reads as if you did not listen. "
-            "Reply again with a short, kind comment on what they said and how they feel.",
+            f"Not sent: the user said {said}, which is hard for them; a reply that opens in cheer does not fit. "
+            "Reply again with a short, kind comment on what they told you.",
             "it cheered at something hard",
             hide_draft=True,
         )
