@@ -1140,6 +1140,9 @@ def test_greet_by_name_holds_a_login_greeting_without_the_known_name_once():
     hold = policy.review(Turn(question=None, kind="login", event_id=3), draft(again), goats)
     assert hold is not None and hold.user_note == "the greeting said again what you said at the last login"
     assert 'this note: "Work: vet"' in hold.notice
+    # nor may the redraft copy it: held for saying nothing known, one was the last greeting word for
+    # word (a `make run` chat, stop 57)
+    assert hold.uncopied == (last,)
     formula = "Hello Lena! I'm glad to meet you. How is work at the vet's going?"  # a formula is no note again
     assert policy.review(Turn(question=None, kind="login", event_id=3), draft(formula), goats) is None
 

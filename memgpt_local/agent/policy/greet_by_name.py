@@ -271,4 +271,8 @@ class GreetByName(Policy):
             f"Not sent: your greeting {missing}. Write it again.{ask} Start with: Hello {name}!",
             f"the greeting {missing}",
             hide_draft=True,
+            # held for saying nothing known, the redraft was the last login's greeting word for word
+            # ("Hello Hamid! I know you works as a driver in Sheffield. What else do you know about
+            # you?", a `make run` chat, stop 57)
+            uncopied=tuple(greeted),
         )
