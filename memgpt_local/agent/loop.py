@@ -237,12 +237,13 @@ class AgentRunner:
             if isinstance(event, NewMessage):
                 (stored,) = self.store.recall.append(self.agent_id, [event])
                 turn.event_id = stored.id
-        # a pressure warning (or an eviction) goes before the notices, not between them and the
-        # step: with the warning last, the model denied facts the core notice quoted (eval chat
-        # seed 11). A login is warned at the next turn: warned before its greeting, the model wrote
-        # "Hello Priya! I need to save some details for later. I'll be back soon." (a `make run`
-        # chat, stop 53)
-        early_eviction = self.queue.make_room(self.agent_id, turn.clock(), warn=turn.kind != "login")
+        # an eviction goes before the notices, not between them and the step; a pressure warning
+        # goes after the turn (``QueueManager.warn_after_turn``): with the warning last, the model
+        # denied facts the core notice quoted (eval chat seed 11); warned before its greeting, it
+        # wrote "Hello Priya! I need to save some details for later. I'll be back soon." (a `make
+        # run` chat, stop 53); warned after the user's message, it answered "I can't answer that
+        # right now." (stop 57)
+        early_eviction = self.queue.make_room(self.agent_id, turn.clock(), warn=False)
         if notices:
             with self.store.transaction():
                 self.store.recall.append(self.agent_id, notices)
@@ -256,6 +257,7 @@ class AgentRunner:
                 self.observer.noted(result.notes)
         with self.store.transaction():
             self._update_state(self.core_view.after_turn)
+        self.queue.warn_after_turn(self.agent_id, turn.clock())
         tidied = self.queue.tidy(self.agent_id)  # the reply is out: the summary is written now
         if tidied is not None and tidied.evicted:
             self.observer.tidied(tidied)

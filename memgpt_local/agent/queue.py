@@ -123,18 +123,30 @@ class QueueManager:
         login)."""
         pressure = self.pressure()
         flush_line = self.settings.flush_fraction * pressure.budget
-        if warn and pressure.prompt_tokens < flush_line and pressure.fraction >= self.settings.warning_fraction:
-            agent = self.store.agents.get_by_id(agent_id)
-            if not agent.state.get("pressure_warned"):
-                with self.store.transaction():
-                    self.store.recall.append(
-                        agent_id, [events.memory_pressure(pressure.prompt_tokens, pressure.budget, now)]
-                    )
-                    self.store.agents.set_state(agent_id, dict(agent.state, pressure_warned=True))
-                pressure = self.pressure()  # the warning itself takes room
+        if warn and self._warn(agent_id, pressure, now):
+            pressure = self.pressure()  # the warning itself takes room
         if pressure.prompt_tokens >= flush_line:
             return self.evict(agent_id, pressure)
         return None
+
+    def warn_after_turn(self, agent_id: int, now: datetime | None = None) -> bool:
+        """After a turn: the memory-pressure warning, when due, goes after the reply, so that the
+        user's next message is the last thing the model reads. Given between a user's message and
+        the reply, "The twins are both down with the same cough now" was answered "I'm sorry, but
+        I can't answer that right now." (a `make run` chat, stop 57). Whether it was given."""
+        return self._warn(agent_id, self.pressure(), now)
+
+    def _warn(self, agent_id: int, pressure: Pressure, now: datetime | None) -> bool:
+        flush_line = self.settings.flush_fraction * pressure.budget
+        if pressure.prompt_tokens >= flush_line or pressure.fraction < self.settings.warning_fraction:
+            return False
+        agent = self.store.agents.get_by_id(agent_id)
+        if agent.state.get("pressure_warned"):
+            return False
+        with self.store.transaction():
+            self.store.recall.append(agent_id, [events.memory_pressure(pressure.prompt_tokens, pressure.budget, now)])
+            self.store.agents.set_state(agent_id, dict(agent.state, pressure_warned=True))
+        return True
 
     def tidy(self, agent_id: int) -> EvictionReport | None:
         """After a turn: evict one round now when the warning was given and the prompt is at
