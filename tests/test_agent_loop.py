@@ -533,7 +533,7 @@ def test_a_known_users_greeting_may_not_open_its_own_sentence_like_an_earlier_re
     runner = make_runner(
         store,
         [
-            say("Hello Dana! I'm here to help you today. How are the beehives?"),
+            say("Hello Dana! I'm so happy to see you today. How are the beehives?"),
             say("Nice."),
             say("Hello Dana! Are all three beehives busy?"),
         ],
@@ -543,7 +543,7 @@ def test_a_known_users_greeting_may_not_open_its_own_sentence_like_an_earlier_re
     assert runner.backend.requests[0].avoid.openings == frozenset()  # nothing said before
     ask(runner, "Hi")
     runner.run_turn(runner.login_event())
-    assert ("i", "m", "here", "to") in runner.backend.requests[-1].avoid.openings
+    assert ("i", "m", "so", "happy") in runner.backend.requests[-1].avoid.openings
 
 
 def test_a_login_greeting_of_a_known_user_begins_with_their_name(store):
@@ -556,7 +556,11 @@ def test_a_login_greeting_of_a_known_user_begins_with_their_name(store):
     grammar = runner.backend.requests[0].grammar
     assert grammar.message_start == "Hello Dana!" and '"Hello Dana!" jchar{8,' in grammar.text
     assert runner.backend.requests[0].avoid.fixed_start == "Hello Dana!"
-    assert not runner.backend.requests[0].avoid.formulas  # the model's first sentence is never cut
+    # the model's first sentence is never cut at an earlier reply's formula, only before an offer of help
+    from memgpt_local.agent.loop import OFFERS_OF_HELP
+    from memgpt_local.text import words
+
+    assert runner.backend.requests[0].avoid.formulas == {tuple(words(offer)) for offer in OFFERS_OF_HELP}
     other = make_runner(store, [say("Welcome back!")], name="other")
     store.core.set_value(other.agent_id, "human", "Name: Dana")
     with pytest.raises(InvalidScriptError, match="forced start"):
@@ -677,6 +681,22 @@ def test_a_reply_to_news_ends_before_an_offer_of_help(store):
     assert ("is", "there", "anything", "else") in runner.backend.requests[0].avoid.formulas
     tips = ask(runner, "Any tips for sleeping during the day?")
     assert tips.messages == ["Try blackout curtains. Let me know if you need more tips."]
+
+
+def test_a_greeting_ends_before_an_offer_of_help(store):
+    """A `make run` chat (stop 57): "Hello Hamid! I know you are a driver in Sheffield. What else
+    would you like to know about you?". The greeting's fixed "Hello Hamid!" takes no formulas of
+    earlier replies (cut at one, a greeting was the bare "Hello Lena!"), but offers of help it does."""
+    from memgpt_local.agent.loop import OFFERS_OF_HELP
+    from memgpt_local.text import words
+
+    greeting = "Hello Hamid! I know you are a driver in Sheffield."
+    runner = make_runner(store, [say(f"{greeting} What else would you like to know about you?")])
+    store.core.set_value(runner.agent_id, "human", "Name: Hamid\nWork: drives buses in Sheffield")
+    assert runner.run_turn(runner.login_event()).messages == [greeting]
+    formulas = runner.backend.requests[0].avoid.formulas
+    assert ("what", "else", "would", "you", "like", "to", "know") in formulas
+    assert formulas <= {tuple(words(offer)) for offer in OFFERS_OF_HELP}
 
 
 def test_advice_is_not_cut_at_the_words_earlier_advice_began_with(store):

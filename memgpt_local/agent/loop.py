@@ -414,11 +414,16 @@ class AgentRunner:
         not repeat after its first sentence (``agent.reply_formula_words``; a login's greeting
         counts), and offers of help nobody asked for (``OFFERS_OF_HELP``)."""
         k = self.settings.reply_formula_words
-        if not k or "reply" not in plan.kinds or turn.reply_start.rstrip()[-1:] in (".", "!", "?"):
+        if not k or "reply" not in plan.kinds:
+            return frozenset()
+        if turn.reply_start.rstrip()[-1:] in (".", "!", "?"):
             # after a forced first sentence the model's own first sentence is a reply's second:
             # cut at a formula, a greeting was left as the bare "Hello Lena!" ("Your parrot" is
-            # no sentence: the formula after "Your home is Leeds." is cut)
-            return frozenset()
+            # no sentence: the formula after "Your home is Leeds." is cut). An offer of help is
+            # no greeting either ("Hello Hamid! ... What else would you like to know about you?",
+            # a `make run` chat, stop 57): after the short "Hello Hamid!" the sampler turns away
+            # from one, after a sentence of what it knows the greeting ends before one
+            return _OFFER_OPENINGS if turn.kind == "login" else frozenset()
         if asks_for_help(questions(turn.question or "")):
             # advice is said in the words advice was said in before: "Here are some tips ..." was
             # cut as a formula, and the reply to "What can I do to make Tui less anxious when
