@@ -1884,6 +1884,25 @@ def test_a_relatives_fact_told_of_another_relative_is_theirs():
     assert their_relations(["Sister: Magda"], "My sister Magda's place is lovely.", "Tomasz") == ["Sister: Magda"]
 
 
+def test_a_word_the_user_puts_right_is_put_right_in_the_saved_line(store):
+    """A `make run` chat (stop 57): the notes pass saved "Lesions: on Thursday evenings", the greeting
+    said "I know you have Lesions on Thursday 10 December evenings.", and "Ha, lessons, not
+    lesions! Oud lessons." changed nothing."""
+    from memgpt_local.agent.fact_merge import corrected_words
+
+    runner = make_runner(store, ['{"facts": []}'] * 4, fact_notes={"enabled": True})
+    store.core.set_value(runner.agent_id, "human", "Name: Hamid\nLesions: on Thursday evenings")
+    notes = runner.facts.note("Ha, lessons, not lesions! Oud lessons.")
+    assert notes.lines() == ["changed: Lesions: on Thursday evenings -> Lessons: on Thursday evenings"]
+    assert store.core.get(runner.agent_id, "human").value == "Name: Hamid\nLessons: on Thursday evenings"
+    saved = ["Daughter: Sarah", "Dad: Tom", "Lessons: on Thursday evenings"]
+    assert corrected_words(saved, "It's Sara not Sarah.") == [("Daughter: Sarah", "Daughter: Sara")]
+    # no word for another: another word, a word no line says, a day (its date is the notes pass's)
+    assert corrected_words(saved, "Mum's the one, not Dad.") == []
+    assert corrected_words(saved, "I'm tired, not sleepy.") == []
+    assert corrected_words(saved, "They're on Tuesday, not Thursday.") == []
+
+
 def test_a_relative_the_user_says_is_someone_elses_is_refiled_under_them(store):
     """A `make run` chat (stop 53, as Tomasz): the greeting spoke of "a sister named Magda", and
     "She's Ola's sister actually, not mine!" saved "Wife's sister: Ola's sister" beside the

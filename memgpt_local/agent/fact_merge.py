@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
+from difflib import SequenceMatcher
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -19,6 +20,7 @@ from memgpt_local.memory.dates import mentions
 from memgpt_local.text import (
     PETS,
     RELATIONS,
+    STOPWORDS,
     WHEN_WORDS,
     content_words,
     normalize_space,
@@ -434,3 +436,47 @@ def merge(
         current.remove(oldest)
         notes.moved.append(oldest)
     return "\n".join(current), notes
+
+
+# "lessons, not lesions", "it's Sara not Sarah", "Tuesday, not Thursday": the word the user meant, then the one they did not
+_NOT_THAT = re.compile(r"\b(?P<right>[A-Za-z][\w'-]*)\s*,?\s+not\s+(?P<wrong>[A-Za-z][\w'-]*)\b")
+
+
+def corrected_words(saved: Sequence[str], said: str) -> list[tuple[str, str]]:
+    """(saved line, the line with the user's word for it) for each word the user puts right ("X,
+    not Y") that a saved line says and the user's word does not: the notes pass saved "Lesions:
+    on Thursday evenings", the greeting read it out, and "Ha, lessons, not lesions!" changed
+    nothing (a `make run` chat, stop 57). The word keeps the case it had in the line."""
+    out: list[tuple[str, str]] = []
+    for m in _NOT_THAT.finditer(said):
+        right, wrong = m["right"], m["wrong"]
+        if right.lower() == wrong.lower() or not _one_for_another(right, wrong):
+            continue
+        pattern = re.compile(rf"(?<![\w'-]){re.escape(wrong)}(?![\w'-])", re.IGNORECASE)
+        for line in saved:
+            if not pattern.search(line) or any(old == line for old, _ in out):
+                continue
+
+            def cased(found: re.Match[str], right: str = right) -> str:
+                return right[0].upper() + right[1:] if found[0][0].isupper() else right.lower()
+
+            out.append((line, pattern.sub(cased, line)))
+    return out
+
+
+def _one_for_another(right: str, wrong: str) -> bool:
+    """Whether the user's ``right`` can stand for ``wrong``: a spelling near it ("lessons" for
+    "lesions", "Sara" for "Sarah") or two names. "Mum's the one, not Dad" puts no "One" for
+    "Dad"; a day is left to the notes pass, which writes its date ("Tuesday, not Thursday")."""
+    a, b = right.lower(), wrong.lower()
+    if a in _DAY_NAMES or b in _DAY_NAMES:
+        return False
+    if SequenceMatcher(None, a, b).ratio() >= 0.6:
+        return True
+    return right[0].isupper() and wrong[0].isupper() and a not in STOPWORDS and b not in STOPWORDS
+
+
+_DAY_NAMES = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
+    "august september october november december".split()
+)

@@ -89,7 +89,16 @@ from memgpt_local.agent.fact_lines import (
     without_bare_days,
     worth_saving,
 )
-from memgpt_local.agent.fact_merge import AGE, AGE_IN_VALUE, BLOCK, Notes, block_lines, merge, moves_a_saved_plan
+from memgpt_local.agent.fact_merge import (
+    AGE,
+    AGE_IN_VALUE,
+    BLOCK,
+    Notes,
+    block_lines,
+    corrected_words,
+    merge,
+    moves_a_saved_plan,
+)
 from memgpt_local.agent.fact_owners import (
     RELATION_PATTERN,
     animal_kinds,
@@ -598,6 +607,8 @@ class FactNoter:
         answer = answers_the_assistant(message, answering)
         of_someone = asked_of_someone(message)
         disowned = disowned_relatives(known, message, answering)
+        # the user's word for a word of a saved line ("lessons, not lesions"), put in as a change of that line
+        disowned += [pair for pair in corrected_words(known, message) if pair[0] not in dict(disowned)]
         if not personal and not helping and not answer and not of_someone and not disowned:
             return Notes()
         # its questions state nothing, nor do its bare requests ("Give me a list of ...")
