@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
-from difflib import SequenceMatcher
 from dataclasses import dataclass, field
 from datetime import date
+from difflib import SequenceMatcher
 
 from memgpt_local.agent.fact_lines import bare_day, label_of, tells_an_event
 from memgpt_local.agent.fact_owners import (
