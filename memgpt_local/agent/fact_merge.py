@@ -438,7 +438,7 @@ def merge(
     return "\n".join(current), notes
 
 
-# "lessons, not lesions", "it's Sara not Sarah", "Tuesday, not Thursday": the word the user meant, then the one they did not
+# "lessons, not lesions", "it's Sara not Sarah": the word the user meant, then the one they did not
 _NOT_THAT = re.compile(r"\b(?P<right>[A-Za-z][\w'-]*)\s*,?\s+not\s+(?P<wrong>[A-Za-z][\w'-]*)\b")
 
 
