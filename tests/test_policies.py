@@ -913,6 +913,9 @@ def test_perspective_guard_holds_the_users_chore_said_as_the_assistants():
     news = "Ugh, the boiler broke again and the engineer can't come until Friday."
     chore = "I'll need to find another way to heat the house."
     assert speaks_as_user(f"I'm sorry to hear that. {chore}", news) == chore
+    ready = "I'll make sure to have everything ready for her."  # eval chat seed 38
+    assert speaks_as_user(f"How lovely. {ready}", "Sherpraiick, my sister, comes to stay on Saturday.") == ready
+    assert speaks_as_user("I'll make sure to remember that.", news) is None
     assert speaks_as_user("Oh no. I have to say, that sounds cold.", news) is None  # the assistant's own saying
     assert speaks_as_user("I'll need to know more about the boiler.", news) is None
     assert speaks_as_user("You'll need to find another way to heat the house.", news) is None

@@ -108,7 +108,10 @@ _PAST_WITHOUT_SUBJECT = re.compile(
 _TAKES_ON_A_CHORE = re.compile(
     r"^(?:(?:so|well|oh|ok|okay),?\s+)?"
     r"(?:i'll\s+(?:need|have)\s+to|i\s+will\s+(?:need|have)\s+to|i\s+(?:need|have)\s+to|i\s+must"
-    r"|i(?:'ve|\s+have)\s+got\s+to|i(?:'m|\s+am)\s+going\s+to\s+(?:need|have)\s+to)\s+"
+    r"|i(?:'ve|\s+have)\s+got\s+to|i(?:'m|\s+am)\s+going\s+to\s+(?:need|have)\s+to"
+    # "Sherpraiick is coming to stay on Saturday. I'll make sure to have everything ready for her." (eval
+    # chat seed 38, stop 56's code)
+    r"|i(?:'ll|\s+will)\s+make\s+sure\s+(?:to|that|i))\s+"
     r"(?!(?:know|ask|check|look|search|remember|keep|note|say|tell|admit|agree|think|wait|see|hear|find\s+out)\b)",
     re.IGNORECASE,
 )
