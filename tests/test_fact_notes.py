@@ -1890,7 +1890,8 @@ def test_a_word_the_user_puts_right_is_put_right_in_the_saved_line(store):
     lesions! Oud lessons." changed nothing."""
     from memgpt_local.agent.fact_merge import corrected_words
 
-    runner = make_runner(store, ['{"facts": []}'] * 4, fact_notes={"enabled": True})
+    # the pass read "lesions" as health again: its line is dropped
+    runner = make_runner(store, ['{"facts": ["Health: Oud lessons, not lesions"]}'] * 4, fact_notes={"enabled": True})
     store.core.set_value(runner.agent_id, "human", "Name: Hamid\nLesions: on Thursday evenings")
     notes = runner.facts.note("Ha, lessons, not lesions! Oud lessons.")
     assert notes.lines() == ["changed: Lesions: on Thursday evenings -> Lessons: on Thursday evenings"]
