@@ -87,6 +87,8 @@ OFFERS_OF_HELP = (
     "What else would you like to know",
     "Is there anything I can",
     "Is there something else",
+    "Are there any other things",  # "... Are there any other things you'd like to know about?" (make run, stop 57)
+    "Anything else you",
     "Do you have any other questions",
     "Do you have any questions",
     "Do you need any help",
