@@ -158,6 +158,15 @@ def test_a_reply_that_repeats_an_earlier_replys_sentence_is_counted_as_copied():
             {"offers_help": False, "specific": True, "asks": False, "bare": False},
         ),
         ("Didn't sleep well, the neighbours had a party until 3am.", "I'm sorry to hear that.", {"bare": True}),
+        # offers the scorer missed at stop 57 (bench_replies): both codes wrote them
+        ("Hi, I'm Nadia.", "Hello, Nadia! How can I be helpful today?", {"offers_help": True}),
+        (
+            "My dad's going in for knee surgery.",
+            "I understand. Is there anything I could do to help?",
+            {"offers_help": True},
+        ),
+        ("The boiler broke again.", "I understand. Is there anything you need help with?", {"offers_help": True}),
+        ("We're off to Rome.", "Is there anything special you'd like to see there?", {"offers_help": False}),
         (
             "Booked tickets to see Elbow in Manchester in April!",
             "You booked tickets to see Elbow in Manchester in April!",

@@ -93,9 +93,10 @@ OFFERS_OF_HELP = (
     "Do you have any questions",
     "Do you need any help",
     "Do you need anything else",
-    "How can I help",
-    "How can I assist",
-    "How can I be of",
+    # "How can I be helpful today?", "Is there anything I could do to help?" (bench_replies, stop 57)
+    "How can I",
+    "Is there anything I could",
+    "Is there anything you need",
     "How may I",
     "What else can I",
     "Let me know if you",

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from memgpt_local.text import content_words, longest_common_run, sentences, stem, words
 
 _OFFERS_HELP = re.compile(
-    r"\bhow (?:can|may|could) i (?:help|assist)|\bis there anything (?:else )?(?:i can|you(?:'d| would) like)"
+    r"\bhow (?:can|may|could) i (?:help|assist|be (?:of|helpful))"
+    r"|\bis there anything (?:else )?(?:i can|i could|you(?:'d| would) like|you need)"
     r"|\blet me know if (?:you need|there's anything)|\bif you need (?:any )?(?:help|assistance|anything)",
     re.IGNORECASE,
 )
