@@ -2236,6 +2236,7 @@ def test_a_meal_the_user_calls_their_favourite_is_no_days_news():
         ("Language: Spanish", "I speak Spanish at home.", "Language: Spanish"),
         ("Language: learning Spanish", "I'm learning Spanish.", "Language: learning Spanish"),
         ("Hobby: Spanish classes", "I take Spanish classes.", "Hobby: Spanish classes"),
+        ("Work: Spanish", "I teach Spanish classes at the college.", "Work: Spanish"),  # lessons given
     ],
 )
 def test_what_the_user_is_learning_is_not_saved_as_known(line, said, written):

@@ -490,9 +490,15 @@ def still_learning(line: str, said: str) -> str:
     if not sep or not thing or re.search(r"\b(?:learn|lesson|class|course|stud)", thing, re.IGNORECASE):
         return line
     said_as = re.escape(thing)
-    if re.search(rf"\b{_LEARNING}{said_as}\b|(?<!\w){said_as}{_LESSONS}", said, re.IGNORECASE):
+    if re.search(rf"\b{_LEARNING}{said_as}\b", said, re.IGNORECASE):
+        return f"{label}{sep} learning {thing}"
+    # lessons the user takes, not ones they give ("I teach Spanish classes")
+    if re.search(rf"(?<!\w){said_as}{_LESSONS}", said, re.IGNORECASE) and not _GIVES_LESSONS.search(said):
         return f"{label}{sep} learning {thing}"
     return line
+
+
+_GIVES_LESSONS = re.compile(r"\b(?:teach\w*|tutor\w*|give|gives|giving|run|runs|running)\b", re.IGNORECASE)
 
 
 def favourite_meal(line: str, said: str) -> str:

@@ -4,7 +4,9 @@ Before every step the agent asks ``QueueManager.make_room``. It counts the exact
 the rendered prompt with the model's own tokenizer and compares them with the model's real
 context window minus the room kept for the reply:
 
-- at ``warning_fraction`` it appends one memory-pressure warning per pressure period;
+- at ``warning_fraction`` it appends one memory-pressure warning per pressure period: after a
+  search inside a chain, and after each turn's reply (``warn_after_turn``), never between the
+  user's message and the answer;
 - at ``flush_fraction`` (or whenever the prompt would not fit) it evicts the oldest
   ``evict_fraction`` of the FIFO queue, never separating a function call from its result,
   and folds the evicted messages into a new recursive summary written by the model itself
