@@ -449,6 +449,7 @@ def completed_lines(lines: Sequence[str], said: str) -> list[str]:
 
 _LEARNING = r"(?:learning|learn|studying|study|practising|practicing)\s+(?:the\s+|some\s+)?"
 _LESSONS = r"\s+(?:lessons|classes|class|course|lesson)\b"
+_GIVES_LESSONS = re.compile(r"\b(?:teach\w*|tutor\w*|give|gives|giving|run|runs|running)\b", re.IGNORECASE)
 
 
 _I_AM_LEARNING = re.compile(
@@ -496,9 +497,6 @@ def still_learning(line: str, said: str) -> str:
     if re.search(rf"(?<!\w){said_as}{_LESSONS}", said, re.IGNORECASE) and not _GIVES_LESSONS.search(said):
         return f"{label}{sep} learning {thing}"
     return line
-
-
-_GIVES_LESSONS = re.compile(r"\b(?:teach\w*|tutor\w*|give|gives|giving|run|runs|running)\b", re.IGNORECASE)
 
 
 def favourite_meal(line: str, said: str) -> str:

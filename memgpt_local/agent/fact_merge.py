@@ -16,7 +16,7 @@ from memgpt_local.agent.fact_owners import (
     value_stems,
 )
 from memgpt_local.memory.core import default_text
-from memgpt_local.memory.dates import mentions
+from memgpt_local.memory.dates import MONTHS, WEEKDAYS, mentions
 from memgpt_local.text import (
     PETS,
     RELATIONS,
@@ -464,6 +464,9 @@ def corrected_words(saved: Sequence[str], said: str) -> list[tuple[str, str]]:
     return out
 
 
+_DAY_NAMES = frozenset(WEEKDAYS) | {month.lower() for month in MONTHS}
+
+
 def _one_for_another(right: str, wrong: str) -> bool:
     """Whether the user's ``right`` can stand for ``wrong``: a spelling near it ("lessons" for
     "lesions", "Sara" for "Sarah") or two names. "Mum's the one, not Dad" puts no "One" for
@@ -474,9 +477,3 @@ def _one_for_another(right: str, wrong: str) -> bool:
     if SequenceMatcher(None, a, b).ratio() >= 0.6:
         return True
     return right[0].isupper() and wrong[0].isupper() and a not in STOPWORDS and b not in STOPWORDS
-
-
-_DAY_NAMES = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
-    "august september october november december".split()
-)

@@ -273,8 +273,8 @@ def kinds_said(lines: list[str], owners: frozenset[str] | set[str] = frozenset()
     the one asked of."""
     said = set[str]()
     for line in lines:
-        label = label_of(line) or ""
-        whose = _WHOSE_LABEL.match(line.split("] ", 1)[-1].partition(":")[0].strip())
+        label = label_of(line)
+        whose = _WHOSE_LABEL.match(label)
         if whose is not None or (owners and not stems(label) & owners):
             what = whose["what"] if whose is not None else label
             if whose is not None and words(what) and words(what)[0] in RELATIONS:
