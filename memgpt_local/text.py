@@ -26,6 +26,27 @@ SENTENCE_OPENERS = frozenset(
 _WORD = re.compile(r"\w+")
 
 
+def _letter_ranges(of_case: str) -> str:
+    """The letters past ASCII in the Latin, Greek and Cyrillic blocks whose ``of_case`` ("upper"
+    or "lower") method is true, as the ranges of a regex character class."""
+    letters = [c for c in range(0xC0, 0x500) if chr(c).isalpha() and getattr(chr(c), f"is{of_case}")()]
+    runs: list[list[int]] = []
+    for c in letters:
+        if runs and runs[-1][1] == c - 1:
+            runs[-1][1] = c
+        else:
+            runs.append([c, c])
+    return "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in runs)
+
+
+# the capital and small letters of a regex character class, in any of those scripts: the patterns
+# that find names say [{UPPER}][{LOWER}]+, never [A-Z][a-z]+, so "my brother José" and "I'm Tomás"
+# are names too ("Tomás" was read "Tom", and a greeting "Hello Tomás!" held back for it; a `make
+# run` chat, stop 58)
+UPPER = "A-Z" + _letter_ranges("upper")
+LOWER = "a-z" + _letter_ranges("lower")
+
+
 def words(text: str) -> list[str]:
     """The lowercase words of ``text``, in order."""
     return _WORD.findall(text.lower())
@@ -117,7 +138,7 @@ _ING_NOUNS = (
     "during|ceiling|string|meeting|feeling|painting|clothing|ping|raining|snowing|pouring|freezing|boiling"
 )
 _NO_SUBJECT = re.compile(
-    rf"^(?:{_OPENER.pattern[1:]})?(?:got|off|booked|can't wait|(?!(?:{_ING_NOUNS})\b)[a-z]+ing)\b"
+    rf"^(?:{_OPENER.pattern[1:]})?(?:got|off|booked|can't wait|(?!(?:{_ING_NOUNS})\b)[{LOWER}]+ing)\b"
     r"(?!\s+(?:is|are|was|were)\b|'s\b)",
     re.I,
 )
@@ -537,7 +558,7 @@ def lines_about(question: str, lines: Sequence[tuple[str, str]], *, theirs: bool
     return found + their_lines(found, lines) if theirs else found
 
 
-_CAPITALISED = re.compile(r"\b[A-Z][a-z]+\b")
+_CAPITALISED = re.compile(rf"\b[{UPPER}][{LOWER}]+\b")
 NAME_PREFIX = 5  # letters a word must share with a name for the two to be one
 
 
@@ -562,7 +583,7 @@ def _shares_a_word(asked: set[str], heard: set[str], line: str) -> bool:
     )
 
 
-_FILED_NAME = re.compile(r"^\[\w+\]\s*[^:']+:\s*([A-Z][a-z]+)\b")
+_FILED_NAME = re.compile(rf"^\[\w+\]\s*[^:']+:\s*([{UPPER}][{LOWER}]+)\b")
 
 
 def their_lines(found: Sequence[str], lines: Sequence[tuple[str, str]]) -> list[str]:
@@ -580,7 +601,8 @@ def their_lines(found: Sequence[str], lines: Sequence[tuple[str, str]]) -> list[
 
 # "Hi! I'm Pasoard.", "My name is Lena", "Folpreette here", "this is Tomasz"
 _INTRODUCES = re.compile(
-    r"\b(?i:i'm|i am|my name is|my name's|name's|call me|this is)\s+(?P<a>[A-Z][a-z]+)|\b(?P<b>[A-Z][a-z]+)\s+here\b",
+    rf"\b(?i:i'm|i am|my name is|my name's|name's|call me|this is)\s+(?P<a>[{UPPER}][{LOWER}]+)"
+    rf"|\b(?P<b>[{UPPER}][{LOWER}]+)\s+here\b",
 )
 _GREETINGS = frozenset("hi hello hey".split())
 
@@ -596,7 +618,7 @@ def introduced_name(message: str) -> str | None:
 
 # a line whose value is a name, maybe with more after a comma or bracket: "Partner: Tomasz",
 # "Pet: Rex, a cat"; not "Allergy: Tomasz is allergic to shellfish"
-_NAME_VALUE = re.compile(r"^\s*([A-Z][a-z]+)\s*(?:$|[,(;]|-\s)")
+_NAME_VALUE = re.compile(rf"^\s*([{UPPER}][{LOWER}]+)\s*(?:$|[,(;]|-\s)")
 
 
 def named_as_known(question: str, lines: Sequence[str]) -> str:

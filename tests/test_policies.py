@@ -3175,3 +3175,19 @@ def test_refusal_guard_holds_a_refusal_to_go_on_talking():
     assert RefusalGuard().review(
         told, draft("I'm sorry, but I can't continue the conversation right here."), FakeMemory()
     )
+
+
+def test_names_with_accents_are_names():
+    """A `make run` chat (stop 58): "Hello Tomás!" under "Name: Tomás" was held back as a greeting
+    that says "Tom", a name nothing held: the name patterns read only A-Z. A name in any Latin,
+    Greek or Cyrillic letters is a name to every check."""
+    from memgpt_local.agent.fact_owners import said_relations
+    from memgpt_local.agent.policy.greeting_grounded import unseen_names
+    from memgpt_local.text import introduced_name
+
+    assert unseen_names("Hello Tomás! How is Pimienta?", "Name: Tomás\nDog: Pimienta") == []
+    assert unseen_names("Hello Tomás! How is Łukasz?", "Name: Tomás\nDog: Pimienta") == ["Łukasz"]
+    assert introduced_name("Hi, I'm Tomás. I teach year 4.") == "Tomás"
+    assert introduced_name("Søren here") == "Søren"
+    assert said_relations(["Son: Inés"], "my daughter Inés turns seven next Tuesday") == ["Daughter: Inés"]
+    assert said_relations(["Son: Ines"], "my daughter Ines turns seven next Tuesday") == ["Daughter: Ines"]

@@ -13,8 +13,10 @@ from memgpt_local.agent.fact_owners import (
     value_stems,
 )
 from memgpt_local.text import (
+    LOWER,
     PETS,
     RELATIONS,
+    UPPER,
     content_words,
     is_bare_request,
     names_within,
@@ -29,7 +31,7 @@ from memgpt_local.text import (
 )
 
 # the names and numbers of a line's value: each must be the user's own words (``grounded``)
-_NAMES_AND_NUMBERS = re.compile(r"\b(?:[A-Z][\w'-]*|\d[\d.,:/-]*)")
+_NAMES_AND_NUMBERS = re.compile(rf"\b(?:[{UPPER}][\w'-]*|\d[\d.,:/-]*)")
 
 
 def states_something_personal(message: str) -> bool:
@@ -86,7 +88,7 @@ def grounded(line: str, said: str, asked: str = "") -> bool:
 
 
 _AGED = re.compile(
-    r"\b(?P<n>\d+|[a-z]+teen|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[\s-]+years?[\s-]+old\b"
+    rf"\b(?P<n>\d+|[{LOWER}]+teen|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[\s-]+years?[\s-]+old\b"
 )
 
 
@@ -97,7 +99,7 @@ _NUMBER_WORDS = frozenset(
     "sixth seventh eighth ninth tenth twelfth twentieth thirtieth fortieth fiftieth sixtieth seventieth "
     "eightieth ninetieth hundredth".split()
 )
-_GLUED = re.compile(r"[a-z][A-Z]|'s[A-Za-z]|[A-Za-z'-]{18,}")
+_GLUED = re.compile(rf"[{LOWER}][{UPPER}]|'s[{UPPER}{LOWER}]|[{UPPER}{LOWER}'-]{{18,}}")
 
 
 # a label that is a clause: "Leeds is herhomecity: Leeds" (a `make run` chat, stop 45)
@@ -109,7 +111,7 @@ _CLAUSE_LABEL = re.compile(r"^\s*\S+(?:\s+\S+)?\s+(?:is|are|was|were)\s+\S", re.
 # `make run` chat, stop 46); the user lived in Bristol
 _PLACE_CLAUSE_LABEL = re.compile(
     r"^\s*(?:lives?|lived|living|works?|worked|working|stays?|stayed|staying|studies|studied|studying|based)"
-    r"\s+(?:in|at|near|from)\s+[A-Z]",
+    rf"\s+(?:in|at|near|from)\s+[{UPPER}]",
     re.IGNORECASE,
 )
 
@@ -180,7 +182,7 @@ def only_urged(line: str, said: str) -> bool:
     if individual(line) is not None or set(words(label)) & (RELATIONS | PETS | {"name"}):
         return False
     value = {stem(w) for w in content_words(line.partition(":")[2]) if not w[:1].isupper()} - {
-        stem(w) for w in re.findall(r"\b[A-Z][a-z]+\b", said)
+        stem(w) for w in re.findall(rf"\b[{UPPER}][{LOWER}]+\b", said)
     }
     urged = [m["urged"] for m in _URGED.finditer(said)]
     if not value or not urged or not value <= {stem(w) for u in urged for w in words(u)}:
@@ -304,7 +306,7 @@ _PAST_VERB = re.compile(
 )
 
 
-_NAME_THEN = re.compile(r"^[A-Z][a-z]+,?\s+(?P<rest>.+)$")  # a name, then what they did
+_NAME_THEN = re.compile(rf"^[{UPPER}][{LOWER}]+,?\s+(?P<rest>.+)$")  # a name, then what they did
 _GOT_ONE = re.compile(
     r"(?:adopted|got|bought|rescued|named|born|joined|arrived|moved)\b", re.IGNORECASE
 )  # new to the user
@@ -344,7 +346,7 @@ def days_news(line: str, said: str) -> bool:
 
 # "Father: Elodie's dad" for "it's Julien, he's Elodie's dad": of Elodie's father, not the user's;
 # "Julien's Elodie's dad: Julien" files nobody (a `make run` chat, stop 52)
-_THEIR_RELATIVE = re.compile(r"^\s*[A-Z][\w-]*['’]s\s+(?P<relation>\w+)\s*$")
+_THEIR_RELATIVE = re.compile(rf"^\s*[{UPPER}][\w-]*['’]s\s+(?P<relation>\w+)\s*$")
 
 
 def someone_elses_relative(line: str) -> bool:
@@ -358,7 +360,7 @@ def someone_elses_relative(line: str) -> bool:
     )
 
 
-_NAMED_RELATIVE = re.compile(r"\b(?P<name>[A-Z][a-z]+)['’]s\s+(?P<relation>[a-z]+)\b")
+_NAMED_RELATIVE = re.compile(rf"\b(?P<name>[{UPPER}][{LOWER}]+)['’]s\s+(?P<relation>[{LOWER}]+)\b")
 
 
 def unsaid_relative(line: str, said: str) -> bool:
@@ -379,7 +381,9 @@ def unsaid_relative(line: str, said: str) -> bool:
 
 # a value that only guesses: "Orla might say otherwise" was written "Wife: Orla, might say otherwise"
 # (a `make run` chat, stop 50), and "we might move to Spain" was saved as a home (stop 49)
-_GUESS = re.compile(r"^(?:[A-Z][a-z]+\s*,\s*)?(?:might|may|could|would|maybe|perhaps|possibly|probably)\b", re.I)
+_GUESS = re.compile(
+    rf"^(?:[{UPPER}][{LOWER}]+\s*,\s*)?(?:might|may|could|would|maybe|perhaps|possibly|probably)\b", re.I
+)
 
 
 def a_guess(line: str) -> bool:
@@ -406,7 +410,7 @@ _VALUE_CUT_AT = frozenset(
     "from in at on by as that who".split()
 )
 _VALUE_END = re.compile(r"[.!?;,\n]|\s(?:and|but|so|because)\s", re.IGNORECASE)
-_SAID_OF = re.compile(r"^(?P<name>[A-Z][a-z]+)\s+(?:is|are|was|has)\s+(?P<rest>.+)$")
+_SAID_OF = re.compile(rf"^(?P<name>[{UPPER}][{LOWER}]+)\s+(?:is|are|was|has)\s+(?P<rest>.+)$")
 
 
 def completed(line: str, said: str) -> str | None:
@@ -420,7 +424,7 @@ def completed(line: str, said: str) -> str | None:
     value = value.strip()
     if re.search(rf"(?<!\w){re.escape(value)}\s+{re.escape(label.strip())}\b", said, re.IGNORECASE):
         return None  # only whose the label's thing is: "Birthday: Sam's" for "it's Sam's birthday, not mine!"
-    whose = re.fullmatch(r"[A-Z][a-z]+['’]s\s+(?P<what>\w+)", value)
+    whose = re.fullmatch(rf"[{UPPER}][{LOWER}]+['’]s\s+(?P<what>\w+)", value)
     if whose and whose["what"].lower() in words(label):
         return None  # only whose the label's one is: "Wife's sister: Ola's sister" for "She's Ola's sister"
     said_words = words(value)
@@ -454,8 +458,8 @@ _GIVES_LESSONS = re.compile(r"\b(?:teach\w*|tutor\w*|give|gives|giving|run|runs|
 
 _I_AM_LEARNING = re.compile(
     r"\bI(?:'m|\s+am|’m)\s+(?:(?:now|currently|finally|also)\s+)?(?P<verb>learning|studying)\s+"
-    r"(?P<what>(?:to\s+|the\s+)?[A-Za-z][\w'-]*(?:\s+(?!(?:at|for|because|with|since|so|and|but|in|on|from|"
-    r"this|every|now|again)\b)[a-z][\w'-]*){0,2})"
+    rf"(?P<what>(?:to\s+|the\s+)?[{UPPER}{LOWER}][\w'-]*(?:\s+(?!(?:at|for|because|with|since|so|and|but|in|on|from|"
+    rf"this|every|now|again)\b)[{LOWER}][\w'-]*){{0,2}})"
 )
 
 
@@ -599,7 +603,7 @@ _POSSESSIVE = re.compile(r"^(?:their|my|his|her|the user's)\s+(?=\w)", re.IGNORE
 _NOW_QUALIFIER = re.compile(r"^(?:new|current|present|latest)\s+(?P<topic>.+)$", re.IGNORECASE)
 # "Allergy to pollen: yes" beside "Allergy: pollen" (eval chat seed 27, stop 47), and "What am I
 # allergic to?" was answered "Your allergy to pollen is yes."
-_TRAIT_OF = re.compile(r"^(?P<topic>[A-Za-z-]+)\s+(?:to|of)\s+(?P<what>.+)$", re.IGNORECASE)
+_TRAIT_OF = re.compile(rf"^(?P<topic>[{UPPER}{LOWER}-]+)\s+(?:to|of)\s+(?P<what>.+)$", re.IGNORECASE)
 WORK_LABELS = frozenset(("work", "job", "workplace", "employer", "school", "office"))
 # names of the user's work that say no more than "Work": "Occupation: Pharmacist by trade, based in
 # Klembuxnoenton" was denied to "What's my job?" and missed by the work question (eval chat seed 30,
@@ -607,20 +611,20 @@ WORK_LABELS = frozenset(("work", "job", "workplace", "employer", "school", "offi
 _WORK_NAMES = frozenset(("occupation", "profession", "job", "career", "employment", "trade"))
 
 
-_OWNER_LIKES = re.compile(r"^(?P<owner>[A-Z][\w-]+)'s\s+(?:loves?|likes?|favou?rites?|enjoys?)$")
+_OWNER_LIKES = re.compile(rf"^(?P<owner>[{UPPER}][\w-]+)'s\s+(?:loves?|likes?|favou?rites?|enjoys?)$")
 _FAMILY_LABELS = frozenset("family relative relatives relation relations relationship".split())
-_FAMILY_MEMBER = re.compile(r"^(?P<name>[A-Z][\w'-]+)\s*[,(]?\s*(?:my\s+)?(?P<relation>[a-z]+)\)?$")
+_FAMILY_MEMBER = re.compile(rf"^(?P<name>[{UPPER}][\w'-]+)\s*[,(]?\s*(?:my\s+)?(?P<relation>[{LOWER}]+)\)?$")
 # a label of one word and where or with whom: "Trip to the Azores", "Dinner with Jo"
-_HEAD_AND_PLACE = re.compile(r"^(?P<head>[A-Za-z]+)\s+(?P<place>(?:to|in|at|with)\s+\S.*)$")
+_HEAD_AND_PLACE = re.compile(rf"^(?P<head>[{UPPER}{LOWER}]+)\s+(?P<place>(?:to|in|at|with)\s+\S.*)$")
 
 
 # a label that tells a plan moved, its mover first: "Lars moved dinner", "Rescheduled our dinner"
 _MOVED_LABEL = re.compile(
-    r"^(?:[A-Z][\w-]+\s+)?(?i:moved|postponed|rescheduled|pushed|put\s+off)\s+"
+    rf"^(?:[{UPPER}][\w-]+\s+)?(?i:moved|postponed|rescheduled|pushed|put\s+off)\s+"
     r"(?:(?i:our|my|the|his|her|their)\s+)?(?P<thing>\w[\w\s'-]*)$"
 )
 _NOT_MOVED_THINGS = frozenset("house home back forward in out away on up".split())  # "Moved house: last year"
-_OWNER_LABEL = re.compile(r"^([A-Z][\w-]+)['’]s\s")
+_OWNER_LABEL = re.compile(rf"^([{UPPER}][\w-]+)['’]s\s")
 # a label that names what the user asked for about a topic, not the topic
 _ASKED_FOR = re.compile(r"^(?P<topic>\w.*?)\s+(?i:tips|ideas|advice|suggestions|recommendations|help|questions?)$")
 
@@ -829,12 +833,12 @@ def place_of_a_visit(line: str, said: str) -> bool:
     label, _, value = line.partition(":")
     if normalize_space(label).lower() not in _HOME_LABELS:
         return False
-    places = {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", value)}
+    places = {w.lower() for w in re.findall(rf"\b[{UPPER}][\w'-]+", value)}
     holding = [s for s in sentences(said) if places & set(words(s))]
     return bool(holding) and all(_ONCE.search(s) and not _LIVES_NOW.search(s) for s in holding)
 
 
-_PLACE = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*"
+_PLACE = rf"[{UPPER}][\w'-]*(?:\s+[{UPPER}][\w'-]*)*"
 _MOVED = (  # a home line that names the old place first
     re.compile(rf"^\s*(?P<old>{_PLACE})\s*[(,;-]\s*(?:just\s+|recently\s+)?moved\s+to\s+(?P<new>{_PLACE})\s*\)?\s*$"),
     re.compile(rf"^\s*(?:just\s+)?moved\s+from\s+(?P<old>{_PLACE})\s+to\s+(?P<new>{_PLACE})\s*$", re.IGNORECASE),
@@ -861,7 +865,7 @@ def moved_home(line: str) -> str:
 # where the user moved to: "I've moved from Kondgruetteton to Surktoettebury!"
 _MOVED_TO = re.compile(
     r"\b(?i:I|I've|I'm|I\s+have|we|we've|we're|we\s+have)\s+(?:\w+\s+){0,2}?(?i:moved|moving|relocated|relocating)\b"
-    r"(?:\s+\w+){0,3}?\s+(?:from\s+[A-Z][\w-]+\s+)?to\s+(?P<place>[A-Z][\w-]+)"
+    rf"(?:\s+\w+){{0,3}}?\s+(?:from\s+[{UPPER}][\w-]+\s+)?to\s+(?P<place>[{UPPER}][\w-]+)"
 )
 
 

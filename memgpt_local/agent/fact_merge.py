@@ -18,9 +18,11 @@ from memgpt_local.agent.fact_owners import (
 from memgpt_local.memory.core import default_text
 from memgpt_local.memory.dates import MONTHS, WEEKDAYS, mentions
 from memgpt_local.text import (
+    LOWER,
     PETS,
     RELATIONS,
     STOPWORDS,
+    UPPER,
     WHEN_WORDS,
     content_words,
     normalize_space,
@@ -228,7 +230,7 @@ def rescheduled(old: str, new: str, said: str, today: date | None) -> str:
     rest = re.sub(r"\s+([,;])", r"\1", normalize_space(rest)).strip(" ,;:-")
     names = {
         w
-        for w in re.findall(r"\b[A-Z][\w'-]+", new_value)
+        for w in re.findall(rf"\b[{UPPER}][\w'-]+", new_value)
         if w.lower() not in old_value.lower() and w.lower() not in WHEN_WORDS
     }
     if not rest or names or not value_stems(f"x: {rest}") - value_stems(new):
@@ -439,7 +441,7 @@ def merge(
 
 
 # "lessons, not lesions", "it's Sara not Sarah": the word the user meant, then the one they did not
-_NOT_THAT = re.compile(r"\b(?P<right>[A-Za-z][\w'-]*)\s*,?\s+not\s+(?P<wrong>[A-Za-z][\w'-]*)\b")
+_NOT_THAT = re.compile(rf"\b(?P<right>[{UPPER}{LOWER}][\w'-]*)\s*,?\s+not\s+(?P<wrong>[{UPPER}{LOWER}][\w'-]*)\b")
 
 
 def corrected_words(saved: Sequence[str], said: str) -> list[tuple[str, str]]:

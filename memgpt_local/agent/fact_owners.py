@@ -16,9 +16,11 @@ from memgpt_local.memory.dates import HOLIDAY_WORDS, MONTHS, WEEKDAYS
 from memgpt_local.text import (
     DEATH,
     FIRST_PERSON,
+    LOWER,
     PETS,
     RELATIONS,
     STOPWORDS,
+    UPPER,
     WHEN_WORDS,
     content_words,
     introduced_name,
@@ -36,7 +38,7 @@ def value_stems(line: str) -> set[str]:
     return {stem(w) for w in content_words(line.partition(":")[2])}
 
 
-_NAMED_RELATION = re.compile(rf"\b(?i:my\s+(?P<relation>{RELATION_PATTERN}))\s*,?\s+(?P<name>[A-Z][a-z]+)\b")
+_NAMED_RELATION = re.compile(rf"\b(?i:my\s+(?P<relation>{RELATION_PATTERN}))\s*,?\s+(?P<name>[{UPPER}][{LOWER}]+)\b")
 
 
 def _in_case_of(word: str) -> Callable[[re.Match[str]], str]:
@@ -65,7 +67,7 @@ def said_relations(lines: Sequence[str], said: str) -> list[str]:
 
 
 _RELATIVES_THING = re.compile(
-    rf"\b(?i:(?:my|our)\s+(?P<relation>{RELATION_PATTERN}))\s*,?\s+(?P<name>[A-Z][a-z]+)['’]s\s+\w"
+    rf"\b(?i:(?:my|our)\s+(?P<relation>{RELATION_PATTERN}))\s*,?\s+(?P<name>[{UPPER}][{LOWER}]+)['’]s\s+\w"
 )
 
 
@@ -79,7 +81,7 @@ def relatives_not_their_things(lines: Sequence[str], said: str) -> list[str]:
     out = []
     for line in lines:
         label, sep, value = line.partition(":")
-        possessive = re.match(r"\s*([A-Z][a-z]+)['’]s\s", value)
+        possessive = re.match(rf"\s*([{UPPER}][{LOWER}]+)['’]s\s", value)
         if sep and possessive and (label.strip().lower(), possessive[1]) in owned:
             line = f"{label}{sep} {possessive[1]}"
         out.append(line)
@@ -216,7 +218,7 @@ def kept_relations(lines: Sequence[str], saved: Sequence[str], said: str) -> lis
     return out
 
 
-_BARE_NAME = re.compile(r"^\s*([A-Z][a-z]+)\s*$")
+_BARE_NAME = re.compile(rf"^\s*([{UPPER}][{LOWER}]+)\s*$")
 _OWNED = RELATIONS | PETS | {"pet", "pets"}  # label words that name one of the user's people or animals
 
 
@@ -246,7 +248,7 @@ _NOT_A_NAME = (
 _PET_PATTERN = "(?:" + "|".join(sorted(PETS | {"pet"}, key=len, reverse=True)) + ")"
 # someone named with who they are to the user: "my partner Sam", "our rabbit, Biscuit"
 _MY_NAMED = re.compile(
-    rf"\b(?i:(?:my|our)\s+(?P<kind>{RELATION_PATTERN}|{_PET_PATTERN}))\s*,?\s+(?P<name>[A-Z][a-z]+)\b(?!')"
+    rf"\b(?i:(?:my|our)\s+(?P<kind>{RELATION_PATTERN}|{_PET_PATTERN}))\s*,?\s+(?P<name>[{UPPER}][{LOWER}]+)\b(?!')"
 )
 
 
@@ -277,7 +279,7 @@ def named_people(lines: Sequence[str], saved: Sequence[str], said: str) -> list[
 _HE_OR_SHE = re.compile(r"^(?:he|she)(?:'s)?\b", re.IGNORECASE)
 # who an earlier sentence speaks of: "Sam's birthday", "my partner Sam", "my sister"
 _SPOKEN_OF = re.compile(
-    rf"\b(?P<owner>[A-Z][a-z]+)'s\b|\b(?i:(?:my|our)\s+(?P<kind>{RELATION_PATTERN}))(?:\s*,?\s+(?P<name>[A-Z][a-z]+))?\b"
+    rf"\b(?P<owner>[{UPPER}][{LOWER}]+)'s\b|\b(?i:(?:my|our)\s+(?P<kind>{RELATION_PATTERN}))(?:\s*,?\s+(?P<name>[{UPPER}][{LOWER}]+))?\b"
 )
 
 
@@ -331,7 +333,7 @@ def someone_elses(lines: Sequence[str], said: str, user: str = "", named: str = 
 
 
 # a clause that tells of the one just named: "a ginger cat, Pierogi, who only eats tuna"
-_RELATIVE = re.compile(r"\b(?P<name>[A-Z][a-z]+),?\s+(?:who|which)\s+(?P<clause>[^,.;!?]+)")
+_RELATIVE = re.compile(rf"\b(?P<name>[{UPPER}][{LOWER}]+),?\s+(?:who|which)\s+(?P<clause>[^,.;!?]+)")
 
 
 def told_of_in_a_clause(lines: Sequence[str], said: str, user: str = "") -> list[str]:
@@ -377,7 +379,7 @@ def _people_in(text: str) -> set[str]:
             word = token.strip(",;:'\"()?!.")
             if word.endswith("'s"):
                 word = word[:-2]
-            if re.fullmatch(r"[A-Z][a-z]+", word) and tokens[i - 1].lower() not in _BEFORE_A_PLACE:
+            if re.fullmatch(rf"[{UPPER}][{LOWER}]+", word) and tokens[i - 1].lower() not in _BEFORE_A_PLACE:
                 found.add(word)
     return {who for who in found if who.lower() not in _NOT_A_NAME | _HOLIDAYS}
 
@@ -439,11 +441,11 @@ def pronouns_named(said: str, user: str = "", before: str = "") -> str:
 # `make run` chat, stop 55)
 _NAMED_SUBJECT = re.compile(
     rf"^(?:(?i:and|but|so|also|oh|anyway|well)\s+)*(?:(?i:(?:my|our)\s+(?P<kind>{RELATION_PATTERN})s?)\b\s*,?\s*)?"
-    r"(?P<name>[A-Z][a-z]+(?:\s+&\s+[A-Z][a-z]+)?)?(?:['’]s\b|\s+(?:is|are|was|were|has|have|had|just|now|still"
+    rf"(?P<name>[{UPPER}][{LOWER}]+(?:\s+&\s+[{UPPER}][{LOWER}]+)?)?(?:['’]s\b|\s+(?:is|are|was|were|has|have|had|just|now|still"
     r"|works|work|worked|lives|live|lived|loves|love|likes|like|turned|turns|teaches|plays|does|did|got|gets|goes|go"
     r"|went)\b)"
 )
-_TWO_NAMES = re.compile(r"\b([A-Z][a-z]+) and ([A-Z][a-z]+)\b")
+_TWO_NAMES = re.compile(rf"\b([{UPPER}][{LOWER}]+) and ([{UPPER}][{LOWER}]+)\b")
 # where a sentence's clauses part: "Sam got a job in Bath, so we're moving there"
 CLAUSE_SPLIT = re.compile(r"[,;:]\s+|\s+(?:and|but|because|so)\s+")
 
@@ -553,7 +555,7 @@ def kin_told_of_another(lines: Sequence[str], said: str) -> list[str]:
 
 # a clause whose subject is someone's relative: "Rui's mum broke her hip"
 _THEIR_KIN_SUBJECT = re.compile(
-    rf"^(?:(?i:and|but|so|also|oh|anyway|well)\s+)*(?P<owner>[A-Z][a-z]+)['’]s\s+(?P<kind>(?i:{RELATION_PATTERN}))\b"
+    rf"^(?:(?i:and|but|so|also|oh|anyway|well)\s+)*(?P<owner>[{UPPER}][{LOWER}]+)['’]s\s+(?P<kind>(?i:{RELATION_PATTERN}))\b"
 )
 
 
@@ -568,8 +570,8 @@ def _kin_subject(clause: str) -> tuple[str, str, str | None] | None:
 
 # "She's Ola's sister actually, not mine!", "Magda is my wife's sister, not mine"; "she's not my
 # sister, she's Ola's"
-_OWNER = rf"(?P<owner>[A-Z][a-z]+|(?i:my\s+{RELATION_PATTERN}))"
-_WHO = r"(?P<who>(?i:he|she)|[A-Z][a-z]+)(?:['’]s|\s+is)\s+(?:(?i:actually|really)\s+)?"
+_OWNER = rf"(?P<owner>[{UPPER}][{LOWER}]+|(?i:my\s+{RELATION_PATTERN}))"
+_WHO = rf"(?P<who>(?i:he|she)|[{UPPER}][{LOWER}]+)(?:['’]s|\s+is)\s+(?:(?i:actually|really)\s+)?"
 _DISOWNED = (
     re.compile(rf"\b{_WHO}{_OWNER}['’]s\s+(?P<relation>(?i:{RELATION_PATTERN}))\b[^.!?]*?\bnot\s+mine\b"),
     re.compile(
@@ -610,15 +612,15 @@ def disowned_relatives(saved: Sequence[str], said: str, answering: str = "") -> 
 _SPOUSE_WORDS = frozenset("spouse partner husband wife".split())  # a relation label the notes pass writes
 # "Julien and his wife Chloé": Chloé is Julien's wife, not the user's; so is "Ola's sister Magda" Ola's
 _THEIR_NAMED_RELATION = re.compile(
-    rf"\b(?:(?i:his|her|their)|(?P<owner>[A-Z][a-z]+)['’]s)\s+(?P<relation>(?i:{RELATION_PATTERN}))\s*,?\s+"
-    r"(?P<name>[A-Z][\w-]+)"
+    rf"\b(?:(?i:his|her|their)|(?P<owner>[{UPPER}][{LOWER}]+)['’]s)\s+(?P<relation>(?i:{RELATION_PATTERN}))\s*,?\s+"
+    rf"(?P<name>[{UPPER}][\w-]+)"
 )
 
 
 def _owner_before(text: str) -> str | None:
     """The last name in ``text``'s last sentence: whose "his wife" is."""
     told = sentences(text)
-    names = [w for w in re.findall(r"\b[A-Z][a-z]+\b", told[-1] if told else "") if w.lower() not in STOPWORDS]
+    names = [w for w in re.findall(rf"\b[{UPPER}][{LOWER}]+\b", told[-1] if told else "") if w.lower() not in STOPWORDS]
     return names[-1] if names else None
 
 
@@ -643,7 +645,7 @@ def their_relations(lines: Sequence[str], said: str, user: str = "") -> list[str
     return out
 
 
-_WHOSE_DENIED = re.compile(r"\b(?P<owner>[A-Z][a-z]+)['’]s\s+(?P<what>[a-z]+(?:\s+[a-z]+)?)")
+_WHOSE_DENIED = re.compile(rf"\b(?P<owner>[{UPPER}][{LOWER}]+)['’]s\s+(?P<what>[{LOWER}]+(?:\s+[{LOWER}]+)?)")
 
 
 def owned_as_denied(lines: Sequence[str], denial: str, said: str, user: str = "") -> list[str]:
@@ -765,7 +767,7 @@ def owned_animals(lines: Sequence[str], said: str) -> list[str]:
 
 # an animal named with what it is: "our rescue greyhound Biscuit", "my old tabby cat, Mango"
 _ANIMAL_NAMED = re.compile(
-    rf"\b(?i:my|our)\s+(?P<kind>(?:[a-z]+\s+){{0,2}}?(?i:{_PET_PATTERN}))\s*,?\s+(?P<name>[A-Z][a-z]+)\b(?!')"
+    rf"\b(?i:my|our)\s+(?P<kind>(?:[{LOWER}]+\s+){{0,2}}?(?i:{_PET_PATTERN}))\s*,?\s+(?P<name>[{UPPER}][{LOWER}]+)\b(?!')"
 )
 
 
@@ -913,12 +915,12 @@ _KIN_OR_PET = "(?:" + "|".join(sorted(RELATIONS | PETS, key=len, reverse=True)) 
 # Miso last spring": who died and the user's words for it
 _DEATHS = (
     re.compile(
-        rf"\b(?i:my|our)\s+(?:[a-z]+\s+){{0,2}}?(?P<kind>(?i:{_KIN_OR_PET}))\s*,?\s*(?P<name>[A-Z][a-z]+)?,?\s+"
+        rf"\b(?i:my|our)\s+(?:[{LOWER}]+\s+){{0,2}}?(?P<kind>(?i:{_KIN_OR_PET}))\s*,?\s*(?P<name>[{UPPER}][{LOWER}]+)?,?\s+"
         r"(?P<told>(?:passed\s+away|passed\s+on|died)\b[^.,;!?]*)"
     ),
     re.compile(
-        rf"\b(?i:we|I)\s+(?P<told>lost)\s+(?i:my|our)\s+(?:[a-z]+\s+){{0,2}}?(?P<kind>(?i:{_KIN_OR_PET}))\s*,?\s*"
-        r"(?P<name>[A-Z][a-z]+)?"
+        rf"\b(?i:we|I)\s+(?P<told>lost)\s+(?i:my|our)\s+(?:[{LOWER}]+\s+){{0,2}}?(?P<kind>(?i:{_KIN_OR_PET}))\s*,?\s*"
+        rf"(?P<name>[{UPPER}][{LOWER}]+)?"
         r"(?P<when>[^.,;!?]*)"
     ),
 )
@@ -953,7 +955,7 @@ def deaths_told(lines: Sequence[str], saved: Sequence[str], said: str) -> list[s
             label, who = kind.capitalize(), name
             if len(filed) == 1:
                 label = filed[0].partition(":")[0].strip()
-                named = re.match(r"\s*([A-Z][a-z]+)\b", filed[0].partition(":")[2])
+                named = re.match(rf"\s*([{UPPER}][{LOWER}]+)\b", filed[0].partition(":")[2])
                 who = name or (named[1] if named else None)
             out.append(f"{label}: {', '.join(p for p in (who, told) if p)}")
     return out

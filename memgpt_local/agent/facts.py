@@ -137,8 +137,10 @@ from memgpt_local.runtime.grammar import build_notes_grammar
 from memgpt_local.schemas import ChatMessage
 from memgpt_local.text import (
     ASKING_WORDS,
+    LOWER,
     PETS,
     RELATIONS,
+    UPPER,
     WHEN_WORDS,
     asks_for_help,
     content_words,
@@ -264,7 +266,7 @@ _OPENS_WITH_HE_OR_SHE = re.compile(r"^((?:(?:oh|and|but|well|also|btw)\b[,]?\s*)
 
 
 _PERSON_ASKED = re.compile(
-    r"(?:\b(?:for|with|about)\s+(?P<name>[A-Z][\w-]+)\b(?!['’]s)|\b(?P<whose>[A-Z][\w-]+)['’]s\b)"
+    rf"(?:\b(?:for|with|about)\s+(?P<name>[{UPPER}][\w-]+)\b(?!['’]s)|\b(?P<whose>[{UPPER}][\w-]+)['’]s\b)"
 )
 _RELATION_ASKED = re.compile(
     rf"\b(?P<my>my|our)\s+(?P<relation>{'|'.join(sorted(RELATIONS, key=len, reverse=True))})\b", re.I
@@ -336,7 +338,7 @@ def clause_with(text: str, mention: Mention) -> str:
 
 
 # a place named before: "a job at the university in Bath", "flew to Lisbon"
-_PLACE_BEFORE = re.compile(r"\b(?:in|to|at|from|near)\s+(?P<place>[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?)")
+_PLACE_BEFORE = re.compile(rf"\b(?:in|to|at|from|near)\s+(?P<place>[{UPPER}][\w-]+(?:\s+[{UPPER}][\w-]+)?)")
 # "there" as a place, not "there is" nor "there's"
 _THERE = re.compile(r"\bthere\b(?!['’]s|\s+(?:is|are|was|were|will|would|has|have|had)\b)", re.IGNORECASE)
 _GOING = re.compile(
@@ -468,19 +470,19 @@ def plan_said(clause: str, mention: Mention) -> str | None:
 # whose plan a clause tells: "my mum Grace is having hip surgery" (Grace), "my sister is visiting"
 # (sister); the user's own ("I'm flying") names nobody
 _PLAN_SUBJECT = re.compile(  # the relation in any case, a name with its capital
-    rf"\b(?i:my\s+(?P<relation>{RELATION_PATTERN}))(?:\s+(?P<named>[A-Z][a-z]+))?"
+    rf"\b(?i:my\s+(?P<relation>{RELATION_PATTERN}))(?:\s+(?P<named>[{UPPER}][{LOWER}]+))?"
     # or a verb of the present, kept in the plan: "my daughter Amina turns nine on Saturday" was
     # saved "Daughter: Amina (on Saturday, ...)", the birthday lost (a `make run` chat, stop 52)
-    r"(?:(?i:'s|\s+(?:is|are|was|has|will|'s))\b|\s+(?=[a-z]{2,}(?<!ss)s\b))"
-    r"|\b(?P<name>[A-Z][a-z]+)(?:(?:'s|\s+(?:is|was|has|will))\s+(?:\w+ing|got|off|back|coming|going|due)"
+    rf"(?:(?i:'s|\s+(?:is|are|was|has|will|'s))\b|\s+(?=[{LOWER}]{{2,}}(?<!ss)s\b))"
+    rf"|\b(?P<name>[{UPPER}][{LOWER}]+)(?:(?:'s|\s+(?:is|was|has|will))\s+(?:\w+ing|got|off|back|coming|going|due)"
     r"|\s+(?:turns|starts|flies|arrives|comes|leaves|moves|graduates|retires))\b"
     # a thing of someone's: "Sam's birthday is next Saturday" was saved as "Birthday: next Saturday"
     # and the next login asked the user "What's your birthday?" (a `make run` chat, stop 47)
-    r"|\b(?P<owner>[A-Z][a-z]+)'s\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|was|will)\b"
+    rf"|\b(?P<owner>[{UPPER}][{LOWER}]+)'s\s+[{LOWER}]+(?:\s+[{LOWER}]+)?\s+(?:is|are|was|will)\b"
 )
 # a name said with its relation between commas, just before the plan's clause: "Pestia, my brother,
 # comes to stay on Saturday" (eval chat seed 14 saved "Guest: comes to stay on Saturday")
-_APPOSITIVE = re.compile(rf"\b(?P<name>[A-Z][a-z]+),\s+(?i:my\s+(?:{RELATION_PATTERN})),\s*$")
+_APPOSITIVE = re.compile(rf"\b(?P<name>[{UPPER}][{LOWER}]+),\s+(?i:my\s+(?:{RELATION_PATTERN})),\s*$")
 _PERSON_LABEL = re.compile(rf"\b{RELATION_PATTERN}s?\b", re.IGNORECASE)
 
 
@@ -525,7 +527,7 @@ def keep_owners(lines: Sequence[str], said: str, when: datetime) -> list[str]:
     return out
 
 
-_OWNER = rf"(?P<name>[A-Z][a-z]+)|(?i:my\s+(?P<relation>{RELATION_PATTERN}|{'|'.join(sorted(PETS))}))"
+_OWNER = rf"(?P<name>[{UPPER}][{LOWER}]+)|(?i:my\s+(?P<relation>{RELATION_PATTERN}|{'|'.join(sorted(PETS))}))"
 _TURNED = re.compile(
     rf"(?:{_OWNER})\s+(?:(?:has\s+)?just\s+)?(?:turned|is\s+now|is\s+(?=\S+\s+now\b))\s*(?P<age>{AGE})\b",
 )

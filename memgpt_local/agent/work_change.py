@@ -18,7 +18,7 @@ from memgpt_local.agent.fact_owners import RELATION_PATTERN
 from memgpt_local.agent.few_shot import few_shot
 from memgpt_local.memory.dates import MONTHS, WEEKDAYS
 from memgpt_local.schemas import ChatMessage
-from memgpt_local.text import content_words, sentences, speaks_of_its_writer, stem, words
+from memgpt_local.text import LOWER, UPPER, content_words, sentences, speaks_of_its_writer, stem, words
 
 WORK_INSTRUCTIONS = (
     "You keep an assistant's notes about its user. The user's message may say that their own work "
@@ -75,7 +75,7 @@ _CLAUSE_START = re.compile(r"[,;:\u2013\u2014-]\s|\b(?:and|but|so|because|since|
 _ME = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|me|my|we|we're|we've|our)\b", re.IGNORECASE)
 # someone other than the user as a clause's subject: "he", "my wife", a name ("Agnieszka got a job")
 _THEIRS = re.compile(rf"\b(?i:(?:my|our)\s+{RELATION_PATTERN}s?)\b")
-_OTHER_SUBJECT = re.compile(rf"\b(?i:he|she|they|his|her|their|who)\b|{_THEIRS.pattern}|\b[A-Z][a-z]+\b")
+_OTHER_SUBJECT = re.compile(rf"\b(?i:he|she|they|his|her|their|who)\b|{_THEIRS.pattern}|\b[{UPPER}][{LOWER}]+\b")
 _NOT_NAMES = frozenset((*WEEKDAYS, *(m.lower() for m in MONTHS), "big", "news", "guess", "so", "well", "oh"))
 # capitalised openers of a sentence without a subject: "Got a new job", "Finally quit the bank"
 _OPENERS = frozenset("got finally just also then now after".split())

@@ -14,8 +14,10 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from memgpt_local.text import LOWER
+
 ARTICLES = frozenset({"a", "an", "the"})
-_NON_WORD = re.compile(r"[^0-9a-z]+")
+_NON_WORD = re.compile(rf"[^0-9{LOWER}]+")
 
 
 def normalize(text: str) -> str:

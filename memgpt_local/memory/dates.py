@@ -26,6 +26,8 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 
+from memgpt_local.text import LOWER
+
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 NUMBERS = {
     "a": 1,
@@ -164,7 +166,7 @@ _PAST_FORMS = (
     "stood|sat|slept|fell|flew|drove|rode|broke|spoke|chose|wore|began|sang|swam|threw|knew|grew|forgot|"
     "caught|taught|fought|paid|built|lent|meant|sold|woke|became|ago"
 )
-_PAST = re.compile(rf"\b(?:{_PAST_FORMS})\b|(?P<before>\b[\w']+\s+)?\b(?P<ed>[a-z]+ed)\b", re.IGNORECASE)
+_PAST = re.compile(rf"\b(?:{_PAST_FORMS})\b|(?P<before>\b[\w']+\s+)?\b(?P<ed>[{LOWER}]+ed)\b", re.IGNORECASE)
 _STATE_BEFORE = re.compile(
     r"\b(?:am|is|are|be|been|being|get|gets|getting|have|has|haven't|hasn't|\w+['’](?:m|re|s|ve))\s+$", re.IGNORECASE
 )

@@ -49,8 +49,10 @@ from memgpt_local.memory.dates import ISO_DAY, iso_day, with_days_in_full
 from memgpt_local.schemas import ChatMessage, NewMessage
 from memgpt_local.text import (
     ASKING_WORDS,
+    LOWER,
     PETS,
     RELATIONS,
+    UPPER,
     asks_for_help,
     content_words,
     denies,
@@ -63,7 +65,7 @@ from memgpt_local.text import (
 
 _ABOUT_THE_USER = re.compile(r"\b(?:i|i'm|i've|me|my|mine|we|our|us)\b", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
-_TOKEN = re.compile(r"[A-Za-z]+|\d+")
+_TOKEN = re.compile(rf"[{UPPER}{LOWER}]+|\d+")
 _MARK = "grounded_reply"
 
 

@@ -15,8 +15,9 @@ import re
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.policy.greet_by_name import known_name
 from memgpt_local.agent.turn import Hold, Turn
+from memgpt_local.text import UPPER
 
-_NAME = r"([A-Z][\w'-]+)"
+_NAME = rf"([{UPPER}][\w'-]+)"
 # how a user introduces themself: "I'm Dana", "my name is Dana", "Dana here", "it's Bruno"
 _INTRODUCES = re.compile(
     rf"\b(?:[Ii]'m|I am|[Mm]y name is|[Nn]ame's|[Ii]t's|[Tt]his is|[Cc]all me)\s+{_NAME}|\b{_NAME},? here\b"

@@ -54,10 +54,12 @@ from memgpt_local.schemas import NewMessage, SearchHit
 from memgpt_local.text import (
     BARE_LABEL_STEMS,
     LABEL_TOPICS,
+    LOWER,
     PETS,
     RELATIONS,
     SENTENCE_OPENERS,
     TWO_WORD_KIN,
+    UPPER,
     WHEN_WORDS,
     kinds_named,
     label_topics,
@@ -214,7 +216,7 @@ _KIND_WORDS = frozenset(
 )
 _NAMING = frozenset(stem(w) for w in "name surname called".split())
 _SURNAME = frozenset({stem("surname")})
-_FULL_NAME = re.compile(r"\b[A-Z][a-z]+\s+[A-Z][a-z'-]+")
+_FULL_NAME = re.compile(rf"\b[{UPPER}][{LOWER}]+\s+[{UPPER}][{LOWER}'-]+")
 _WHO_WORDS = RELATIONS | PETS | {"pet", "a", "an", "the", "my", "our", "and"}
 
 
@@ -253,10 +255,10 @@ def _clauses(lines: list[str]) -> list[str]:
 
 
 def _says_who(clause: str) -> bool:
-    return not any(w[0].islower() and w not in _WHO_WORDS for w in re.findall(r"[A-Za-z']+", clause))
+    return not any(w[0].islower() and w not in _WHO_WORDS for w in re.findall(rf"[{UPPER}{LOWER}']+", clause))
 
 
-_WHOSE_LABEL = re.compile(r"^(?P<owner>[A-Z][\w-]*)['’]s\s+(?P<what>\S.*)$")
+_WHOSE_LABEL = re.compile(rf"^(?P<owner>[{UPPER}][\w-]*)['’]s\s+(?P<what>\S.*)$")
 
 
 def kinds_said(lines: list[str], owners: frozenset[str] | set[str] = frozenset()) -> frozenset[str]:

@@ -30,8 +30,10 @@ from memgpt_local.agent.policy.greet_by_name import human_lines, known_name
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.text import (
     FIRST_PERSON,
+    LOWER,
     PETS,
     RELATIONS,
+    UPPER,
     WHEN_WORDS,
     content_words,
     sentences,
@@ -41,7 +43,7 @@ from memgpt_local.text import (
 )
 
 # a person's name at the start of a label or value, as its subject: "Nadia's ...", "Tom is ..."
-_SUBJECT = re.compile(r"^([A-Z][a-z]+)(?:'s\b|\s+(?:is|was|has|had|will|and|got|gets)\b)")
+_SUBJECT = re.compile(rf"^([{UPPER}][{LOWER}]+)(?:'s\b|\s+(?:is|was|has|had|will|and|got|gets)\b)")
 _TO_THE_USER = re.compile(r"\b(?:you|you're|your|yours|yourself)\b", re.IGNORECASE)
 SHARED_WORDS = 2  # words of the note's value a sentence must say to be telling it
 
@@ -84,7 +86,7 @@ def owned_by_another(line: str, user_name: str | None) -> Owned | None:
         if (m := _SUBJECT.match(text)) and m[1].lower() != user and m[1].lower() not in _THINGS
     ]
     if relations:  # "Best friend: Nadia, getting married": the value's first name is theirs
-        names += [w for w in re.findall(r"\b[A-Z][a-z]+\b", value)[:1] if w.lower() != user]
+        names += [w for w in re.findall(rf"\b[{UPPER}][{LOWER}]+\b", value)[:1] if w.lower() != user]
     if not relations and not names:
         return None
     terms = frozenset(w.lower() for w in [*names, *relations])
@@ -119,7 +121,7 @@ _YOUR_THING = re.compile(r"\byour((?:\s+[\w-]+){1,3})", re.IGNORECASE)
 
 def _named(text: str) -> set[str]:
     """The stems of the names and places ``text`` says ("your move to Bath" is the user's own)."""
-    return {stem(w.lower()) for w in re.findall(r"\b[A-Z][a-z]+", text)}
+    return {stem(w.lower()) for w in re.findall(rf"\b[{UPPER}][{LOWER}]+", text)}
 
 
 def told_of_others(message: str, lines: Sequence[str], user_name: str | None) -> list[Owned]:
@@ -170,7 +172,7 @@ def told_as_users(reply: str, notes: Sequence[Owned]) -> tuple[str, Owned] | Non
 # a relation one person has to the user alone: the user's partner is nobody else's (a son is also
 # the partner's son, a sister also the brother's sister)
 _ONES_OWN = frozenset("wife husband partner spouse fiance fiancee boyfriend girlfriend".split())
-_GIVEN_TO = re.compile(r"\b(his|her|their|[A-Z][a-z]+'s)\s+(\w+)\s+([A-Z][a-z]+)\b")
+_GIVEN_TO = re.compile(rf"\b(his|her|their|[{UPPER}][{LOWER}]+'s)\s+(\w+)\s+([{UPPER}][{LOWER}]+)\b")
 
 
 def users_own_given_away(reply: str, lines: Sequence[str]) -> tuple[str, str, str] | None:

@@ -50,8 +50,10 @@ from memgpt_local.agent.policy.repeat_guard import parrots
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.text import (
     FIRST_PERSON,
+    LOWER,
     RELATIONS,
     SENTENCE_OPENERS,
+    UPPER,
     asks_something,
     content_words,
     denies,
@@ -321,7 +323,7 @@ def answer_before(draft: str, sentence: str, question: str) -> str:
 # a reply that opens by calling someone by name: "Pepper, you knocked a mug off the counter ..."
 # (said to them: "you" follows in its sentence; "York, lovely!" only names a place)
 _CALLED = re.compile(
-    r"^\W*(?:(?:hi|hello|hey|oh|aw|ah)\s+)?(?P<name>[A-Z][a-z]+)\s*[,!][^.!?]*?\byou(?:r|'re|'ve|'ll)?\b"
+    rf"^\W*(?:(?:hi|hello|hey|oh|aw|ah)\s+)?(?P<name>[{UPPER}][{LOWER}]+)\s*[,!][^.!?]*?\byou(?:r|'re|'ve|'ll)?\b"
 )
 
 

@@ -19,7 +19,7 @@ import re
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.policy.greet_by_name import human_lines
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.text import DEATH, sentences, statements
+from memgpt_local.text import DEATH, LOWER, UPPER, sentences, statements
 
 # words of a hard day, a worry or a loss
 _HARD = re.compile(
@@ -86,11 +86,11 @@ def mourned(message: str, lines: list[str]) -> list[str]:
     evenings I still set out two teacups out of habit, for Michiko." under "Wife: Michiko, passed
     away two years ago this winter" got "That's great! I'm glad Biscuit is still doing well." (a
     `make run` chat, stop 54): the message says no hard word, the memory does."""
-    named = set(re.findall(r"\b[A-Z][a-z]+\b", statements(message)))
+    named = set(re.findall(rf"\b[{UPPER}][{LOWER}]+\b", statements(message)))
     out = []
     for line in lines:
         value = line.partition(":")[2]
-        who = re.match(r"\s*([A-Z][a-z]+)\b", value)
+        who = re.match(rf"\s*([{UPPER}][{LOWER}]+)\b", value)
         if who and who[1] in named and DEATH.search(value):
             out.append(line)
     return out
