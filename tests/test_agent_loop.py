@@ -820,3 +820,11 @@ def test_a_greeting_is_three_sentences_at_most(store):
     turn = runner.run_turn(runner.login_event())
     assert turn.messages == ["Hello Dana! Welcome back. I know you keep bees on the roof."]
     assert runner.backend.requests[0].avoid is not None and runner.backend.requests[0].avoid.max_sentences == 3
+
+
+def test_a_reply_ends_before_the_offer_of_help_turned_round(store):
+    """A `make run` chat (stop 58): "Hi, I'm Tomás. I teach year 4 at a primary school in
+    Valencia." was answered "That's great to hear! How can you help me today?"."""
+    runner = make_runner(store, [say("That's great to hear! How can you help me today?")])
+    turn = runner.run_turn(events.user_message("Hi, I'm Tomás. I teach year 4 at a primary school in Valencia."))
+    assert turn.messages == ["That's great to hear!"]

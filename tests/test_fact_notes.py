@@ -2327,3 +2327,83 @@ def test_two_people_named_together_own_what_their_clause_says():
     said = "Our twins Ravi and Maya are both at university in Leeds now, so the house is very quiet."
     assert told_of_by_subject(["University: Leeds"], said, "Helen") == ["Ravi and Maya's university: Leeds"]
     assert told_of_by_subject(["Hobby: climbing"], "Sam and I go climbing on Sundays.", "Helen") == ["Hobby: climbing"]
+
+
+@pytest.mark.parametrize(
+    ("line", "said", "news"),
+    [
+        ("Health: two kids threw up in class", "Today was rough though, two kids threw up in class.", True),
+        ("Kitchen: the oven broke", "The oven broke this morning, so no pastries.", True),
+        ("Health: I broke my wrist", "I broke my wrist today.", False),  # the user's own: it lasts
+        ("Health: two kids threw up in class", "Two kids threw up in class last year.", False),  # not today's
+    ],
+)
+def test_what_happened_to_someone_else_today_is_the_days_news(line, said, news):
+    """A `make run` chat (stop 58) saved "Health: two kids threw up in class" from a teacher's
+    day, and greeted it at the next login."""
+    from memgpt_local.agent.fact_lines import days_news
+
+    assert days_news(line, said) is news
+
+
+def test_what_the_user_only_thinks_or_heard_of_something_not_theirs_is_no_line():
+    """A `make run` chat (stop 58): "I think a stomach bug is going around the school." was saved
+    "Stomach bug: going around the school" and greeted "I know you have a stomach bug ..."."""
+    from memgpt_local.agent.fact_lines import hearsay, worth_saving
+
+    said = "Tired. I think a stomach bug is going around the school."
+    assert hearsay("Stomach bug: going around the school", said)
+    assert not worth_saving("Stomach bug: going around the school", said)
+    assert hearsay("Weather: going to rain all week", "Apparently it's going to rain all week.")
+    assert not hearsay("Sister: moving to Berlin", "I think my sister is moving to Berlin.")
+    assert not hearsay("Ana: got the job", "I heard Ana got the job!")
+    assert not hearsay("Stomach bug: going around the school", "A stomach bug is going around the school.")
+
+
+def test_a_line_that_only_names_who_with_the_user_is_no_line():
+    from memgpt_local.agent.fact_lines import only_who, passing_state
+
+    assert only_who("Family: Ana and I") and only_who("Team: Luis and me")
+    assert not only_who("Kids: Sara and Yasmin") and not only_who("Plan: Ana and I go to Porto")
+    assert passing_state("Birthday: today was rough")  # stop 58
+    assert not passing_state("Death: this morning")
+
+
+@pytest.mark.parametrize(
+    ("line", "plain"),
+    [
+        ("Porto moved to: February, flights were cheaper", "Porto: moved to February, flights were cheaper"),
+        ("Porto moved to February: flights were cheaper", "Porto: moved to February, flights were cheaper"),
+        ("Book club moved: to the 15th", "Book club: moved to the 15th"),
+        ("Lars moved dinner: Sunday", "Dinner: moved to Sunday"),
+        ("We moved to: Leeds", "We moved to: Leeds"),
+    ],
+)
+def test_a_label_that_tells_its_plan_moved_names_the_plan(line, plain):
+    """A `make run` chat (stop 58) saved "Porto moved to: February, flights were cheaper" beside
+    the January trip, which stayed."""
+    from memgpt_local.agent.fact_lines import plain_label
+
+    assert plain_label(line) == plain
+
+
+def test_a_line_said_again_under_a_plural_or_another_label_of_the_same_one_is_not_added():
+    """A `make run` chat (stop 58): "Hobby: padel" beside "Hobbies: padel every Wednesday night with
+    Luis", and "Luis lives in: Alicante" beside "Luis's home: Alicante"."""
+    from datetime import date
+
+    from memgpt_local.agent.fact_merge import merge
+
+    saved = "Name: Tomás\nHobbies: padel every Wednesday night with Luis"
+    value, notes = merge(saved, ["Hobby: padel"], 2000, "Honestly, padel is most of my free time.")
+    assert value == saved and not notes.changed
+    value, _ = merge(saved, ["Luis's home: Alicante", "Luis lives in: Alicante"], 2000, "He lives in Alicante.")
+    assert value == f"{saved}\nLuis's home: Alicante"
+    trip = "Trip: Porto with Ana in January (2027-01), for her birthday"
+    said = "Oh, and we moved Porto to February, flights were cheaper."
+    moved = ["Porto: moved to February (2027-02), flights were cheaper", "Porto: moved, flights were cheaper"]
+    value, _ = merge(f"Name: Tomás\n{trip}", moved, 2000, said, date(2026, 12, 7))
+    assert (
+        value
+        == "Name: Tomás\nTrip: Porto with Ana, for her birthday, moved to February (2027-02), flights were cheaper"
+    )

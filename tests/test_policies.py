@@ -2725,6 +2725,9 @@ def test_answer_start_begins_the_reply_with_the_label_of_the_line_that_answers()
         ),
         ("Bit tired today, the twins were up half the night coughing.", "That's great!"),
         ("The concert got cancelled.", "How exciting!"),
+        # a `make run` chat, stop 58
+        ("Tired. I think a stomach bug is going around the school.", "That's a good sign. How will you feel tomorrow?"),
+        ("Rough day, two kids threw up in class.", "Sounds fun!"),
     ],
 )
 def test_tone_guard_holds_a_cheerful_opening_to_something_hard_once(said, reply):
@@ -3191,3 +3194,29 @@ def test_names_with_accents_are_names():
     assert introduced_name("Søren here") == "Søren"
     assert said_relations(["Son: Inés"], "my daughter Inés turns seven next Tuesday") == ["Daughter: Inés"]
     assert said_relations(["Son: Ines"], "my daughter Ines turns seven next Tuesday") == ["Daughter: Ines"]
+
+
+def test_owner_guard_reads_he_and_she_as_whom_the_last_reply_spoke_of():
+    """A `make run` chat (stop 58): "I don't know where Luis lives." then "He lives in Alicante."
+    was answered "That's great! How do you like living in Alicante?"."""
+    from memgpt_local.agent.policy.owner_guard import OwnerGuard
+
+    asked = [
+        msg(1, "user", "Where does Luis live?"),
+        msg(
+            2,
+            "assistant",
+            "",
+            function_name="send_message",
+            function_args={"message": "I don't know where Luis lives."},
+        ),
+    ]
+    memory = FakeMemory(core=[("human", "Name: Tomás"), ("human", "Brother: Luis")], context=asked)
+    told = Turn(question="He lives in Alicante. Oh, and we moved Porto to February.", event_id=3)
+    hold = OwnerGuard().review(told, draft("That's great! How do you like living in Alicante?"), memory)
+    assert hold is not None and 'The user said this of Luis: "Luis lives in Alicante."' in hold.notice
+    for fine in ("How does Luis like living in Alicante?", "Alicante is lovely. Do you visit him often?"):
+        assert OwnerGuard().review(told, draft(fine), memory) is None, fine
+    # nobody spoken of before: "he" stays unread
+    alone = FakeMemory(core=[("human", "Name: Tomás")])
+    assert OwnerGuard().review(told, draft("How do you like living in Alicante?"), alone) is None

@@ -12,6 +12,7 @@ from memgpt_local.agent.fact_owners import (
     individual,
     value_stems,
 )
+from memgpt_local.memory.dates import said_in_the_past
 from memgpt_local.text import (
     LOWER,
     PETS,
@@ -228,6 +229,8 @@ def worth_saving(line: str, said: str, asked: str = "") -> bool:
         and not place_of_a_visit(line, said)
         and not only_a_date(line)
         and not a_guess(line)
+        and not hearsay(line, said)
+        and not only_who(line)
         and not asks_the_listener(line)
         and not someone_elses_relative(line)
         and not unsaid_relative(line, said)
@@ -322,6 +325,26 @@ def _opens_in_the_past(value: str) -> bool:
     return bool(_PAST_VERB.match(value.strip()))
 
 
+# the words by which a value speaks of the user, so it is not another one's news
+_THE_USER = frozenset("i i'm i've me my we we're we've our us".split())
+
+
+def _tells_what_happened(value: str) -> bool:
+    """Whether ``value`` opens with a verb of the past ("knocked into the bath"), or has one
+    after a subject of up to three words that is not the user: "Health: two kids threw up in
+    class" was saved for "Today was rough though, two kids threw up in class." (a `make run`
+    chat, stop 58), and greeted at the next login."""
+    if _opens_in_the_past(value):
+        return True
+    tokens = value.split()
+    for n in (1, 2, 3):
+        if len(tokens) <= n or {t.lower().strip(",;") for t in tokens[:n]} & _THE_USER:
+            return False
+        if said_in_the_past(tokens[n]):
+            return True
+    return False
+
+
 def days_news(line: str, said: str) -> bool:
     """Whether ``line`` tells only what happened to a thing earlier today: a value that opens
     with a verb of the past, from a sentence said of this morning, last night or today, under a
@@ -335,7 +358,7 @@ def days_news(line: str, said: str) -> bool:
         value = named["rest"]  # "Dog: Pepper chewed through headphones last night" (bench_notes nurse-held)
     elif labelled & (RELATIONS | PETS | _EVENT_LABELS | WORK_LABELS | _HOME_LABELS):
         return False
-    if not _opens_in_the_past(value):
+    if not _tells_what_happened(value):
         return False
     stems_of_value = {stem(w) for w in content_words(value)}
     return any(
@@ -386,9 +409,49 @@ _GUESS = re.compile(
 )
 
 
+_TOGETHER = frozenset("and & both together with".split())
+
+
+def only_who(line: str) -> bool:
+    """Whether ``line``'s value only names who, the user among them: "Family: Ana and I" was
+    saved for "Ana and I are going to Porto in January" (a `make run` chat, stop 58)."""
+    tokens = re.findall(r"[\w'&]+", line.partition(":")[2])
+    mine = [t for t in tokens if t.lower() in _THE_USER]
+    others = [t for t in tokens if t.lower() not in _THE_USER and t.lower() not in _TOGETHER]
+    return bool(mine) and all(t[:1].isupper() for t in others)
+
+
 def a_guess(line: str) -> bool:
     """Whether ``line``'s value (after a name it files) opens with a guess ("might", "maybe")."""
     return bool(_GUESS.match(line.partition(":")[2].strip()))
+
+
+# what the user only thinks or heard: "I think a stomach bug is going around the school."
+_HEARSAY = re.compile(
+    r"^(?:\w+[,.!]?\s+)??(?:i\s+(?:think|guess|reckon|suppose|heard|hear|bet)|apparently|seems\s+like|rumou?r\s+(?:has\s+it|is))"
+    r"\s+(?:that\s+)?(?P<claim>.+)$",
+    re.IGNORECASE,
+)
+
+
+def hearsay(line: str, said: str) -> bool:
+    """Whether ``line`` holds only what the user thinks or heard of something not theirs: "I
+    think a stomach bug is going around the school." was saved "Stomach bug: going around the
+    school", and the next login greeted "I know you have a stomach bug going around the school."
+    (a `make run` chat, stop 58). What the user thinks of themselves, their people or a named
+    one ("I think my sister is moving", "I heard Ana got the job") is theirs to keep."""
+    told = {stem(w) for w in content_words(line.partition(":")[2])}
+    for sentence in sentences(said):
+        hedged = _HEARSAY.match(sentence.strip())
+        if hedged is None:
+            continue
+        claim = hedged["claim"]
+        first = claim.split()[0].strip(",;")
+        if first.lower() in _THE_USER or first[:1].isupper():
+            continue
+        if told and told <= {stem(w) for w in content_words(claim)}:
+            return True
+    return False
 
 
 # labels that say only that the value is a day: "Date: 19th of December" was saved for "it's the
@@ -623,6 +686,11 @@ _MOVED_LABEL = re.compile(
     rf"^(?:[{UPPER}][\w-]+\s+)?(?i:moved|postponed|rescheduled|pushed|put\s+off)\s+"
     r"(?:(?i:our|my|the|his|her|their)\s+)?(?P<thing>\w[\w\s'-]*)$"
 )
+# a label that tells a plan moved, the plan first: "Porto moved to: February" (a `make run` chat, stop 58)
+_LABEL_THEN_MOVED = re.compile(
+    r"^(?P<thing>[\w'-]+(?:\s+[\w'-]+)?)\s+(?P<moved>(?i:moved|postponed|rescheduled|pushed\s+back|put\s+off|delayed))"
+    r"(?P<rest>(?:\s+(?i:to|until|till|from|by|again|back)\b.*)?)$"
+)
 _NOT_MOVED_THINGS = frozenset("house home back forward in out away on up".split())  # "Moved house: last year"
 _OWNER_LABEL = re.compile(rf"^([{UPPER}][\w-]+)['’]s\s")
 # a label that names what the user asked for about a topic, not the topic
@@ -659,6 +727,13 @@ def plain_label(line: str) -> str:
         # "Sam's work: Sam got a job at the university in Bath" (a `make run` chat, stop 55)
         value = value[len(owner[1]) + 1 :]
         line = f"{label}: {value}"
+    plan = _LABEL_THEN_MOVED.match(label)
+    if plan and not set(words(plan["thing"])) & (_THE_USER | _NOT_MOVED_THINGS | {"he", "she", "they"}):
+        # "Porto moved to: February, flights were cheaper" is "Porto: moved to February, flights were cheaper"
+        rest = plan["rest"].strip()
+        joined = " " if not rest or rest.lower() in ("to", "until", "till") else ", "
+        told = normalize_space(f"{plan['moved']} {rest}")
+        return f"{plan['thing']}: {told}{joined}{value}"
     moved = _MOVED_LABEL.match(label)
     day = re.sub(r"^(?:to|until|till)\s+", "", value, flags=re.IGNORECASE)
     if moved and bare_day(f"x: {day}") and moved["thing"].lower() not in _NOT_MOVED_THINGS:
@@ -712,6 +787,7 @@ _PASSING = frozenset(
 # labels that file a feeling, not a fact: "Missing: Camille" for "My daughter Camille starts
 # university in Montreal in September, I'm going to miss her so much." was said back as "she is
 # missing Camille" (a `make run` chat, stop 42)
+_ONLY_WHEN = frozenset("today tonight now right morning afternoon evening".split())
 _FEELING_LABELS = frozenset(
     "missing miss misses feeling feelings feel mood moods emotion emotions worry worries worried stress "
     "stressed sadness sad happiness happy excitement excited nervousness nerves nervous anxiety anxious "
@@ -780,6 +856,8 @@ def passing_state(line: str) -> bool:
     labelled = content_words(label.rpartition("'s ")[2])  # "Maya's nervousness: about it" (a `make run` chat)
     if value and all(w in _CHANGE_ONLY for w in value):
         return True  # "Practice: left" for "I left the practice, I start at the hospital on Monday"
+    if value and all(w in _PASSING for w in value) and set(value) - _ONLY_WHEN:
+        return True  # "Birthday: today was rough" (a `make run` chat, stop 58), not "Death: this morning"
     if set(words(label)) & _EVENT_LABELS:
         return False  # when it happened: "Death: this morning" for "Pwdin died this morning" (stop 50)
     if not _ANY_DAY.search(value_text) and not set(words(value_text)) & _HABIT:

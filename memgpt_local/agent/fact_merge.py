@@ -122,6 +122,19 @@ def said_twice(line: str, other: str) -> bool:
     return min(len(mine), len(theirs)) >= 3 and len(mine & theirs) * 5 >= len(mine | theirs) * 4
 
 
+def _line_stems(line: str) -> set[str]:
+    """The stems of the content words of ``line``, its label's and its value's."""
+    return {stem(w) for w in content_words(line)}
+
+
+def _same_value_same_one(line: str, other: str) -> bool:
+    """Whether ``line`` says ``other``'s value word for word under a label of a word in common:
+    "Luis lives in: Alicante" beside "Luis's home: Alicante" (a `make run` chat, stop 58)."""
+    value, other_value = (normalize_space(ln.partition(":")[2]).lower().rstrip(".") for ln in (line, other))
+    labels = [{stem(w) for w in content_words(ln.partition(":")[0]) if len(w) > 1} for ln in (line, other)]
+    return bool(value) and value == other_value and bool(labels[0] & labels[1])
+
+
 _ISO_PART = re.compile(r"\b\d{4}(?:-\d{2}(?:-\d{2})?)?\b")
 
 
@@ -141,7 +154,16 @@ def _singular(word: str) -> str:
     """``word`` without a plural ending: "buses" is "bus", "shops" is "shop"; "bus" stays."""
     if len(word) > 4 and word.endswith(("ses", "xes", "ches", "shes")):
         return word[:-2]
+    if len(word) > 4 and word.endswith("ies"):
+        return f"{word[:-3]}y"  # "hobbies" is "hobby"
     return word[:-1] if word.endswith("s") and not word.endswith(("ss", "us", "is")) else word
+
+
+def _label_key(line: str) -> str | None:
+    """``line``'s label in the singular: "Hobby: padel" files under "Hobbies: padel every
+    Wednesday night with Luis" (a `make run` chat, stop 58, kept both)."""
+    label = label_of(line)
+    return None if label is None else " ".join(_singular(w) for w in label.split())
 
 
 def _singulars(text: str) -> set[str]:
@@ -354,14 +376,14 @@ def merge(
     notes = Notes()
     current = block_lines(value)
     for line in lines:
-        label = label_of(line)
-        same = next((i for i, old in enumerate(current) if label_of(old) == label), None)
+        label, key = label_of(line), _label_key(line)
+        same = next((i for i, old in enumerate(current) if _label_key(old) == key), None)
         if any(normalize_space(old).lower() == line.lower() for old in current):
             continue
         one = individual(line)
         if same is not None and one is not None and individual(current[same]) not in (None, one):
             # "Dog: Tinto" does not make "Dog: Rex" go: a second one, or the line that files it
-            same = next((i for i, old in enumerate(current) if label_of(old) == label and individual(old) == one), None)
+            same = next((i for i, old in enumerate(current) if _label_key(old) == key and individual(old) == one), None)
         if same is not None and one is not None and individual(current[same]) == one:
             if value_stems(line) <= value_stems(current[same]):
                 continue
@@ -378,11 +400,22 @@ def merge(
                 continue
         if same is not None and value_stems(line) <= value_stems(current[same]):
             continue  # a part of the saved line, said again
-        if same is None and any(said_twice(line, old) or _day_filed(line, old) for old in current):
+        written = [*notes.added, *(new for _, new in notes.replaced)]
+        if same is None and (
+            any(said_twice(line, old) or _day_filed(line, old) or _same_value_same_one(line, old) for old in current)
+            or any(_line_stems(line) <= _line_stems(new) for new in written)
+        ):
             continue
         trip = moved_plan(line, current, said, today) if same is None else None
         if trip is not None:
             old = current[trip]
+            if old in notes.added or old in (new for _, new in notes.replaced):
+                # moved once by this pass already: "Porto: moved, flights were cheaper" after "Porto:
+                # moved to February (2027-02), ..." wrote the move twice into the trip (a `make run` chat, stop 58)
+                if value_stems(line) - value_stems(old):
+                    current.append(line)
+                    notes.added.append(line)
+                continue
             moved = rescheduled(old, f"{old.partition(':')[0]}: {line.partition(':')[2].strip()}", said, today)
             if old in notes.added:
                 notes.added[notes.added.index(old)] = moved

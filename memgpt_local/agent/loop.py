@@ -98,6 +98,11 @@ OFFERS_OF_HELP = (
     "Is there anything I could",
     "Is there anything you need",
     "How may I",
+    # the offer turned round, the user asked to help the assistant: "That's great to hear! How can
+    # you help me today?" to "Hi, I'm Tomás. I teach year 4 ..." (a `make run` chat, stop 58)
+    "How can you help",
+    "Can you help me",
+    "What can you do for me",
     "What else can I",
     "Let me know if you",
     "Feel free to",

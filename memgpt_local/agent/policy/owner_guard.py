@@ -24,7 +24,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from memgpt_local.agent.fact_owners import CLAUSE_SPLIT
+from memgpt_local.agent.fact_owners import CLAUSE_SPLIT, pronouns_named
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.policy.greet_by_name import human_lines, known_name
 from memgpt_local.agent.turn import Hold, Turn
@@ -43,7 +43,13 @@ from memgpt_local.text import (
 )
 
 # a person's name at the start of a label or value, as its subject: "Nadia's ...", "Tom is ..."
-_SUBJECT = re.compile(rf"^([{UPPER}][{LOWER}]+)(?:'s\b|\s+(?:is|was|has|had|will|and|got|gets)\b)")
+_SUBJECT = re.compile(
+    rf"^([{UPPER}][{LOWER}]+)(?:'s\b|\s+(?:is|was|has|had|will|and|got|gets|lives|lived|works|worked|moved)\b)"
+)
+# where someone lives or works, told of them, and said as the user's: "Luis lives in Alicante."
+# answered "How do you like living in Alicante?" (a `make run` chat, stop 58)
+_LIVES_OR_WORKS = re.compile(r"\b(?:lives|lived|works|worked|moved)\b", re.IGNORECASE)
+_YOU_LIVE_OR_WORK = re.compile(r"\byou(?:'re|\s+are)?\b[^.!?]*?\b(?:live|living|work|working|moved)\b", re.IGNORECASE)
 _TO_THE_USER = re.compile(r"\b(?:you|you're|your|yours|yourself)\b", re.IGNORECASE)
 SHARED_WORDS = 2  # words of the note's value a sentence must say to be telling it
 
@@ -124,6 +130,10 @@ def _named(text: str) -> set[str]:
     return {stem(w.lower()) for w in re.findall(rf"\b[{UPPER}][{LOWER}]+", text)}
 
 
+# capitalised openers of a clause that name nobody: "He lives in Alicante." with no one he is
+_NO_NAMES = frozenset("he she it they this that there here what who".split())
+
+
 def told_of_others(message: str, lines: Sequence[str], user_name: str | None) -> list[Owned]:
     """The clauses of ``message`` (the user's statements) whose subject is someone else named,
     as notes about them: the reply is written before the notes pass saves them, and "Sam got a
@@ -140,7 +150,7 @@ def told_of_others(message: str, lines: Sequence[str], user_name: str | None) ->
     for sentence in sentences(statements(message)):
         for clause in CLAUSE_SPLIT.split(sentence):
             subject = _SUBJECT.match(clause.strip())
-            if subject is None or FIRST_PERSON.search(clause) or subject[1].lower() in animals:
+            if subject is None or FIRST_PERSON.search(clause) or subject[1].lower() in animals | _NO_NAMES:
                 continue
             note = owned_by_another(f"{subject[1]}: {clause.strip()}", user_name)
             if note is not None:
@@ -161,8 +171,13 @@ def told_as_users(reply: str, notes: Sequence[Owned]) -> tuple[str, Owned] | Non
             shared = len(note.words & said_stems)  # a day in common counts once: "your wedding on Sunday"
             # what the user just told of someone is theirs only said as "your ...": "Are you moving to
             # Bath for the job?" asks about it
-            yours = not note.told or any(
-                {stem(w) for w in words(m[1])} & note.words - _named(note.line) for m in _YOUR_THING.finditer(sentence)
+            yours = (
+                not note.told
+                or any(
+                    {stem(w) for w in words(m[1])} & note.words - _named(note.line)
+                    for m in _YOUR_THING.finditer(sentence)
+                )
+                or bool(_LIVES_OR_WORKS.search(note.line) and _YOU_LIVE_OR_WORK.search(sentence))
             )
             if shared and shared + bool(note.when & _when_words(sentence)) >= SHARED_WORDS and yours:
                 return sentence, note
@@ -191,6 +206,16 @@ def users_own_given_away(reply: str, lines: Sequence[str]) -> tuple[str, str, st
     return None
 
 
+def _last_reply(turn: Turn, memory: MemoryView) -> str:
+    """The assistant's last message sent before the turn's event, else ""."""
+    sent = [
+        str((m.function_args or {}).get("message") or "")
+        for m in memory.in_context()
+        if m.role == "assistant" and (turn.event_id is None or m.id < turn.event_id)
+    ]
+    return next((text for text in reversed(sent) if text), "")
+
+
 class OwnerGuard(Policy):
     name = "owner_guard"
 
@@ -210,7 +235,10 @@ class OwnerGuard(Policy):
                 hide_draft=True,
                 keeps_words=True,
             )
-        notes = owned_notes(lines, user) + told_of_others(turn.question or "", lines, user)
+        # "he" and "she" read as whom they mean: "He lives in Alicante." after "I don't know where
+        # Luis lives." was answered "How do you like living in Alicante?" (a `make run` chat, stop 58)
+        told = pronouns_named(turn.question or "", user or "", _last_reply(turn, memory))
+        notes = owned_notes(lines, user) + told_of_others(told, lines, user)
         found = told_as_users(draft.message, notes)
         if found is None:
             return None

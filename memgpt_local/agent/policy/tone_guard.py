@@ -43,7 +43,12 @@ _NOT_SO = re.compile(r"\b(?:not|never|no\s+longer|n't)\s+(?:\w+\s+)?$", re.IGNOR
 _CHEER = re.compile(
     r"^\W*(?:(?:that's|that\s+is|this\s+is|how|what)\s+(?:a\s+)?(?:so\s+|really\s+)?(?:great|wonderful|awesome|fantastic"
     r"|amazing|exciting|lovely|cool|brilliant|good\s+news|great\s+news)\b|(?:great|wonderful|awesome|fantastic"
-    r"|amazing|yay|congratulations)\b|i'?m\s+(?:so\s+|really\s+)?glad\b|i\s+am\s+(?:so\s+)?glad\b)",
+    r"|amazing|yay|congratulations)\b|i'?m\s+(?:so\s+|really\s+)?glad\b|i\s+am\s+(?:so\s+)?glad\b"
+    # "Tired. I think a stomach bug is going around the school." got "That's a good sign." (a `make
+    # run` chat, stop 58)
+    r"|(?:that's|that\s+is|it's|this\s+is)\s+(?:a\s+)?(?:so\s+|really\s+|very\s+)?(?:good|nice|fun|positive)"
+    r"(?:\s+(?:sign|thing|news|to\s+hear))?\b|(?:that\s+|it\s+)?sounds\s+(?:so\s+|really\s+)?(?:great|good|fun"
+    r"|lovely|amazing|exciting|wonderful|nice)\b|(?:good|glad|nice)\s+to\s+hear\b)",
     re.IGNORECASE,
 )
 
