@@ -1902,6 +1902,11 @@ def test_a_word_the_user_puts_right_is_put_right_in_the_saved_line(store):
     assert corrected_words(saved, "Mum's the one, not Dad.") == []
     assert corrected_words(saved, "I'm tired, not sleepy.") == []
     assert corrected_words(saved, "They're on Tuesday, not Thursday.") == []
+    # a thing for a thing, said with its article (a `make run` chat, stop 58)
+    porto = ["Name: Tomás", "Porto party: her birthday in January (2027-01)"]
+    fixed = ("Porto party: her birthday in January (2027-01)", "Porto trip: her birthday in January (2027-01)")
+    assert corrected_words(porto, "It's a trip, not a party! What does Ana do?") == [fixed]
+    assert corrected_words(["Drink: tea"], "I'd like a tea, not a coffee.") == []  # no line says coffee
 
 
 def test_a_relative_the_user_says_is_someone_elses_is_refiled_under_them(store):
@@ -2407,3 +2412,15 @@ def test_a_line_said_again_under_a_plural_or_another_label_of_the_same_one_is_no
         value
         == "Name: Tomás\nTrip: Porto with Ana, for her birthday, moved to February (2027-02), flights were cheaper"
     )
+
+
+def test_a_label_of_the_place_the_user_goes_to_and_a_word_never_said_is_a_trip():
+    """A `make run` chat (stop 58): "Porto party: her birthday in January" for "Ana and I are going
+    to Porto in January for her birthday.", greeted "Ana is going to have a Porto party"."""
+    from memgpt_local.agent.fact_lines import tidied
+
+    said = "Honestly, padel is most of my free time. Ana and I are going to Porto in January for her birthday."
+    assert tidied("Porto party: her birthday in January", said) == "Trip: to Porto, her birthday in January"
+    assert tidied("Porto: in January, for Ana's birthday", said) == "Porto: in January, for Ana's birthday"
+    assert tidied("Porto party: last night", "We had a Porto party last night.") == "Porto party: last night"
+    assert tidied("Porto wine: love it", "I'm going to Porto, I love port wine.") == "Porto wine: love it"

@@ -704,6 +704,38 @@ _ONLY_A_DAY = re.compile(
 )
 
 
+_TRAVELS = re.compile(
+    r"\b(?:going|go|goes|flying|fly|flies|driving|drive|heading|head|off|trip|travel\w*|holiday)\b", re.I
+)
+
+
+def trip_label(line: str, said: str) -> str:
+    """``line`` filed as a trip when its label is the place the user said they go to and a word
+    they never said: "Ana and I are going to Porto in January for her birthday." was saved
+    "Porto party: her birthday in January", and the next login said "Ana is going to have a
+    Porto party" (a `make run` chat, stop 58). It is "Trip: to Porto, her birthday in January"."""
+    label, sep, value = line.partition(":")
+    head = label.split()
+    if not sep or len(head) != 2 or not head[0][:1].isupper() or stem(head[1]) in stems(said):
+        return line
+    place = head[0]
+    went = any(
+        re.search(rf"\bto\s+{re.escape(place)}\b", sentence) and _TRAVELS.search(sentence)
+        for sentence in sentences(said)
+    )
+    if not went:
+        return line
+    value = value.strip()
+    return f"Trip: {value}" if place in value else f"Trip: to {place}, {value}"
+
+
+def tidied(line: str, said: str) -> str:
+    """``line`` as the notes write it, from what the model wrote after ``said``: its words read as
+    the user wrote them (``unglued``), a trip filed as one (``trip_label``), its label plain
+    (``plain_label``)."""
+    return plain_label(trip_label(unglued(line, said), said))
+
+
 def plain_label(line: str) -> str:
     """``line`` with a label that says more than its topic made plain: "Parrot's name: Kiwi" is
     "Parrot: Kiwi" (an eval chat block held "Parrot's name: Drarkmeette" beside the same fact as

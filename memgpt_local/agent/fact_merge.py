@@ -474,7 +474,10 @@ def merge(
 
 
 # "lessons, not lesions", "it's Sara not Sarah": the word the user meant, then the one they did not
-_NOT_THAT = re.compile(rf"\b(?P<right>[{UPPER}{LOWER}][\w'-]*)\s*,?\s+not\s+(?P<wrong>[{UPPER}{LOWER}][\w'-]*)\b")
+# ("a trip, not a party": one thing for another, said with its article)
+_NOT_THAT = re.compile(
+    rf"\b(?P<right>[{UPPER}{LOWER}][\w'-]*)\s*,?\s+not\s+(?P<article>(?i:a|an|the)\s+)?(?P<wrong>[{UPPER}{LOWER}][\w'-]*)\b"
+)
 
 
 def corrected_words(saved: Sequence[str], said: str) -> list[tuple[str, str]]:
@@ -485,7 +488,7 @@ def corrected_words(saved: Sequence[str], said: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for m in _NOT_THAT.finditer(said):
         right, wrong = m["right"], m["wrong"]
-        if right.lower() == wrong.lower() or not _one_for_another(right, wrong):
+        if right.lower() == wrong.lower() or not _one_for_another(right, wrong, bool(m["article"])):
             continue
         pattern = re.compile(rf"(?<![\w'-]){re.escape(wrong)}(?![\w'-])", re.IGNORECASE)
         for line in saved:
@@ -502,13 +505,17 @@ def corrected_words(saved: Sequence[str], said: str) -> list[tuple[str, str]]:
 _DAY_NAMES = frozenset(WEEKDAYS) | {month.lower() for month in MONTHS}
 
 
-def _one_for_another(right: str, wrong: str) -> bool:
+def _one_for_another(right: str, wrong: str, a_thing: bool = False) -> bool:
     """Whether the user's ``right`` can stand for ``wrong``: a spelling near it ("lessons" for
-    "lesions", "Sara" for "Sarah") or two names. "Mum's the one, not Dad" puts no "One" for
-    "Dad"; a day is left to the notes pass, which writes its date ("Tuesday, not Thursday")."""
+    "lesions", "Sara" for "Sarah"), two names, or a thing for a thing (``a_thing``: "It's a trip,
+    not a party!" for "Porto party: ...", a `make run` chat, stop 58). "Mum's the one, not Dad"
+    puts no "One" for "Dad"; a day is left to the notes pass, which writes its date ("Tuesday,
+    not Thursday")."""
     a, b = right.lower(), wrong.lower()
-    if a in _DAY_NAMES or b in _DAY_NAMES:
+    if a in _DAY_NAMES or b in _DAY_NAMES or a in ("one", "ones") or a in STOPWORDS or b in STOPWORDS:
         return False
+    if a_thing:
+        return True
     if SequenceMatcher(None, a, b).ratio() >= 0.6:
         return True
     return right[0].isupper() and wrong[0].isupper() and a not in STOPWORDS and b not in STOPWORDS

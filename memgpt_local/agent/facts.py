@@ -82,10 +82,9 @@ from memgpt_local.agent.fact_lines import (
     moved_home,
     moved_to,
     only_urged,
-    plain_label,
     states_something_personal,
     takes_up_suggestion,
-    unglued,
+    tidied,
     without_bare_days,
     worth_saving,
 )
@@ -660,9 +659,7 @@ class FactNoter:
         ]
         lines = animal_kinds(people_not_animals(owned_animals(lines, said), saved, said), said)
         dropped = [line for line in found if line not in lines]
-        dated = carry_days(
-            [annotate(as_note(plain_label(unglued(line, said))), day, context=said) for line in lines], said, day
-        )
+        dated = carry_days([annotate(as_note(tidied(line, said)), day, context=said) for line in lines], said, day)
         stated = list(dated)  # what the notes pass read in the statements alone
         plans = [(said, mention) for mention in undated_plans(dated, said, day)]
         plans += [(helping, m) for m in plans_in(helping, day) if not any(m.value in ln for ln in dated)]
@@ -676,10 +673,7 @@ class FactNoter:
                 ).text
             )
             planned = [ln for ln in asked if worth_saving(ln, text)]
-            dated += [
-                with_day(annotate(as_note(plain_label(unglued(ln, text))), day, context=text), mention)
-                for ln in planned
-            ]
+            dated += [with_day(annotate(as_note(tidied(ln, text)), day, context=text), mention) for ln in planned]
             dropped += [ln for ln in asked if ln not in planned]
         answered: list[str] = []
         # what the passes above found in a message that says nothing of its writer ("Cardiff, since
@@ -708,7 +702,7 @@ class FactNoter:
                 and label_of(ln) not in labels
                 and not message_under_another_topic(ln, message)
             ]
-            dated += [annotate(as_note(plain_label(unglued(ln, message))), day, context=message) for ln in answered]
+            dated += [annotate(as_note(tidied(ln, message)), day, context=message) for ln in answered]
             dropped += [ln for ln in asked if ln not in answered]
         now: list[str] = []
         if saved and changes_work(said):

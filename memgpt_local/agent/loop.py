@@ -100,8 +100,12 @@ OFFERS_OF_HELP = (
     "How may I",
     # the offer turned round, the user asked to help the assistant: "That's great to hear! How can
     # you help me today?" to "Hi, I'm Tomás. I teach year 4 ..." (a `make run` chat, stop 58)
+    "How can we",  # "How can I" banned: "That's interesting! How can we help you today?" (stop 58)
     "How can you help",
+    "How can you assist",  # banned "help", it wrote "How can you assist me today?" (stop 58)
+    "How could you help",
     "Can you help me",
+    "Can you assist me",
     "What can you do for me",
     "What else can I",
     "Let me know if you",
