@@ -250,7 +250,7 @@ def test_a_guard_variant_lets_out_a_draft_that_the_defaults_hold(tmp_path, varia
     from memgpt_local.memory import open_store
 
     draft = FunctionCall(thought="", function="send_message", arguments={"message": bad})
-    reply = FunctionCall(thought="", function="send_message", arguments={"message": "That sounds lovely. Enjoy!"})
+    reply = FunctionCall(thought="", function="send_message", arguments={"message": "Thanks for telling me!"})
     for name, sent in (("default", [reply.arguments["message"]]), (variant, [bad])):
         settings = VARIANTS[name].settings(Settings().agent).model_dump()
         settings["fact_notes"]["enabled"] = False  # the script holds the turn's own steps only

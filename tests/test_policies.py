@@ -1303,6 +1303,10 @@ def test_a_login_mentions_a_note_the_last_greeting_did_not_unless_its_day_is_nea
     )
     assert opener(notes, date(2026, 12, 18), greeted) == f'"{notes[1]}" (2026-12-19 is in 1 day)'  # near: said again
     assert opener(notes[1:2], date(2026, 12, 6), greeted) == f'"{notes[1]}" (2026-12-19 is in 13 days)'  # nothing else
+    # a note that only names someone is mentioned when there is nothing else (a `make run` chat, stop 58)
+    named = ["Work: teaches year 4 in Valencia", "Hobbies: padel every Wednesday night with Luis", "Brother: Luis"]
+    assert opener(named, date(2026, 12, 6)) == f'"{named[1]}"'
+    assert opener(named[2:], date(2026, 12, 6)) == f'"{named[2]}"'
 
 
 def test_greetings_of_are_what_each_login_drafted():
@@ -1350,7 +1354,8 @@ def test_a_greeting_is_asked_about_the_dated_note_nearest_to_today():
     )
     assert opener(notes, date(2026, 12, 3)) == '"Sister: Kasia, visiting tomorrow (2026-12-03)" (2026-12-03 is today)'
     assert opener(notes, date(2027, 3, 30)) == '"Trip: Rome in spring (2027-04-02)" (2027-04-02 is in 3 days)'
-    assert opener(notes, date(2026, 12, 5)) == '"Dog: Pierogi"'  # the visit is past: the newest undated note
+    # the visit is past: the newest undated note that says more than a name ("Dog: Pierogi", stop 58)
+    assert opener(notes, date(2026, 12, 5)) == '"Work: night shifts at a bakery"'
     assert opener(notes[1:3], date(2026, 12, 5)) is None and opener([], date(2026, 12, 5)) is None
     # a month ahead is said to be ahead (a `make run` chat, stop 50: "started university ... in September 2027")
     plan = ["Granddaughter: Saoirse; starts medicine in September (2027-09)"]
@@ -2514,6 +2519,12 @@ def test_core_at_question_quotes_the_lines_a_question_about_the_user_asks_about(
     assert policy.start(Turn(question="What tea do I like?"), memory) == []  # the persona's lines are not the user's
     assert policy.start(Turn(question="Any tips for Leeds in winter? I live there."), memory) == []  # advice
     assert policy.start(Turn(question=None, kind="login"), memory) == []
+    # a question that names nothing asks of what its message tells (a `make run` chat, stop 58)
+    trip = FakeMemory(core=[("human", "Name: Tomás"), ("human", "Porto trip: her birthday in January (2027-01)")])
+    (notice,) = policy.start(Turn(question="Ha, it's a trip, not a party. When are we going, by the way?"), trip)
+    assert "[human] Porto trip: her birthday in January" in notice.content
+    assert policy.start(Turn(question="When are we going, by the way?"), trip) == []
+    assert policy.start(Turn(question="Long day at work. When are we going?"), trip) == []
 
 
 def test_a_name_is_matched_by_its_word_not_its_first_four_letters():

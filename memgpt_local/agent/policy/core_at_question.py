@@ -26,7 +26,15 @@ from memgpt_local.agent.turn import Turn
 from memgpt_local.memory.core import default_text
 from memgpt_local.memory.dates import spoken_days
 from memgpt_local.schemas import NewMessage
-from memgpt_local.text import asks_for_help, lines_about, questions, their_lines
+from memgpt_local.text import (
+    ASKING_WORDS,
+    asks_for_help,
+    content_words,
+    lines_about,
+    questions,
+    statements,
+    their_lines,
+)
 
 MAX_LINES = 4  # a question that matches more lines than this is matched loosely: none is quoted
 
@@ -40,6 +48,11 @@ def lines_asked_about(question: str | None, memory: MemoryView, most: int | None
     placeholder = default_text("human").strip()
     facts = [("human", line) for line in human_lines(memory) if line.strip() != placeholder]
     lines = lines_about(asked, facts, theirs=False)  # the user's facts: "I answer like a friend" matched "do I like"
+    if not lines and set(content_words(asked)) <= ASKING_WORDS:
+        # a question that names nothing asks of what its message tells: "Ha, it's a trip, not a
+        # party. When are we going, by the way?" was searched as "when are we going" and denied,
+        # under "Porto trip: ... in January" (a `make run` chat, stop 58)
+        lines = lines_about(statements(question or ""), facts, theirs=False)
     return [*lines, *their_lines(lines, facts)] if most is None or len(lines) <= most else []
 
 

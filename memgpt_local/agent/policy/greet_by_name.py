@@ -36,7 +36,9 @@ from memgpt_local.schemas import Message, NewMessage
 from memgpt_local.text import (
     BARE_LABEL_STEMS,
     DEATH,
+    LOWER,
     STOPWORDS,
+    UPPER,
     content_words,
     label_topics,
     sentences,
@@ -193,10 +195,14 @@ def opener(facts: Sequence[str], today: date, greeted: Sequence[str] = ()) -> st
     undated = [line for line in facts if first_iso_day(line) is None]
     if not undated:
         return None
+    # a note that only names someone gives a greeting nothing to ask: "Brother: Luis" was greeted
+    # "I just wanted remind you that your brother Luis is a brother." (a `make run` chat, stop 58)
+    undated = [line for line in undated if not _ONLY_A_NAME.match(line.partition(":")[2])] or undated
     ahead = _month_ahead(undated[-1], today)
     return f'"{undated[-1]}"' + (f" ({ahead}: it has not happened yet)" if ahead else "")
 
 
+_ONLY_A_NAME = re.compile(rf"^\s*[{UPPER}][{LOWER}'-]+\s*$")
 _ISO_MONTH = re.compile(r"\b(\d{4})-(\d{2})\b(?!-\d)")
 
 
