@@ -2424,3 +2424,25 @@ def test_a_label_of_the_place_the_user_goes_to_and_a_word_never_said_is_a_trip()
     assert tidied("Porto: in January, for Ana's birthday", said) == "Porto: in January, for Ana's birthday"
     assert tidied("Porto party: last night", "We had a Porto party last night.") == "Porto party: last night"
     assert tidied("Porto wine: love it", "I'm going to Porto, I love port wine.") == "Porto wine: love it"
+
+
+def test_a_name_as_work_from_a_message_of_no_work_is_no_line():
+    """A `make run` chat (stop 58): "Work: Porto" for "... we moved Porto to February, flights were
+    cheaper." replaced "Work: teaches year 4 at a primary school in Valencia"."""
+    from memgpt_local.agent.fact_lines import a_name_for_work
+
+    said = "He lives in Alicante, by the way. Luis, I mean. And we moved Porto to February, flights were cheaper."
+    assert a_name_for_work("Work: Porto", said)
+    assert not a_name_for_work("Work: Google", "I work at Google now.")
+    assert not a_name_for_work("Work: nurse", "I'm a nurse.")
+
+
+def test_whom_he_or_she_meant_said_after_it_names_them():
+    """A `make run` chat (stop 58): "He lives in Alicante, by the way. Luis, I mean." was saved "He's
+    home: Alicante"."""
+    from memgpt_local.agent.fact_owners import pronouns_named
+
+    said = "He lives in Alicante, by the way. Luis, I mean. And we moved Porto to February."
+    assert pronouns_named(said, "Tomás").startswith("Luis lives in Alicante, by the way.")
+    assert pronouns_named("She starts on Monday. I mean Ana.", "Tomás").startswith("Ana starts on Monday.")
+    assert pronouns_named("He lives in Alicante. Luis is lovely.", "Tomás").startswith("He lives in Alicante.")

@@ -2525,6 +2525,11 @@ def test_core_at_question_quotes_the_lines_a_question_about_the_user_asks_about(
     assert "[human] Porto trip: her birthday in January" in notice.content
     assert policy.start(Turn(question="When are we going, by the way?"), trip) == []
     assert policy.start(Turn(question="Long day at work. When are we going?"), trip) == []
+    # where the message tells nothing, of what the assistant said last (the same chat)
+    greeting = "Hello Tomás! Your Porto trip is coming up in January."
+    trip.context = [msg(1, "assistant", "", function_name="send_message", function_args={"message": greeting})]
+    (notice,) = policy.start(Turn(question="Yes! When are we going, remind me?"), trip)
+    assert "[human] Porto trip: her birthday in January" in notice.content
 
 
 def test_a_name_is_matched_by_its_word_not_its_first_four_letters():

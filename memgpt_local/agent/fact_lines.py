@@ -231,6 +231,7 @@ def worth_saving(line: str, said: str, asked: str = "") -> bool:
         and not a_guess(line)
         and not hearsay(line, said)
         and not only_who(line)
+        and not a_name_for_work(line, said)
         and not asks_the_listener(line)
         and not someone_elses_relative(line)
         and not unsaid_relative(line, said)
@@ -410,6 +411,25 @@ _GUESS = re.compile(
 
 
 _TOGETHER = frozenset("and & both together with".split())
+
+
+_WORK_WORDS = re.compile(
+    r"\b(?:work\w*|job|jobs|employ\w*|office|shifts?|company|firm|boss|colleagues?|career|hired|teach\w*)\b", re.I
+)
+
+
+def a_name_for_work(line: str, said: str) -> bool:
+    """Whether ``line`` is a work line whose value is only a name, from a message that says
+    nothing of work: "Work: Porto" for "... we moved Porto to February, flights were cheaper."
+    replaced "Work: teaches year 4 at a primary school in Valencia" (a `make run` chat, stop 58)."""
+    label, _, value = line.partition(":")
+    named = value.split()
+    return (
+        label.strip().lower() in WORK_LABELS | _WORK_NAMES
+        and 0 < len(named) <= 3
+        and all(w[:1].isupper() for w in named)
+        and not _WORK_WORDS.search(said)
+    )
 
 
 def only_who(line: str) -> bool:

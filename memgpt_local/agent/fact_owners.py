@@ -360,6 +360,10 @@ def told_of_in_a_clause(lines: Sequence[str], said: str, user: str = "") -> list
 _CLAUSE_PRONOUN = re.compile(
     r"(?:[,;:]|\s-|\b(?:and|but|because|so|though|although|since|as))\s+(?P<pronoun>he|she)\b", re.IGNORECASE
 )
+# a sentence that says whom the one before meant: "Luis, I mean.", "I mean Luis."
+_MEANT = re.compile(
+    rf"^\W*(?:(?i:i\s+mean)\s+(?P<a>[{UPPER}][{LOWER}]+)|(?P<b>[{UPPER}][{LOWER}]+),?\s+(?i:i\s+mean))\W*$"
+)
 _SENTENCE_PRONOUN = re.compile(r"^(?:(?:oh|and|but|well|also|btw|so)\b,?\s*)*(?P<pronoun>he|she)\b", re.IGNORECASE)
 # a capitalised word after these is a place or a time, not a person: "outside Dijon", "over Christmas"
 _BEFORE_A_PLACE = frozenset(
@@ -413,7 +417,17 @@ def pronouns_named(said: str, user: str = "", before: str = "") -> str:
 
     out: list[str] = []
     told: dict[str, str] = {}  # whom each pronoun was last read as
-    for sentence in sentences(said):
+    said_as = sentences(said)
+    for i, sentence in enumerate(said_as[1:], 1):
+        # whom the sentence before meant, said after it: "He lives in Alicante, by the way. Luis, I
+        # mean." was saved "He's home: Alicante" (a `make run` chat, stop 58)
+        meant = _MEANT.match(sentence)
+        opening = _SENTENCE_PRONOUN.match(said_as[i - 1])
+        if meant and opening:
+            who = meant["a"] or meant["b"]
+            said_as[i - 1] = _named(opening, who) + said_as[i - 1][opening.end() :]
+            told[opening["pronoun"].lower()] = who
+    for sentence in said_as:
         # the nearest sentence before that speaks of anyone: "no, I don't think I ever said. it's
         # cassoulet, he'd eat it every day." after "I don't know Henri's favourite food." (stop 52)
         earlier = next((text for text in reversed(out) if _people_in(text)), before)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 
 from memgpt_local.agent.policy.all_questions import asked_questions
-from memgpt_local.agent.policy.base import MemoryView, Policy
+from memgpt_local.agent.policy.base import MemoryView, Policy, reply_before
 from memgpt_local.agent.policy.core_at_question import lines_asked_about
 from memgpt_local.agent.policy.greet_by_name import human_lines
 from memgpt_local.agent.turn import Turn
@@ -158,7 +158,7 @@ class AnswerStart(Policy):
         asked = questions(question)
         if turn.kind == "login" or not (FIRST_PERSON.search(asked) or _WHO.search(asked)):
             return []
-        lines = lines_asked_about(question, memory)
+        lines = lines_asked_about(question, memory, before=reply_before(turn, memory))
         if lines:
             turn.reply_start = answer_start(asked, lines)
             if turn.reply_start and len(asked_questions(asked)) == 1:

@@ -109,6 +109,17 @@ def reply_target(turn: Turn) -> str:
     return f"{users_message(turn)}, in your own words, without copying it" if turn.question else "the event above"
 
 
+def reply_before(turn: Turn, memory: MemoryView) -> str:
+    """The assistant's last message sent before the turn's event (all of the conversation in view
+    when the event is not stored yet), else ""."""
+    sent = [
+        str((m.function_args or {}).get("message") or "")
+        for m in memory.in_context()
+        if m.role == "assistant" and (turn.event_id is None or m.id < turn.event_id)
+    ]
+    return next((text for text in reversed(sent) if text), "")
+
+
 def users_message(turn: Turn) -> str:
     """The user's message of the turn, quoted for a notice: 'the user's message ("...")'."""
     return f'the user\'s message ("{turn.question}")'

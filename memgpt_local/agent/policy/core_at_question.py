@@ -20,7 +20,7 @@ On by default since stop 34: eval chat tuning seed 6, wording 1, at 7ab5f9f, cor
 from __future__ import annotations
 
 from memgpt_local import events
-from memgpt_local.agent.policy.base import MemoryView, Policy
+from memgpt_local.agent.policy.base import MemoryView, Policy, reply_before
 from memgpt_local.agent.policy.greet_by_name import human_lines
 from memgpt_local.agent.turn import Turn
 from memgpt_local.memory.core import default_text
@@ -39,9 +39,13 @@ from memgpt_local.text import (
 MAX_LINES = 4  # a question that matches more lines than this is matched loosely: none is quoted
 
 
-def lines_asked_about(question: str | None, memory: MemoryView, most: int | None = MAX_LINES) -> list[str]:
+def lines_asked_about(
+    question: str | None, memory: MemoryView, most: int | None = MAX_LINES, before: str = ""
+) -> list[str]:
     """The ``human`` block's lines the questions of ``question`` ask about, as ``[human] line``
-    (none for a request for advice, or when more than ``most`` match)."""
+    (none for a request for advice, or when more than ``most`` match); a question that names
+    nothing asks about what its message tells, else about ``before`` (the assistant's message
+    before it)."""
     asked = questions(question or "")
     if not asked or asks_for_help(asked):
         return []
@@ -51,8 +55,13 @@ def lines_asked_about(question: str | None, memory: MemoryView, most: int | None
     if not lines and set(content_words(asked)) <= ASKING_WORDS:
         # a question that names nothing asks of what its message tells: "Ha, it's a trip, not a
         # party. When are we going, by the way?" was searched as "when are we going" and denied,
-        # under "Porto trip: ... in January" (a `make run` chat, stop 58)
-        lines = lines_about(statements(question or ""), facts, theirs=False)
+        # under "Porto trip: ... in January" (a `make run` chat, stop 58); or, where that tells
+        # nothing, of what the assistant said last ("Yes! When are we going, remind me?" after a
+        # greeting about the trip, the same chat)
+        for told in (statements(question or ""), before):
+            lines = lines_about(told, facts, theirs=False) if told else []
+            if lines:
+                break
     return [*lines, *their_lines(lines, facts)] if most is None or len(lines) <= most else []
 
 
@@ -60,7 +69,7 @@ class CoreAtQuestion(Policy):
     name = "core_at_question"
 
     def start(self, turn: Turn, memory: MemoryView) -> list[NewMessage]:
-        lines = lines_asked_about(turn.question, memory)
+        lines = lines_asked_about(turn.question, memory, before=reply_before(turn, memory))
         if not lines:
             return []
         text = (

@@ -11,7 +11,7 @@ reply. A search that does not show one leaves the model free to search on.
 
 from __future__ import annotations
 
-from memgpt_local.agent.policy.base import MemoryView, Policy
+from memgpt_local.agent.policy.base import MemoryView, Policy, reply_before
 from memgpt_local.agent.policy.core_at_question import lines_asked_about
 from memgpt_local.agent.turn import StepRecord, Turn
 from memgpt_local.schemas import NewMessage
@@ -25,7 +25,7 @@ class CoreFound(Policy):
     def after_step(self, turn: Turn, step: StepRecord, memory: MemoryView) -> list[NewMessage]:
         if not step.outcome.searched or not turn.question:
             return []
-        lines = lines_asked_about(turn.question, memory)  # "[human] Brother: Pestia"
+        lines = lines_asked_about(turn.question, memory, before=reply_before(turn, memory))  # "[human] Brother: Pestia"
         if any(line.split("] ", 1)[-1] in step.outcome.text for line in lines):
             turn.require_reply(REASON)
         return []

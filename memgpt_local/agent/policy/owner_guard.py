@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from memgpt_local.agent.fact_owners import CLAUSE_SPLIT, pronouns_named
-from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
+from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, reply_before
 from memgpt_local.agent.policy.greet_by_name import human_lines, known_name
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.text import (
@@ -206,16 +206,6 @@ def users_own_given_away(reply: str, lines: Sequence[str]) -> tuple[str, str, st
     return None
 
 
-def _last_reply(turn: Turn, memory: MemoryView) -> str:
-    """The assistant's last message sent before the turn's event, else ""."""
-    sent = [
-        str((m.function_args or {}).get("message") or "")
-        for m in memory.in_context()
-        if m.role == "assistant" and (turn.event_id is None or m.id < turn.event_id)
-    ]
-    return next((text for text in reversed(sent) if text), "")
-
-
 class OwnerGuard(Policy):
     name = "owner_guard"
 
@@ -237,7 +227,7 @@ class OwnerGuard(Policy):
             )
         # "he" and "she" read as whom they mean: "He lives in Alicante." after "I don't know where
         # Luis lives." was answered "How do you like living in Alicante?" (a `make run` chat, stop 58)
-        told = pronouns_named(turn.question or "", user or "", _last_reply(turn, memory))
+        told = pronouns_named(turn.question or "", user or "", reply_before(turn, memory))
         notes = owned_notes(lines, user) + told_of_others(told, lines, user)
         found = told_as_users(draft.message, notes)
         if found is None:
