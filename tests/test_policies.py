@@ -2744,6 +2744,10 @@ def test_answer_start_begins_the_reply_with_the_label_of_the_line_that_answers()
         # a `make run` chat, stop 58
         ("Tired. I think a stomach bug is going around the school.", "That's a good sign. How will you feel tomorrow?"),
         ("Rough day, two kids threw up in class.", "Sounds fun!"),
+        (
+            "Great. Pimienta has been limping a bit since yesterday, I'm taking her to the vet on Thursday.",
+            "I see. Pimienta has been limping since yesterday, and you're taking her to the vet. That's good news!",
+        ),
     ],
 )
 def test_tone_guard_holds_a_cheerful_opening_to_something_hard_once(said, reply):
@@ -2766,6 +2770,8 @@ def test_tone_guard_holds_a_cheerful_opening_to_something_hard_once(said, reply)
         ("I got the job!", "That's great news!"),
         ("I'm off to Lisbon on Friday!", "How exciting!"),  # off somewhere
         ("How do I stop feeling anxious before exams?", "That's a great question. Try breathing slowly."),  # asked
+        # a cheer after a kind sentence that says more than cheer (stop 58)
+        ("My dog is limping, the vet says it's nothing.", "Poor thing. That's good to hear from the vet though."),
     ],
 )
 def test_tone_guard_lets_kind_or_fitting_replies_go(said, reply):
@@ -3236,3 +3242,16 @@ def test_owner_guard_reads_he_and_she_as_whom_the_last_reply_spoke_of():
     # nobody spoken of before: "he" stays unread
     alone = FakeMemory(core=[("human", "Name: Tomás")])
     assert OwnerGuard().review(told, draft("How do you like living in Alicante?"), alone) is None
+
+
+def test_owner_guard_holds_someone_elses_home_said_as_where_the_user_is():
+    """A `make run` chat (stop 58): under "Luis's home: Alicante" a login greeted "Hello Tomás! I'm
+    glad to hear that you're in Alicante."."""
+    from memgpt_local.agent.policy.owner_guard import OwnerGuard
+
+    memory = FakeMemory(core=[("human", "Name: Tomás"), ("human", "Brother: Luis"), ("human", "Luis's home: Alicante")])
+    login = Turn(question=None, kind="login")
+    hold = OwnerGuard().review(login, draft("Hello Tomás! I'm glad to hear that you're in Alicante."), memory)
+    assert hold is not None and "Start with: Hello Tomás! How is Luis" in hold.notice
+    for fine in ("Hello Tomás! How is Luis doing in Alicante?", "Hello Tomás! Are you visiting Alicante soon?"):
+        assert OwnerGuard().review(login, draft(fine), memory) is None, fine

@@ -49,7 +49,13 @@ _SUBJECT = re.compile(
 # where someone lives or works, told of them, and said as the user's: "Luis lives in Alicante."
 # answered "How do you like living in Alicante?" (a `make run` chat, stop 58)
 _LIVES_OR_WORKS = re.compile(r"\b(?:lives|lived|works|worked|moved)\b", re.IGNORECASE)
-_YOU_LIVE_OR_WORK = re.compile(r"\byou(?:'re|\s+are)?\b[^.!?]*?\b(?:live|living|work|working|moved)\b", re.IGNORECASE)
+_YOU_LIVE_OR_WORK = re.compile(
+    r"\byou(?:'re|\s+are)?\b[^.!?]*?\b(?:live|living|work|working|moved)\b|\byou(?:'re|\s+are)\s+(?:in|at|from)\b",
+    re.IGNORECASE,
+)
+# a note of where someone lives or works: one place said as the user's tells it ("Luis's home:
+# Alicante" was greeted "I'm glad to hear that you're in Alicante.", a `make run` chat, stop 58)
+_HOME_OR_WORK = frozenset(stem(w) for w in "home lives live address work works job".split())
 _TO_THE_USER = re.compile(r"\b(?:you|you're|your|yours|yourself)\b", re.IGNORECASE)
 SHARED_WORDS = 2  # words of the note's value a sentence must say to be telling it
 
@@ -180,6 +186,9 @@ def told_as_users(reply: str, notes: Sequence[Owned]) -> tuple[str, Owned] | Non
                 or bool(_LIVES_OR_WORKS.search(note.line) and _YOU_LIVE_OR_WORK.search(sentence))
             )
             if shared and shared + bool(note.when & _when_words(sentence)) >= SHARED_WORDS and yours:
+                return sentence, note
+            where = note.words & _HOME_OR_WORK or _LIVES_OR_WORKS.search(note.line)
+            if shared and where and _YOU_LIVE_OR_WORK.search(sentence):
                 return sentence, note
     return None
 

@@ -35,7 +35,10 @@ _HARD = re.compile(
     # "the Manchester trip is off, Leila's dad has the flu" got "That's great! I'm glad the Manchester
     # trip is off." (a `make run` chat, stop 57)
     r"|flu|covid|fever|cough\w*|cancel(?:l?ed)?|called\s+off|(?:is|was|'s)\s+off(?!\s+to\b)|postponed"
-    r"|fell\s+through)\b",
+    r"|fell\s+through"
+    # "Pimienta has been limping a bit since yesterday, I'm taking her to the vet on Thursday." got
+    # "... That's good news!" (a `make run` chat, stop 58)
+    r"|limp\w*|threw\s+up|throwing\s+up|vomit\w*|stomach\s+bug)\b",
     re.IGNORECASE,
 )
 _NOT_SO = re.compile(r"\b(?:not|never|no\s+longer|n't)\s+(?:\w+\s+)?$", re.IGNORECASE)
@@ -86,6 +89,18 @@ def opens_with(kind: re.Pattern[str], reply: str) -> bool:
     return bool(first) and bool(kind.match(first[0].replace("\u2019", "'")))
 
 
+_BARE_CHEER_WORDS = 4  # "That's good news!", "How exciting!": a sentence that only cheers
+
+
+def cheers(reply: str) -> bool:
+    """Whether ``reply`` opens in cheer, or says a sentence that only cheers anywhere: "I see.
+    Pimienta has been limping a bit since yesterday, and you're taking her to the vet on
+    Thursday. That's good news!" (a `make run` chat, stop 58). "I'm glad you're home now." after
+    a kind first sentence says more than cheer."""
+    told = [s.replace("\u2019", "'") for s in sentences(reply)]
+    return opens_with(_CHEER, reply) or any(_CHEER.match(s) and len(s.split()) <= _BARE_CHEER_WORDS for s in told[1:])
+
+
 def mourned(message: str, lines: list[str]) -> list[str]:
     """The core ``lines`` that tell of the death of someone ``message`` names by name: "Some
     evenings I still set out two teacups out of habit, for Michiko." under "Wife: Michiko, passed
@@ -118,7 +133,7 @@ class ToneGuard(Policy):
                 hide_draft=True,
             )
         lost = mourned(turn.question, human_lines(memory))
-        if not (hard or lost) or not opens_with(_CHEER, draft.message):
+        if not (hard or lost) or not cheers(draft.message):
             return None
         said = ", ".join(f'"{w.lower()}"' for w in dict.fromkeys(hard))
         if not hard:
@@ -130,7 +145,7 @@ class ToneGuard(Policy):
             turn.reply_start = SORRY_START
         return Hold(
             self.name,
-            f"Not sent: the user said {said}, which is hard for them; a reply that opens in cheer does not fit. "
+            f"Not sent: the user said {said}, which is hard for them; a reply that cheers does not fit. "
             "Reply again with a short, kind comment on what they told you.",
             "it cheered at something hard",
             hide_draft=True,
