@@ -281,6 +281,22 @@ def asks_the_past(question: str) -> bool:
     return bool(_A_PAST_VERB.search(_NOT_OF_THE_PAST.sub(" ", question)))
 
 
+# what is known of the user at all: "What do you know about me so far?" has no subject; its "far" was
+# one, nothing held it, and the reply to a user with seven core lines was "I don't know anything about
+# you yet." (a `make run` chat, stop 57)
+ABOUT_THE_USER_AT_ALL = re.compile(
+    r"\b(?:know|remember|recall|learn(?:ed|t)?|gathered|found\s+out|told\s+you|tell\s+me)\b[^?.!]*?"
+    r"\babout\s+(?:me|myself)\b(?:\s+(?:so\s+far|yet|already|now|by\s+now))?\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+
+
+def asks_about_the_user_at_all(question: str) -> bool:
+    """Whether a sentence of ``question`` asks what is known of the user at all ("What do you
+    know about me so far?"): no subject of its own, all the user's facts answer it."""
+    return any(ABOUT_THE_USER_AT_ALL.search(asked) for asked in sentences(question))
+
+
 def tells_the_past(text: str) -> bool:
     """Whether ``text`` tells something that happened (a verb of the past), not a plan or what
     someone says ("Next on my pile is ...", "my cousin says ... is the place to stay")."""

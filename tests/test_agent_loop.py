@@ -558,9 +558,12 @@ def test_a_login_greeting_of_a_known_user_begins_with_their_name(store):
     assert runner.backend.requests[0].avoid.fixed_start == "Hello Dana!"
     # the model's first sentence is never cut at an earlier reply's formula, only before an offer of help
     from memgpt_local.agent.loop import OFFERS_OF_HELP
-    from memgpt_local.text import words
+    from memgpt_local.text import sentence_openings, words
 
-    assert runner.backend.requests[0].avoid.formulas == {tuple(words(offer)) for offer in OFFERS_OF_HELP}
+    # and the persona's sentences (stop 58)
+    persona = sentence_openings(store.core.get(runner.agent_id, "persona").value, 4)
+    offers = {tuple(words(offer)) for offer in OFFERS_OF_HELP}
+    assert persona and runner.backend.requests[0].avoid.formulas == offers | persona
     other = make_runner(store, [say("Welcome back!")], name="other")
     store.core.set_value(other.agent_id, "human", "Name: Dana")
     with pytest.raises(InvalidScriptError, match="forced start"):
@@ -688,7 +691,7 @@ def test_a_greeting_ends_before_an_offer_of_help(store):
     would you like to know about you?". The greeting's fixed "Hello Hamid!" takes no formulas of
     earlier replies (cut at one, a greeting was the bare "Hello Lena!"), but offers of help it does."""
     from memgpt_local.agent.loop import OFFERS_OF_HELP
-    from memgpt_local.text import words
+    from memgpt_local.text import sentence_openings, words
 
     greeting = "Hello Hamid! I know you are a driver in Sheffield."
     runner = make_runner(store, [say(f"{greeting} What else would you like to know about you?")])
@@ -696,7 +699,8 @@ def test_a_greeting_ends_before_an_offer_of_help(store):
     assert runner.run_turn(runner.login_event()).messages == [greeting]
     formulas = runner.backend.requests[0].avoid.formulas
     assert ("what", "else", "would", "you", "like", "to", "know") in formulas
-    assert formulas <= {tuple(words(offer)) for offer in OFFERS_OF_HELP}
+    persona = sentence_openings(store.core.get(runner.agent_id, "persona").value, 4)
+    assert formulas <= {tuple(words(offer)) for offer in OFFERS_OF_HELP} | persona
 
 
 def test_advice_is_not_cut_at_the_words_earlier_advice_began_with(store):
@@ -828,3 +832,12 @@ def test_a_reply_ends_before_the_offer_of_help_turned_round(store):
     runner = make_runner(store, [say("That's great to hear! How can you help me today?")])
     turn = runner.run_turn(events.user_message("Hi, I'm Tomás. I teach year 4 at a primary school in Valencia."))
     assert turn.messages == ["That's great to hear!"]
+
+
+def test_a_greeting_ends_before_a_sentence_of_the_persona(store):
+    """A `make run` chat (stop 58), at two logins: "Hello Tomás! ... I remember what matters from our
+    conversations and look things up in my memory before guessing, ..."."""
+    greeting = "Hello Dana! How are the beehives?"
+    runner = make_runner(store, [say(f"{greeting} I remember what matters from our conversations.")])
+    store.core.set_value(runner.agent_id, "human", "Name: Dana\nHobby: three beehives")
+    assert runner.run_turn(runner.login_event()).messages == [greeting]

@@ -3255,3 +3255,32 @@ def test_owner_guard_holds_someone_elses_home_said_as_where_the_user_is():
     assert hold is not None and "Start with: Hello Tomás! How is Luis" in hold.notice
     for fine in ("Hello Tomás! How is Luis doing in Alicante?", "Hello Tomás! Are you visiting Alicante soon?"):
         assert OwnerGuard().review(login, draft(fine), memory) is None, fine
+
+
+def test_a_question_about_the_user_at_all_is_answered_in_the_second_person():
+    """A `make run` chat (stop 58): "What do you know about me so far?" got "I remember that you're a
+    teacher in Valencia, teaching year 4. I have a partner Ana, who is a architect, and a dog named
+    Pimienta."."""
+    from memgpt_local.agent.policy.perspective_guard import speaks_as_user
+    from memgpt_local.text import content_words
+
+    known = set(content_words("teaches year 4 at a primary school in Valencia Ana, is an architect Pimienta"))
+    asked = "Thanks. What do you know about me so far?"
+    told = "I remember that you're a teacher in Valencia. I have a partner Ana, who is a architect."
+    assert speaks_as_user(told, asked, known) == "I have a partner Ana, who is a architect."
+    assert speaks_as_user("I remember that you're a teacher in Valencia. You have a partner Ana.", asked, known) is None
+
+
+def test_tone_guard_holds_a_greeting_glad_of_something_hard_once():
+    """A `make run` chat (stop 58): under "Pet's condition: limping" a login greeted "Hello Tomás!
+    I'm glad that Pimienta is limping and you're taking her to the vet on Thursday."."""
+    from memgpt_local.agent.policy.tone_guard import ToneGuard
+
+    policy, login = ToneGuard(), Turn(question=None, kind="login")
+    greeting = "Hello Tomás! I'm glad that Pimienta is limping and you're taking her to the vet on Thursday."
+    hold = policy.review(login, draft(greeting), FakeMemory())
+    assert hold is not None and "glad that Pimienta is limping" in hold.notice
+    for fine in ("Hello Tomás! How is Pimienta? I hope she is not limping any more.", "Hello Tomás! Great to see you."):
+        assert policy.review(login, draft(fine), FakeMemory()) is None, fine
+    login.holds[policy.name] = 1
+    assert policy.review(login, draft(greeting), FakeMemory()) is None

@@ -435,13 +435,24 @@ class AgentRunner:
             # no greeting either ("Hello Hamid! ... What else would you like to know about you?",
             # a `make run` chat, stop 57): after the short "Hello Hamid!" the sampler turns away
             # from one, after a sentence of what it knows the greeting ends before one
-            return _OFFER_OPENINGS if turn.kind == "login" else frozenset()
+            return _OFFER_OPENINGS | self._persona_openings(k) if turn.kind == "login" else frozenset()
         if asks_for_help(questions(turn.question or "")):
             # advice is said in the words advice was said in before: "Here are some tips ..." was
             # cut as a formula, and the reply to "What can I do to make Tui less anxious when
             # there's a storm?" was its first sentence alone (a `make run` chat, stop 42)
             return frozenset()
-        return frozenset(o for text in said for o in sentence_openings(text, k)) | _OFFER_OPENINGS
+        return (
+            frozenset(o for text in said for o in sentence_openings(text, k))
+            | _OFFER_OPENINGS
+            | self._persona_openings(k)
+        )
+
+    def _persona_openings(self, k: int) -> frozenset[tuple[str, ...]]:
+        """The openings of the persona's sentences: what the assistant is told it is, never said to the
+        user ("Hello Tomás! ... I remember what matters from our conversations and look things up in
+        my memory before guessing, ...", a `make run` chat, stop 58, at two logins)."""
+        persona = "\n".join(line for label, line in self.memory.core_lines() if label == "persona")
+        return frozenset(sentence_openings(persona, k))
 
     def _openings(self, turn: Turn, plan: StepPlan, said: Sequence[str]) -> frozenset[tuple[str, ...]]:
         """The openings of earlier turns' reply sentences (``said``) a reply's first sentence may not

@@ -61,12 +61,12 @@ from memgpt_local.text import (
     TWO_WORD_KIN,
     UPPER,
     WHEN_WORDS,
+    asks_about_the_user_at_all,
     kinds_named,
     label_topics,
     lines_about,
     named_as_known,
     names_the_relative,
-    sentences,
     statements,
     stem,
     stems,
@@ -103,16 +103,6 @@ _PARTICLES = frozenset("over round around".split())
 _NOT_SUBJECT = frozenset(stem(w) for w in WHEN_WORDS | SENTENCE_OPENERS | _A_WHILE_AGO | _PARTICLES)
 
 
-# what is known of the user at all: "What do you know about me so far?" has no subject; its "far" was
-# one, nothing held it, and the reply to a user with seven core lines was "I don't know anything about
-# you yet." (a `make run` chat, stop 57)
-_ABOUT_THE_USER_AT_ALL = re.compile(
-    r"\b(?:know|remember|recall|learn(?:ed|t)?|gathered|found\s+out|told\s+you|tell\s+me)\b[^?.!]*?"
-    r"\babout\s+(?:me|myself)\b(?:\s+(?:so\s+far|yet|already|now|by\s+now))?\s*[?.!]*\s*$",
-    re.IGNORECASE,
-)
-
-
 def subject_of(question: str, as_meant: bool = False) -> set[str]:
     """The stems a question about the user asks about, less the words of when ("last Tuesday":
     a date search finds messages that never say it), of greeting ("hello there, what ...") and
@@ -121,7 +111,7 @@ def subject_of(question: str, as_meant: bool = False) -> set[str]:
     empty for one about the conversation. Its idioms are read both ways ("see live" is a gig,
     and a message says "live"), or with ``as_meant`` only as meant: "lives in Leeds" in view
     says nothing of a gig."""
-    if any(_ABOUT_THE_USER_AT_ALL.search(asked) for asked in sentences(question)):
+    if asks_about_the_user_at_all(question):
         return set()
     said = topic(topic_words(question)) | (set() if as_meant else topic(question))
     subject = said - _NOT_SUBJECT - BARE_LABEL_STEMS

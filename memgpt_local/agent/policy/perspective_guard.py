@@ -54,6 +54,7 @@ from memgpt_local.text import (
     RELATIONS,
     SENTENCE_OPENERS,
     UPPER,
+    asks_about_the_user_at_all,
     asks_something,
     content_words,
     denies,
@@ -150,7 +151,10 @@ def speaks_as_user(draft: str, question: str, known: Iterable[str] = ()) -> str 
     # the user's saved facts count for a question about them and for news that asks nothing: "I love
     # teaching maths!" answered "Honestly the best part is when a kid finally gets fractions." from a
     # maths teacher (a `make run` chat, stop 37); to "any cake ideas?" the assistant may like cake
-    facts = set(known) if asked or not asks_something(question) else set()
+    # and for a question about the user at all: "What do you know about me so far?" got "I remember
+    # that you're a teacher in Valencia. I have a partner Ana, ..." (a `make run` chat, stop 58)
+    about_them = asks_about_the_user_at_all(question)
+    facts = set(known) if asked or about_them or not asks_something(question) else set()
     if not asked and not told and not facts:
         return None
     asked_words = {w for s in asked for w in content_words(s)} | facts

@@ -101,6 +101,24 @@ def cheers(reply: str) -> bool:
     return opens_with(_CHEER, reply) or any(_CHEER.match(s) and len(s.split()) <= _BARE_CHEER_WORDS for s in told[1:])
 
 
+_GLAD = re.compile(r"\b(?:glad|great|happy|good\s+news|exciting|excited|wonderful|awesome|fantastic)\b", re.I)
+_THAT = re.compile(r"\b(?:that|to\s+hear|about|of)\s+(?P<what>[^.!?]+)", re.IGNORECASE)
+
+
+def glad_of_the_hard(greeting: str) -> str:
+    """What a sentence of ``greeting`` is glad of that is hard ("Pimienta is limping and you're
+    taking her to the vet on Thursday"), else "": a login under "Pet's condition: limping" greeted
+    "Hello Tomás! I'm glad that Pimienta is limping and you're taking her to the vet on Thursday."
+    (a `make run` chat, stop 58)."""
+    for sentence in sentences(greeting):
+        glad = _GLAD.search(sentence)
+        hard = [m for m in _HARD.finditer(sentence) if not _NOT_SO.search(sentence[: m.start()])]
+        if glad and hard:
+            what = _THAT.search(sentence, glad.end())
+            return (what["what"] if what else hard[0][0]).strip()
+    return ""
+
+
 def mourned(message: str, lines: list[str]) -> list[str]:
     """The core ``lines`` that tell of the death of someone ``message`` names by name: "Some
     evenings I still set out two teacups out of habit, for Michiko." under "Wife: Michiko, passed
@@ -120,7 +138,17 @@ class ToneGuard(Policy):
     name = "tone_guard"
 
     def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
-        if draft.plan.last or turn.holds[self.name] or not turn.question:
+        if draft.plan.last or turn.holds[self.name]:
+            return None
+        if turn.kind == "login" and (glad := glad_of_the_hard(draft.message)):
+            return Hold(
+                self.name,
+                f"Not sent: your greeting is glad that {glad}, which is hard for the user. Greet them again "
+                "and ask kindly how it is going.",
+                "it was glad of something hard",
+                hide_draft=True,
+            )
+        if not turn.question:
             return None
         hard = said_words(_HARD, turn.question)
         if opens_with(_SORROW, draft.message) and not hard and (good := said_words(_GOOD, turn.question)):
