@@ -2446,3 +2446,24 @@ def test_whom_he_or_she_meant_said_after_it_names_them():
     assert pronouns_named(said, "Tomás").startswith("Luis lives in Alicante, by the way.")
     assert pronouns_named("She starts on Monday. I mean Ana.", "Tomás").startswith("Ana starts on Monday.")
     assert pronouns_named("He lives in Alicante. Luis is lovely.", "Tomás").startswith("He lives in Alicante.")
+
+
+def test_a_name_respelt_by_the_model_is_spelt_as_the_user_wrote_it():
+    """A `make run` chat (stop 58): "My daughter Zoë helps me on Saturdays" was saved "Zoey helps
+    with: Saturdays" and "Zoey's age: twelve"."""
+    from memgpt_local.agent.fact_lines import unglued
+
+    said = "Right now a big oak table for a café. My daughter Zoë helps me on Saturdays, she's twelve."
+    assert unglued("Zoey helps on: Saturdays", said) == "Zoë helps on: Saturdays"
+    assert unglued("Daughter: Zoe, twelve", said) == "Daughter: Zoë, twelve"
+    assert unglued("Son: Zane", said) == "Son: Zane"  # no name near it
+    assert unglued("Partner: Mark", "My partner Mark and my boss Marek.") == "Partner: Mark"  # both said
+
+
+def test_a_word_that_opens_a_sentence_is_nobodys_name():
+    """A `make run` chat (stop 58): "Right now a big oak table for a café. My daughter Zoë helps me
+    on Saturdays" filed "Right's zoey helps with: oak table for café"."""
+    from memgpt_local.agent.fact_owners import someone_elses
+
+    said = "Right now a big oak table for a café. My daughter Zoë helps me on Saturdays, she's twelve."
+    assert someone_elses(["Zoë helps with: oak table for café"], said, "Jörg") == ["Zoë helps with: oak table for café"]

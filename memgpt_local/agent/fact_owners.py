@@ -19,6 +19,7 @@ from memgpt_local.text import (
     LOWER,
     PETS,
     RELATIONS,
+    SENTENCE_OPENERS,
     STOPWORDS,
     UPPER,
     WHEN_WORDS,
@@ -244,6 +245,13 @@ _NOT_A_NAME = (
     )
     | STOPWORDS
     | frozenset("he she there here".split())
+    # words that open a sentence capitalised: "Right now a big oak table for a café." filed the
+    # daughter's help as "Right's ..." (a `make run` chat, stop 58)
+    | SENTENCE_OPENERS
+    | frozenset(
+        "right just now so anyway honestly also still actually yes no oh maybe everything nothing something "
+        "someone somebody everybody nobody work home".split()
+    )
 )
 _PET_PATTERN = "(?:" + "|".join(sorted(PETS | {"pet"}, key=len, reverse=True)) + ")"
 # someone named with who they are to the user: "my partner Sam", "our rabbit, Biscuit"
@@ -319,7 +327,11 @@ def someone_elses(lines: Sequence[str], said: str, user: str = "", named: str = 
             out.append(line)
             continue
         subject = _NAMED_SUBJECT.match(resolved[theirs[0]]) if resolved else None
-        if subject is not None and (subject["name"] or subject["kind"]):
+        if (
+            subject is not None
+            and (subject["name"] or subject["kind"])
+            and (subject["name"] or "").lower() not in _NOT_A_NAME
+        ):
             owner: str | None = subject["name"] or subject["kind"].lower()
         else:
             owner = _last_spoken_of(" ".join(told[: theirs[0]]))
