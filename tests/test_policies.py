@@ -3284,3 +3284,13 @@ def test_tone_guard_holds_a_greeting_glad_of_something_hard_once():
         assert policy.review(login, draft(fine), FakeMemory()) is None, fine
     login.holds[policy.name] = 1
     assert policy.review(login, draft(greeting), FakeMemory()) is None
+
+
+def test_owner_guard_reads_live_music_as_no_home():
+    """bench_honesty --others seed 76 (stop 58): "you saw the Nurkmaiards play live" was held as the
+    user told someone else's home."""
+    from memgpt_local.agent.policy.owner_guard import owned_notes, told_as_users
+
+    notes = owned_notes(["Name: Dana", "Sister: Pepeick", "Pepeick's home: Leeds, near the live music venue"], "Dana")
+    assert told_as_users("On Monday 5 May, you told me you saw the Nurkmaiards play live.", notes) is None
+    assert told_as_users("You live in Leeds, near the venue.", notes) is not None

@@ -50,7 +50,8 @@ _SUBJECT = re.compile(
 # answered "How do you like living in Alicante?" (a `make run` chat, stop 58)
 _LIVES_OR_WORKS = re.compile(r"\b(?:lives|lived|works|worked|moved)\b", re.IGNORECASE)
 _YOU_LIVE_OR_WORK = re.compile(
-    r"\byou(?:'re|\s+are)?\b[^.!?]*?\b(?:live|living|work|working|moved)\b|\byou(?:'re|\s+are)\s+(?:in|at|from)\b",
+    r"\byou(?:'re|\s+are)?\b[^.!?]*?\b(?:live|living|work|working|moved)\s+(?:in|at|near|to|from|for|on)\b"
+    r"|\byou(?:'re|\s+are)\s+(?:in|at|from)\b",
     re.IGNORECASE,
 )
 # a note of where someone lives or works: one place said as the user's tells it ("Luis's home:
