@@ -1907,6 +1907,7 @@ def test_a_word_the_user_puts_right_is_put_right_in_the_saved_line(store):
     fixed = ("Porto party: her birthday in January (2027-01)", "Porto trip: her birthday in January (2027-01)")
     assert corrected_words(porto, "It's a trip, not a party! What does Ana do?") == [fixed]
     assert corrected_words(["Drink: tea"], "I'd like a tea, not a coffee.") == []  # no line says coffee
+    assert corrected_words(["Dog: Pimienta"], "Ana has a cat, not a dog.") == []  # not what something is
 
 
 def test_a_relative_the_user_says_is_someone_elses_is_refiled_under_them(store):

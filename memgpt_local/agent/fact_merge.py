@@ -474,7 +474,8 @@ def merge(
 
 
 # "lessons, not lesions", "it's Sara not Sarah": the word the user meant, then the one they did not
-# ("a trip, not a party": one thing for another, said with its article)
+# ("it's a trip, not a party": one thing for another, said with its article)
+_IT_IS_A = re.compile(r"\b(?:it's|it\s+is|it\s+was|that's|that\s+is|its)\s+(?:a|an|the)\s+$", re.IGNORECASE)
 _NOT_THAT = re.compile(
     rf"\b(?P<right>[{UPPER}{LOWER}][\w'-]*)\s*,?\s+not\s+(?P<article>(?i:a|an|the)\s+)?(?P<wrong>[{UPPER}{LOWER}][\w'-]*)\b"
 )
@@ -488,7 +489,10 @@ def corrected_words(saved: Sequence[str], said: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for m in _NOT_THAT.finditer(said):
         right, wrong = m["right"], m["wrong"]
-        if right.lower() == wrong.lower() or not _one_for_another(right, wrong, bool(m["article"])):
+        # a thing for a thing only as what something is: "It's a trip, not a party", never "Ana has a
+        # cat, not a dog" (which says nothing against "Dog: Pimienta")
+        a_thing = bool(m["article"] and _IT_IS_A.search(said[: m.start()]))
+        if right.lower() == wrong.lower() or not _one_for_another(right, wrong, a_thing):
             continue
         pattern = re.compile(rf"(?<![\w'-]){re.escape(wrong)}(?![\w'-])", re.IGNORECASE)
         for line in saved:
