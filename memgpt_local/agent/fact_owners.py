@@ -239,7 +239,7 @@ def files_a_saved_person(line: str, saved: Sequence[str]) -> bool:
 
 # words that start a sentence with a capital and name nobody: "Sunday's match is at three"; "It's
 # Spirited Away." was filed as "It's favourite film" (a `make run` chat, stop 55)
-_NOT_A_NAME = (
+NOT_A_NAME = (
     frozenset(
         (*WEEKDAYS, *(month.lower() for month in MONTHS), "today", "tomorrow", "tonight", "yesterday", "everyone")
     )
@@ -278,7 +278,7 @@ def named_people(lines: Sequence[str], saved: Sequence[str], said: str) -> list[
     out = list(lines)
     for match in _MY_NAMED.finditer(said):
         kind, name = match["kind"].lower(), match["name"]
-        if name.lower() in _NOT_A_NAME or any(_files(line, name.lower(), kind) for line in [*saved, *out]):
+        if name.lower() in NOT_A_NAME or any(_files(line, name.lower(), kind) for line in [*saved, *out]):
             continue
         out.append(f"{kind.capitalize()}: {name}")
     return out
@@ -296,7 +296,7 @@ def _last_spoken_of(text: str) -> str | None:
     found = None
     for match in _SPOKEN_OF.finditer(text):
         who = match["owner"] or match["name"] or match["kind"].lower()
-        if who.lower() not in _NOT_A_NAME:
+        if who.lower() not in NOT_A_NAME:
             found = who
     return found
 
@@ -330,7 +330,7 @@ def someone_elses(lines: Sequence[str], said: str, user: str = "", named: str = 
         if (
             subject is not None
             and (subject["name"] or subject["kind"])
-            and (subject["name"] or "").lower() not in _NOT_A_NAME
+            and (subject["name"] or "").lower() not in NOT_A_NAME
         ):
             owner: str | None = subject["name"] or subject["kind"].lower()
         else:
@@ -359,7 +359,7 @@ def told_of_in_a_clause(lines: Sequence[str], said: str, user: str = "") -> list
         label, sep, value = line.partition(":")
         about = value_stems(line)
         owner = next((name for name, clause in clauses if about and about <= clause), None)
-        if owner is None or owner.lower() in (user.lower(), *_NOT_A_NAME) or "'" in label:
+        if owner is None or owner.lower() in (user.lower(), *NOT_A_NAME) or "'" in label:
             out.append(line)
         elif set(words(label)) & (_OWNED | {"name"}) or owner.lower() in words(label):
             out.append(line)
@@ -397,7 +397,7 @@ def _people_in(text: str) -> set[str]:
                 word = word[:-2]
             if re.fullmatch(rf"[{UPPER}][{LOWER}]+", word) and tokens[i - 1].lower() not in _BEFORE_A_PLACE:
                 found.add(word)
-    return {who for who in found if who.lower() not in _NOT_A_NAME | _HOLIDAYS}
+    return {who for who in found if who.lower() not in NOT_A_NAME | _HOLIDAYS}
 
 
 def _named(pronoun: re.Match[str], who: str) -> str:
@@ -517,7 +517,7 @@ def told_of_by_subject(lines: Sequence[str], said: str, user: str = "") -> list[
             rest = clause.strip()[subject.end() :] if subject else ""
             who = (subject["name"] or (subject["kind"] or "").lower()) if subject else ""
             owners.add("" if not who or FIRST_PERSON.search(rest) else who)
-        if len(owners) != 1 or "" in owners or next(iter(owners)).lower() in (user.lower(), *_NOT_A_NAME):
+        if len(owners) != 1 or "" in owners or next(iter(owners)).lower() in (user.lower(), *NOT_A_NAME):
             out.append(line)
             continue
         if set(words(next(iter(owners)))) & set(words(label)):  # "Lessons are on ...": the thing, not a name
@@ -657,7 +657,7 @@ def their_relations(lines: Sequence[str], said: str, user: str = "") -> list[str
     theirs = {}
     for m in _THEIR_NAMED_RELATION.finditer(said):
         owner = m["owner"] or _owner_before(said[: m.start()])
-        if owner is not None and owner.lower() not in (user.lower(), *_NOT_A_NAME):
+        if owner is not None and owner.lower() not in (user.lower(), *NOT_A_NAME):
             theirs[m["name"].lower()] = (owner, m["relation"].lower())
     out = []
     for line in lines:
@@ -680,7 +680,7 @@ def owned_as_denied(lines: Sequence[str], denial: str, said: str, user: str = ""
     saved as the user's own "Favorite dish: cassoulet" (a `make run` chat, stop 52). A line
     whose label says a word of what was denied, and no one's, is theirs, unless the sentence
     that says it speaks of the user ("my favourite food is sushi")."""
-    whose = [m for m in _WHOSE_DENIED.finditer(denial) if m["owner"].lower() not in (user.lower(), *_NOT_A_NAME)]
+    whose = [m for m in _WHOSE_DENIED.finditer(denial) if m["owner"].lower() not in (user.lower(), *NOT_A_NAME)]
     if len(whose) != 1:
         return list(lines)
     owner, what = whose[0]["owner"], _said_stems(whose[0]["what"])
@@ -753,7 +753,7 @@ def _animal_label(label: str) -> bool:
 def _leading_name(value: str) -> str | None:
     """The name ``value`` begins with ("Rui (sound engineer)": "Rui"), if it begins with one."""
     first = value.strip().split(maxsplit=1)[0].strip(",;:()") if value.strip() else ""
-    if not first[:1].isupper() or not first.isalpha() or first.lower() in STOPWORDS | _NOT_A_NAME:
+    if not first[:1].isupper() or not first.isalpha() or first.lower() in STOPWORDS | NOT_A_NAME:
         return None
     return first
 

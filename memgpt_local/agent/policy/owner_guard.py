@@ -24,7 +24,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from memgpt_local.agent.fact_owners import CLAUSE_SPLIT, pronouns_named
+from memgpt_local.agent.fact_owners import CLAUSE_SPLIT, NOT_A_NAME, pronouns_named
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, reply_before
 from memgpt_local.agent.policy.greet_by_name import human_lines, known_name
 from memgpt_local.agent.turn import Hold, Turn
@@ -137,10 +137,6 @@ def _named(text: str) -> set[str]:
     return {stem(w.lower()) for w in re.findall(rf"\b[{UPPER}][{LOWER}]+", text)}
 
 
-# capitalised openers of a clause that name nobody: "He lives in Alicante." with no one he is
-_NO_NAMES = frozenset("he she it they this that there here what who".split())
-
-
 def told_of_others(message: str, lines: Sequence[str], user_name: str | None) -> list[Owned]:
     """The clauses of ``message`` (the user's statements) whose subject is someone else named,
     as notes about them: the reply is written before the notes pass saves them, and "Sam got a
@@ -157,7 +153,7 @@ def told_of_others(message: str, lines: Sequence[str], user_name: str | None) ->
     for sentence in sentences(statements(message)):
         for clause in CLAUSE_SPLIT.split(sentence):
             subject = _SUBJECT.match(clause.strip())
-            if subject is None or FIRST_PERSON.search(clause) or subject[1].lower() in animals | _NO_NAMES:
+            if subject is None or FIRST_PERSON.search(clause) or subject[1].lower() in animals | NOT_A_NAME:
                 continue
             note = owned_by_another(f"{subject[1]}: {clause.strip()}", user_name)
             if note is not None:
