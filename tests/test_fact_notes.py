@@ -1262,6 +1262,37 @@ def test_a_place_the_user_only_visited_is_no_home(line, said, visit):
     assert place_of_a_visit(line, said) == visit
 
 
+@pytest.mark.parametrize(
+    "line, said, unsaid",
+    [
+        # a `make run` chat, stop 59: the city one drives a bus in, and an allotment, as homes
+        ("Home: Manchester (drives the bus for eleven years)", "I drive the number 42 bus in Manchester.", True),
+        (
+            "Home: an allotment where I grow tomatoes and runner beans",
+            "I've got an allotment where I grow tomatoes and runner beans. It's my quiet place.",
+            True,
+        ),
+        ("Home: Leeds", "I live in Leeds with my wife.", False),
+        ("Home: Leeds", "We're just outside Leeds.", False),
+        ("Home: Cardiff", "Moved to Cardiff in the spring.", False),
+        ("Home: Accra", "I'm from Accra originally.", False),
+        ("Home: Bristol", "Bristol born and bred.", False),
+        ("Work: bus driver in Manchester", "I drive the number 42 bus in Manchester.", False),  # not a home label
+    ],
+)
+def test_a_home_the_message_never_tells_is_no_home(line, said, unsaid):
+    from memgpt_local.agent.fact_lines import home_unsaid, worth_saving
+
+    assert home_unsaid(line, said) == unsaid
+    assert worth_saving(line, said) is not unsaid or not line.startswith("Home")
+
+
+def test_a_home_answered_to_where_the_user_lives_is_saved():
+    from memgpt_local.agent.fact_lines import worth_saving
+
+    assert worth_saving("Home: Salford", "Salford, just past the docks.", "Where do you live these days?")
+
+
 def test_a_pet_or_someone_else_is_never_written_as_the_users_name():
     """A `make run` chat (stop 50): "Bad news, Bran passed away on Sunday." made "Name: Ruth" into
     "Name: Bran", the collie's name, and "what's my name?" was answered "Your name is Bran."."""
@@ -2413,6 +2444,17 @@ def test_a_line_said_again_under_a_plural_or_another_label_of_the_same_one_is_no
         value
         == "Name: Tomás\nTrip: Porto with Ana, for her birthday, moved to February (2027-02), flights were cheaper"
     )
+
+
+def test_a_line_said_again_under_a_heading_is_not_added():
+    """A `make run` chat (stop 59): "Health: knee is playing up" beside "Knee: has been playing up"."""
+    from memgpt_local.agent.fact_merge import merge
+
+    said = "Bad news though, my knee has been playing up and the doctor says I need surgery in March."
+    value, _ = merge("Name: Kwame", ["Knee: has been playing up", "Health: knee is playing up"], 2000, said)
+    assert value == "Name: Kwame\nKnee: has been playing up"
+    value, _ = merge("Name: Kwame\nKnee: has been playing up", ["Health: knee surgery in March"], 2000, said)
+    assert value.endswith("Health: knee surgery in March")  # more than the saved line says
 
 
 def test_a_label_of_the_place_the_user_goes_to_and_a_word_never_said_is_a_trip():

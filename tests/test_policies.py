@@ -3294,3 +3294,15 @@ def test_owner_guard_reads_live_music_as_no_home():
     notes = owned_notes(["Name: Dana", "Sister: Pepeick", "Pepeick's home: Leeds, near the live music venue"], "Dana")
     assert told_as_users("On Monday 5 May, you told me you saw the Nurkmaiards play live.", notes) is None
     assert told_as_users("You live in Leeds, near the venue.", notes) is not None
+
+
+def test_owner_guard_reads_each_clause_of_a_long_list():
+    """A `make run` chat (stop 59): "Your name is Kwame, you work as a pharmacist, ..., your wife is
+    Efua, ..." gave the user his wife's job in a sentence that also named her."""
+    from memgpt_local.agent.policy.owner_guard import owned_notes, told_as_users
+
+    notes = owned_notes(["Name: Kwame", "Work: drives the number 42 bus", "Wife: Efua, is a pharmacist"], "Kwame")
+    listed = "I know this about you: your name is Kwame, you work as a pharmacist, your wife is Efua."
+    assert told_as_users(listed, notes) == ("you work as a pharmacist", notes[0])
+    assert told_as_users("You drive the 42 bus, and your wife Efua is a pharmacist.", notes) is None
+    assert told_as_users("You drive the 42 bus, Efua is a pharmacist, and you have a son.", notes) is None

@@ -228,6 +228,7 @@ def worth_saving(line: str, said: str, asked: str = "") -> bool:
         and not passing_state(line)
         and not glued_label(line)
         and not place_of_a_visit(line, said)
+        and not home_unsaid(line, f"{said} {asked}")
         and not only_a_date(line)
         and not a_guess(line)
         and not hearsay(line, said)
@@ -1000,6 +1001,24 @@ def place_of_a_visit(line: str, said: str) -> bool:
     places = {w.lower() for w in re.findall(rf"\b[{UPPER}][\w'-]+", value)}
     holding = [s for s in sentences(said) if places & set(words(s))]
     return bool(holding) and all(_ONCE.search(s) and not _LIVES_NOW.search(s) for s in holding)
+
+
+# what tells where someone lives: "I live in", "we're just outside Leeds", "home", "moved"
+_HOME_SAID = re.compile(
+    r"\b(?:live|lives|living|lived|home|homes|house|flat|apartment|move|moved|moving|based|born|raised|grew|"
+    r"neighbou?rhood|local|locals|settled|rent|renting|reside\w*|address)\b|\bhere\s+in\b|\bcome\s+from\b"
+    r"|\b(?:I['’]m|I\s+am|we['’]re|we\s+are)\s+(?:\w+\s+)?(?:in|near|outside|from)\b",
+    re.IGNORECASE,
+)
+
+
+def home_unsaid(line: str, said: str) -> bool:
+    """Whether ``line`` is a home that ``said`` never tells as one: "I drive the number 42 bus in
+    Manchester" was saved "Home: Manchester (drives the bus for eleven years)", and "I've got an
+    allotment where I grow tomatoes" then replaced it with "Home: an allotment where I grow
+    tomatoes and runner beans", answered "you live in an allotment" (a `make run` chat, stop 59)."""
+    label, sep, _ = line.partition(":")
+    return bool(sep) and normalize_space(label).lower() in _HOME_LABELS and not _HOME_SAID.search(said)
 
 
 _PLACE = rf"[{UPPER}][\w'-]*(?:\s+[{UPPER}][\w'-]*)*"

@@ -50,13 +50,15 @@ _SUBJECT = re.compile(
 # answered "How do you like living in Alicante?" (a `make run` chat, stop 58)
 _LIVES_OR_WORKS = re.compile(r"\b(?:lives|lived|works|worked|moved)\b", re.IGNORECASE)
 _YOU_LIVE_OR_WORK = re.compile(
-    r"\byou(?:'re|\s+are)?\b[^.!?]*?\b(?:live|living|work|working|moved)\s+(?:in|at|near|to|from|for|on)\b"
+    r"\byou(?:'re|\s+are)?\b[^.!?]*?\b(?:live|living|work|working|moved)\s+(?:in|at|near|to|from|for|on|as)\b"
     r"|\byou(?:'re|\s+are)\s+(?:in|at|from)\b",
     re.IGNORECASE,
 )
 # a note of where someone lives or works: one place said as the user's tells it ("Luis's home:
 # Alicante" was greeted "I'm glad to hear that you're in Alicante.", a `make run` chat, stop 58)
 _HOME_OR_WORK = frozenset(stem(w) for w in "home lives live address work works job".split())
+# a note of someone's job: "Wife: Efua, is a pharmacist"
+_IS_A = re.compile(r"(?:^|[,:]\s*|\s)(?:is|was)\s+an?\s+\w+", re.IGNORECASE)
 _TO_THE_USER = re.compile(r"\b(?:you|you're|your|yours|yourself)\b", re.IGNORECASE)
 SHARED_WORDS = 2  # words of the note's value a sentence must say to be telling it
 
@@ -162,31 +164,43 @@ def told_of_others(message: str, lines: Sequence[str], user_name: str | None) ->
 
 
 def told_as_users(reply: str, notes: Sequence[Owned]) -> tuple[str, Owned] | None:
-    """The sentence of ``reply`` that tells the user one of ``notes`` as their own, and the note."""
-    for sentence in sentences(reply):
-        if not _TO_THE_USER.search(sentence):
-            continue
-        said = set(words(sentence))
-        said_stems = {stem(w) for w in content_words(sentence) if len(w) > 2}
-        for note in notes:
-            if note.terms & said or {stem(t) for t in note.terms} & said_stems:
-                continue  # it names them: "your sister", "Nadia's wedding"
-            shared = len(note.words & said_stems)  # a day in common counts once: "your wedding on Sunday"
-            # what the user just told of someone is theirs only said as "your ...": "Are you moving to
-            # Bath for the job?" asks about it
-            yours = (
-                not note.told
-                or any(
-                    {stem(w) for w in words(m[1])} & note.words - _named(note.line)
-                    for m in _YOUR_THING.finditer(sentence)
-                )
-                or bool(_LIVES_OR_WORKS.search(note.line) and _YOU_LIVE_OR_WORK.search(sentence))
+    """The sentence of ``reply`` (or its clause) that tells the user one of ``notes`` as their own, and the note."""
+    for whole in sentences(reply):
+        # its clauses too: "I know the following about you: Your name is Kwame, you work as a
+        # pharmacist, ..., your wife is Efua, ..." named the wife in the sentence that gave the
+        # user her job (a `make run` chat, stop 59)
+        clauses = [c for c in CLAUSE_SPLIT.split(whole) if c.strip()]
+        for sentence in [whole, *(clauses if len(clauses) > 1 else [])]:
+            found = _told_as_users(sentence, notes)
+            if found is not None:
+                return sentence.strip(), found
+    return None
+
+
+def _told_as_users(sentence: str, notes: Sequence[Owned]) -> Owned | None:
+    """The note of ``notes`` that ``sentence`` (a sentence or a clause) tells the user as their own."""
+    if not _TO_THE_USER.search(sentence):
+        return None
+    said = set(words(sentence))
+    said_stems = {stem(w) for w in content_words(sentence) if len(w) > 2}
+    for note in notes:
+        if note.terms & said or {stem(t) for t in note.terms} & said_stems:
+            continue  # it names them: "your sister", "Nadia's wedding"
+        shared = len(note.words & said_stems)  # a day in common counts once: "your wedding on Sunday"
+        # what the user just told of someone is theirs only said as "your ...": "Are you moving to
+        # Bath for the job?" asks about it
+        yours = (
+            not note.told
+            or any(
+                {stem(w) for w in words(m[1])} & note.words - _named(note.line) for m in _YOUR_THING.finditer(sentence)
             )
-            if shared and shared + bool(note.when & _when_words(sentence)) >= SHARED_WORDS and yours:
-                return sentence, note
-            where = note.words & _HOME_OR_WORK or _LIVES_OR_WORKS.search(note.line)
-            if shared and where and _YOU_LIVE_OR_WORK.search(sentence):
-                return sentence, note
+            or bool(_LIVES_OR_WORKS.search(note.line) and _YOU_LIVE_OR_WORK.search(sentence))
+        )
+        if shared and shared + bool(note.when & _when_words(sentence)) >= SHARED_WORDS and yours:
+            return note
+        where = note.words & _HOME_OR_WORK or _LIVES_OR_WORKS.search(note.line) or _IS_A.search(note.line)
+        if shared and where and _YOU_LIVE_OR_WORK.search(sentence):
+            return note
     return None
 
 
