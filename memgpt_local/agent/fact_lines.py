@@ -620,7 +620,8 @@ def unglued(line: str, said: str) -> str:
                     word = written[0] if written else " ".join(match)
                     break
         if len(bare) >= 6 and bare.isalpha() and bare not in spoken:
-            meant = next((w for w in heard if one_letter_off(bare, w)), None)
+            # or a letter left out: "Alloment: grows tomatoes" for "I've got an allotment" (stop 59)
+            meant = next((w for w in heard if one_letter_off(bare, w) or _one_letter_more(w, bare)), None)
             if meant is not None:
                 word = meant.capitalize() if word[:1].isupper() else meant
         out.append(word)
