@@ -2512,3 +2512,15 @@ def test_a_word_that_opens_a_sentence_is_nobodys_name():
 
     said = "Right now a big oak table for a café. My daughter Zoë helps me on Saturdays, she's twelve."
     assert someone_elses(["Zoë helps with: oak table for café"], said, "Jörg") == ["Zoë helps with: oak table for café"]
+
+
+def test_a_relatives_name_told_later_goes_first_in_their_line():
+    """A `make run` chat (stop 59): "Her name is Abena." after "Mum: flying in from Accra next
+    Friday" made "Mum: flying in ... ; Abena"."""
+    from memgpt_local.agent.fact_merge import with_value_of
+
+    mum = "Mum: flying in from Accra next Friday (2026-12-11)"
+    assert with_value_of(mum, "Mum: Abena, 71") == "Mum: Abena, 71; flying in from Accra next Friday (2026-12-11)"
+    assert with_value_of("Wife: Efua", "Wife: Ama") == "Wife: Efua; Ama"  # a name already first
+    assert with_value_of(mum, "Mum: Friday flight") == f"{mum}; Friday flight"  # a day is no name
+    assert with_value_of("Hobby: running", "Hobby: Pilates") == "Hobby: running; Pilates"  # no relative

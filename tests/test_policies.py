@@ -3306,3 +3306,31 @@ def test_owner_guard_reads_each_clause_of_a_long_list():
     assert told_as_users(listed, notes) == ("you work as a pharmacist", notes[0])
     assert told_as_users("You drive the 42 bus, and your wife Efua is a pharmacist.", notes) is None
     assert told_as_users("You drive the 42 bus, Efua is a pharmacist, and you have a son.", notes) is None
+
+
+def test_nothing_found_denies_a_name_no_line_gives_and_an_age_from_a_stay():
+    """A `make run` chat (stop 59): "What's my mum's name?" under "Mum: flying in from Accra next
+    Friday" was answered "Your mum's name is Efua.", the wife's; "How old is my mum?" was taken as
+    answered by "Mum's stay: three weeks"."""
+    from memgpt_local.agent.policy.nothing_found import NothingFound, detail_left
+
+    core = ["[human] Mum: flying in from Accra next Friday (2026-12-11)", "[human] Mum's stay: three weeks"]
+    assert detail_left("What's my mum's name?", core) == {"name"}
+    assert detail_left("What is my mum called again?", core) == {"name"}
+    assert detail_left("How old is my mum?", core) == {"old"}
+    assert detail_left("How long is my mum staying?", core) == set()
+    assert detail_left("What's my wife's name?", ["[human] Wife: Efua, is a pharmacist"]) == set()
+    assert detail_left("What's my mum's name?", ["[human] Mum's name: Abena"]) == set()
+    assert detail_left("How old is my baby?", ["[human] Baby: Ama, three weeks old"]) == set()
+    login = msg(5, "system", "The user logged in for the first time. You do not know their name: greet them and ask it.")
+    memory = FakeMemory(core=[("human", "Name: Kwame"), *(("human", c.split("] ")[1]) for c in core)], context=[login])
+    turn = Turn(question="What's my mum's name?", event_id=100)
+    NothingFound().start(turn, memory)
+    assert turn.reply_start == "I don't know"
+    told = FakeMemory(
+        core=[("human", "Name: Kwame"), *(("human", c.split("] ")[1]) for c in core)],
+        context=[msg(6, "user", "Her name is Abena. She's 71 and still walks everywhere.")],
+    )
+    turn = Turn(question="What's my mum's name?", event_id=100)
+    NothingFound().start(turn, told)
+    assert turn.reply_start == ""

@@ -195,6 +195,16 @@ def says_a_number(text: str) -> bool:
     return bool(_NUMBER.search(_DATE.sub(" ", text)))
 
 
+_AGE_ASKED = re.compile(r"\bhow old\b|\bwhat age\b|\bage\b", re.I)
+# a stay or a wait is no age: "Mum's stay: three weeks" answered "How old is my mum?" (a `make run` chat, stop 59)
+_SPAN = re.compile(rf"(?:{_NUMBER.pattern})\w*\s+(?:hours?|days?|nights?|weeks?|months?)\b(?!\s+old)", re.I)
+
+
+def amounts_of_the_kind(text: str, question: str) -> str:
+    """``text`` less its spans of time when ``question`` asks an age."""
+    return _SPAN.sub(" ", text) if _AGE_ASKED.search(question) else text
+
+
 _QUANTITY_STEMS = frozenset(stem(w) for w in "old age many much long tall far often".split())
 # words that ask for a kind of thing, answered by a value that never says them: "What's my
 # brother's job?" by "Brother: Tom, a nurse", "Where does my sister live?" by "Sister: Ana, in
@@ -208,6 +218,24 @@ _NAMING = frozenset(stem(w) for w in "name surname called".split())
 _SURNAME = frozenset({stem("surname")})
 _FULL_NAME = re.compile(rf"\b[{UPPER}][{LOWER}]+\s+[{UPPER}][{LOWER}'-]+")
 _WHO_WORDS = RELATIONS | PETS | {"pet", "a", "an", "the", "my", "our", "and"}
+
+
+_NAME_ASKED = re.compile(r"\b(?:name|called)\b", re.I)
+# a name told of "her" or "him": "Her name is Abena." names no one else
+_NAME_GIVEN = re.compile(r"\b(?:her|his|their)\s+name(?:'s|\s+is|\s+was)\b|\b(?:she|he)(?:'s|\s+is)\s+called\b", re.I)
+_NOT_NAMES = frozenset(w.lower() for w in MONTHS) | frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday".split()
+)
+
+
+def _gives_a_name(line: str) -> bool:
+    """Whether a core ``line`` (quoted "[human] ...") names whom it is about: a label of a name
+    ("Mum's name: Abena") or a value that opens with one ("Wife: Efua, a pharmacist")."""
+    label, _, value = line.split("] ", 1)[-1].partition(":")
+    first = re.findall(r"[\w'-]+", value)[:1]
+    return bool(set(words(label)) & {"name", "called"}) or bool(
+        first and first[0][:1].isupper() and first[0].lower() not in _NOT_NAMES
+    )
 
 
 def lines_of(lines: list[str], owners: set[str]) -> list[str]:
@@ -354,7 +382,11 @@ def detail_left(question: str, lines: list[str]) -> set[str]:
             # "Sam's surname is Sam." (a `make run` chat, stop 55)
             kinds -= _SURNAME
     left = asked - covered - BARE_LABEL_STEMS - kinds - _FILLER - verbs
-    if _QUANTITY.search(question) and says_a_number(said):
+    if theirs and _NAME_ASKED.search(question) and not any(_gives_a_name(line) for line in theirs):
+        # "Mum: flying in from Accra next Friday" gives no name: "What's my mum's name?" was
+        # answered "Your mum's name is Efua.", the wife's (a `make run` chat, stop 59)
+        left |= _NAMING & {stem("name")}
+    if _QUANTITY.search(question) and says_a_number(amounts_of_the_kind(said, question)):
         left -= _QUANTITY_STEMS
     return left
 
@@ -377,7 +409,8 @@ def holds_detail(text: str, left: set[str], question: str, amounts: bool = True)
     (bench_honesty seed 41)."""
     if left & (stems(text) | stems(topic_words(text))):  # "coming to stay" is a visit
         return True
-    return amounts and bool(_QUANTITY.search(question)) and _amount_of(text, subject_of(question) - left)
+    asked = subject_of(question) - left
+    return amounts and bool(_QUANTITY.search(question)) and _amount_of(amounts_of_the_kind(text, question), asked)
 
 
 def asked_words(question: str) -> set[str]:
@@ -475,12 +508,14 @@ def evidence(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_VIEW) -
         owners = owners_asked_of(question)
         if not left:
             return None
+        # a name only as the user said it: a login notice's "You do not know their name" names no one
+        named = left <= _NAMING
         if any(  # "I work at the infirmary" says nothing of a brother's work; a notice's lines are read apart
             holds_detail(line, left, question, amounts)
-            for amounts, roles in ((False, seen), (True, ("user",)))
+            for amounts, roles in ((False, ("user",) if named else seen), (True, ("user",)))
             for text in in_view_before(turn, memory, roles)
             for line in text.splitlines()
-            if said_of(line, owners)
+            if said_of(line, owners) or (named and _NAME_GIVEN.search(line))
         ):
             return None
         subject = subject_of(question)
@@ -489,7 +524,8 @@ def evidence(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_VIEW) -
     def holds(hit: SearchHit) -> bool:
         if left:
             said = statements(hit.text) if hit.role == "user" else hit.text
-            return hit.role != "assistant" and said_of(said, owners) and holds_detail(said, left, question)
+            of_them = said_of(said, owners) or (left <= _NAMING and bool(_NAME_GIVEN.search(said)))
+            return hit.role != "assistant" and of_them and holds_detail(said, left, question)
         return speaks_of(hit, subject, asked)
 
     query = subject_query(question, subject)
