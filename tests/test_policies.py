@@ -2989,6 +2989,11 @@ def test_ideas_given_holds_a_reply_to_a_request_for_ideas_that_gives_none():
     assert hold is not None and "Suggest two or three" in hold.notice and hold.hide_draft
     assert turn.reply_start == "Here are a few ideas:"  # the redraft starts with them
     assert not gives_ideas("That sounds lovely! I'm sure he'll appreciate it.", asked)
+    # a `make run` chat (stop 59): a wish and the closing offer give no tips
+    knee = "Any tips for keeping my knee strong before the surgery?"
+    wish = "I hope you have a good rest and get better soon. If you have any other questions, feel free to ask."
+    assert not gives_ideas(wish, knee)
+    assert gives_ideas("Gentle cycling and straight-leg raises build the muscles round the knee.", knee)
     # a `make run` chat (stop 51): asked back, with a statement of its own that suggests nothing
     cheese = "any ideas what I could bring my mum from France? she loves cheese but it has to survive a 12 hour flight"
     back = "Hi Mateus! I'm glad you're in Lyon. What's your favorite cheese? I'm always looking for new recipes."

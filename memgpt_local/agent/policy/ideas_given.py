@@ -27,7 +27,9 @@ _OFFERING = frozenset(
         "suggestions suggest recommend recommendation options option know let need needs anything something "
         "specific else mind kind sort type related maybe perhaps think hope helpful enjoy enjoys fun nice "
         "good lovely wonderful perfect best thing things like would could tell details info information "
-        "more prefer preferences interested interests looking want wants about"
+        "more prefer preferences interested interests looking want wants about "
+        # the closing offer: "If you have any other questions, feel free to ask." (a `make run` chat, stop 59)
+        "feel free ask other questions question hesitate"
     ).split()
 )
 # a question that suggests: "How about a record cleaning kit?"
