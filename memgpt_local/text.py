@@ -481,6 +481,9 @@ _OWN_NAME = re.compile(r"\b(?:my name|who am i|what am i called|call me)\b", re.
 # no message said it, and the visit "this weekend" was denied (bench_honesty seed 50, stop 43)
 # so is "coming to stay": "Brother: Callum, ..." and "My brother Callum is coming to stay next
 # weekend" in view, "When is Callum coming over?" was denied (a `make run` chat, stop 44)
+# a flight's end is an arrival: "When did my mum arrive?" was denied beside "Mum landed safely!" and
+# "Mum: flying in from Accra next Friday" (a `make run` chat, stop 59)
+_ARRIVING = re.compile(r"\b(?:land(?:s|ed|ing)?|fl(?:y|ies|ying|ew) in|g(?:et|ets|ot|etting) in)\b", re.I)
 _COMING_OVER = re.compile(
     r"\b(?:com(?:e|es|ing)|pop(?:s|ping)?|drop(?:s|ping)?) (?:over|round|around|by)\b|\bcom(?:e|es|ing) to stay\b", re.I
 )
@@ -505,6 +508,7 @@ def topic_words(question: str) -> str:
     """``question`` with its idioms said as the topic they ask about: "for a living" is work,
     "see ... live" a gig (not a home), "coming over" a visit."""
     question = _COMING_OVER.sub("coming to visit", question)
+    question = _ARRIVING.sub(r"\g<0> arrive", question)
     return _SEEN_LIVE.sub(r"\1gig", _FOR_A_LIVING.sub("for work", question))
 
 

@@ -2524,3 +2524,22 @@ def test_a_relatives_name_told_later_goes_first_in_their_line():
     assert with_value_of("Wife: Efua", "Wife: Ama") == "Wife: Efua; Ama"  # a name already first
     assert with_value_of(mum, "Mum: Friday flight") == f"{mum}; Friday flight"  # a day is no name
     assert with_value_of("Hobby: running", "Hobby: Pilates") == "Hobby: running; Pilates"  # no relative
+
+
+def test_a_relatives_visit_that_happened_takes_the_place_of_its_plan():
+    """A `make run` chat (stop 59): "Mum landed safely!" left "... flying in from Accra next Friday
+    (2026-12-11)" as it was, and "My mum arrived this morning" replaced the line, her name with it."""
+    from datetime import date
+
+    from memgpt_local.agent.fact_merge import merge
+
+    saved = "Name: Kwame\nMum: Abena, 71; flying in from Accra next Friday (2026-12-11)"
+    today = date(2026, 12, 7)
+    value, _ = merge(saved, ["Mum: landed safely"], 2000, "Mum landed safely!", today)
+    assert value == "Name: Kwame\nMum: Abena, 71; landed safely (2026-12-07)"
+    said = "My mum arrived this morning, a few days early!"
+    value, _ = merge(saved, ["Mum: arrived this morning (2026-12-07), a few days early"], 2000, said, today)
+    assert value == "Name: Kwame\nMum: Abena, 71; arrived this morning (2026-12-07), a few days early"
+    # another thing that happened leaves the plan: she is still to come
+    value, _ = merge(saved, ["Mum: broke her wrist"], 2000, "Mum broke her wrist.", today)
+    assert "flying in from Accra next Friday (2026-12-11)" in value

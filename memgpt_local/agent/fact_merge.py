@@ -170,6 +170,32 @@ def dated_ahead(line: str, today: date) -> bool:
     return any(found > now[: len(found)] for found in _ISO_PART.findall(line.partition(":")[2]))
 
 
+# a visit that happened: "landed safely", "arrived this morning", "got here on Friday"
+_CAME = re.compile(
+    r"(?:finally\s+|safely\s+)?(?:arrived|landed|came|got\s+(?:here|in|back)|made\s+it|turned\s+up)\b", re.I
+)
+
+
+def plan_come_to_pass(old: str, new: str, today: date) -> str | None:
+    """A relative's saved line ``old`` with its plan (a part dated after ``today``) put as ``new``
+    says it happened, dated today when it says no day; None when ``new`` tells no such thing.
+    "Mum landed safely!" left "Mum: Abena, 71; flying in from Accra next Friday (2026-12-11)" as
+    it was, and "My mum arrived this morning" replaced the line, her name with it (a `make run`
+    chat, stop 59)."""
+    label, _, value = old.partition(":")
+    if label.strip().lower() not in RELATIONS | PETS or not _CAME.match(new.partition(":")[2].strip()):
+        return None
+    parts = [p.strip() for p in value.split(";")]
+    ahead = [i for i, part in enumerate(parts) if dated_ahead(f"{label}: {part}", today)]
+    if len(ahead) != 1:
+        return None
+    happened = new.partition(":")[2].strip()
+    if not _ISO_PART.search(happened):
+        happened = f"{happened} ({today.isoformat()})"
+    parts[ahead[0]] = happened
+    return f"{label}: {'; '.join(parts)}"
+
+
 # words that say a fact ended: a plan beside it replaces it ("I left the practice, I start at the hospital on Monday")
 _ENDED = re.compile(
     r"\b(?:quit|left|resign\w*|handed\s+in\s+my\s+notice|retired|finished|no\s+longer|sold)\b", re.IGNORECASE
@@ -456,6 +482,11 @@ def merge(
             # a line this pass wrote is not replaced by its next: "Wife: Sara, got a new job at the
             # council" then "Wife: starts Monday", for "... she starts Monday"
             fresh = current[same] in notes.added or current[same] in (new for _, new in notes.replaced)
+            came = None if fresh or today is None else plan_come_to_pass(current[same], line, today)
+            if came is not None:
+                notes.replaced.append((current[same], came))
+                current[same] = came
+                continue
             if fresh:  # unless it says all that one did and more
                 changes = value_stems(current[same]) <= value_stems(line)
             else:
