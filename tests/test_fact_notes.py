@@ -8,16 +8,10 @@ import pytest
 from agent_helpers import ask, make_runner, say
 from store_sql import STORE_KINDS
 
-from memgpt_local.agent.fact_lines import (
-    as_note,
-    childhood_home,
-    glued_label,
-    grounded,
-    label_of,
-    states_something_personal,
-)
+from memgpt_local.agent.fact_lines import childhood_home, glued_label, grounded, label_of, states_something_personal
 from memgpt_local.agent.fact_merge import merge
 from memgpt_local.agent.fact_owners import refiled, relatives_not_their_things, said_relations, unheard_kin
+from memgpt_local.agent.fact_wording import as_note
 from memgpt_local.agent.facts import (
     NOTES_EXAMPLES,
     FactNoter,
@@ -556,7 +550,7 @@ def test_a_value_said_as_the_users_own_sentence_is_written_about_them(line, note
     ],
 )
 def test_a_label_that_says_more_than_its_topic_is_made_plain(line, plain):
-    from memgpt_local.agent.fact_lines import plain_label
+    from memgpt_local.agent.fact_wording import plain_label
 
     assert plain_label(line) == plain
 
@@ -1323,7 +1317,7 @@ def test_news_of_one_of_the_users_people_or_animals_is_labelled_as_theirs():
 
 
 def test_a_label_run_together_from_the_users_words_is_spelt_as_they_wrote_it():
-    from memgpt_local.agent.fact_lines import unglued
+    from memgpt_local.agent.fact_wording import unglued
 
     said = "I'm 67, retired from the post office last year"
     assert unglued("Retired from thepostoffice: last year", said) == "Retired from the post office: last year"
@@ -1333,7 +1327,7 @@ def test_a_label_run_together_from_the_users_words_is_spelt_as_they_wrote_it():
 
 def test_a_label_misspelt_from_the_users_words_is_spelt_as_they_wrote_it():
     """A `make run` chat (stop 57): "Lesions: on Thursday evenings" for "Lessons are on Thursday evenings"."""
-    from memgpt_local.agent.fact_lines import unglued
+    from memgpt_local.agent.fact_wording import unglued
 
     said = "I'm learning the oud. Lessons are on Thursday evenings, my sisters come too."
     assert unglued("Lesions: on Thursday evenings", said) == "Lessons: on Thursday evenings"
@@ -1475,7 +1469,8 @@ def test_a_work_line_under_another_name_is_work_and_a_left_place_is_where_they_m
     """eval chat seed 30, second wording (stop 50): "What's my job?" under "Occupation: Pharmacist
     by trade" was denied, and "Home: Pothzaanbury (left Klembuxnoenton)" was answered "where you
     left Klembuxnoenton"."""
-    from memgpt_local.agent.fact_lines import moved_home, plain_label
+    from memgpt_local.agent.fact_lines import moved_home
+    from memgpt_local.agent.fact_wording import plain_label
     from memgpt_local.text import lines_about
 
     assert plain_label("Occupation: Pharmacist by trade") == "Work: Pharmacist by trade"
@@ -1510,7 +1505,8 @@ def test_a_plan_moved_to_another_day_keeps_what_it_is():
 def test_a_label_of_a_plan_and_its_place_is_made_plain_and_unglued_as_written():
     """A `make run` chat (stop 51): "our trip to the Azores next week" was written "Trip to
     theAzores: next week", and dropped as a label of no real words."""
-    from memgpt_local.agent.fact_lines import plain_label, unglued, worth_saving
+    from memgpt_local.agent.fact_lines import worth_saving
+    from memgpt_local.agent.fact_wording import plain_label, unglued
 
     said = "can you remind me what I should pack for our trip to the Azores next week? we're going hiking"
     assert worth_saving("Trip to theAzores: next week", said)
@@ -2130,7 +2126,7 @@ def test_a_there_in_a_plans_clause_is_the_place_named_before_it():
 
 def test_a_label_for_what_was_asked_about_a_topic_is_the_topic():
     """ "any tips for a long run on Sunday?" was saved "Long run tips: on Sunday" (a `make run` chat, stop 55)."""
-    from memgpt_local.agent.fact_lines import plain_label
+    from memgpt_local.agent.fact_wording import plain_label
 
     assert plain_label("Long run tips: on Sunday") == "Long run: on Sunday"
     assert plain_label("Present ideas: for Ana's birthday") == "Present: for Ana's birthday"
@@ -2221,7 +2217,7 @@ def test_a_plan_pushed_to_another_month_moves_its_saved_line():
 
 def test_a_value_under_someones_label_does_not_name_them_again():
     """ "Sam's work: Sam got a job at the university in Bath" (a `make run` chat, stop 55)."""
-    from memgpt_local.agent.fact_lines import plain_label
+    from memgpt_local.agent.fact_wording import plain_label
 
     assert plain_label("Sam's work: Sam got a job at the university in Bath") == (
         "Sam's work: got a job at the university in Bath"
@@ -2234,7 +2230,7 @@ def test_a_label_that_tells_who_moved_a_plan_is_the_plan():
     written "Lars moved dinner: Sunday" beside the saved dinner on Saturday."""
     from datetime import date, datetime, timezone
 
-    from memgpt_local.agent.fact_lines import plain_label
+    from memgpt_local.agent.fact_wording import plain_label
     from memgpt_local.memory.dates import annotate
 
     assert plain_label("Lars moved dinner: Sunday") == "Dinner: moved to Sunday"
@@ -2301,7 +2297,7 @@ def test_what_the_user_is_learning_is_not_saved_as_known(line, said, written):
     ],
 )
 def test_a_label_that_is_only_a_day_names_the_plan(line, plain):
-    from memgpt_local.agent.fact_lines import plain_label
+    from memgpt_local.agent.fact_wording import plain_label
 
     assert plain_label(line) == plain
 
@@ -2421,7 +2417,7 @@ def test_a_line_that_only_names_who_with_the_user_is_no_line():
 def test_a_label_that_tells_its_plan_moved_names_the_plan(line, plain):
     """A `make run` chat (stop 58) saved "Porto moved to: February, flights were cheaper" beside
     the January trip, which stayed."""
-    from memgpt_local.agent.fact_lines import plain_label
+    from memgpt_local.agent.fact_wording import plain_label
 
     assert plain_label(line) == plain
 
@@ -2462,7 +2458,7 @@ def test_a_line_said_again_under_a_heading_is_not_added():
 def test_a_label_of_the_place_the_user_goes_to_and_a_word_never_said_is_a_trip():
     """A `make run` chat (stop 58): "Porto party: her birthday in January" for "Ana and I are going
     to Porto in January for her birthday.", greeted "Ana is going to have a Porto party"."""
-    from memgpt_local.agent.fact_lines import tidied
+    from memgpt_local.agent.fact_wording import tidied
 
     said = "Honestly, padel is most of my free time. Ana and I are going to Porto in January for her birthday."
     assert tidied("Porto party: her birthday in January", said) == "Trip: to Porto, her birthday in January"
@@ -2496,7 +2492,7 @@ def test_whom_he_or_she_meant_said_after_it_names_them():
 def test_a_name_respelt_by_the_model_is_spelt_as_the_user_wrote_it():
     """A `make run` chat (stop 58): "My daughter Zoë helps me on Saturdays" was saved "Zoey helps
     with: Saturdays" and "Zoey's age: twelve"."""
-    from memgpt_local.agent.fact_lines import unglued
+    from memgpt_local.agent.fact_wording import unglued
 
     said = "Right now a big oak table for a café. My daughter Zoë helps me on Saturdays, she's twelve."
     assert unglued("Zoey helps on: Saturdays", said) == "Zoë helps on: Saturdays"

@@ -3330,7 +3330,9 @@ def test_nothing_found_denies_a_name_no_line_gives_and_an_age_from_a_stay():
     # a flight's end is an arrival: "When did my mum arrive?" beside "Mum landed safely!"
     assert detail_left("When did my mum arrive?", core) == set()
     assert detail_left("When does my mum arrive?", ["[human] Mum: Abena"]) == {"arri"}
-    login = msg(5, "system", "The user logged in for the first time. You do not know their name: greet them and ask it.")
+    login = msg(
+        5, "system", "The user logged in for the first time. You do not know their name: greet them and ask it."
+    )
     memory = FakeMemory(core=[("human", "Name: Kwame"), *(("human", c.split("] ")[1]) for c in core)], context=[login])
     turn = Turn(question="What's my mum's name?", event_id=100)
     NothingFound().start(turn, memory)

@@ -10,11 +10,12 @@ from dataclasses import dataclass, field
 from datetime import date
 from difflib import SequenceMatcher
 
-from memgpt_local.agent.fact_lines import bare_day, label_of, tells_an_event
+from memgpt_local.agent.fact_lines import label_of, tells_an_event
 from memgpt_local.agent.fact_owners import (
     individual,
     value_stems,
 )
+from memgpt_local.agent.fact_wording import bare_day
 from memgpt_local.memory.core import default_text
 from memgpt_local.memory.dates import MONTHS, WEEKDAYS, mentions
 from memgpt_local.text import (

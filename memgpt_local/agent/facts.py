@@ -71,9 +71,6 @@ from typing import TYPE_CHECKING
 from memgpt_local import events
 from memgpt_local.agent.fact_answers import ANSWER_MAX_TOKENS, answer_prompt, answers_the_assistant
 from memgpt_local.agent.fact_lines import (
-    WORK_LABELS,
-    as_note,
-    bare_day,
     childhood_home,
     completed_lines,
     label_of,
@@ -84,7 +81,6 @@ from memgpt_local.agent.fact_lines import (
     only_urged,
     states_something_personal,
     takes_up_suggestion,
-    tidied,
     without_bare_days,
     worth_saving,
 )
@@ -127,6 +123,7 @@ from memgpt_local.agent.fact_owners import (
     unheard_kin,
     user_name,
 )
+from memgpt_local.agent.fact_wording import WORK_LABELS, as_note, bare_day, tidied
 from memgpt_local.agent.few_shot import few_shot
 from memgpt_local.agent.work_change import WORK_MAX_TOKENS, changes_work, when_label, within, work_prompt
 from memgpt_local.config import FactNoteSettings

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from memgpt_local import events
 from memgpt_local.agent.context import ContextBuilder, ContextParts, CoreView
-from memgpt_local.agent.fact_lines import as_note
+from memgpt_local.agent.fact_wording import as_note
 from memgpt_local.agent.facts import FactNoter
 from memgpt_local.agent.memory_view import StoreView
 from memgpt_local.agent.policy import Draft, Policy, StepPlan, build_policies

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from datetime import date
 from difflib import SequenceMatcher
 
-from memgpt_local.agent.fact_lines import as_note
+from memgpt_local.agent.fact_wording import as_note
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.events import is_name_line, kind_of
