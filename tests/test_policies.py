@@ -2993,6 +2993,10 @@ def test_ideas_given_holds_a_reply_to_a_request_for_ideas_that_gives_none():
     knee = "Any tips for keeping my knee strong before the surgery?"
     wish = "I hope you have a good rest and get better soon. If you have any other questions, feel free to ask."
     assert not gives_ideas(wish, knee)
+    chess = "any ideas for a chess thing i could do with her this sunday"
+    echo = "Sure! You could try playing chess with her. It's a fun way to spend time together and learn new things."
+    assert not gives_ideas(echo, chess)
+    assert gives_ideas("Set up a puzzle hunt: mate-in-two puzzles hidden round the flat.", chess)
     assert gives_ideas("Gentle cycling and straight-leg raises build the muscles round the knee.", knee)
     # a `make run` chat (stop 51): asked back, with a statement of its own that suggests nothing
     cheese = "any ideas what I could bring my mum from France? she loves cheese but it has to survive a 12 hour flight"

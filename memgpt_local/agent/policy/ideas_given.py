@@ -29,7 +29,10 @@ _OFFERING = frozenset(
         "good lovely wonderful perfect best thing things like would could tell details info information "
         "more prefer preferences interested interests looking want wants about "
         # the closing offer: "If you have any other questions, feel free to ask." (a `make run` chat, stop 59)
-        "feel free ask other questions question hesitate"
+        "feel free ask other questions question hesitate "
+        # and the filler round the user's own topic: "You could try playing chess with her. It's a fun way to
+        # spend time together and learn new things." for a chess thing to do with a granddaughter (stop 59)
+        "try fun way spend time together learn new"
     ).split()
 )
 # a question that suggests: "How about a record cleaning kit?"
