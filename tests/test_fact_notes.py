@@ -2176,6 +2176,9 @@ def test_an_animals_line_says_what_it_is_when_the_user_said_so():
     said = "I live in Bristol with my partner Sam and our rescue greyhound Biscuit."
     assert animal_kinds(["Pet: Biscuit", "Partner: Sam"], said) == ["Pet: Biscuit, rescue greyhound", "Partner: Sam"]
     assert animal_kinds(["Dog: Rex"], "my dog Rex is lovely") == ["Dog: Rex"]  # the label says it
+    # a name typed in lower case (a `make run` chat, stop 59)
+    typed = "hey im dmitri, retired engineer, live in tallinn with my cat pushok"
+    assert animal_kinds(["Pet: Pushok", "Home: Tallinn"], typed) == ["Pet: Pushok, cat", "Home: Tallinn"]
     assert animal_kinds(["Pet: Rex, lazy"], "my dog Rex is lazy") == ["Pet: Rex, lazy"]  # more than a name
     assert animal_kinds(["Partner: Sam"], "my partner Sam") == ["Partner: Sam"]
 

@@ -792,8 +792,10 @@ def owned_animals(lines: Sequence[str], said: str) -> list[str]:
 
 
 # an animal named with what it is: "our rescue greyhound Biscuit", "my old tabby cat, Mango"
+# the name in any case: "live in tallinn with my cat pushok" (a `make run` chat, stop 59); only a line's own
+# value is looked up, so "my cat is ..." names nothing
 _ANIMAL_NAMED = re.compile(
-    rf"\b(?i:my|our)\s+(?P<kind>(?:[{LOWER}]+\s+){{0,2}}?(?i:{_PET_PATTERN}))\s*,?\s+(?P<name>[{UPPER}][{LOWER}]+)\b(?!')"
+    rf"\b(?i:my|our)\s+(?P<kind>(?:[{LOWER}]+\s+){{0,2}}?(?i:{_PET_PATTERN}))\s*,?\s+(?P<name>[{UPPER}{LOWER}][{LOWER}]+)\b(?!')"
 )
 
 
@@ -801,12 +803,12 @@ def animal_kinds(lines: Sequence[str], said: str) -> list[str]:
     """``lines`` with an animal's line that holds only its name given what ``said`` says it is:
     "our rescue greyhound Biscuit" was saved "Pet: Biscuit", and what kind of dog the user has
     was nowhere (a `make run` chat, stop 55); it is "Pet: Biscuit, rescue greyhound"."""
-    kinds = {m["name"]: normalize_space(m["kind"]).lower() for m in _ANIMAL_NAMED.finditer(said)}
+    kinds = {m["name"].lower(): normalize_space(m["kind"]).lower() for m in _ANIMAL_NAMED.finditer(said)}
     out = []
     for line in lines:
         label, sep, value = line.partition(":")
         name = value.strip()
-        kind = kinds.get(name)
+        kind = kinds.get(name.lower())
         if not _animal_label(label) or kind is None or set(kind.split()) <= set(words(label)):
             out.append(line)
             continue
