@@ -13,6 +13,7 @@ from difflib import SequenceMatcher
 from memgpt_local.agent.fact_lines import label_of, tells_an_event
 from memgpt_local.agent.fact_owners import (
     individual,
+    leading_name,
     value_stems,
 )
 from memgpt_local.agent.fact_wording import bare_day
@@ -104,22 +105,13 @@ def holds_many(line: str) -> bool:
     return (label_of(line) or "") in _MANY_VALUES
 
 
-_NAME_FIRST = re.compile(rf"^[{UPPER}][{LOWER}]+\b")
-_NO_NAMES = frozenset(w.lower() for w in MONTHS) | frozenset(w.lower() for w in WEEKDAYS)
-
-
-def _opens_with_a_name(value: str) -> bool:
-    found = _NAME_FIRST.match(value.strip())
-    return found is not None and found[0].lower() not in _NO_NAMES
-
-
 def with_value_of(old: str, new: str) -> str:
     """The saved line ``old`` with the value of ``new`` added: "Hobby: running; pottery". A
     relative's name goes first: "Mum: Abena, 71; flying in from Accra next Friday", not after
     what was said of her before her name was (a `make run` chat, stop 59)."""
     label, _, value = old.partition(":")
     added = new.partition(":")[2].strip()
-    if label.strip().lower() in RELATIONS and _opens_with_a_name(added) and not _opens_with_a_name(value):
+    if label.strip().lower() in RELATIONS and leading_name(added) and not leading_name(value):
         return f"{label}: {added}; {value.strip()}"
     return f"{old.rstrip()}; {added}"
 

@@ -750,7 +750,7 @@ def _animal_label(label: str) -> bool:
     return "'" not in label and bool(_label_kinds(label) & _ANIMAL_WORDS)
 
 
-def _leading_name(value: str) -> str | None:
+def leading_name(value: str) -> str | None:
     """The name ``value`` begins with ("Rui (sound engineer)": "Rui"), if it begins with one."""
     first = value.strip().split(maxsplit=1)[0].strip(",;:()") if value.strip() else ""
     if not first[:1].isupper() or not first.isalpha() or first.lower() in STOPWORDS | NOT_A_NAME:
@@ -764,7 +764,7 @@ def individual(line: str) -> str | None:
     label, colon, value = line.partition(":")
     if not colon or "'" in label or not _label_kinds(label) & _OWNED:
         return None
-    name = _leading_name(value)
+    name = leading_name(value)
     return name.lower() if name else None
 
 
@@ -786,7 +786,7 @@ def owned_animals(lines: Sequence[str], said: str) -> list[str]:
         label, _, value = line.partition(":")
         topic = {stem(w) for w in content_words(f"{label} {value}")} | {stem(w) for w in _label_kinds(label)}
         speaking = [s for s in sentences(said) if topic & {stem(w) for w in words(s)}]
-        if not _animal_label(label) or _leading_name(value) is not None or any(_OWNERSHIP.search(s) for s in speaking):
+        if not _animal_label(label) or leading_name(value) is not None or any(_OWNERSHIP.search(s) for s in speaking):
             kept.append(line)
     return kept
 
@@ -826,14 +826,14 @@ def people_not_animals(lines: Sequence[str], saved: Sequence[str], said: str) ->
     called = {m["name"].lower(): m["relation"].capitalize() for m in _NAMED_RELATION.finditer(said)}
     for line in saved:  # and one a saved line files: "Pet: Tinto (lazy)" beside "Dog: Tinto (greyhound)"
         label, _, value = line.partition(":")
-        name = _leading_name(value)
+        name = leading_name(value)
         if name and individual(line):
             called.setdefault(name.lower(), label.strip())
     animals = {m["name"].lower() for m in _MY_NAMED.finditer(said) if m["kind"].lower() in _ANIMAL_WORDS}
     kept = []
     for line in lines:
         label, sep, value = line.partition(":")
-        name = _leading_name(value)
+        name = leading_name(value)
         relation = called.get(name.lower()) if name else None
         if not _animal_label(label) or relation in (None, label.strip()) or name is None or name.lower() in animals:
             kept.append(line)

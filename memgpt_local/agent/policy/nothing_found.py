@@ -40,6 +40,7 @@ import re
 from dataclasses import replace
 
 from memgpt_local import events
+from memgpt_local.agent.fact_owners import leading_name
 from memgpt_local.agent.policy.all_questions import asked_questions
 from memgpt_local.agent.policy.answer_start import label_of
 from memgpt_local.agent.policy.base import MemoryView, Policy, StepPlan
@@ -223,19 +224,13 @@ _WHO_WORDS = RELATIONS | PETS | {"pet", "a", "an", "the", "my", "our", "and"}
 _NAME_ASKED = re.compile(r"\b(?:name|called)\b", re.I)
 # a name told of "her" or "him": "Her name is Abena." names no one else
 _NAME_GIVEN = re.compile(r"\b(?:her|his|their)\s+name(?:'s|\s+is|\s+was)\b|\b(?:she|he)(?:'s|\s+is)\s+called\b", re.I)
-_NOT_NAMES = frozenset(w.lower() for w in MONTHS) | frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday".split()
-)
 
 
 def _gives_a_name(line: str) -> bool:
     """Whether a core ``line`` (quoted "[human] ...") names whom it is about: a label of a name
     ("Mum's name: Abena") or a value that opens with one ("Wife: Efua, a pharmacist")."""
     label, _, value = line.split("] ", 1)[-1].partition(":")
-    first = re.findall(r"[\w'-]+", value)[:1]
-    return bool(set(words(label)) & {"name", "called"}) or bool(
-        first and first[0][:1].isupper() and first[0].lower() not in _NOT_NAMES
-    )
+    return bool(set(words(label)) & {"name", "called"}) or leading_name(value) is not None
 
 
 def lines_of(lines: list[str], owners: set[str]) -> list[str]:
