@@ -227,6 +227,14 @@ _REQUEST = re.compile(
     r"|tell me (?:a|an|some|about)\b)\b",
     re.I,
 )
+# asked without a question mark: "any ideas for a chess thing i could do with her this sunday" saved
+# "Chess game: with her this Sunday" (a `make run` chat, stop 59); one clause only ("any tips for my
+# knee, I'm having surgery in March" states the surgery)
+_ANY_IDEAS = re.compile(
+    r"^\W*(?:(?:so|and|also|ok(?:ay)?|hey)\W+)*any\s+(?:good\s+|more\s+)?"
+    r"(?:ideas?|tips?|suggestions?|advice|recommendations?)\b[^,;:]*$",
+    re.I,
+)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|mine|we|our|us)\b", re.I)
 
 
@@ -244,7 +252,7 @@ def is_bare_request(sentence: str) -> bool:
     numbered list of ten funk bass lines I should learn." states nothing, yet read for facts it
     became "Funk bass lines: a numbered list of ten", which the next logins greeted with (a `make
     run` chat, stop 46). "Give me ideas for Meera's birthday on Friday" names someone: kept."""
-    return bool(_REQUEST.search(sentence)) and not names_within(sentence)
+    return bool(_REQUEST.search(sentence) or _ANY_IDEAS.search(sentence)) and not names_within(sentence)
 
 
 # a sentence of leaving now: "Anyway, I need to sleep before my shift. Bye!" was saved as "Shift:

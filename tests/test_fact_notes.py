@@ -203,6 +203,10 @@ def test_only_a_message_about_its_writer_is_read():
     assert not states_something_personal("Could you list eight famous funk bassists for me, numbered.")
     assert states_something_personal("Give me ideas for my sister Meera's birthday on Friday.")  # names her
     assert states_something_personal("Give me a hand. My back hurts.")  # the second sentence states
+    # nor one asked without a question mark (a `make run` chat, stop 59: "Chess game: with her this Sunday")
+    assert not states_something_personal("any ideas for a chess thing i could do with her this sunday")
+    assert states_something_personal("any tips for my knee, im having surgery in march")  # a clause states
+    assert states_something_personal("Any ideas for Tom's birthday on Friday")  # names him
     # a sentence that leaves out its subject speaks of its writer; the weather does not
     assert states_something_personal("Off to the dentist tomorrow, wish me luck.")
     assert states_something_personal("flying to oslo on friday")
