@@ -1150,6 +1150,43 @@ def test_greet_by_name_holds_a_login_greeting_without_the_known_name_once():
     assert policy.review(Turn(question=None, kind="login", event_id=3), draft(formula), goats) is None
 
 
+def test_greet_by_name_asks_after_the_relative_of_the_note_when_it_holds_a_greeting():
+    """A `make run` chat (stop 59): held for saying the last login's "I know that your wife Efua is a
+    pharmacist and your son Kofi ..." again, the redraft said it again, the mother's visit quoted."""
+    from memgpt_local.agent.policy.greet_by_name import GreetByName
+    from memgpt_local.schemas import Message
+
+    when = datetime(2026, 12, 7, tzinfo=timezone.utc)
+    last = (
+        "Hello Kwame! I'm here for you today. I know that your wife Efua is a pharmacist and your son Kofi is "
+        "learning swimming lessons on Saturdays."
+    )
+    greeted = [
+        Message(id=1, agent_id=1, seq=1, role="system", content="[login | 2026-12-06 10:00 UTC]", created_at=when),
+        Message(
+            id=2, agent_id=1, seq=2, role="assistant", content="", function_args={"message": last}, created_at=when
+        ),
+    ]
+    core = [
+        ("human", "Name: Kwame"),
+        ("human", "Wife: Efua, is a pharmacist"),
+        ("human", "Son: Kofi, just started swimming lessons on Saturdays"),
+        ("human", "Mum: Abena, 71; flying in from Accra next Friday (2026-12-11)"),
+    ]
+    login = Turn(question=None, kind="login", event_id=3, reply_start="Hello Kwame!", started_at=when)
+    hold = GreetByName().review(
+        login, draft(last.replace("here for you", "here to listen")), FakeMemory(core=core, context=greeted)
+    )
+    assert hold is not None and "Mum: Abena" in hold.notice
+    assert login.reply_start == "Hello Kwame! How is your mum"
+    assert hold.notice.endswith("Start with: Hello Kwame! How is your mum")
+    # a note of the user's own keeps the plain start
+    own = Turn(question=None, kind="login", event_id=3, reply_start="Hello Kwame!", started_at=when)
+    mine = FakeMemory(core=[("human", "Name: Kwame"), ("human", "Knee: playing up")], context=greeted)
+    assert GreetByName().review(own, draft("Hello Kwame! Nice to see you."), mine) is not None
+    assert own.reply_start == "Hello Kwame!"
+
+
 def test_a_login_greeting_begins_with_the_known_name_or_asks_for_it():
     from memgpt_local.agent.policy.greet_by_name import ASK_NAME, GreetByName
 

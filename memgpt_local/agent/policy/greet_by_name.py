@@ -37,6 +37,8 @@ from memgpt_local.text import (
     BARE_LABEL_STEMS,
     DEATH,
     LOWER,
+    PETS,
+    RELATIONS,
     STOPWORDS,
     UPPER,
     content_words,
@@ -272,9 +274,16 @@ class GreetByName(Policy):
         ask = f" Ask about one thing from core memory, for example this note: {about}." if about else ""
         if about and asked_known:
             ask = f" Do not ask what core memory says; say what you remember, for example this note: {about}."
+        # a note about one of theirs is asked about in the words it starts with: held for the last
+        # login's "I know that your wife Efua is a pharmacist and your son Kofi ...", the redraft
+        # said it again, the note about his mother's visit quoted above it (a `make run` chat, stop 59)
+        whose = (about or "").partition(":")[0].strip(' "').lower()
+        start = f"Hello {name}! How is your {whose}" if whose in RELATIONS | PETS else f"Hello {name}!"
+        if whose in RELATIONS | PETS:
+            turn.reply_start = start
         return Hold(
             self.name,
-            f"Not sent: your greeting {missing}. Write it again.{ask} Start with: Hello {name}!",
+            f"Not sent: your greeting {missing}. Write it again.{ask} Start with: {start}",
             f"the greeting {missing}",
             hide_draft=True,
             # held for saying nothing known, the redraft was the last login's greeting word for word
