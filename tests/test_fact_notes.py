@@ -1469,6 +1469,24 @@ def test_an_answer_that_says_nothing_of_its_writer_is_filed_by_what_it_answers(s
     assert "Home: Cardiff (since September)" in notes.dropped
 
 
+def test_an_answer_to_a_question_about_the_user_is_the_users_own(store):
+    """A `make run` chat (stop 59): "Hey, Kwame here. Bus driver, the 42 route through Manchester,
+    eleven years now." to "What's your name?" kept only the name: it says no "I", so its work was
+    read as no one's."""
+    from memgpt_local.agent.fact_answers import asks_the_writer
+    from memgpt_local.runtime.scripted import ScriptedBackend
+
+    agent = ensure_agent(store, "kwame", Settings())
+    backend = ScriptedBackend(['{"facts": ["Name: Kwame", "Work: bus driver, the 42 route through Manchester"]}'])
+    noter = FactNoter(store, backend, agent.id, FactNoteSettings(enabled=True))
+    said = "Hey, Kwame here. Bus driver, the 42 route through Manchester, eleven years now."
+    notes = noter.note(said, answering="Hello! What's your name? I'm here to listen and help you today.")
+    assert notes.added == ["Name: Kwame", "Work: bus driver, the 42 route through Manchester"]
+    assert asks_the_writer("What's your name?") and asks_the_writer("Where do you work these days?")
+    assert not asks_the_writer("I don't know where Ffion lives now.")  # no question
+    assert not asks_the_writer("Where does your sister live?") and not asks_the_writer("What does Ffion do?")
+
+
 def test_a_work_line_under_another_name_is_work_and_a_left_place_is_where_they_moved_from():
     """eval chat seed 30, second wording (stop 50): "What's my job?" under "Occupation: Pharmacist
     by trade" was denied, and "Home: Pothzaanbury (left Klembuxnoenton)" was answered "where you

@@ -16,7 +16,7 @@ import re
 
 from memgpt_local.agent.few_shot import few_shot
 from memgpt_local.schemas import ChatMessage
-from memgpt_local.text import asks_something, denies, names_within, words
+from memgpt_local.text import PETS, RELATIONS, asks_something, denies, names_within, sentences, words
 
 ANSWER_INSTRUCTIONS = (
     "You keep an assistant's notes about its user. The assistant said something and the user's message "
@@ -61,6 +61,18 @@ def answers_the_assistant(message: str, answering: str) -> bool:
     # a bare name, asked for one: "Miso. She's a rescue." to "What's your cat called?"
     first = message.split()[0].strip(",.!?;:") if message.split() else ""
     return bool(_ASKS_A_NAME.search(answering)) and first[:1].isupper() and first.isalpha()
+
+
+_YOU = re.compile(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE)
+
+
+def asks_the_writer(answering: str) -> bool:
+    """Whether ``answering`` (the assistant's message) asks the user about themself and no one
+    else: "What's your name?". Its answer speaks of its writer though it says no "I": "Hey, Kwame
+    here. Bus driver, the 42 route through Manchester, eleven years now." kept only the name, the
+    work read as no one's (a `make run` chat, stop 59)."""
+    asked = [s for s in sentences(answering) if s.endswith("?")]
+    return any(_YOU.search(s) and not names_within(s) and not set(words(s)) & (RELATIONS | PETS) for s in asked)
 
 
 def answer_prompt(answering: str, message: str) -> list[ChatMessage]:

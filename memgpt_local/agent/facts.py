@@ -69,7 +69,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from memgpt_local import events
-from memgpt_local.agent.fact_answers import ANSWER_MAX_TOKENS, answer_prompt, answers_the_assistant
+from memgpt_local.agent.fact_answers import ANSWER_MAX_TOKENS, answer_prompt, answers_the_assistant, asks_the_writer
 from memgpt_local.agent.fact_lines import (
     childhood_home,
     completed_lines,
@@ -676,7 +676,12 @@ class FactNoter:
         # what the passes above found in a message that says nothing of its writer ("Cardiff, since
         # September." to "I don't know where Ffion lives now.") has no owner: it was saved as the
         # user's home (bench_notes answers-held, stop 50); the answer, read with its question, does
-        if answer and stated and not any(speaks_of_its_writer(s) for s in sentences(said)):
+        if (
+            answer
+            and stated
+            and not any(speaks_of_its_writer(s) for s in sentences(said))
+            and not asks_the_writer(answering)
+        ):
             dropped += stated
             dated = [ln for ln in dated if ln not in stated]
         # the passes above found what the message says of its own, or nothing under the words of
