@@ -2478,6 +2478,11 @@ def test_a_line_said_again_under_a_heading_is_not_added():
     assert value == "Name: Kwame\nKnee: has been playing up"
     value, _ = merge("Name: Kwame\nKnee: has been playing up", ["Health: knee surgery in March"], 2000, said)
     assert value.endswith("Health: knee surgery in March")  # more than the saved line says
+    # said by two lines together (a `make run` chat, stop 59)
+    said = "I keep an allotment too, tomatoes and runner beans mostly."
+    three = ["Hobby: keeping an allotment", "Fruits: tomatoes and runner beans", "Facts: keeps an allotment, tomatoes"]
+    value, _ = merge("Name: Kwame", three, 2000, said)
+    assert value == "Name: Kwame\nHobby: keeping an allotment\nFruits: tomatoes and runner beans"
 
 
 def test_a_label_of_the_place_the_user_goes_to_and_a_word_never_said_is_a_trip():

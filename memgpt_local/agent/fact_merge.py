@@ -143,15 +143,22 @@ def _same_value_same_one(line: str, other: str) -> bool:
     return bool(value) and value == other_value and bool(labels[0] & labels[1])
 
 
-# labels that only say what kind of news a line is: "Health: knee is playing up"
-_HEADINGS = frozenset(stem(w) for w in "health news update updates status condition issue issues problem".split())
+# labels that only say what kind of news a line is: "Health: knee is playing up", "Facts: ..."
+_HEADINGS = frozenset(
+    stem(w)
+    for w in "health news update updates status condition issue issues problem fact facts info details notes".split()
+)
+_HEDGES = frozenset(stem(w) for w in "mostly mainly usually really also lately".split())
 
 
-def _told_under_a_heading(line: str, other: str) -> bool:
-    """Whether ``line`` says no more than ``other`` under a heading: "Health: knee is playing up"
-    beside "Knee: has been playing up" (a `make run` chat, stop 59)."""
+def _told_under_a_heading(line: str, others: Sequence[str]) -> bool:
+    """Whether ``line`` says no more than ``others`` together under a heading: "Health: knee is
+    playing up" beside "Knee: has been playing up", and "Facts: keeps an allotment, tomatoes and
+    runner beans mostly" beside "Hobby: keeping an allotment" and "Fruits: tomatoes and runner
+    beans" (`make run` chats, stop 59)."""
     label = {stem(w) for w in content_words(line.partition(":")[0])}
-    return bool(label) and label <= _HEADINGS and _line_stems(line) - label <= _line_stems(other)
+    told = set().union(*(_line_stems(other) for other in others if other != line))
+    return bool(label) and label <= _HEADINGS and _line_stems(line) - label - _HEDGES <= told
 
 
 _ISO_PART = re.compile(r"\b\d{4}(?:-\d{2}(?:-\d{2})?)?\b")
@@ -449,7 +456,7 @@ def merge(
         if same is None and (
             any(said_twice(line, old) or _day_filed(line, old) or _same_value_same_one(line, old) for old in current)
             or any(_line_stems(line) <= _line_stems(new) for new in written)
-            or any(_told_under_a_heading(line, other) for other in [*current, *written])
+            or _told_under_a_heading(line, [*current, *written, *lines])
         ):
             continue
         trip = moved_plan(line, current, said, today) if same is None else None
