@@ -675,7 +675,8 @@ class FactNoter:
         answered: list[str] = []
         # what the passes above found in a message that says nothing of its writer ("Cardiff, since
         # September." to "I don't know where Ffion lives now.") has no owner: it was saved as the
-        # user's home (bench_notes answers-held, stop 50); the answer, read with its question, does
+        # user's home (bench_notes answers-held, stop 50); the answer, read with its question, does.
+        # What answers a question about the user ("What's your name?") is theirs (``asks_the_writer``)
         if (
             answer
             and stated
