@@ -724,6 +724,8 @@ def test_the_place_the_user_grew_up_in_is_not_their_home(line, said, written):
         ("Gift plan buildingbikeforinesred: yes", True),
         ("Leeds is herhomecity: Leeds", True),  # a clause (a `make run` chat, stop 45)
         ("Sister is: Meera", False),  # a verb at the end is ``plain_label``'s to drop
+        ("Ines has two: patients on the ward", True),  # a clause of "has" (a `make run` chat, stop 58)
+        ("Dog has: fleas", False),  # ``plain_label``'s: "Dog: has fleas"
         ("Favourite island: Islay", False),
         ("Lives in Lisbon: still in March (2027-03)", True),  # a place clause (a `make run` chat, stop 46)
         ("Works at Bristol Old Vic: sound engineer", True),

@@ -113,8 +113,9 @@ _NUMBER_WORDS = frozenset(
 _GLUED = re.compile(rf"[{LOWER}][{UPPER}]|'s[{UPPER}{LOWER}]|[{UPPER}{LOWER}'-]{{18,}}")
 
 
-# a label that is a clause: "Leeds is herhomecity: Leeds" (a `make run` chat, stop 45)
-_CLAUSE_LABEL = re.compile(r"^\s*\S+(?:\s+\S+)?\s+(?:is|are|was|were)\s+\S", re.IGNORECASE)
+# a label that is a clause: "Leeds is herhomecity: Leeds" (a `make run` chat, stop 45), "Ines has
+# two: patients on the ward" (stop 58)
+_CLAUSE_LABEL = re.compile(r"^\s*\S+(?:\s+\S+)?\s+(?:is|are|was|were|has|have|had)\s+\S", re.IGNORECASE)
 
 
 # a label that says where someone is: "Lives in Lisbon: still in March", written for "My girlfriend
