@@ -649,6 +649,13 @@ def test_someone_elses_plan_keeps_their_name(lines, said, written):
         (["Friend: Rui"], "Rui and I go climbing.", ["Friend: Rui"]),
         (["Son: a toddler"], "My daughter Ines has a baby brother.", ["Son: a toddler"]),
         (["Sons: Leo and Max"], "My sons Leo and Max play chess.", ["Sons: Leo and Max"]),
+        # the relation said of another, the name said of this one (a `make run` chat, stop 59)
+        (
+            ["Mother: Efua, works as a pharmacist", "Mother: flying in from Accra next Friday"],
+            "My wife's called Efua, she works as a pharmacist. My mother is flying in from Accra next Friday.",
+            ["Wife: Efua, works as a pharmacist", "Mother: flying in from Accra next Friday"],
+        ),
+        (["Mum: Abena"], "My mum is called Abena.", ["Mum: Abena"]),
     ],
 )
 def test_a_relation_the_user_gave_someone_else_is_put_right(lines, said, written):

@@ -39,7 +39,11 @@ def value_stems(line: str) -> set[str]:
     return {stem(w) for w in content_words(line.partition(":")[2])}
 
 
-_NAMED_RELATION = re.compile(rf"\b(?i:my\s+(?P<relation>{RELATION_PATTERN}))\s*,?\s+(?P<name>[{UPPER}][{LOWER}]+)\b")
+# "my wife Efua", "my wife, Efua", and "my wife's called Efua" (a `make run` chat, stop 59)
+_CALLED = r"(?:['’]s\s+called|\s+is\s+called|\s+is\s+named|['’]s\s+name\s+is|\s+name\s+is)"
+_NAMED_RELATION = re.compile(
+    rf"\b(?i:my\s+(?P<relation>{RELATION_PATTERN})(?:{_CALLED})?)\s*,?\s+(?P<name>[{UPPER}][{LOWER}]+)\b"
+)
 
 
 def _in_case_of(word: str) -> Callable[[re.Match[str]], str]:
@@ -58,9 +62,15 @@ def said_relations(lines: Sequence[str], said: str) -> list[str]:
     for line in lines:
         label, sep, value = line.partition(":")
         for word in words(label):
-            if word not in RELATIONS or word in heard or f"{word}s" in heard:
+            if word not in RELATIONS:
                 continue
             said_as = next((rel for name, rel in called.items() if name in value or name in label), None)
+            # a relation the user said of another stays, unless the line names one the user gave
+            # another relation: "My wife's called Efua, ... My mother is flying in ..." saved
+            # "Mother: Efua, works as a pharmacist" (a `make run` chat, stop 59)
+            said_of_another = word in heard or f"{word}s" in heard
+            if said_of_another and not (said_as is not None and leading_name(value) in called):
+                continue
             if said_as is not None and said_as != word:
                 label = re.sub(rf"\b{word}\b", _in_case_of(said_as), label, flags=re.IGNORECASE)
         out.append(f"{label}{sep}{value}")
