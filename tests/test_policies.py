@@ -3367,6 +3367,8 @@ def test_nothing_found_denies_a_name_no_line_gives_and_an_age_from_a_stay():
     assert detail_left("How long is my mum staying?", core) == set()
     assert detail_left("What's my wife's name?", ["[human] Wife: Efua, is a pharmacist"]) == set()
     assert detail_left("What's my mum's name?", ["[human] Mum's name: Abena"]) == set()
+    flight = ["[human] Mother's flight: Accra next Friday (2026-12-11)", "[human] Mother's trip: three weeks"]
+    assert detail_left("What's my mother called?", flight) == {"name"}  # a place is no name
     assert detail_left("How old is my baby?", ["[human] Baby: Ama, three weeks old"]) == set()
     # a flight's end is an arrival: "When did my mum arrive?" beside "Mum landed safely!"
     assert detail_left("When did my mum arrive?", core) == set()

@@ -228,9 +228,13 @@ _NAME_GIVEN = re.compile(r"\b(?:her|his|their)\s+name(?:'s|\s+is|\s+was)\b|\b(?:
 
 def _gives_a_name(line: str) -> bool:
     """Whether a core ``line`` (quoted "[human] ...") names whom it is about: a label of a name
-    ("Mum's name: Abena") or a value that opens with one ("Wife: Efua, a pharmacist")."""
+    ("Mum's name: Abena") or a line of theirs whose value opens with one ("Wife: Efua, a pharmacist")."""
     label, _, value = line.split("] ", 1)[-1].partition(":")
-    return bool(set(words(label)) & {"name", "called"}) or leading_name(value) is not None
+    labelled = set(words(label))
+    # a line of the person, not of their things: "Mother's flight: Accra next Friday" names a place
+    # (a `make run` chat, stop 59)
+    of_them = bool(labelled) and labelled <= RELATIONS | PETS | {"pet"}
+    return bool(labelled & {"name", "called"}) or (of_them and leading_name(value) is not None)
 
 
 def lines_of(lines: list[str], owners: set[str]) -> list[str]:
