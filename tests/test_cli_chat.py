@@ -286,3 +286,39 @@ def test_a_held_draft_that_streamed_to_a_terminal_is_erased_there(capsys, monkey
             assert note in out[erased_at:] and "\n" not in out[erased_at : out.index(note)]
         else:
             assert out.endswith(draft + "\n  " + note + "\n")
+
+
+def test_a_reply_cut_after_it_streamed_is_printed_as_it_went_out_on_a_terminal(capsys, monkeypatch):
+    """A `make run` chat (stop 59): "Abena is your mother's name. Abena is" streamed, the reply that
+    went out was its first sentence, and the screen kept "Abena is"."""
+    import os
+    import re
+    import shutil
+
+    from memgpt_local.agent.turn import StepRecord
+    from memgpt_local.cli.stream import ConsoleObserver
+    from memgpt_local.functions.results import FunctionOutcome
+    from memgpt_local.schemas import Completion, FunctionCall
+
+    streamed, sent = "Abena is your mother's name. Abena is a lovely", "Abena is your mother's name."
+    step = json.dumps({"thought": "", "function": "send_message", "arguments": {"message": streamed}})
+    record = StepRecord(
+        0,
+        step,
+        FunctionCall(thought="", function="send_message", arguments={"message": sent}),
+        FunctionOutcome(True, "Message sent."),
+        Completion(text=step, prompt_tokens=1, evaluated_tokens=1, generated_tokens=1),
+    )
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda *a: os.terminal_size((200, 24)))
+    for tty in (True, False):
+        monkeypatch.setattr(sys.stdout, "isatty", lambda tty=tty: tty)
+        observer = ConsoleObserver(verbose=False)
+        observer.step_started(0)
+        observer.text(step)
+        observer.step_finished(record)
+        out = re.sub(r"\x1b\[\d*m", "", capsys.readouterr().out)
+        shown = out.split("\r\x1b[J")[-1] if tty else out  # what the terminal shows after the erase
+        if tty:
+            assert shown == f"assistant: {sent}\n"
+        else:  # a pipe cannot take words back: they stay
+            assert out.startswith("assistant: Abena is your mother's name.") and out.endswith("\n")

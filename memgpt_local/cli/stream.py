@@ -105,7 +105,15 @@ class ConsoleObserver(StepObserver):
     def step_finished(self, record: StepRecord) -> None:
         if record.hold is None and record.call is not None and record.call.function in REPLY_FUNCTIONS:
             final = str(record.call.arguments.get("message", ""))
-            if self._shown.get("message"):
+            if self._shown.get("message") and not final.startswith(self._message) and self._draft.erase():
+                # the loop cut what streamed ("Abena is your mother's name. Abena is" went out as its
+                # first sentence; the screen kept "Abena is", a `make run` chat, stop 59): the reply
+                # that went out is printed in its place
+                thought = self._shown["thought"]
+                self._shown.update(thought=0, message=0)
+                self._emit("message", final)
+                self._shown["thought"], self._message = thought, final
+            elif self._shown.get("message"):
                 self._emit("message", self._message + unshown(final, self._message))  # its last sentence
         streamed_message = self._shown.get("message", 0) > 0
         erased = record.hold is not None and self._draft.erase()  # the cursor is at a row's start
