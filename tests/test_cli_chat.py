@@ -246,16 +246,30 @@ def test_the_chat_never_shows_a_formula_it_cuts_and_shows_all_it_sends(store, ca
         assert "Lovely, a parrot!" not in shown  # only this turn's reply
 
 
+def _printed(step, record, tty, capsys, monkeypatch):
+    """What ``ConsoleObserver`` prints for one streamed step (``step``, the model's text) ending in
+    ``record``, to a terminal or a pipe, its styles (dim) aside."""
+    import re
+
+    from memgpt_local.cli.stream import ConsoleObserver
+
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: tty)
+    observer = ConsoleObserver(verbose=False)
+    observer.step_started(0)
+    observer.text(step)
+    observer.step_finished(record)
+    return re.sub(r"\x1b\[\d*m", "", capsys.readouterr().out)
+
+
 def test_a_held_draft_that_streamed_to_a_terminal_is_erased_there(capsys, monkeypatch):
     """On a terminal the held draft's rows are cleared before the note, so the user never reads
     a reply that did not go out (a redrafted greeting stayed on screen in `make run`); a pipe
     keeps the draft and gets the note under it."""
     import os
-    import re
     import shutil
 
     from memgpt_local.agent.turn import Hold, StepRecord
-    from memgpt_local.cli.stream import ConsoleObserver, rows
+    from memgpt_local.cli.stream import rows
     from memgpt_local.functions.results import FunctionOutcome
     from memgpt_local.schemas import Completion, FunctionCall
 
@@ -274,12 +288,7 @@ def test_a_held_draft_that_streamed_to_a_terminal_is_erased_there(capsys, monkey
     assert rows("assistant: " + draft, 20) == 3 and rows("ab\ncd", 20) == 2 and rows("日本語", 5) == 2
 
     for tty in (True, False):
-        monkeypatch.setattr(sys.stdout, "isatty", lambda tty=tty: tty)
-        observer = ConsoleObserver(verbose=False)
-        observer.step_started(0)
-        observer.text(step)
-        observer.step_finished(record)
-        out = re.sub(r"\x1b\[\d*m", "", capsys.readouterr().out)  # styles (dim) aside
+        out = _printed(step, record, tty, capsys, monkeypatch)
         note = "(draft held back: it did not name a fact it knows; answering again)"
         if tty:
             erased_at = out.index(draft + "\r\x1b[2A\x1b[J") + len(draft)
@@ -292,11 +301,9 @@ def test_a_reply_cut_after_it_streamed_is_printed_as_it_went_out_on_a_terminal(c
     """A `make run` chat (stop 59): "Abena is your mother's name. Abena is" streamed, the reply that
     went out was its first sentence, and the screen kept "Abena is"."""
     import os
-    import re
     import shutil
 
     from memgpt_local.agent.turn import StepRecord
-    from memgpt_local.cli.stream import ConsoleObserver
     from memgpt_local.functions.results import FunctionOutcome
     from memgpt_local.schemas import Completion, FunctionCall
 
@@ -311,12 +318,7 @@ def test_a_reply_cut_after_it_streamed_is_printed_as_it_went_out_on_a_terminal(c
     )
     monkeypatch.setattr(shutil, "get_terminal_size", lambda *a: os.terminal_size((200, 24)))
     for tty in (True, False):
-        monkeypatch.setattr(sys.stdout, "isatty", lambda tty=tty: tty)
-        observer = ConsoleObserver(verbose=False)
-        observer.step_started(0)
-        observer.text(step)
-        observer.step_finished(record)
-        out = re.sub(r"\x1b\[\d*m", "", capsys.readouterr().out)
+        out = _printed(step, record, tty, capsys, monkeypatch)
         shown = out.split("\r\x1b[J")[-1] if tty else out  # what the terminal shows after the erase
         if tty:
             assert shown == f"assistant: {sent}\n"

@@ -278,9 +278,9 @@ class GreetByName(Policy):
         # login's "I know that your wife Efua is a pharmacist and your son Kofi ...", the redraft
         # said it again, the note about his mother's visit quoted above it (a `make run` chat, stop 59)
         whose = (about or "").partition(":")[0].strip(' "').lower()
-        start = f"Hello {name}! How is your {whose}" if whose in RELATIONS | PETS else f"Hello {name}!"
+        start = f"Hello {name}!"
         if whose in RELATIONS | PETS:
-            turn.reply_start = start
+            start = turn.reply_start = f"Hello {name}! How is your {whose}"
         return Hold(
             self.name,
             f"Not sent: your greeting {missing}. Write it again.{ask} Start with: {start}",
