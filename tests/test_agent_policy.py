@@ -527,6 +527,35 @@ def test_restates_question(draft, echoed):
     assert restates_question(draft, "Hi Sam. Which book by Ann Lee did I say I had finished reading?") is echoed
 
 
+@pytest.mark.parametrize(
+    "draft, asked, echoed",
+    [
+        # a `make run` chat (stop 60): the answer went into the thought, the question out
+        ("I'm here, what do you know about me so far?", "What do you know about me so far?", True),
+        ("What do you know about me?", "What do you know about me so far?", True),
+        ("You're Ingrid, a maths teacher in Bergen.", "What do you know about me so far?", False),
+        # the assistant's own question asked back is small talk
+        ("I'm good, thanks! How are you doing today?", "How are you doing today?", False),
+        ("I live on your laptop. Where do you live?", "Where do you live?", False),
+    ],
+)
+def test_a_short_question_of_the_users_said_again_word_for_word_is_an_echo(draft, asked, echoed):
+    from memgpt_local.agent.policy.echo_guard import restates_question
+
+    assert restates_question(draft, asked) is echoed
+
+
+def test_an_echo_of_what_is_known_about_the_user_is_shown_all_their_lines(store):
+    echo = say("I'm here, what do you know about me so far?")
+    runner = make_runner(store, [echo, say("You're Ingrid, and your dog is Bamse.")], reply_check=False, name="all")
+    with store.transaction():
+        store.core.set_value(runner.agent_id, "human", "Name: Ingrid\nDog: Bamse")
+    turn = ask(runner, "What do you know about me so far?")
+    assert [s.held for s in turn.steps] == [True, False]
+    assert "[human] Name: Ingrid" in turn.steps[0].outcome.text
+    assert "[human] Dog: Bamse" in turn.steps[0].outcome.text
+
+
 HALL_MEMORIES = (
     "Last night we saw The Shoulundvoels live at Nathsirksuel Hall. Best concert of my life.",
     "The Verquuels are playing at Nathsirksuel Hall next month. My cousin loves them.",

@@ -1114,6 +1114,9 @@ def test_a_label_cut_off_after_a_little_word_is_not_saved(line, glued):
         ("Pip: knocked coffee over", "Pip knocked my coffee over this morning.", False),  # nobody saved
         # a `make run` chat (stop 48), beside "Pet: Ginger cat, Pierogi, who only eats tuna"
         ("Pierogi: threw up on the rug", "Pierogi threw up on the rug this morning, lovely.", True),
+        # a milestone lasts (a `make run` chat, stop 59: "Kofi swam his first full length today!")
+        ("Figo: caught his first mouse", "Figo caught his first mouse this morning!", False),
+        ("Clara: finally finished the cake", "Clara finally finished the wedding cake today.", False),
     ],
 )
 def test_todays_news_of_a_saved_person_or_pet_is_no_line(line, said, news):
@@ -1121,6 +1124,47 @@ def test_todays_news_of_a_saved_person_or_pet_is_no_line(line, said, news):
 
     saved = ["Cat: Figo (Maine Coon)", "Wife: Clara, runs a bakery", "Pet: Ginger cat, Pierogi, who only eats tuna"]
     assert news_of_a_saved_one(line, saved, said) == news
+
+
+def test_a_statement_naming_someone_saved_is_read_for_facts():
+    from memgpt_local.agent.fact_lines import names_someone_saved
+
+    saved = ["Name: Ingrid", "Dog: Bamse, a Bernese mountain dog", "Daughter: Sofie"]
+    # a `make run` chat (stop 60): the dog's news named nobody after a sentence's first word
+    assert names_someone_saved(saved, "Bamse had to go to the vet yesterday, his hips are getting worse.")
+    assert names_someone_saved(saved, "Sofie's pony is called Storm.")
+    assert not names_someone_saved(saved, "Bamse?")  # a question states nothing
+    assert not names_someone_saved(saved, "Snow fell all night.")
+    assert not names_someone_saved(["Name: Ingrid"], "Bamse had to go to the vet yesterday.")
+
+
+def test_a_line_of_any_pet_is_filed_under_the_one_pet_the_message_names():
+    from memgpt_local.agent.fact_owners import their_news
+
+    saved = ["Name: Ingrid", "Dog: Bamse, a Bernese mountain dog", "Daughter: Sofie"]
+    said = "Bamse had to go to the vet yesterday, his hips are getting worse. The vet gave him painkillers."
+    lines = ["Pet's condition: hip pain", "Pet's treatment: painkillers"]
+    assert their_news(lines, saved, said) == ["Bamse's condition: hip pain", "Bamse's treatment: painkillers"]
+    two = [*saved, "Cat: Mosel"]
+    both = "Bamse and Mosel went to the vet yesterday. The vet gave him painkillers."
+    assert their_news(["Pet's treatment: painkillers"], two, both) == ["Pet's treatment: painkillers"]
+    assert their_news(["Pet's treatment: painkillers"], ["Daughter: Sofie"], said) == ["Pet's treatment: painkillers"]
+
+
+@pytest.mark.parametrize(
+    "line, theirs",
+    [
+        ("Hobby: riding a pony by herself", True),  # a `make run` chat (stop 60), of the daughter
+        ("Achievement: tied his shoes himself", True),
+        ("Daughter: Sofie, rode a pony by herself", False),  # filed as hers
+        ("Sofie's hobby: riding by herself", False),
+        ("Hobby: cooking for myself", False),
+    ],
+)
+def test_what_someone_did_by_herself_is_not_the_users_own(line, theirs):
+    from memgpt_local.agent.fact_owners import another_ones_doing
+
+    assert another_ones_doing(line) is theirs
 
 
 def test_a_line_of_this_pass_is_added_to_not_replaced_by_its_next():
@@ -1584,6 +1628,11 @@ def test_a_statement_of_he_or_she_after_a_question_naming_one_person_is_theirs()
         ),
         ("My mum is visiting, she lands on Friday.", "My mum is visiting, my mum lands on Friday."),
         ("I met Tom at the gym and he trains daily.", "I met Tom at the gym and Tom trains daily."),
+        # the same pronoun again, past a capitalised word that names nobody (a `make run` chat, stop 60)
+        (
+            "We have an old dog called Bamse, he's a Bernese mountain dog and he's nearly twelve.",
+            "We have an old dog called Bamse, Bamse's a Bernese mountain dog and Bamse's nearly twelve.",
+        ),
         # two people, a place, or nobody before it: the pronoun stays
         ("My husband Henri and I went to Lyon with Ana, she loved it.", None),
         ("We went to Lisbon in May, she loved it.", None),

@@ -643,6 +643,30 @@ def test_grounded_reply_takes_a_number_seen_as_an_ordinal_as_seen():
     assert unseen("Your dentist appointment is moved to the 23rd.", seen) == ["23"]
 
 
+def test_grounded_reply_takes_no_number_of_bookkeeping_as_seen():
+    """A `make run` chat (stop 60): "You are 36 years old." went out for "How old am I?", with
+    nothing known of the user's age: "36" was seen in '<human chars="36/2000">'."""
+    from memgpt_local.agent.policy.grounded_reply import GroundedReply
+    from memgpt_local.schemas import ChatMessage
+
+    seen = [
+        ChatMessage(role="system", content='<human chars="36/2000">\nName: Ingrid\n</human>'),
+        ChatMessage(
+            role="user",
+            content="[login | 2026-12-07 11:43 UTC | recall memory: 7 messages, archival memory: 0 passages]",
+        ),
+        ChatMessage(
+            role="user",
+            content="showing 1-2 of 2, page 1/1.\n1. [2026-12-05 10:31 UTC] the user said: I turned 41 in May.",
+        ),
+        ChatMessage(role="user", content="[user message | 2026-12-07 11:55 UTC]\nHow old am I?"),
+    ]
+    for invented in ("You are 36 years old.", "You're 11.", "You are 43.", "You are 55, Ingrid."):
+        assert GroundedReply().review(Turn(question="How old am I?"), draft(invented, prompt=seen), FakeMemory())
+    right = draft("You turned 41 in May, Ingrid.", prompt=seen)
+    assert GroundedReply().review(Turn(question="How old am I?"), right, FakeMemory()) is None
+
+
 def test_grounded_reply_reads_of_a_person_only_what_is_said_of_them_when_the_question_asks_more():
     """A `make run` chat (stop 55): "When is Noor coming, and when is my dentist now?" got "The
     dentist appointment is moved to the 22nd, and Noor is visiting on Sunday 20 December.", held
@@ -903,6 +927,19 @@ def test_perspective_guard_holds_the_users_we_said_as_the_assistants():
     assert speaks_as_user("We can look through your notes together.", asked) is None  # nothing asked of "we"
     assert speaks_as_user("We're moving to Bath.", "Where is Sam moving?") is None  # no "we" asked
     assert speaks_as_user("We talked about the concert.", "What did we talk about?") is None  # the assistant's "we"
+
+
+def test_perspective_guard_takes_what_the_assistant_only_knows_as_its_own():
+    """A `make run` chat (stop 60): "How old am I?" got "I'm sorry, but I don't have enough
+    information to answer that question. I only know about the daughter Sofie ...", held as the
+    user's words, and the redraft said "You are 36 years old."."""
+    from memgpt_local.agent.policy.perspective_guard import speaks_as_user
+
+    known = {"sofie", "rode", "pony", "horses", "herself"}  # the words of the user's saved facts
+    only = "I only know about the daughter Sofie and her hobby of riding a pony by herself."
+    assert speaks_as_user(f"I'm sorry, but I don't know your age. {only}", "How old am I?", known) is None
+    assert speaks_as_user("I just know that Sofie loves horses.", "How old am I?", known) is None
+    assert speaks_as_user("I only ride horses with Sofie.", "What do I ride?", known) is not None
 
 
 def test_perspective_guard_holds_the_users_chore_said_as_the_assistants():

@@ -55,6 +55,19 @@ def states_something_personal(message: str) -> bool:
     return any(speaks_of_its_writer(s) or names_within(s) for s in stated)
 
 
+_SAVED_NAME = re.compile(rf"\b[{UPPER}][{LOWER}]{{2,}}\b")
+
+
+def names_someone_saved(saved: Sequence[str], message: str) -> bool:
+    """Whether a statement of ``message`` names someone (or somewhere) a saved line's value
+    names, at any place in it: "Bamse had to go to the vet yesterday, his hips are getting
+    worse." says nothing of its writer and names nobody after its first word, and the dog's
+    news was never read for facts (a `make run` chat, stop 60)."""
+    names = {name for line in saved for name in _SAVED_NAME.findall(line.partition(":")[2])}
+    stated = [s for s in sentences(statements(message)) if not is_bare_request(s)]
+    return any(w.strip(",;:'\"()?!.").removesuffix("'s") in names for s in stated for w in s.split())
+
+
 def label_of(line: str) -> str | None:
     """The normalised label of a ``Label: value`` line, else None."""
     label, sep, value = line.partition(":")

@@ -78,6 +78,7 @@ from memgpt_local.agent.fact_lines import (
     message_under_another_topic,
     moved_home,
     moved_to,
+    names_someone_saved,
     only_urged,
     states_something_personal,
     takes_up_suggestion,
@@ -97,6 +98,7 @@ from memgpt_local.agent.fact_merge import (
 from memgpt_local.agent.fact_owners import (
     RELATION_PATTERN,
     animal_kinds,
+    another_ones_doing,
     deaths_told,
     disowned_relatives,
     files_a_saved_person,
@@ -600,7 +602,11 @@ class FactNoter:
         block = self.store.core.get(self.agent_id, BLOCK)
         known = block_lines(block.value)
         day = when or datetime.now(timezone.utc)
-        personal = states_something_personal(message) or moves_a_saved_plan(known, message, day_of(day))
+        personal = (
+            states_something_personal(message)
+            or names_someone_saved(known, message)
+            or moves_a_saved_plan(known, message, day_of(day))
+        )
         helping = days_asked_about(message)
         answer = answers_the_assistant(message, answering)
         of_someone = asked_of_someone(message)
@@ -740,6 +746,7 @@ class FactNoter:
             for line in written
             if files_a_saved_person(line, [*saved, *written])
             or news_of_a_saved_one(line, saved, told)
+            or another_ones_doing(line)
             or not_the_users_name(line, saved, told)
         ]
         dropped += misfiled

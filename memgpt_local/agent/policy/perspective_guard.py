@@ -73,7 +73,9 @@ from memgpt_local.text import (
 _ASKS_THE_ASSISTANT = re.compile(r"\b(?:do|did|can|could|would|will|should|are|have)\s+you\b", re.IGNORECASE)
 # the assistant speaking of its own doing, not the user's life: "I found nothing about keys."
 _ASSISTANT_ACTS = re.compile(
-    r"^(?:(?:yes|no|well|oh|sure),?\s+)?(?:i|i've|i have)\s+(?:found|searched|looked|checked|remember|recall"
+    # "I only know about ...": a `make run` chat (stop 60) held "I only know about the daughter Sofie ..."
+    r"^(?:(?:yes|no|well|oh|sure),?\s+)?(?:i|i've|i have)\s+(?:(?:only|just|also|already|still|do)\s+)?"
+    r"(?:found|searched|looked|checked|remember|recall"
     r"|know|see|can|could|will|would|think|believe|noted|saved|understand|hope)\b"
     r"|^(?:i'm|i am)\s+(?:sorry|glad|happy|not sure|here)\b"
     # thanks for what was told: "Thanks for telling me that Leo's visit got moved to Sunday ..." (the
