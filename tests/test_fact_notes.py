@@ -1098,6 +1098,9 @@ def test_a_value_that_only_says_something_changed_is_not_saved(line):
     [
         ("Starts at the: university veterinary hospital", True),
         ("Lives with my: sister", True),
+        ("Sofie rode apony: by herself for the first time", True),  # a `make run` chat (stop 60)
+        ("Wedding booked: June", False),
+        ("First car owned: Volvo", False),
         ("Works at: zoo", False),
     ],
 )
@@ -1165,6 +1168,18 @@ def test_what_someone_did_by_herself_is_not_the_users_own(line, theirs):
     from memgpt_local.agent.fact_owners import another_ones_doing
 
     assert another_ones_doing(line) is theirs
+
+
+def test_what_someone_did_by_herself_is_filed_under_the_one_saved_person_named():
+    from memgpt_local.agent.fact_owners import refiled_by_themself
+
+    saved = ["Name: Ingrid", "Daughter: Sofie", "Dog: Bamse", "Sister: Marte"]
+    said = "Sofie rode a pony by herself for the first time on Saturday!"
+    line = "Hobby: riding a pony by herself"
+    assert refiled_by_themself(line, saved, said) == "Sofie's hobby: riding a pony by herself"
+    assert refiled_by_themself(line, saved, "Sofie and Marte rode, Sofie by herself.") is None
+    assert refiled_by_themself(line, saved, "A girl rode a pony by herself.") is None
+    assert refiled_by_themself("Hobby: learning Spanish", saved, said) == "Hobby: learning Spanish"
 
 
 def test_a_line_of_this_pass_is_added_to_not_replaced_by_its_next():

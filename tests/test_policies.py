@@ -2593,6 +2593,10 @@ def test_core_at_question_quotes_the_lines_a_question_about_the_user_asks_about(
     assert policy.start(Turn(question="What tea do I like?"), memory) == []  # the persona's lines are not the user's
     assert policy.start(Turn(question="Any tips for Leeds in winter? I live there."), memory) == []  # advice
     assert policy.start(Turn(question=None, kind="login"), memory) == []
+    # a question about the user at all: every line (a `make run` chat, stop 60, searched "far")
+    (notice,) = policy.start(Turn(question="What do you know about me so far?"), memory)
+    assert all(f"[human] {line}" in notice.content for line in ("Name: Aisha", "Home: Leeds", "Brother: Omar"))
+    assert "warm companion" not in notice.content
     # a question that names nothing asks of what its message tells (a `make run` chat, stop 58)
     trip = FakeMemory(core=[("human", "Name: Tomás"), ("human", "Porto trip: her birthday in January (2027-01)")])
     (notice,) = policy.start(Turn(question="Ha, it's a trip, not a party. When are we going, by the way?"), trip)

@@ -879,6 +879,7 @@ MILESTONE = re.compile(
 )
 
 
+_SHORT_LABEL = 2  # words of a label of the user's own ("Hobby", "Favourite food")
 _THEMSELF = re.compile(r"\b(?:herself|himself)\b", re.IGNORECASE)
 
 
@@ -889,6 +890,23 @@ def another_ones_doing(line: str) -> bool:
     `make run` chat, stop 60). The user speaks of themself as "I", never "herself"."""
     label, colon, value = line.partition(":")
     return bool(colon) and "'" not in label and not _label_kinds(label) & _OWNED and bool(_THEMSELF.search(value))
+
+
+def refiled_by_themself(line: str, saved: Sequence[str], said: str) -> str | None:
+    """``line`` when it is the user's own; what someone did by herself or himself
+    (``another_ones_doing``) filed under the one saved person or animal the sentences that say
+    "herself" or "himself" name ("Sofie's hobby: riding a pony by herself" beside "Daughter:
+    Sofie"), or None where they name none or several."""
+    if not another_ones_doing(line):
+        return line
+    label, _, value = line.partition(":")
+    if len(words(label)) > _SHORT_LABEL:
+        return line  # a sentence cut into a label ("Sofie rode apony: by herself ..."): not a note of the user's
+    filed = {one for one in map(individual, saved) if one is not None}
+    named = {w for s in sentences(said) if _THEMSELF.search(s) for w in words(s) if w in filed}
+    if len(named) != 1:
+        return None
+    return f"{named.pop().capitalize()}'s {label.strip().lower()}:{value}"
 
 
 def news_of_a_saved_one(line: str, saved: Sequence[str], said: str) -> bool:

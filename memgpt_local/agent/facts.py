@@ -98,7 +98,6 @@ from memgpt_local.agent.fact_merge import (
 from memgpt_local.agent.fact_owners import (
     RELATION_PATTERN,
     animal_kinds,
-    another_ones_doing,
     deaths_told,
     disowned_relatives,
     files_a_saved_person,
@@ -113,6 +112,7 @@ from memgpt_local.agent.fact_owners import (
     people_not_animals,
     pronouns_named,
     refiled,
+    refiled_by_themself,
     relatives_not_their_things,
     said_relations,
     someone_elses,
@@ -746,12 +746,14 @@ class FactNoter:
             for line in written
             if files_a_saved_person(line, [*saved, *written])
             or news_of_a_saved_one(line, saved, told)
-            or another_ones_doing(line)
             or not_the_users_name(line, saved, told)
         ]
         dropped += misfiled
         written = under_their_relation([line for line in written if line not in misfiled], saved)
         written = their_news(written, saved, told)
+        theirs = [refiled_by_themself(line, saved, told) for line in written]
+        dropped += [line for line, kept in zip(written, theirs) if kept is None]
+        written = [line for line in theirs if line is not None]
         filed = [refiled(line, [*saved, *written], told) for line in written]
         dropped += [line for line, kept in zip(written, filed) if kept is None]
         written = [line for line in filed if line is not None]

@@ -28,6 +28,7 @@ from memgpt_local.memory.dates import spoken_days
 from memgpt_local.schemas import NewMessage
 from memgpt_local.text import (
     ASKING_WORDS,
+    asks_about_the_user_at_all,
     asks_for_help,
     content_words,
     lines_about,
@@ -37,6 +38,7 @@ from memgpt_local.text import (
 )
 
 MAX_LINES = 4  # a question that matches more lines than this is matched loosely: none is quoted
+ALL_LINES = 20  # most lines quoted for a question about the user at all
 
 
 def lines_asked_about(
@@ -45,12 +47,18 @@ def lines_asked_about(
     """The ``human`` block's lines the questions of ``question`` ask about, as ``[human] line``
     (none for a request for advice, or when more than ``most`` match); a question that names
     nothing asks about what its message tells, else about ``before`` (the assistant's message
-    before it)."""
+    before it). A question about the user at all ("What do you know about me?") asks about
+    every line (up to ``ALL_LINES``)."""
     asked = questions(question or "")
     if not asked or asks_for_help(asked):
         return []
     placeholder = default_text("human").strip()
     facts = [("human", line) for line in human_lines(memory) if line.strip() != placeholder]
+    if asks_about_the_user_at_all(asked):
+        # every line answers it: "What do you know about me so far?" matched none, and the model
+        # searched "far" and sent "I don't know what 'far' means in this context." (a `make run`
+        # chat, stop 60, with ten lines saved)
+        return [f"[{block}] {line}" for block, line in facts[:ALL_LINES]]
     lines = lines_about(asked, facts, theirs=False)  # the user's facts: "I answer like a friend" matched "do I like"
     if not lines and set(content_words(asked)) <= ASKING_WORDS:
         # a question that names nothing asks of what its message tells: "Ha, it's a trip, not a
