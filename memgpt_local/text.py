@@ -475,7 +475,13 @@ LABEL_TOPICS = {
         for label in ("work", "occupation", "profession", "job", "career", "employment")
     },
     "allergy": "allergic eat take",
-    "health": "allergic eat take ill",
+    "health": "allergic eat take ill sick wrong matter",
+    # "What's wrong with Bamse?" under "Bamse's condition: hip pain" was denied for "wrong" (a
+    # `make run` chat, stop 60)
+    **{
+        label: "ill sick wrong matter health vet doctor"
+        for label in ("condition", "illness", "injury", "diagnosis", "treatment", "symptoms", "symptom")
+    },
     "hobby": "hobby hobbies free spare evenings weekends",
     "band": "gig gigs concert concerts music",
     "music": "gig gigs concert concerts band",

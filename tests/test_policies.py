@@ -3395,6 +3395,32 @@ def test_owner_guard_reads_each_clause_of_a_long_list():
     assert told_as_users("You drive the 42 bus, Efua is a pharmacist, and you have a son.", notes) is None
 
 
+def test_nothing_found_denies_the_users_age_that_only_others_have():
+    """A `make run` chat (stop 60): "How old am I?" was answered "You're 12 years old." from "We
+    have a old dog called Bamse, ... he's nearly twelve." ("old" was seen) and "saved: Bamse's
+    age: nearly twelve" (a memory update, not read as the dog's line)."""
+    from memgpt_local.agent.policy.nothing_found import NothingFound, detail_left
+
+    core = [("human", "Name: Ingrid"), ("human", "Dog: Bamse, nearly twelve"), ("human", "Bamse's age: nearly twelve")]
+    dog = msg(5, "user", "We have a old dog called Bamse, he's a Bernese mountain dog and he's nearly twelve.")
+    update = msg(6, "system", "[memory update]\nsaved: Dog: Bamse, nearly twelve\nsaved: Bamse's age: nearly twelve")
+    for asked in ("How old am I?", "What's my age?", "What age am I now?"):
+        turn = Turn(question=asked, event_id=100)
+        NothingFound().start(turn, FakeMemory(core=core, context=[dog, update]))
+        assert turn.reply_start == "I don't know", asked
+    for told in ("I'm 41, by the way.", "I turned forty last spring.", "I was born in 1985."):
+        turn = Turn(question="How old am I?", event_id=100)
+        NothingFound().start(turn, FakeMemory(core=core, context=[dog, update, msg(7, "user", told)]))
+        assert turn.reply_start == "", told
+    own = Turn(question="How old am I?", event_id=100)
+    NothingFound().start(own, FakeMemory(core=[*core, ("human", "Age: 41")], context=[dog]))
+    assert own.reply_start == ""
+    # what is wrong with an animal is its condition (the same chat: denied for "wrong")
+    lines = ["[human] Dog: Bamse, nearly twelve", "[human] Bamse's condition: hip pain"]
+    assert detail_left("What's wrong with my dog Bamse?", lines) == set()
+    assert detail_left("What's the matter with my dog Bamse?", lines) == set()
+
+
 def test_nothing_found_denies_a_name_no_line_gives_and_an_age_from_a_stay():
     """A `make run` chat (stop 59): "What's my mum's name?" under "Mum: flying in from Accra next
     Friday" was answered "Your mum's name is Efua.", the wife's; "How old is my mum?" was taken as

@@ -197,6 +197,12 @@ def says_a_number(text: str) -> bool:
 
 
 _AGE_ASKED = re.compile(r"\bhow old\b|\bwhat age\b|\bage\b", re.I)
+# the user's age, told: "I'm 41", "I turned forty last spring", "I was born in 1985"
+_OWN_AGE = re.compile(
+    r"\b(?:i'm|i\s+am|i\s+turned|i\s+turn|i'll\s+be|i\s+will\s+be|i\s+was\s+born(?:\s+in)?)\s+"
+    rf"(?:(?:nearly|almost|just|about|over|under|now)\s+)?(?:{_NUMBER.pattern})",
+    re.I,
+)
 # a stay or a wait is no age: "Mum's stay: three weeks" answered "How old is my mum?" (a `make run` chat, stop 59)
 _SPAN = re.compile(rf"(?:{_NUMBER.pattern})\w*\s+(?:hours?|days?|nights?|weeks?|months?)\b(?!\s+old)", re.I)
 
@@ -463,8 +469,16 @@ def unseen_subject(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_V
     # "What was the band I went to see play live?" was met with no search under "Sister:
     # Quodaiick, lives in Leeds", and answered "The Beatles" (bench_honesty seed 57, stop 45)
     meant = subject_of(question, as_meant=True)
+    # the user's own age is told by a number said of "I", or a line of an age: "We have a old dog
+    # called Bamse" held "old", and "How old am I?" was answered "You're 12 years old." from the
+    # dog's "nearly twelve" (a `make run` chat, stop 60)
+    own_age = bool(_AGE_ASKED.search(question)) and not owners_asked_of(question)
+    if own_age:
+        meant = (meant - {stem("old")}) | {stem("age")}
 
     def says_it(text: str) -> bool:
+        if own_age and _OWN_AGE.search(text):
+            return True
         return meant <= _said_stems(text) if told else bool(meant & _said_stems(text))
 
     # the lines of others go wherever they are quoted: a search's "Core memory lines that match:"
@@ -476,10 +490,15 @@ def unseen_subject(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_V
 
 
 def without_lines(text: str, lines: set[str]) -> str:
-    """``text`` less its lines that are one of ``lines``, as is or quoted "[human] ..."."""
+    """``text`` less its lines that are one of ``lines``, as is, quoted "[human] ..." or as a
+    memory update tells it ("saved: Bamse's age: nearly twelve": a `make run` chat, stop 60)."""
     if not lines:
         return text
-    return "\n".join(ln for ln in text.splitlines() if ln.removeprefix("[human] ").strip() not in lines)
+    return "\n".join(ln for ln in text.splitlines() if _SAVED_AS.sub("", ln).strip() not in lines)
+
+
+# how a line is quoted: in a search's core lines, or in a memory update ("changed: old -> new" by its new)
+_SAVED_AS = re.compile(r"^\s*(?:\[human\]\s*|(?:saved|added):\s*|changed:\s*.*?\s->\s)")
 
 
 def lines_of_others(memory: MemoryView) -> set[str]:
