@@ -724,11 +724,12 @@ def test_the_default_turn_quotes_what_recall_holds_about_a_question_before_the_f
     assert '"Last Saturday I saw the Mosquas play live, what a night!"' in prompt and "weather" not in prompt
     other = make_runner(
         store,
-        [call("send_message", thought="", message="I don't know.")],
+        [call("send_message", thought="", message="I don't know the band you went to see play live.")],
         name="other",
         policies=list(DEFAULT_POLICIES),
     )
-    assert ask(other, "What was the band I went to see play live?").messages == ["I don't know."]
+    denial = "I don't know the band you went to see play live."
+    assert ask(other, "What was the band I went to see play live?").messages == [denial]
     prompt = "\n".join(m.content for m in other.backend.requests[0].messages)
     assert "Mosquas" not in prompt  # another agent's recall is not this one's
 

@@ -271,6 +271,16 @@ def seen_before_drafting(turn: Turn, prompt: Sequence[ChatMessage]) -> str:
     return with_days_in_full(text)
 
 
+_ISO_DAY = re.compile(r"\b(\d{4})-\d{2}(?:-\d{2})?\b")
+
+
+def without_iso_days(seen: str) -> str:
+    """``seen`` with each YYYY-MM-DD day (said in words beside it) left as its year: the month of
+    "2026-12-07" is no "12" ("You're 12 years old." went out, a `make run` chat, stop 60, for a
+    dog's "nearly twelve")."""
+    return _ISO_DAY.sub(r"\1", seen)
+
+
 def with_days_away(seen: str, today: date) -> str:
     """``seen`` with how many days (and whole weeks) from ``today`` written after each day it
     dates, on its own line: "Elodie's arrival is 14 days from now." under "moved to the 20th
@@ -337,7 +347,7 @@ class GroundedReply(Policy):
         if not claimed:
             return None
         seen = seen_before_drafting(turn, draft.prompt)
-        seen = with_days_away(seen, turn.clock().date())
+        seen = without_iso_days(with_days_away(seen, turn.clock().date()))
         # beside a denial only names and numbers count: "If you tell me, I'll remember it next
         # time." is no claim about the user
         new, of_whom = unseen(claimed, seen, names_only=denied), ""

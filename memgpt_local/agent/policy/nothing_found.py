@@ -68,6 +68,9 @@ from memgpt_local.text import (
     lines_about,
     named_as_known,
     names_the_relative,
+    normalize_space,
+    questions,
+    sentences,
     statements,
     stem,
     stems,
@@ -555,6 +558,75 @@ def evidence(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_VIEW) -
     return [hit for hit in turn.searched_before[query] if holds(hit)]
 
 
+_YOURS = {"i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself"}
+_ASKED_FROM = re.compile(r"\b(?:how\s+old|what|who|where|when|which)\b.*$", re.IGNORECASE | re.DOTALL)
+_HOW_OLD = re.compile(r"^how\s+old\s+(?:am\s+I|(?:is|are)\s+(?P<who>.+))$", re.IGNORECASE)
+_WHAT_IS = re.compile(r"^(?i:what|who)(?:'s|\s+is|\s+are|\s+was)\s+(?P<what>(?:my|the|[A-Z][\w-]*'s)\s.+)$")
+_WHERE_IS = re.compile(r"^(?P<wh>where|when)(?:'s|\s+is|\s+are)\s+(?P<what>.+)$", re.IGNORECASE)
+_DOES = re.compile(
+    r"^(?P<wh>where|what|when|who|how)\s+(?:(?P<do>do)\s+I|does\s+(?P<who>(?:my\s+)?[\w']+))\s+(?P<verb>[a-z]+)(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+
+
+# words in -ing that are things, not a doing: "When is Marte's wedding?"
+_ING_NOUNS = frozenset(
+    "wedding meeting evening morning building painting ceiling ring thing spring pudding ending sibling "
+    "christening outing gathering reading hearing booking opening housewarming screening recording".split()
+)
+
+
+def _yours(text: str) -> str:
+    """``text`` said to the user: "my mum's name" is "your mum's name"."""
+    return re.sub(r"\b(?:I|me|my|mine|myself)\b", lambda m: _YOURS[m[0].lower()], text)
+
+
+def _third_person(verb: str) -> str:
+    """``verb`` after "he" or "she": "lives", "teaches", "goes", "studies"."""
+    if re.search(r"(?:s|sh|ch|x|z|o)$", verb):
+        return f"{verb}es"
+    return f"{verb[:-1]}ies" if re.search(r"[^aeiou]y$", verb) else f"{verb}s"
+
+
+def not_known(question: str) -> str:
+    """What a denial of ``question`` (one question about the user) says is not known, said to
+    them: "How old am I?" is "how old you are", "What's my mum's name?" "your mum's name",
+    "Where does my sister live?" "where your sister lives"; "" where the question is not of
+    those plain shapes. The denial "I don't know" alone was written on with an earlier reply: "How
+    old am I?" got "I don't know what's wrong with Bamse." (a `make run` chat, stop 60)."""
+    asked = questions(question)
+    found = _ASKED_FROM.search(sentences(asked)[-1]) if asked else None
+    if found is None:
+        return ""
+    said = normalize_space(found[0]).rstrip("?!. ")
+    if said.lower().startswith("how old"):
+        old = _HOW_OLD.match(said)
+        return "" if old is None else "how old you are" if old["who"] is None else f"how old {_yours(old['who'])} is"
+    if (asked_what := _WHAT_IS.match(said)) is not None:
+        thing = asked_what["what"]
+        called = re.match(r"^(?P<who>.+?)\s+(?P<word>called|named)$", thing)
+        if called:
+            return f"what {_yours(called['who'])} is {called['word']}"
+        if re.search(r"\b(?:doing|like|up\s+to|about)$", thing):
+            return ""
+        return f"who {_yours(thing)} is" if said[:3].lower() == "who" else _yours(thing)
+    if (where := _WHERE_IS.match(said)) is not None:
+        before, _, last = where["what"].rpartition(" ")
+        if last.endswith("ing") and last.lower() not in _ING_NOUNS and before:
+            return f"{where['wh'].lower()} {_yours(before)} is {last}"
+        return f"{where['wh'].lower()} {_yours(where['what'])} is"
+    if (does := _DOES.match(said)) is not None:
+        who = "you" if does["do"] else _yours(does["who"])
+        verb = does["verb"] if does["do"] else _third_person(does["verb"])
+        return f"{does['wh'].lower()} {who} {verb}{_yours(does['rest'])}"
+    return ""
+
+
+def denied(turn: Turn) -> bool:
+    """Whether the turn's reply was set to deny (``NothingFound``)."""
+    return turn.reply_reason == REASON and turn.reply_start.startswith(START)
+
+
 class NothingFound(Policy):
     name = "nothing_found"
 
@@ -562,7 +634,7 @@ class NothingFound(Policy):
         """A forced denial writes no thought: its words were the thought's, copied, and the
         thought named the user in the third person ("I don't know Siosaia's mother's name.",
         a `make run` chat, stop 42); its start and length are settled anyway."""
-        if turn.reply_reason == REASON and turn.reply_start == START:
+        if denied(turn):
             return replace(plan, thought_max_chars=0)
         return plan
 
@@ -598,5 +670,6 @@ class NothingFound(Policy):
         turn.require_reply(REASON)
         # nor the user's name: "I don't know Siosaia's mother's name." (a `make run` chat, stop 42)
         name = known_name(memory)
-        turn.reply_start, turn.reply_sentences = START, SENTENCES
+        clause = not_known(asked_of(turn, memory))
+        turn.reply_start, turn.reply_sentences = (f"{START} {clause}" if clause else START), SENTENCES
         turn.reply_unsaid = (*UNSAID, name) if name else UNSAID

@@ -102,7 +102,7 @@ class RecallAtQuestion(Policy):
     name = "recall_at_question"
 
     def start(self, turn: Turn, memory: MemoryView) -> list[NewMessage]:
-        if turn.reply_start == START:  # nothing_found found nothing
+        if turn.reply_start.startswith(START):  # nothing_found found nothing
             return []
         # a search result further up is no answer the model reads: "What was the band I went to
         # see play live?", found by a search two turns before, was answered "I have saved the
