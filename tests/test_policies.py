@@ -3341,6 +3341,36 @@ def test_owner_guard_holds_someone_elses_home_said_as_where_the_user_is():
         assert OwnerGuard().review(login, draft(fine), memory) is None, fine
 
 
+def test_perspective_guard_holds_an_answer_about_the_user_at_all_that_speaks_of_them_by_name():
+    """A `make run` chat (stop 60): "What do you know about me so far?" got "I know that Ingrid
+    teaches maths at a secondary school in Bergen, that she has a sister named Marte ..."."""
+    from memgpt_local.agent.policy.perspective_guard import PerspectiveGuard
+
+    memory = FakeMemory(core=[("human", "Name: Ingrid"), ("human", "Work: teaches maths in Bergen")])
+    third = "I know that Ingrid teaches maths in Bergen, and that she has a sister named Marte."
+    hold = PerspectiveGuard().review(Turn(question="What do you know about me so far?"), draft(third), memory)
+    assert hold is not None and "as if they were someone else" in hold.notice
+    said_to = "You teach maths in Bergen, Ingrid, and you have a sister named Marte."
+    assert PerspectiveGuard().review(Turn(question="What do you know about me so far?"), draft(said_to), memory) is None
+    # another question is answered as it may: "Ingrid's job" is no claim held here
+    named = "Ingrid teaches maths in Bergen."
+    assert PerspectiveGuard().review(Turn(question="Where does Ingrid work?"), draft(named), memory) is None
+
+
+def test_owner_guard_holds_someone_elses_liking_said_as_the_users():
+    """A `make run` login (stop 60): under "Sofie's hobby: horses" (the daughter's) it greeted
+    "Hello Ingrid! ... I also know that you like to ride horses ..."."""
+    from memgpt_local.agent.policy.owner_guard import OwnerGuard
+
+    core = [("human", "Name: Ingrid"), ("human", "Daughter: Sofie"), ("human", "Sofie's hobby: horses")]
+    memory = FakeMemory(core=[*core, ("human", "Hobby: learning Spanish")])
+    login = Turn(question=None, kind="login")
+    greeting = "Hello Ingrid! I know that you teach maths and that you like to ride horses."
+    assert OwnerGuard().review(login, draft(greeting), memory) is not None
+    for fine in ("Hello Ingrid! Does Sofie still love horses?", "Hello Ingrid! Do you enjoy learning Spanish?"):
+        assert OwnerGuard().review(Turn(question=None, kind="login"), draft(fine), memory) is None, fine
+
+
 def test_a_question_about_the_user_at_all_is_answered_in_the_second_person():
     """A `make run` chat (stop 58): "What do you know about me so far?" got "I remember that you're a
     teacher in Valencia, teaching year 4. I have a partner Ana, who is a architect, and a dog named

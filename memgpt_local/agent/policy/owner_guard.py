@@ -61,6 +61,11 @@ _HOME_OR_WORK = frozenset(stem(w) for w in "home lives live address work works j
 _IS_A = re.compile(r"(?:^|[,:]\s*|\s)(?:is|was)\s+an?\s+\w+", re.IGNORECASE)
 _TO_THE_USER = re.compile(r"\b(?:you|you're|your|yours|yourself)\b", re.IGNORECASE)
 SHARED_WORDS = 2  # words of the note's value a sentence must say to be telling it
+_LIKING_LABELS = frozenset(stem(w) for w in "hobby hobbies interest interests favourite favorite passion".split())
+_YOU_LIKE = re.compile(
+    r"\byou(?:'re|\s+are)?\s+(?:really\s+|also\s+|still\s+)?(?:like|love|enjoy|into|fond\s+of|passionate\s+about)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -186,7 +191,10 @@ def _told_as_users(sentence: str, notes: Sequence[Owned]) -> Owned | None:
     for note in notes:
         if note.terms & said or {stem(t) for t in note.terms} & said_stems:
             continue  # it names them: "your sister", "Nadia's wedding"
-        shared = len(note.words & said_stems)  # a day in common counts once: "your wedding on Sunday"
+        # a liking said as the user's says the label of one: "you like to ride horses" tells "Sofie's
+        # hobby: horses" (a `make run` login, stop 60, greeted the user with the daughter's hobby)
+        liked = note.words & _LIKING_LABELS if _YOU_LIKE.search(sentence) else set()
+        shared = len(note.words & (said_stems | liked))  # a day in common counts once: "your wedding on Sunday"
         # what the user just told of someone is theirs only said as "your ...": "Are you moving to
         # Bath for the job?" asks about it
         yours = (

@@ -377,7 +377,10 @@ class PerspectiveGuard(Policy):
         unsaid: tuple[str, ...] = UNSAID_AFTER_MY
         if sentence is None and (copied := copies_first_person(draft.message, turn.question)):
             sentence, unsaid = copied
-        if sentence is None and not asks_something(turn.question):  # an answer is only held for "I"
+        # an answer is only held for "I", but for one about the user at all: "What do you know about me
+        # so far?" got "I know that Ingrid teaches maths ..., that she has a sister ..." (a `make run`
+        # chat, stop 60)
+        if sentence is None and (not asks_something(turn.question) or asks_about_the_user_at_all(turn.question)):
             return self._review_third_person(draft, memory, f"Write your reply to {reply_target(turn)}.", turn.question)
         if sentence is None:
             return None
