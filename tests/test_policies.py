@@ -3357,6 +3357,22 @@ def test_perspective_guard_holds_an_answer_about_the_user_at_all_that_speaks_of_
     assert PerspectiveGuard().review(Turn(question="Where does Ingrid work?"), draft(named), memory) is None
 
 
+def test_tone_guard_holds_news_of_worse_said_back_as_better_once():
+    """A `make run` chat (stop 60): "Bamse had to go to the vet yesterday, his hips are getting
+    worse." got "That's a sad story! I'm glad Bamse is getting better."."""
+    from memgpt_local.agent.policy.tone_guard import ToneGuard
+
+    news = "Bamse had to go to the vet yesterday, his hips are getting worse. The vet gave him painkillers."
+    turn = Turn(question=news)
+    hold = ToneGuard().review(turn, draft("That's a sad story! I'm glad Bamse is getting better."), FakeMemory())
+    assert hold is not None and "'worse'" in hold.notice and "'getting better'" in hold.notice
+    assert ToneGuard().review(turn, draft("I'm glad Bamse is getting better."), FakeMemory()) is None  # once a turn
+    for kind in ("Poor Bamse. I hope he feels better soon.", "Are the painkillers helping him improve?"):
+        assert ToneGuard().review(Turn(question=news), draft(kind), FakeMemory()) is None, kind
+    mended = "Mum was worse last week but she is improving now."
+    assert ToneGuard().review(Turn(question=mended), draft("Glad she is improving!"), FakeMemory()) is None
+
+
 def test_owner_guard_holds_someone_elses_liking_said_as_the_users():
     """A `make run` login (stop 60): under "Sofie's hobby: horses" (the daughter's) it greeted
     "Hello Ingrid! ... I also know that you like to ride horses ..."."""

@@ -19,7 +19,7 @@ import re
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.policy.greet_by_name import human_lines
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.text import DEATH, LOWER, UPPER, sentences, statements
+from memgpt_local.text import DEATH, LOWER, UPPER, is_question, sentences, statements
 
 # words of a hard day, a worry or a loss
 _HARD = re.compile(
@@ -134,6 +134,35 @@ def mourned(message: str, lines: list[str]) -> list[str]:
     return out
 
 
+# news of a change for the worse, and a reply's words for the better: to "Bamse had to go to the vet
+# yesterday, his hips are getting worse." a `make run` chat (stop 60) replied "That's a sad story!
+# I'm glad Bamse is getting better.", and its next greeting said so again
+_WORSE = re.compile(
+    r"\b(?:worse|worsening|deteriorat\w*|going\s+downhill|not\s+improving|not\s+getting\s+better)\b", re.I
+)
+_BETTER = re.compile(
+    r"\b(?:getting\s+better|doing\s+better|feeling\s+better|improv\w*|recover\w*|on\s+the\s+mend|better\s+now)\b",
+    re.IGNORECASE,
+)
+
+
+def turned_around(message: str, reply: str) -> tuple[str, str] | None:
+    """(the user's words, the reply's) where ``message`` tells a change for the worse and
+    ``reply`` says it is for the better, else None. A reply that wishes it ("I hope he feels
+    better soon") or asks it is kind, not wrong."""
+    worse = _WORSE.search(statements(message))
+    if worse is None or _BETTER.search(statements(message)):
+        return None
+    for sentence in sentences(reply):
+        better = _BETTER.search(sentence)
+        if better and not is_question(sentence) and not _WISH.search(sentence[: better.start()]):
+            return worse[0], better[0]
+    return None
+
+
+_WISH = re.compile(r"\b(?:hope|wish|fingers\s+crossed|soon|if|when|may)\b", re.IGNORECASE)
+
+
 class ToneGuard(Policy):
     name = "tone_guard"
 
@@ -158,6 +187,14 @@ class ToneGuard(Policy):
                 f"Not sent: the user said {said}: this is good news to them, and a reply that opens in "
                 "sorrow reads as if you did not listen. Reply again with a short, warm comment on their news.",
                 "it mourned good news",
+                hide_draft=True,
+            )
+        if (turned := turned_around(turn.question, draft.message)) is not None:
+            return Hold(
+                self.name,
+                f"Not sent: your reply says {turned[1]!r}, but the user said {turned[0]!r}. Reply again with a "
+                "short, kind comment on what they told you.",
+                "it said the user's news the other way round",
                 hide_draft=True,
             )
         lost = mourned(turn.question, human_lines(memory))
