@@ -3366,7 +3366,8 @@ def test_tone_guard_holds_news_of_worse_said_back_as_better_once():
     turn = Turn(question=news)
     hold = ToneGuard().review(turn, draft("That's a sad story! I'm glad Bamse is getting better."), FakeMemory())
     assert hold is not None and "'worse'" in hold.notice and "'getting better'" in hold.notice
-    assert ToneGuard().review(turn, draft("I'm glad Bamse is getting better."), FakeMemory()) is None  # once a turn
+    turn.holds["tone_guard"] += 1  # as the loop counts it: once a turn
+    assert ToneGuard().review(turn, draft("I'm glad Bamse is getting better."), FakeMemory()) is None
     for kind in ("Poor Bamse. I hope he feels better soon.", "Are the painkillers helping him improve?"):
         assert ToneGuard().review(Turn(question=news), draft(kind), FakeMemory()) is None, kind
     mended = "Mum was worse last week but she is improving now."
