@@ -1129,6 +1129,21 @@ def test_todays_news_of_a_saved_person_or_pet_is_no_line(line, said, news):
     assert news_of_a_saved_one(line, saved, said) == news
 
 
+def test_a_line_under_a_name_that_says_no_more_than_their_own_line_is_not_saved():
+    """Two `make run` chats (stop 60) saved "Sister: Marte, getting married in June (2027-06) in
+    Trondheim" and "Marte's marriage: June in Trondheim" for one message."""
+    sister = "Sister: Marte, getting married in June (2027-06) in Trondheim"
+    value, _ = merge("Name: Ingrid", [sister, "Marte's marriage: June in Trondheim"], 2000, "")
+    assert value == f"Name: Ingrid\n{sister}"
+    value, _ = merge(
+        f"Name: Ingrid\n{sister}", ["Marte's marriage: June in Trondheim", "Marte's dress: ivory"], 2000, ""
+    )
+    assert value == f"Name: Ingrid\n{sister}\nMarte's dress: ivory"
+    # more than her line says stays: the venue
+    value, _ = merge(f"Name: Ingrid\n{sister}", ["Marte's wedding: June, at Ringve Museum"], 2000, "")
+    assert value.endswith("Marte's wedding: June, at Ringve Museum")
+
+
 def test_a_statement_naming_someone_saved_is_read_for_facts():
     from memgpt_local.agent.fact_lines import names_someone_saved
 
