@@ -1683,6 +1683,32 @@ def test_thought_answer_holds_once_a_turn_and_leaves_the_redraft_no_thought():
     assert policy.review(asked, pointing, FakeMemory()) is None
 
 
+def test_thought_answer_holds_what_is_known_of_the_user_told_only_in_the_thought():
+    """A `make run` chat (stop 60): "Tell me everything you remember about me." was thought out in
+    full and sent as "Sure, I remember that. What else would you like to hear about me?"."""
+    from memgpt_local.agent.policy.thought_answer import ThoughtAnswer
+
+    memory = FakeMemory(core=[("human", "Name: Ingrid"), ("human", "Work: maths teacher"), ("human", "Dog: Bamse")])
+    thought = "I remember the user's name is Ingrid, they are a maths teacher, and they have a dog named Bamse."
+    asked = Turn(question="Tell me everything you remember about me.")
+    empty = Draft("Sure, I remember that. What else would you like to hear about me?", [], StepPlan(), thought)
+    hold = ThoughtAnswer().review(asked, empty, memory)
+    assert hold is not None and "Name: Ingrid; Work: maths teacher; Dog: Bamse" in hold.notice
+    told = Draft("You're Ingrid, a maths teacher, and Bamse is your dog.", [], StepPlan(), thought)
+    assert ThoughtAnswer().review(Turn(question=asked.question), told, memory) is None
+    other = Turn(question="How was your day?")
+    assert ThoughtAnswer().review(other, empty, memory) is None
+
+
+def test_core_at_question_meets_a_request_for_what_is_known_of_the_user():
+    from memgpt_local.agent.policy.core_at_question import CoreAtQuestion
+
+    memory = FakeMemory(core=[("human", "Name: Ingrid"), ("human", "Dog: Bamse")])
+    (notice,) = CoreAtQuestion().start(Turn(question="Tell me everything you remember about me."), memory)
+    assert "[human] Name: Ingrid\n[human] Dog: Bamse" in notice.content
+    assert CoreAtQuestion().start(Turn(question="Tell me a joke about dogs."), memory) == []
+
+
 @pytest.mark.parametrize(
     "message, asks",
     [

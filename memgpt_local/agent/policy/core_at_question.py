@@ -50,11 +50,13 @@ def lines_asked_about(
     before it). A question about the user at all ("What do you know about me?") asks about
     every line (up to ``ALL_LINES``)."""
     asked = questions(question or "")
-    if not asked or asks_for_help(asked):
+    # asked as a request too: "Tell me everything you remember about me." (a `make run` chat, stop 60)
+    at_all = asks_about_the_user_at_all(question or "")
+    if (not asked and not at_all) or (asked and asks_for_help(asked)):
         return []
     placeholder = default_text("human").strip()
     facts = [("human", line) for line in human_lines(memory) if line.strip() != placeholder]
-    if asks_about_the_user_at_all(asked):
+    if at_all:
         # every line answers it: "What do you know about me so far?" matched none, and the model
         # searched "far" and sent "I don't know what 'far' means in this context." (a `make run`
         # chat, stop 60, with ten lines saved)

@@ -19,8 +19,9 @@ import re
 from dataclasses import replace
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, StepPlan, reply_target
+from memgpt_local.agent.policy.greet_by_name import human_lines
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.text import content_words
+from memgpt_local.text import asks_about_the_user_at_all, content_words
 
 _CONTENT = (
     r"tips?|suggestions?|ideas?|steps?|options?|recommendations?|advice|pointers?|strategies|strategy|points?"
@@ -50,6 +51,22 @@ def pointed_at(message: str, thought: str, question: str = "") -> str | None:
     return found.group(0) if len(unsent) >= UNSENT_WORDS and len(said) < len(set(unsent)) else None
 
 
+def knowledge_unsent(question: str, draft: Draft, memory: MemoryView) -> str:
+    """The user's saved lines, joined, when ``question`` asks what is known of them at all and
+    the message says no word of any line's value while the thought does: "Tell me everything
+    you remember about me." was thought out in full ("I remember the user's name is Ingrid, ...")
+    and sent as "Sure, I remember that. What else would you like to hear about me?" (a `make
+    run` chat, stop 60). "" otherwise."""
+    if not asks_about_the_user_at_all(question):
+        return ""
+    lines = [line for line in human_lines(memory) if ":" in line]
+    values = {w for line in lines for w in content_words(line.partition(":")[2])}
+    said, thought = set(content_words(draft.message)), set(content_words(draft.thought))
+    if not values or said & values or not thought & values:
+        return ""
+    return "; ".join(lines)
+
+
 class ThoughtAnswer(Policy):
     name = "thought_answer"
 
@@ -61,6 +78,14 @@ class ThoughtAnswer(Policy):
         if draft.plan.last or turn.holds[self.name] or turn.kind == "login":
             return None
         pointer = pointed_at(draft.message, draft.thought, turn.question or "")
+        if pointer is None and (unsent := knowledge_unsent(turn.question or "", draft, memory)):
+            return Hold(
+                self.name,
+                "Not sent: the user asked what you know about them, and your message tells none of it; they read "
+                f"only the message, never your thoughts. Tell them, in the message itself: {unsent}. Write your "
+                f"reply to {reply_target(turn)}",
+                "it told what it knows of the user only in its thought",
+            )
         if pointer is None:
             return None
         return Hold(
