@@ -3374,8 +3374,10 @@ def test_perspective_guard_holds_an_answer_about_the_user_at_all_that_speaks_of_
 
     memory = FakeMemory(core=[("human", "Name: Ingrid"), ("human", "Work: teaches maths in Bergen")])
     third = "I know that Ingrid teaches maths in Bergen, and that she has a sister named Marte."
-    hold = PerspectiveGuard().review(Turn(question="What do you know about me so far?"), draft(third), memory)
+    turn = Turn(question="What do you know about me so far?")
+    hold = PerspectiveGuard().review(turn, draft(third), memory)
     assert hold is not None and "as if they were someone else" in hold.notice
+    assert turn.reply_start == "You're Ingrid"  # the redraft went "You know that Ingrid is ..." (stop 60)
     said_to = "You teach maths in Bergen, Ingrid, and you have a sister named Marte."
     assert PerspectiveGuard().review(Turn(question="What do you know about me so far?"), draft(said_to), memory) is None
     # another question is answered as it may: "Ingrid's job" is no claim held here
@@ -3491,6 +3493,27 @@ def test_a_denial_says_what_is_not_known(question, clause):
     from memgpt_local.agent.policy.nothing_found import not_known
 
     assert not_known(question) == clause
+
+
+def test_nothing_found_reads_a_notice_of_someone_elses_line_by_its_label():
+    """A `make run` chat (stop 60): a core-memory notice quoted "[human] Bamse's age: twelve in
+    January 2027" (the line says "(2027-01)"), and "How old am I?" was taken as answered."""
+    from memgpt_local.agent.policy.nothing_found import NothingFound
+
+    core = [("human", "Name: Ingrid"), ("human", "Dog: Bamse"), ("human", "Bamse's age: twelve in January (2027-01)")]
+    notice = msg(5, "system", "[core memory]\nyour core memory says:\n[human] Bamse's age: twelve in January 2027")
+    turn = Turn(question="How old am I?", event_id=100)
+    NothingFound().start(turn, FakeMemory(core=core, context=[notice]))
+    assert turn.reply_start == "I don't know how old you are"
+
+
+def test_a_bare_denial_may_be_said_again():
+    """A `make run` chat (stop 60): "I don't know that." to "How old am I?" was held for an earlier
+    turn's same words, and the redraft sent an earlier answer about the dog."""
+    from memgpt_local.agent.policy.repeat_guard import answers_again
+
+    assert answers_again("How old am I?", "I don't know that.", "I don't know that.")
+    assert not answers_again("What car do I drive?", "I don't know your age.", "I don't know your age.")
 
 
 def test_nothing_found_denies_the_users_age_that_only_others_have():

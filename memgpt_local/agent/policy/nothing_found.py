@@ -497,7 +497,15 @@ def without_lines(text: str, lines: set[str]) -> str:
     memory update tells it ("saved: Bamse's age: nearly twelve": a `make run` chat, stop 60)."""
     if not lines:
         return text
-    return "\n".join(ln for ln in text.splitlines() if _SAVED_AS.sub("", ln).strip() not in lines)
+    # by its label too: a notice says its days in words ("Bamse's age: twelve in January 2027" for
+    # "... (2027-01)"), and "How old am I?" was taken as answered by it (a `make run` chat, stop 60)
+    labels = {line.partition(":")[0].strip().lower() for line in lines if "'" in line.partition(":")[0]}
+
+    def theirs(quoted: str) -> bool:
+        said = _SAVED_AS.sub("", quoted).strip()
+        return said in lines or (":" in said and said.partition(":")[0].strip().lower() in labels)
+
+    return "\n".join(ln for ln in text.splitlines() if not theirs(ln))
 
 
 # how a line is quoted: in a search's core lines, or in a memory update ("changed: old -> new" by its new)

@@ -381,7 +381,13 @@ class PerspectiveGuard(Policy):
         # so far?" got "I know that Ingrid teaches maths ..., that she has a sister ..." (a `make run`
         # chat, stop 60)
         if sentence is None and (not asks_something(turn.question) or asks_about_the_user_at_all(turn.question)):
-            return self._review_third_person(draft, memory, f"Write your reply to {reply_target(turn)}.", turn.question)
+            hold = self._review_third_person(draft, memory, f"Write your reply to {reply_target(turn)}.", turn.question)
+            name = known_name(memory)
+            if hold is not None and name and not turn.reply_start and asks_about_the_user_at_all(turn.question):
+                # told to say "you", the redraft went "You know that Ingrid is a maths teacher, ..." (a
+                # `make run` chat, stop 60): it begins by saying who they are, to them
+                turn.reply_start = f"You're {name}"
+            return hold
         if sentence is None:
             return None
         kept = answer_before(draft.message, sentence, turn.question)

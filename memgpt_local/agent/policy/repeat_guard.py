@@ -186,6 +186,9 @@ def copied_user_message(message: str, turn: Turn, memory: MemoryView, *, min_wor
     return None
 
 
+_DENYING = frozenset(stem(w) for w in "don know sorry sure remember afraid idea".split())  # "don" of "don't"
+
+
 def answers_again(question: str | None, message: str, repeated: str) -> bool:
     """Whether ``message``, which says ``repeated`` again from an earlier reply, may: it
     answers a question with a name or a number, or denies knowing what this question asks
@@ -196,7 +199,10 @@ def answers_again(question: str | None, message: str, repeated: str) -> bool:
     if not question or not asks_something(question):
         return False
     if denies(message):
-        return bool({stem(w) for w in content_words(repeated)} & {stem(w) for w in content_words(questions(question))})
+        # a bare denial names nothing of the earlier question: "I don't know that." to "How old am I?"
+        # was held, and the redraft sent an earlier answer about the dog (a `make run` chat, stop 60)
+        said = {stem(w) for w in content_words(repeated) if len(w) > 1} - _DENYING
+        return not said or bool(said & {stem(w) for w in content_words(questions(question))})
     return names_something(message)
 
 
