@@ -1824,7 +1824,8 @@ def test_nothing_found_makes_the_reply_say_it_does_not_know_after_a_search_witho
         ("By the way, where did I go to university?", ["I moved to Leeds last year."]),
     ]:
         turn = _nothing_found(question, [hit(i, t, kind="message", role="user") for i, t in enumerate(texts, 1)])
-        assert (turn.reply_reason, turn.reply_start) == ("memory holds nothing about the question", "I don't know")
+        assert turn.reply_reason == "memory holds nothing about the question"
+        assert turn.reply_start.startswith("I don't know"), question
     empty = _nothing_found("What's my blood type?", [])
     assert empty.reply_start.startswith("I don't know")
 
@@ -3481,8 +3482,14 @@ def test_owner_guard_reads_each_clause_of_a_long_list():
         ("When is Marte's wedding?", "when Marte's wedding is"),
         ("Hey! When is my brother coming?", "when your brother is coming"),
         ("What does my brother do for a living?", "what your brother does for a living"),
+        ("What age am I now?", "how old you are"),
+        ("Where did I go to university?", "where you went to university"),
+        ("When did my mum arrive?", "when your mum arrived"),
+        ("When did I play tennis?", "when you played tennis"),
         # shapes it does not turn: the denial is "I don't know" alone
         ("Which university did I go to?", ""),
+        ("When did I stop smoking?", ""),  # a past not sure of its spelling
+        ("What did I tell you about the boiler?", ""),  # whose "you"
         ("What's my sister doing?", ""),
         ("Do you remember what my daughter did on Saturday?", ""),
     ],
@@ -3529,7 +3536,7 @@ def test_nothing_found_denies_the_users_age_that_only_others_have():
         turn = Turn(question=asked, event_id=100)
         NothingFound().start(turn, FakeMemory(core=core, context=[dog, update]))
         assert turn.reply_start.startswith("I don't know"), asked
-    assert turn.reply_start == "I don't know"  # "What age am I now?" is not turned
+    assert turn.reply_start == "I don't know how old you are"  # "What age am I now?"
     turn = Turn(question="How old am I?", event_id=100)
     NothingFound().start(turn, FakeMemory(core=core, context=[dog, update]))
     assert turn.reply_start == "I don't know how old you are"

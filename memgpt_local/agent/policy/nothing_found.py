@@ -568,13 +568,43 @@ def evidence(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_VIEW) -
 
 _YOURS = {"i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself"}
 _ASKED_FROM = re.compile(r"\b(?:how\s+old|what|who|where|when|which)\b.*$", re.IGNORECASE | re.DOTALL)
-_HOW_OLD = re.compile(r"^how\s+old\s+(?:am\s+I|(?:is|are)\s+(?P<who>.+))$", re.IGNORECASE)
+_HOW_OLD = re.compile(r"^(?:how\s+old|what\s+age)\s+(?:am\s+I|(?:is|are)\s+(?P<who>.+))(?:\s+now)?$", re.IGNORECASE)
 _WHAT_IS = re.compile(r"^(?i:what|who)(?:'s|\s+is|\s+are|\s+was)\s+(?P<what>(?:my|the|[A-Z][\w-]*'s)\s.+)$")
 _WHERE_IS = re.compile(r"^(?P<wh>where|when)(?:'s|\s+is|\s+are)\s+(?P<what>.+)$", re.IGNORECASE)
 _DOES = re.compile(
-    r"^(?P<wh>where|what|when|who|how)\s+(?:(?P<do>do)\s+I|does\s+(?P<who>(?:my\s+)?[\w']+))\s+(?P<verb>[a-z]+)(?P<rest>.*)$",
+    r"^(?P<wh>where|what|when|who|how)\s+(?:(?P<do>do|did)\s+I|(?P<does>does|did)\s+(?P<who>(?:my\s+)?[\w']+))"
+    r"\s+(?P<verb>[a-z]+)(?P<rest>.*)$",
     re.IGNORECASE,
 )
+# the past of the verbs people ask about their own past with: "Where did I go to university?"
+_PAST_OF = {
+    "go": "went",
+    "grow": "grew",
+    "meet": "met",
+    "buy": "bought",
+    "see": "saw",
+    "get": "got",
+    "take": "took",
+    "have": "had",
+    "do": "did",
+    "say": "said",
+    "tell": "told",
+    "eat": "ate",
+    "give": "gave",
+    "make": "made",
+    "leave": "left",
+    "find": "found",
+    "come": "came",
+    "begin": "began",
+    "run": "ran",
+    "drive": "drove",
+    "fly": "flew",
+    "teach": "taught",
+    "study": "studied",
+    "live": "lived",
+    "move": "moved",
+    "stay": "stayed",
+}
 
 
 # words in -ing that are things, not a doing: "When is Marte's wedding?"
@@ -587,6 +617,19 @@ _ING_NOUNS = frozenset(
 def _yours(text: str) -> str:
     """``text`` said to the user: "my mum's name" is "your mum's name"."""
     return re.sub(r"\b(?:I|me|my|mine|myself)\b", lambda m: _YOURS[m[0].lower()], text)
+
+
+def _past(verb: str) -> str | None:
+    """The past of ``verb``, or None where its spelling is not sure ("stop": "stopped")."""
+    if verb in _PAST_OF:
+        return _PAST_OF[verb]
+    if verb.endswith("e"):
+        return f"{verb}d"
+    if re.search(r"[^aeiou]y$", verb):
+        return f"{verb[:-1]}ied"
+    if re.search(r"(?:[aeiou]y|[wx]|[^aeiou][^aeiou]|[aeiou][aeiou][^aeiou])$", verb):
+        return f"{verb}ed"
+    return None
 
 
 def _third_person(verb: str) -> str:
@@ -607,7 +650,7 @@ def not_known(question: str) -> str:
     if found is None:
         return ""
     said = normalize_space(found[0]).rstrip("?!. ")
-    if said.lower().startswith("how old"):
+    if said.lower().startswith(("how old", "what age")):
         old = _HOW_OLD.match(said)
         return "" if old is None else "how old you are" if old["who"] is None else f"how old {_yours(old['who'])} is"
     if (asked_what := _WHAT_IS.match(said)) is not None:
@@ -625,7 +668,16 @@ def not_known(question: str) -> str:
         return f"{where['wh'].lower()} {_yours(where['what'])} is"
     if (does := _DOES.match(said)) is not None:
         who = "you" if does["do"] else _yours(does["who"])
-        verb = does["verb"] if does["do"] else _third_person(does["verb"])
+        verb = does["verb"].lower()
+        if re.search(r"\byou\b", does["rest"], re.IGNORECASE):
+            return ""  # "What did I tell you about ...?": whose "you" would be unclear
+        if (does["do"] or does["does"]).lower() == "did":
+            past = _past(verb)
+            if past is None:
+                return ""  # a past not known here: "I don't know" alone
+            verb = past
+        elif not does["do"]:
+            verb = _third_person(verb)
         return f"{does['wh'].lower()} {who} {verb}{_yours(does['rest'])}"
     return ""
 
