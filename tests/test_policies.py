@@ -3403,6 +3403,21 @@ def test_tone_guard_holds_news_of_worse_said_back_as_better_once():
     assert ToneGuard().review(Turn(question=mended), draft("Glad she is improving!"), FakeMemory()) is None
 
 
+def test_tone_guard_holds_a_greeting_that_says_an_ailment_is_mending_once():
+    """A `make run` login (stop 60) under "Bamse's health: hip pain, on painkillers" greeted "...
+    a dog named Bamse who ... is getting better from hip pain with painkillers."."""
+    from memgpt_local.agent.policy.tone_guard import ToneGuard
+
+    memory = FakeMemory(core=[("human", "Name: Ingrid"), ("human", "Bamse's health: hip pain, on painkillers")])
+    greeting = "Hello Ingrid! I know that Bamse is getting better from hip pain with painkillers."
+    hold = ToneGuard().review(Turn(question=None, kind="login"), draft(greeting), memory)
+    assert hold is not None and "'getting better'" in hold.notice and "hip pain" in hold.notice
+    for kind in ("Hello Ingrid! How is Bamse's hip pain?", "Hello Ingrid! I hope Bamse is getting better."):
+        assert ToneGuard().review(Turn(question=None, kind="login"), draft(kind), memory) is None, kind
+    mending = FakeMemory(core=[("human", "Bamse's health: hip pain, improving on painkillers")])
+    assert ToneGuard().review(Turn(question=None, kind="login"), draft(greeting), mending) is None
+
+
 def test_owner_guard_holds_someone_elses_liking_said_as_the_users():
     """A `make run` login (stop 60): under "Sofie's hobby: horses" (the daughter's) it greeted
     "Hello Ingrid! ... I also know that you like to ride horses ..."."""

@@ -160,6 +160,31 @@ def turned_around(message: str, reply: str) -> tuple[str, str] | None:
     return None
 
 
+# a line of an ailment: "Bamse's health: hip pain, on painkillers"
+_AILING = re.compile(
+    r"\b(?:pain\w*|ache\w*|ill|illness|sick|injur\w*|surgery|operation|worse|limp\w*|sore|broken|fracture\w*"
+    r"|infection|condition|arthritis|cancer)\b",
+    re.IGNORECASE,
+)
+
+
+def mended_unsaid(greeting: str, lines: list[str]) -> tuple[str, str] | None:
+    """(the greeting's words, the line) where ``greeting`` says an ailment a core line notes is
+    mending ("getting better") and no line says so: a login under "Bamse's health: hip pain, on
+    painkillers" greeted "... Bamse ... is getting better from hip pain with painkillers." (a `make
+    run` chat, stop 60), after the user had said his hips were getting worse."""
+    if any(_BETTER.search(line) for line in lines):
+        return None
+    ailing = [line for line in lines if _AILING.search(line.partition(":")[2] or line)]
+    if not ailing:
+        return None
+    for sentence in sentences(greeting):
+        better = _BETTER.search(sentence)
+        if better and not is_question(sentence) and not _WISH.search(sentence[: better.start()]):
+            return better[0], ailing[0]
+    return None
+
+
 _WISH = re.compile(r"\b(?:hope|wish|fingers\s+crossed|soon|if|when|may)\b", re.IGNORECASE)
 
 
@@ -175,6 +200,14 @@ class ToneGuard(Policy):
                 f"Not sent: your greeting is glad that {glad}, which is hard for the user. Greet them again "
                 "and ask kindly how it is going.",
                 "it was glad of something hard",
+                hide_draft=True,
+            )
+        if turn.kind == "login" and (mended := mended_unsaid(draft.message, human_lines(memory))):
+            return Hold(
+                self.name,
+                f"Not sent: your greeting says {mended[0]!r}, but your memory says only {mended[1]!r}. Greet them "
+                "again and ask kindly how it is going.",
+                "it said something hard was mending, which nothing says",
                 hide_draft=True,
             )
         if not turn.question:
