@@ -1144,6 +1144,24 @@ def test_a_line_under_a_name_that_says_no_more_than_their_own_line_is_not_saved(
     assert value.endswith("Marte's wedding: June, at Ringve Museum")
 
 
+def test_the_place_of_a_home_never_said_is_kept_in_the_work_line():
+    """A `make run` chat (stop 60): "I'm a maths teacher at a secondary school in Bergen." was saved
+    "Work: maths teacher"; "Home: Bergen" was dropped as a home never said, and Bergen was lost."""
+    from memgpt_local.agent.fact_lines import with_work_place
+
+    said = "Hello! Ingrid here, I'm a maths teacher at a secondary school in Bergen."
+    assert with_work_place(["Work: maths teacher"], ["Home: Bergen"], said) == ["Work: maths teacher in Bergen"]
+    bus = "Work: drives the number 42 bus in Manchester"
+    assert with_work_place([bus], ["Home: Manchester"], "I drive the number 42 bus in Manchester.") == [bus]
+    # Leeds is the sister's, in another sentence
+    assert with_work_place(["Work: nurse"], ["Home: Leeds"], "I'm a nurse. My sister lives in Leeds.") == [
+        "Work: nurse"
+    ]
+    # a home said as one stays a home line: nothing is moved
+    lives = "I'm a nurse in Leeds, I live there."
+    assert with_work_place(["Work: nurse"], ["Home: Leeds"], lives) == ["Work: nurse"]
+
+
 def test_a_statement_naming_someone_saved_is_read_for_facts():
     from memgpt_local.agent.fact_lines import names_someone_saved
 

@@ -786,6 +786,32 @@ def home_unsaid(line: str, said: str) -> bool:
     return bool(sep) and normalize_space(label).lower() in HOME_LABELS and not _HOME_SAID.search(said)
 
 
+def with_work_place(lines: Sequence[str], dropped: Sequence[str], said: str) -> list[str]:
+    """``lines`` with the place of a home line dropped as unsaid (``home_unsaid``) kept in the
+    work line, where ``said`` tells it as where the user works ("in Bergen" beside the job in one
+    sentence): "I'm a maths teacher at a secondary school in Bergen." was saved "Work: maths
+    teacher", "Home: Bergen" dropped, and Bergen was lost (a `make run` chat, stop 60)."""
+    places = [
+        line.partition(":")[2].strip()
+        for line in dropped
+        if normalize_space(line.partition(":")[0]).lower() in HOME_LABELS and home_unsaid(line, said)
+    ]
+    out = list(lines)
+    for place in places:
+        if not re.fullmatch(_PLACE, place):
+            continue
+        for i, line in enumerate(out):
+            label, _, value = line.partition(":")
+            if normalize_space(label).lower() not in WORK_LABELS or place in value:
+                continue
+            job = {stem(w) for w in content_words(value)}
+            if any(
+                place in s and job & stems(s) and re.search(rf"\bin\s+{re.escape(place)}\b", s) for s in sentences(said)
+            ):
+                out[i] = f"{line.rstrip()} in {place}"
+    return out
+
+
 _PLACE = rf"[{UPPER}][\w'-]*(?:\s+[{UPPER}][\w'-]*)*"
 _MOVED = (  # a home line that names the old place first
     re.compile(rf"^\s*(?P<old>{_PLACE})\s*[(,;-]\s*(?:just\s+|recently\s+)?moved\s+to\s+(?P<new>{_PLACE})\s*\)?\s*$"),

@@ -82,6 +82,7 @@ from memgpt_local.agent.fact_lines import (
     only_urged,
     states_something_personal,
     takes_up_suggestion,
+    with_work_place,
     without_bare_days,
     worth_saving,
 )
@@ -781,6 +782,7 @@ class FactNoter:
         ]
         dropped += gone_lines
         written = [line for line in written if line not in gone_lines]
+        written = with_work_place(written, dropped, told)
         refiled_block = "\n".join(dict(disowned).get(line, line) for line in known)
         value, notes = merge(
             refiled_block if disowned else block.value, written, block.limit, said, day_of(day), settled
