@@ -1454,6 +1454,10 @@ def test_a_label_that_only_says_a_day_is_not_saved():
     assert only_a_date("Date: 19th of December") and not worth_saving("Date: 19th of December", said)
     assert not only_a_date("Declan's birthday: 19th of December")
     assert not only_a_date("Wedding date: 19th of December")
+    # a `make run` chat (stop 60): "... sea swimming at Salthill every Sunday morning, even in winter."
+    swim = "I've started doing sea swimming at Salthill every Sunday morning, even in winter."
+    assert only_a_date("Season: winter") and not worth_saving("Season: winter", swim)
+    assert not only_a_date("Favourite season: autumn")
 
 
 def test_a_plan_of_someone_filed_by_name_joins_their_line_without_the_name_again():

@@ -871,6 +871,9 @@ def test_grounded_reply_reads_what_a_denial_claims_beside_it_and_no_words_of_mea
     assert review("How old is Karim?", "Karim is nine years old.") is not None
     assert claims_beside_denial("I'm not sure, but I don't know.") == ""
     assert claims_beside_denial("Sorry, I don't know that. Your son is Karim.") == "Your son is Karim."
+    # before the denial too (a `make run` chat, stop 60: the user's own job said of the partner)
+    before = "Your partner Declan is a vet nurse in Galway, but I don't know how old he is."
+    assert claims_beside_denial(before) == "Your partner Declan is a vet nurse in Galway"
 
 
 def test_perspective_guard_keeps_the_answer_before_a_sentence_that_speaks_as_the_user():
@@ -3601,3 +3604,46 @@ def test_nothing_found_denies_a_name_no_line_gives_and_an_age_from_a_stay():
     turn = Turn(question="What's my mum's name?", event_id=100)
     NothingFound().start(turn, told)
     assert turn.reply_start == ""
+
+
+def test_nothing_found_reads_a_day_asked_in_other_words_and_an_age_only_in_their_lines():
+    """A `make run` chat (stop 60): "When is Cian heading off to Canada?" under "Brother: Cian,
+    moving to Toronto in February (2027-02)" was denied ("I don't know when your brother Cian
+    heading off to Canada is."); "How old is Declan?" under "Partner: Declan, builds boats" was
+    taken as answered by "Cat: Pickle, about nine years old" and got "Your partner Declan is a vet
+    nurse in Galway, but I don't know how old he is."."""
+    from memgpt_local.agent.policy.nothing_found import NothingFound, detail_left, not_known
+    from memgpt_local.text import stem
+
+    core = [
+        "[human] Name: Oona",
+        "[human] Work: vet nurse in Galway",
+        "[human] Partner: Declan, builds boats",
+        "[human] Cat: Pickle, about nine years old",
+        "[human] Brother: Cian, moving to Toronto in February (2027-02)",
+    ]
+    for question in [
+        "When is my brother Cian heading off to Canada?",
+        "So when does my brother leave for Canada?",
+        "When does my brother Cian fly out?",
+    ]:
+        assert detail_left(question, core) == set(), question
+    # what the line does not say is still left: a birthday, a day where no line gives one
+    assert detail_left("When is my brother's birthday?", core) == {stem("birthday")}
+    undated = ["[human] Brother: Cian, moving to Toronto"]
+    assert detail_left("So when does my brother leave for Canada?", undated) == {stem("leave"), stem("Canada")}
+    assert detail_left("How old is my partner Declan?", core) == {"old"}
+    assert detail_left("How old is my cat Pickle?", core) == set()
+    memory = FakeMemory(core=[("human", line.removeprefix("[human] ")) for line in core])
+    turn = Turn(question="How old is Declan?", event_id=100)
+    NothingFound().start(turn, memory)
+    assert turn.reply_start == "I don't know how old your partner Declan is"
+    turn = Turn(question="When is Cian heading off to Canada?", event_id=100)
+    NothingFound().start(turn, memory)
+    assert turn.reply_start == ""
+    # the verb stays where it stands in the denial
+    assert (
+        not_known("When is my brother Cian heading off to Canada?") == "when your brother Cian is heading off to Canada"
+    )
+    assert not_known("When does my brother Cian fly out?") == "when your brother Cian flies out"
+    assert not_known("What does my partner Declan do for a living?") == "what your partner Declan does for a living"

@@ -504,8 +504,9 @@ def hearsay(line: str, said: str) -> bool:
 
 # labels that say only that the value is a day: "Date: 19th of December" was saved for "it's the
 # 19th of December, I told you yesterday!" (an answer about a husband's birthday; a `make run`
-# chat, stop 50), and no later question could find whose day it was
-_DATE_WORDS = frozenset("date dates day days when time".split())
+# chat, stop 50), and no later question could find whose day it was; "Season: winter" for "I've
+# started doing sea swimming ... every Sunday morning, even in winter." (a `make run` chat, stop 60)
+_DATE_WORDS = frozenset("date dates day days when time season seasons month".split())
 
 
 def only_a_date(line: str) -> bool:

@@ -218,12 +218,14 @@ def claims_beside_denial(reply: str) -> str:
     """What a reply that says it does not know claims beside the denial: its sentences that do
     not deny, and in one that does, what follows "but" ("I don't know what your mother does for
     work, but I can tell you that you said your mother runs a pottery studio in Alfama.", the
-    user's own studio, in a `make run` chat, stop 44). Questions claim nothing."""
+    user's own studio, in a `make run` chat, stop 44), or before it ("Your partner Declan is a vet
+    nurse in Galway, but I don't know how old he is.", the user's own job: stop 60). Questions
+    claim nothing."""
     claimed = []
     for sentence in sentences(reply):
         if sentence.endswith("?"):
             continue
-        parts = [sentence] if not denies(sentence) else _CONTRAST.split(sentence)[1:]
+        parts = [sentence] if not denies(sentence) else _CONTRAST.split(sentence)
         claimed += [part for part in parts if part and not denies(part)]
     return " ".join(claimed)
 

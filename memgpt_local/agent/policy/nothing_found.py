@@ -103,7 +103,9 @@ _CONVERSATION = frozenset(
 
 _A_WHILE_AGO = frozenset("while ago recently lately earlier before".split())
 # the particle of "coming over", "popping round": no message says it of a visit
-_PARTICLES = frozenset("over round around".split())
+# and of "heading off", "going away" ("When is Cian heading off to Canada?" was denied beside "Brother:
+# Cian, moving to Toronto in February (2027-02)": a `make run` chat, stop 60)
+_PARTICLES = frozenset("over round around off away out".split())
 _NOT_SUBJECT = frozenset(stem(w) for w in WHEN_WORDS | SENTENCE_OPENERS | _A_WHILE_AGO | _PARTICLES)
 
 
@@ -394,9 +396,35 @@ def detail_left(question: str, lines: list[str]) -> set[str]:
         # "Mum: flying in from Accra next Friday" gives no name: "What's my mum's name?" was
         # answered "Your mum's name is Efua.", the wife's (a `make run` chat, stop 59)
         left |= _NAMING & {stem("name")}
-    if _QUANTITY.search(question) and says_a_number(amounts_of_the_kind(said, question)):
+    if theirs and _WHEN_ASKED.match(question) and any(_DATED.search(line) for line in theirs):
+        # the day is what is asked, and a line of theirs gives one; where they go it may say in its
+        # own words: "When is Cian heading off to Canada?" under "Brother: Cian, moving to Toronto in
+        # February (2027-02)" was denied (a `make run` chat, stop 60)
+        left -= places_named(question)
+        # and the verb after "does my brother": "So when does my brother leave for Canada?" asks that day
+        # (where or what they "work", "live" or "teach" is what a line must say)
+        asked_from = _ASKED_FROM.search(question)
+        if asked_from and (does := _DOES.match(asked_from[0])):
+            left -= {stem(does["verb"])}
+    # an amount in a line of theirs, not of anyone's: "How old is Declan?" under "Partner: Declan,
+    # builds boats" was answered "Your partner Declan is a vet nurse in Galway" beside "Cat: Pickle,
+    # about nine years old" (a `make run` chat, stop 60)
+    amounts = " ".join(line.split("] ", 1)[-1] for line in theirs) if theirs else said
+    if _QUANTITY.search(question) and says_a_number(amounts_of_the_kind(amounts, question)):
         left -= _QUANTITY_STEMS
     return left
+
+
+_WHEN_ASKED = re.compile(r"^\W*(?:(?:so|and|hey|remind me|tell me),?\s+)*when\b", re.IGNORECASE)
+# a day as a saved line keeps it: "(2027-02)", "(2026-12-05)"
+_DATED = re.compile(r"\b\d{4}-\d{2}\b")
+
+
+def places_named(question: str) -> set[str]:
+    """The stems of the capitalised words ``question`` says past its first word ("Canada",
+    "Toronto"): names of places and people, which a line may say in other words."""
+    said = re.findall(r"[\w'-]+", question)
+    return {stem(w) for w in said[1:] if w[:1].isupper() and w.lower() not in SENTENCE_OPENERS and w != "I"}
 
 
 def _amount_of(text: str, asked: set[str]) -> bool:
@@ -572,7 +600,7 @@ _HOW_OLD = re.compile(r"^(?:how\s+old|what\s+age)\s+(?:am\s+I|(?:is|are)\s+(?P<w
 _WHAT_IS = re.compile(r"^(?i:what|who)(?:'s|\s+is|\s+are|\s+was)\s+(?P<what>(?:my|the|[A-Z][\w-]*'s)\s.+)$")
 _WHERE_IS = re.compile(r"^(?P<wh>where|when)(?:'s|\s+is|\s+are)\s+(?P<what>.+)$", re.IGNORECASE)
 _DOES = re.compile(
-    r"^(?P<wh>where|what|when|who|how)\s+(?:(?P<do>do|did)\s+I|(?P<does>does|did)\s+(?P<who>(?:my\s+)?[\w']+))"
+    r"^(?P<wh>where|what|when|who|how)\s+(?:(?P<do>do|did)\s+I|(?P<does>does|did)\s+(?P<who>(?:my\s+)?[\w']+(?:\s+(?-i:[A-Z])[\w'-]+)?))"
     r"\s+(?P<verb>[a-z]+)(?P<rest>.*)$",
     re.IGNORECASE,
 )
@@ -662,9 +690,13 @@ def not_known(question: str) -> str:
             return ""
         return f"who {_yours(thing)} is" if said[:3].lower() == "who" else _yours(thing)
     if (where := _WHERE_IS.match(said)) is not None:
-        before, _, last = where["what"].rpartition(" ")
-        if last.endswith("ing") and last.lower() not in _ING_NOUNS and before:
-            return f"{where['wh'].lower()} {_yours(before)} is {last}"
+        # the verb where it stands: "When is Cian heading off to Canada?" is "when Cian is heading off
+        # to Canada", not "when Cian heading off to Canada is" (a `make run` chat, stop 60)
+        told = where["what"].split(" ")
+        at = next((i for i, w in enumerate(told) if i and w.endswith("ing") and w.lower() not in _ING_NOUNS), None)
+        if at is not None:
+            before, after = " ".join(told[:at]), " ".join(told[at:])
+            return f"{where['wh'].lower()} {_yours(before)} is {_yours(after)}"
         return f"{where['wh'].lower()} {_yours(where['what'])} is"
     if (does := _DOES.match(said)) is not None:
         who = "you" if does["do"] else _yours(does["who"])
