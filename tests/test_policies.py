@@ -3626,6 +3626,7 @@ def test_nothing_found_reads_a_day_asked_in_other_words_and_an_age_only_in_their
         "When is my brother Cian heading off to Canada?",
         "So when does my brother leave for Canada?",
         "When does my brother Cian fly out?",
+        "Hi! When is my brother Cian heading off to Canada again?",  # the next login
     ]:
         assert detail_left(question, core) == set(), question
     # what the line does not say is still left: a birthday, a day where no line gives one

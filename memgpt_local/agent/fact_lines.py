@@ -510,7 +510,7 @@ _DATE_WORDS = frozenset("date dates day days when time season seasons month".spl
 
 
 def only_a_date(line: str) -> bool:
-    """Whether ``line``'s label says nothing but that its value is a day ("Date", "Day")."""
+    """Whether ``line``'s label says nothing but that its value is a day ("Date", "Day", "Season")."""
     label = words(line.partition(":")[0])
     return bool(label) and all(w in _DATE_WORDS for w in label)
 

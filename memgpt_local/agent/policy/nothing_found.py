@@ -396,7 +396,7 @@ def detail_left(question: str, lines: list[str]) -> set[str]:
         # "Mum: flying in from Accra next Friday" gives no name: "What's my mum's name?" was
         # answered "Your mum's name is Efua.", the wife's (a `make run` chat, stop 59)
         left |= _NAMING & {stem("name")}
-    if theirs and _WHEN_ASKED.match(question) and any(_DATED.search(line) for line in theirs):
+    if theirs and _asks_when(question) and any(_DATED.search(line) for line in theirs):
         # the day is what is asked, and a line of theirs gives one; where they go it may say in its
         # own words: "When is Cian heading off to Canada?" under "Brother: Cian, moving to Toronto in
         # February (2027-02)" was denied (a `make run` chat, stop 60)
@@ -416,6 +416,13 @@ def detail_left(question: str, lines: list[str]) -> set[str]:
 
 
 _WHEN_ASKED = re.compile(r"^\W*(?:(?:so|and|hey|remind me|tell me),?\s+)*when\b", re.IGNORECASE)
+
+
+def _asks_when(question: str) -> bool:
+    """Whether a question sentence of ``question`` asks when ("Hi! When is Cian off again?")."""
+    return any(_WHEN_ASKED.match(s) for s in sentences(questions(question)))
+
+
 # a day as a saved line keeps it: "(2027-02)", "(2026-12-05)"
 _DATED = re.compile(r"\b\d{4}-\d{2}\b")
 
