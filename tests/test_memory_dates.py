@@ -229,3 +229,19 @@ def test_a_holiday_after_a_word_of_when_is_dated(said, dated):
     assert [easter_sunday(y).isoformat() for y in (2024, 2025, 2027)] == ["2024-03-31", "2025-04-20", "2027-03-28"]
     written = annotate(said, date(2026, 12, 6))
     assert (dated in written) if dated else written == said
+
+
+@pytest.mark.parametrize(
+    "said, dated",
+    [
+        # a `make run` chat (stop 60): the flights were saved as "... in April (2026-04)", the April gone by
+        ("We finally booked flights to visit him in April, we're going for two weeks.", "in April (2027-04)"),
+        ("I signed up for a 10k in March", "in March (2027-03)"),
+        ("we arranged to meet on Friday", "on Friday (2026-12-11)"),
+        # the arranging itself, on a day gone by
+        ("We booked it in April and flew in May", "in April (2026-04)"),
+        ("I went to Rome in April", "in April (2026-04)"),
+    ],
+)
+def test_what_was_arranged_lies_ahead(said, dated):
+    assert dated in annotate(said, date(2026, 12, 7))

@@ -138,7 +138,10 @@ _PHRASE = re.compile(
 )
 _GROUPS = {name: re.compile(pattern, re.IGNORECASE) for name, pattern in _PATTERNS}
 _FUTURE = re.compile(
-    r"\b(will|won't|shall|going to|gonna|plan(?:ning)? to|can't wait|looking forward|hoping to|hope to)\b|'ll\b",
+    r"\b(will|won't|shall|going to|gonna|plan(?:ning)? to|can't wait|looking forward|hoping to|hope to)\b|'ll\b"
+    # what was arranged is ahead: "We finally booked flights to visit him in April" was dated to the April
+    # before (a `make run` chat, stop 60)
+    r"|\b(?:booked|planned|arranged|organi[sz]ed|reserved|signed\s+up|registered)\b(?=.*\b(?:to|for)\s)",
     re.IGNORECASE,
 )
 # the present progressive in the day's own clause is an arrangement: "Rui is flying in on Friday",
