@@ -684,6 +684,10 @@ def test_a_reply_to_news_ends_before_an_offer_of_help(store):
     assert ("is", "there", "anything", "else") in runner.backend.requests[0].avoid.formulas
     tips = ask(runner, "Any tips for sleeping during the day?")
     assert tips.messages == ["Try blackout curtains. Let me know if you need more tips."]
+    # help nobody asked for, said as done (a `make run` chat, stop 60)
+    runner = make_runner(store, [say("I'm sorry about that. I'm glad I can help with that.")], name="glad")
+    told = "Oh, I also forgot to say, I'm allergic to cats, which is ironic given my job."
+    assert ask(runner, told).messages == ["I'm sorry about that."]
 
 
 def test_a_greeting_ends_before_an_offer_of_help(store):

@@ -116,6 +116,14 @@ OFFERS_OF_HELP = (
     "If you have any other questions",
     "I'm here to help",
     "I'm here if you",
+    # help nobody asked for, as done: "I'm sorry about that. I'm glad I can help with that." to "I'm allergic
+    # to cats, which is ironic given my job." (a `make run` chat, stop 60)
+    "I'm glad I can help",
+    "I'm glad I could help",
+    "Glad I could help",
+    "Happy to help",
+    # "That's great to hear! How can you support me today?" to a maths teacher's hello (stop 60)
+    "How can you support",
 )
 _OFFER_OPENINGS = frozenset(tuple(words(phrase)) for phrase in OFFERS_OF_HELP)
 # the last replies a login's greeting may not copy a run of (``RepeatBan.prior``): a `make run`
