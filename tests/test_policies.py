@@ -930,6 +930,19 @@ def test_perspective_guard_holds_the_users_we_said_as_the_assistants():
     assert speaks_as_user("We can look through your notes together.", asked) is None  # nothing asked of "we"
     assert speaks_as_user("We're moving to Bath.", "Where is Sam moving?") is None  # no "we" asked
     assert speaks_as_user("We talked about the concert.", "What did we talk about?") is None  # the assistant's "we"
+    # "we" past a sentence's start, and the "we" of what the user told (`make run` chats, stop 60)
+    april = "I'm sorry, but I don't know where we're going in April. I only know that we're going to visit Cian."
+    assert (
+        speaks_as_user(april, "Where are we going in April?")
+        == "I'm sorry, but I don't know where we're going in April."
+    )
+    dog = "We have a old dog called Bamse, he's a Bernese mountain dog and he's nearly twelve."
+    assert speaks_as_user("That's a great story! I'm glad we have a dog named Bamse.", dog) == (
+        "I'm glad we have a dog named Bamse."
+    )
+    assert speaks_as_user("I'm glad your dog Bamse is doing well.", dog) is None
+    assert speaks_as_user("We can talk about Bamse any time.", dog) is None  # the talk is the assistant's too
+    assert speaks_as_user("You told me: we have a old dog called Bamse.", dog) is None  # quoted as theirs
 
 
 def test_perspective_guard_takes_what_the_assistant_only_knows_as_its_own():

@@ -157,20 +157,32 @@ def speaks_as_user(draft: str, question: str, known: Iterable[str] = ()) -> str 
     # that you're a teacher in Valencia. I have a partner Ana, ..." (a `make run` chat, stop 58)
     about_them = asks_about_the_user_at_all(question)
     facts = set(known) if asked or about_them or not asks_something(question) else set()
-    if not asked and not told and not facts:
+    # the user's "we" (they and their people), said back as the assistant's: "Where are we moving
+    # and when?" got "We're moving to Bath in April." (a `make run` chat, stop 55); "Where are we going
+    # in April?" got "... I only know that we're going to visit your brother Cian in April." and "We
+    # have a old dog called Bamse" "I'm glad we have a dog named Bamse." (stop 60)
+    ours = {w for s in sentences(question) if users_we(s) for w in content_words(s)}
+    if not asked and not told and not facts and not ours:
         return None
     asked_words = {w for s in asked for w in content_words(s)} | facts
     told_words = {w for s in told for w in content_words(s)}
-    # the user's "we" (they and their people), said back as the assistant's: "Where are we moving
-    # and when?" got "We're moving to Bath in April." (a `make run` chat, stop 55)
-    ours = {w for s in asked if _USERS_WE.search(s) and not _OUR_TALK.search(s) for w in content_words(s)}
     for sentence in sentences(draft):
         own = _in_first_person(sentence)  # "I'm a helper, and you are a nurse.": the words before "you"
         if own and (asked_words & own or len(told_words & own) >= 2) or echoes(sentence, told):
             return sentence
-        if ours and _SPEAKS_AS_WE.match(sentence) and ours & set(content_words(sentence)):
+        if ours and users_we(sentence) and ours & set(content_words(sentence)) and not _QUOTES_THEM.search(sentence):
             return sentence
     return None
+
+
+# the user's words quoted as theirs: "You told me: Last night we saw The Shoulundvoels live ..."
+_QUOTES_THEM = re.compile(r"\byou\s+(?:told\s+me|said|mentioned|wrote)\b", re.IGNORECASE)
+
+
+def users_we(sentence: str) -> bool:
+    """Whether ``sentence`` says "we", "our" or "us" of anything but the talk itself ("what did we
+    talk about?" takes in the assistant)."""
+    return bool(_USERS_WE.search(sentence)) and not _OUR_TALK.search(sentence)
 
 
 def echoes(sentence: str, told: Iterable[str]) -> bool:
@@ -203,6 +215,7 @@ _AND_I = re.compile(r"\b(?!you\b)[\w']+\s+and\s+I\b|\bI\s+and\s+(?!you\b)[\w']+"
 # what a redraft may not say anywhere after such a copy (``Hold.banned_words``)
 UNSAID_AFTER_MY: tuple[str, ...] = ("my", "My")
 UNSAID_AFTER_AND_I = ("I", "my", "My")
+UNSAID_AFTER_WE = ("we", "We", "our", "Our")
 
 
 def copies_first_person(draft: str, message: str) -> tuple[str, tuple[str, ...]] | None:
@@ -375,6 +388,8 @@ class PerspectiveGuard(Policy):
             draft.message, turn.question, {w for f in facts for w in content_words(f)}
         ) or claims_users_relation(draft.message, [turn.question, *facts])
         unsaid: tuple[str, ...] = UNSAID_AFTER_MY
+        if sentence is not None and users_we(sentence) and not _SPEAKS_AS_WE.match(sentence):
+            unsaid = (*UNSAID_AFTER_MY, *UNSAID_AFTER_WE)  # "I'm glad we ...": "we" anywhere
         if sentence is None and (copied := copies_first_person(draft.message, turn.question)):
             sentence, unsaid = copied
         # an answer is only held for "I", but for one about the user at all: "What do you know about me
