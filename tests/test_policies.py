@@ -1240,6 +1240,43 @@ def test_greet_by_name_asks_after_the_relative_of_the_note_when_it_holds_a_greet
     assert own.reply_start == "Hello Kwame!"
 
 
+def test_greet_by_name_holds_a_greeting_that_recites_core_memory_once():
+    """A `make run` chat (stop 60): "Hello Oona! I know your partner Declan builds boats, your cat
+    Pickle is about nine years old, and your cat's eye is one. I also know that Pickle's health is
+    torn ear." A greeting asks after one thing."""
+    from memgpt_local.agent.policy.greet_by_name import GreetByName, lines_recited
+
+    when = datetime(2026, 12, 7, tzinfo=timezone.utc)
+    lines = [
+        "Name: Oona",
+        "Work: vet nurse in Galway",
+        "Partner: Declan, builds boats",
+        "Cat: Pickle, about nine years old",
+        "Cat's eye: one",
+        "Pickle's health: torn ear",
+    ]
+    memory = FakeMemory(core=[("human", line) for line in lines])
+    recital = (
+        "Hello Oona! I know your partner Declan builds boats, your cat Pickle is about nine years old, and your "
+        "cat's eye is one. I also know that Pickle's health is torn ear."
+    )
+    facts = lines[1:]
+    assert lines_recited(recital, facts, "Oona") == 4
+    login = Turn(question=None, kind="login", event_id=3, reply_start="Hello Oona!", started_at=when)
+    hold = GreetByName().review(login, draft(recital), memory)
+    assert hold is not None and "listed what you know" in hold.notice and "Pickle's health: torn ear" in hold.notice
+    assert login.reply_start == "Hello Oona! How is Pickle's health"
+    login.holds["greet_by_name"] += 1
+    assert GreetByName().review(login, draft(recital), memory) is None  # once
+    for greeting in [
+        "Hello Oona! How is Pickle's torn ear healing?",
+        "Hello Oona! How's the vet nursing going? Is Declan still building boats?",  # two notes
+    ]:
+        assert lines_recited(greeting, facts, "Oona") < 3, greeting
+        fresh = Turn(question=None, kind="login", event_id=3, reply_start="Hello Oona!", started_at=when)
+        assert GreetByName().review(fresh, draft(greeting), memory) is None, greeting
+
+
 def test_a_login_greeting_begins_with_the_known_name_or_asks_for_it():
     from memgpt_local.agent.policy.greet_by_name import ASK_NAME, GreetByName
 

@@ -223,6 +223,29 @@ def _month_ahead(line: str, today: date) -> str | None:
     return f"{MONTHS[month - 1]} {year} is in {gap} month{'s' if gap != 1 else ''}"
 
 
+def lines_recited(greeting: str, facts: Sequence[str], name: str = "") -> int:
+    """How many of ``facts`` ``greeting`` tells, each by a word of its value that is no name: "I
+    know your partner Declan builds boats, your cat Pickle is about nine years old, and your cat's
+    eye is one." tells three ("builds boats", "nine years old", "one")."""
+    said = stems(greeting) - stems(name)
+    told = 0
+    for line in facts:
+        value = line.partition(":")[2]
+        own = stems(" ".join(w for w in re.findall(r"[\w'-]+", value) if not w[:1].isupper()))
+        told += bool(said & own)
+    return told
+
+
+# a note of how someone is, asked after by its label: "How is Pickle's health"
+_HOW_THEY_ARE = re.compile(
+    rf"^[{UPPER}][{LOWER}'-]+'s\s+(?:health|condition|injury|recovery|treatment|hip|hips|leg|back|knee|ear|eye)$"
+)
+# a greeting that tells this many notes recites core memory: "Hello Oona! I know your partner Declan
+# builds boats, your cat Pickle is about nine years old, and your cat's eye is one. I also know that
+# Pickle's health is torn ear." (a `make run` chat, stop 60), where a friend asks after one thing
+RECITED = 3
+
+
 # "Hello Kenji!", a word of welcome, one thing remembered: a redrafted greeting listed eleven
 # notes, a wife's death among them, over a minute of decoding (a `make run` chat, stop 54)
 GREETING_SENTENCES = 3
@@ -252,13 +275,16 @@ class GreetByName(Policy):
         earlier = [m for m in memory.in_context() if turn.event_id is None or m.id < turn.event_id]
         greeted = greetings_of(earlier)[-GREETINGS_VARIED:]
         again = any(repeats_greeting(draft.message, g, facts) for g in greeted)
-        if has_name and has_fact and not again:
+        recites = lines_recited(draft.message, facts, name) >= RECITED
+        if has_name and has_fact and not again and not recites:
             return None
         asked_known = told != " ".join(sentences(draft.message))
         nothing = "only asked what you know already" if asked_known else "said nothing you know about them"
         missing = (
             "said again what you said at the last login"
             if again
+            else "listed what you know about them instead of asking after one thing"
+            if recites and has_name and has_fact
             else f"left out the user's name and {nothing}"
             if not has_name and not has_fact
             else "left out the user's name"
@@ -277,10 +303,14 @@ class GreetByName(Policy):
         # a note about one of theirs is asked about in the words it starts with: held for the last
         # login's "I know that your wife Efua is a pharmacist and your son Kofi ...", the redraft
         # said it again, the note about his mother's visit quoted above it (a `make run` chat, stop 59)
-        whose = (about or "").partition(":")[0].strip(' "').lower()
+        label = (about or "").partition(":")[0].strip(' "')
+        whose = label.lower()
         start = f"Hello {name}!"
         if whose in RELATIONS | PETS:
             start = turn.reply_start = f"Hello {name}! How is your {whose}"
+        elif _HOW_THEY_ARE.match(label):
+            # "Pickle's health: torn ear": held for reciting every note, a greeting asks after it
+            start = turn.reply_start = f"Hello {name}! How is {label}"
         return Hold(
             self.name,
             f"Not sent: your greeting {missing}. Write it again.{ask} Start with: {start}",
