@@ -1142,6 +1142,12 @@ def test_a_line_under_a_name_that_says_no_more_than_their_own_line_is_not_saved(
     # more than her line says stays: the venue
     value, _ = merge(f"Name: Ingrid\n{sister}", ["Marte's wedding: June, at Ringve Museum"], 2000, "")
     assert value.endswith("Marte's wedding: June, at Ringve Museum")
+    # under who they are to the user (a `make run` chat, stop 60)
+    lena = "Girlfriend: Lena, paediatric nurse, works crazy shifts"
+    value, _ = merge("Name: Tobias", [lena, "Girlfriend's work: works crazy shifts"], 2000, "")
+    assert value == f"Name: Tobias\n{lena}"
+    value, _ = merge("Name: Tobias", [lena, "Girlfriend's hobby: climbing"], 2000, "")
+    assert value.endswith("Girlfriend's hobby: climbing")
 
 
 def test_the_place_of_a_home_never_said_is_kept_in_the_work_line():

@@ -173,7 +173,15 @@ def _said_in_their_own_line(line: str, others: Sequence[str]) -> bool:
     if theirs is None:
         return False
     name = theirs["name"].lower()
-    told = set().union(*(_line_stems(other) for other in others if other != line and individual(other) == name))
+    # or under who they are: "Girlfriend's work: works crazy shifts" beside "Girlfriend: Lena, paediatric
+    # nurse, works crazy shifts" (a `make run` chat, stop 60)
+    told = set().union(
+        *(
+            _line_stems(other)
+            for other in others
+            if other != line and (individual(other) == name or individual(other) and _label_key(other) == name)
+        )
+    )
     says = {w for w in _line_stems(line) if len(w) > 1} - {stem(name)} - _HEDGES  # not the "s" of "Marte's"
     return bool(told) and says <= told
 
