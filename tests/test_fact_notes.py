@@ -2685,3 +2685,27 @@ def test_a_relatives_visit_that_happened_takes_the_place_of_its_plan():
     # another thing that happened leaves the plan: she is still to come
     value, _ = merge(saved, ["Mum: broke her wrist"], 2000, "Mum broke her wrist.", today)
     assert "flying in from Accra next Friday (2026-12-11)" in value
+
+
+@pytest.mark.parametrize(
+    "line, event",
+    [
+        # a `make run` chat (stop 60): "Big news, my first paper got accepted today!" replaced the PhD
+        ("Work: gets accepted for a paper", True),
+        ("Work: had three emergency surgeries", True),
+        ("Work: finished a big project", True),
+        ("Work: started at the bakery in May", False),
+        ("Work: trained as a nurse", False),
+        ("Work: based in Leeds", False),
+        ("Work: got promoted to head nurse", False),
+        ("Work: PhD in marine biology in Kiel", False),
+        ("Paper: got accepted today", False),  # not a work line
+    ],
+)
+def test_what_happened_at_work_is_no_work_line(line, event):
+    from memgpt_local.agent.fact_lines import event_as_work, worth_saving
+
+    assert event_as_work(line) == event
+    said = "Big news, my first paper got accepted today! I had three emergency surgeries, based in Leeds."
+    if event:
+        assert not worth_saving(line, said)

@@ -270,6 +270,7 @@ def worth_saving(line: str, said: str, asked: str = "") -> bool:
         and not says_only_its_label(line)
         and not days_news(line, said)
         and not an_age_without_years(line)
+        and not event_as_work(line)
     )
 
 
@@ -346,6 +347,25 @@ _NAME_THEN = re.compile(rf"^[{UPPER}][{LOWER}]+,?\s+(?P<rest>.+)$")  # a name, t
 _GOT_ONE = re.compile(
     r"(?:adopted|got|bought|rescued|named|born|joined|arrived|moved)\b", re.IGNORECASE
 )  # new to the user
+
+
+# what a day at work brought, written as the work: "Work: gets accepted for a paper" replaced "Work:
+# PhD in marine biology in Kiel" for "Big news, my first paper got accepted today!" (a `make run` chat,
+# stop 60); starting, joining or moving is a job (``work_change`` asks about those)
+_EVENT_AS_WORK = re.compile(
+    r"^(?:(?:gets?|got|was|were|is|been|has\s+been)\s+(?!(?:start|join|mov|switch|hir|promot)\w*\b)\w+ed\b"
+    r"|(?!(?:started|joined|moved|switched|became|began|took|retired|quit|left|based|trained|qualified|employed"
+    r"|self-employed|unemployed|stationed|posted|located|contracted|registered|certified|licensed)\b)"
+    r"(?:\w+ed|had|made|went|came|lost)\b)",
+    re.IGNORECASE,
+)
+
+
+def event_as_work(line: str) -> bool:
+    """Whether ``line`` is a work line whose value tells what happened, not the work: "Work: gets
+    accepted for a paper", "Work: had three emergency surgeries"."""
+    label, _, value = line.partition(":")
+    return normalize_space(label).lower() in WORK_LABELS and bool(_EVENT_AS_WORK.match(value.strip()))
 
 
 def tells_an_event(line: str) -> bool:
