@@ -260,6 +260,14 @@ def test_repeat_guard_holds_a_copy_of_an_earlier_user_message_once():
     unsaved = FakeMemory(context=[msg(1, "user", told)], core=[("human", "Work: nurse")])
     as_its_own = draft("Hello Priya! I'm a nurse in Bristol, mostly night shifts on a cardiac ward.")
     assert RepeatGuard().review(Turn(question=None, kind="login", event_id=2), as_its_own, unsaved) is not None
+    # the user's "my" said back as "your" (a `make run` chat, stop 60)
+    mum = FakeMemory(
+        context=[msg(1, "user", "My mum is coming over from Munich for Christmas, she's never seen Kiel.")]
+    )
+    answer = draft("Your mum is coming over from Munich for Christmas.")
+    assert RepeatGuard().review(Turn(question="When is my mum arriving again?", event_id=2), answer, mum) is None
+    mine = draft("My mum is coming over from Munich for Christmas.")
+    assert RepeatGuard().review(Turn(question="When is my mum arriving again?", event_id=2), mine, mum) is not None
     # the user's "I" said back as "you" is what they told, retold (a `make run` greeting, stop 54)
     assert RepeatGuard().review(Turn(question=None, kind="login", event_id=2), greeting, unsaved) is None
     grew = "Fair enough. I grew up in Osaka, came to England in 1982 for a teaching job."

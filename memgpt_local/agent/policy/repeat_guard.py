@@ -145,8 +145,10 @@ class RepeatGuard(Policy):
         return None
 
 
-_I = frozenset(("i", "we"))
-_YOU = frozenset(("you",))
+# "Your mum is coming over from Munich for Christmas." for "My mum is coming over from Munich for
+# Christmas, ..." is the user's news said back to them, no copy (a `make run` chat, stop 60)
+_I = frozenset(("i", "we", "my", "our"))
+_YOU = frozenset(("you", "your"))
 
 
 def copied_user_message(message: str, turn: Turn, memory: MemoryView, *, min_words: int = 8) -> str | None:
