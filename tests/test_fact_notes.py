@@ -2709,3 +2709,17 @@ def test_what_happened_at_work_is_no_work_line(line, event):
     said = "Big news, my first paper got accepted today! I had three emergency surgeries, based in Leeds."
     if event:
         assert not worth_saving(line, said)
+
+
+def test_a_place_the_message_names_is_no_thing_of_someones():
+    """A `make run` chat (stop 60): "My mum is coming over from Munich for Christmas, she's never
+    seen Kiel in winter." saved "Mum's kiel: never seen in winter"."""
+    from memgpt_local.agent.fact_lines import a_name_as_their_thing, worth_saving
+
+    said = "My mum is coming over from Munich for Christmas, she's never seen Kiel in winter."
+    assert a_name_as_their_thing("Mum's kiel: never seen in winter", said)
+    assert not worth_saving("Mum's kiel: never seen in winter", said)
+    assert not a_name_as_their_thing("Mum's home: Munich", said)
+    assert not a_name_as_their_thing("Mum's Christmas: in Kiel", said)  # a holiday is a time of theirs
+    # a sentence's first word is no name: "Pony is brown."
+    assert not a_name_as_their_thing("Sofie's pony: brown", "Sofie rode a pony. Pony is brown.")

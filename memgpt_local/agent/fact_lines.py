@@ -28,6 +28,7 @@ from memgpt_local.text import (
     PETS,
     RELATIONS,
     UPPER,
+    WHEN_WORDS,
     content_words,
     is_bare_request,
     names_within,
@@ -271,6 +272,7 @@ def worth_saving(line: str, said: str, asked: str = "") -> bool:
         and not days_news(line, said)
         and not an_age_without_years(line)
         and not event_as_work(line)
+        and not a_name_as_their_thing(line, said)
     )
 
 
@@ -366,6 +368,26 @@ def event_as_work(line: str) -> bool:
     accepted for a paper", "Work: had three emergency surgeries"."""
     label, _, value = line.partition(":")
     return normalize_space(label).lower() in WORK_LABELS and bool(_EVENT_AS_WORK.match(value.strip()))
+
+
+# a label of someone's thing that is a place or a name the message says: "Mum's kiel: never seen in
+# winter" for "My mum is coming over from Munich for Christmas, she's never seen Kiel in winter." (a
+# `make run` chat, stop 60); a holiday is a thing of theirs ("Mum's Christmas: in Kiel")
+_THINGS_LABEL = re.compile(rf"^\s*[{UPPER}][\w-]*['’]s\s+(?P<thing>[\w-]+)\s*$")
+_HOLIDAYS = frozenset("christmas easter hanukkah diwali eid ramadan thanksgiving halloween".split())
+
+
+def a_name_as_their_thing(line: str, said: str) -> bool:
+    """Whether ``line``'s label files under someone a place or name the message capitalises past a
+    sentence's start, as if it were a thing of theirs ("Mum's kiel")."""
+    label = _THINGS_LABEL.match(line.partition(":")[0])
+    if label is None:
+        return False
+    thing = label["thing"].lower()
+    if thing in WHEN_WORDS or thing in _HOLIDAYS:
+        return False
+    named = {m.group(1).lower() for m in re.finditer(rf"(?<![.!?]\s)(?<!^)\b([{UPPER}][\w-]+)", said)}
+    return thing in named
 
 
 def tells_an_event(line: str) -> bool:
