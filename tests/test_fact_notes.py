@@ -2723,3 +2723,28 @@ def test_a_place_the_message_names_is_no_thing_of_someones():
     assert not a_name_as_their_thing("Mum's Christmas: in Kiel", said)  # a holiday is a time of theirs
     # a sentence's first word is no name: "Pony is brown."
     assert not a_name_as_their_thing("Sofie's pony: brown", "Sofie rode a pony. Pony is brown.")
+
+
+def test_him_or_her_met_is_the_one_the_assistant_just_named(store):
+    """A `make run` chat (stop 60): after "Your brother Cian is moving to Canada in February 2027.",
+    "We finally booked flights to visit him in April, we're going for two weeks." was saved as
+    "Flights: booked to visit him in April (2026-04) for two weeks": whom, and the April gone by."""
+    from memgpt_local.agent.fact_owners import objects_named
+    from memgpt_local.runtime.scripted import ScriptedBackend
+
+    before = "Your brother Cian is moving to Canada in February 2027."
+    said = "We finally booked flights to visit him in April, we're going for two weeks."
+    assert objects_named("Flights: booked to visit him in April", said, "Tobias", before) == (
+        "Flights: booked to visit Cian in April"
+    )
+    two = "Your brother Cian and your sister Aoife are coming."
+    assert objects_named("Flights: booked to visit him in April", said, "Tobias", two).endswith("him in April")
+    named = "We booked flights to visit him, Declan says hi."  # the message names someone itself
+    assert objects_named("Flights: booked to visit him", named, "Tobias", before).endswith("him")
+    assert objects_named("Gift: bought him a scarf", said, "Tobias", before) == "Gift: bought him a scarf"
+    agent = ensure_agent(store, "tobias", Settings())
+    store.core.set_value(agent.id, "human", "Name: Tobias\nBrother: Cian, moving to Toronto in February (2027-02)")
+    backend = ScriptedBackend(['{"facts": ["Flights: booked to visit him in April for two weeks"]}'])
+    noter = FactNoter(store, backend, agent.id, FactNoteSettings(enabled=True))
+    notes = noter.note(said, when=datetime(2026, 12, 7, 14), answering=before)
+    assert notes.added == ["Flights: booked to visit Cian in April (2027-04) for two weeks"]

@@ -420,6 +420,29 @@ def _named(pronoun: re.Match[str], who: str) -> str:
     )
 
 
+# "him" or "her" as the one met, visited or missed: "We finally booked flights to visit him in April"
+# after "Your brother Cian is moving to Canada in February 2027." was saved "Flights: booked to visit
+# him in April" (a `make run` chat, stop 60), and no later question could tell whom
+_OBJECT_PRONOUN = re.compile(
+    r"\b(?P<verb>visit(?:ing)?|see(?:ing)?|meet(?:ing)?|call(?:ing)?|miss(?:ing)?|join(?:ing)?|surpris(?:e|ing)"
+    r"|(?:pick(?:ing)?|see(?:ing)?)\s+off|stay(?:ing)?\s+with|fly(?:ing)?\s+out\s+to|go(?:ing)?\s+(?:to\s+)?see)"
+    r"\s+(?P<pronoun>him|her)\b",
+    re.IGNORECASE,
+)
+
+
+def objects_named(line: str, said: str, user: str = "", before: str = "") -> str:
+    """``line`` with "him" or "her" after a verb of meeting or visiting made the one person the
+    assistant's message ``before`` names, where the user's message ``said`` names no one."""
+    if not _OBJECT_PRONOUN.search(line) or _people_in(said):
+        return line
+    people = {p for p in _people_in(before) if p[:1].isupper()}
+    if len(people) != 1 or (user and user.lower() in {p.lower() for p in people}):
+        return line
+    who = next(iter(people))
+    return _OBJECT_PRONOUN.sub(lambda m: f"{m['verb']} {who}", line)
+
+
 def pronouns_named(said: str, user: str = "", before: str = "") -> str:
     """``said`` with "he" or "she" that opens a clause or a sentence given the name of the one
     person the words before it speak of (in its sentence, or the sentence before for one that

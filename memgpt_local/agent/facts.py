@@ -108,6 +108,7 @@ from memgpt_local.agent.fact_owners import (
     named_people,
     news_of_a_saved_one,
     not_the_users_name,
+    objects_named,
     owned_animals,
     owned_as_denied,
     people_not_animals,
@@ -783,6 +784,7 @@ class FactNoter:
         dropped += gone_lines
         written = [line for line in written if line not in gone_lines]
         written = with_work_place(written, dropped, told)
+        written = [objects_named(line, said, user, answering) for line in written]
         refiled_block = "\n".join(dict(disowned).get(line, line) for line in known)
         value, notes = merge(
             refiled_block if disowned else block.value, written, block.limit, said, day_of(day), settled
