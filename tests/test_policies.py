@@ -3427,6 +3427,14 @@ def test_owner_guard_holds_someone_elses_home_said_as_where_the_user_is():
     assert hold is not None and "Start with: Hello Tomás! How is Luis" in hold.notice
     for fine in ("Hello Tomás! How is Luis doing in Alicante?", "Hello Tomás! Are you visiting Alicante soon?"):
         assert OwnerGuard().review(login, draft(fine), memory) is None, fine
+    # asked, not told: someone else's "works crazy shifts" (a `make run` greeting, stop 60)
+    lena = FakeMemory(
+        core=[("human", "Name: Tobias"), ("human", "Girlfriend: Lena, paediatric nurse, works crazy shifts")]
+    )
+    asked = draft("Hello Tobias! I'm glad you're doing well. What are you working on right now?")
+    assert OwnerGuard().review(login, asked, lena) is None
+    told = draft("Hello Tobias! I know you work crazy shifts as a paediatric nurse.")
+    assert OwnerGuard().review(Turn(question=None, kind="login"), told, lena) is not None
 
 
 def test_perspective_guard_holds_an_answer_about_the_user_at_all_that_speaks_of_them_by_name():

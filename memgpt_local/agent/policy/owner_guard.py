@@ -207,7 +207,9 @@ def _told_as_users(sentence: str, notes: Sequence[Owned]) -> Owned | None:
         if shared and shared + bool(note.when & _when_words(sentence)) >= SHARED_WORDS and yours:
             return note
         where = note.words & _HOME_OR_WORK or _LIVES_OR_WORKS.search(note.line) or _IS_A.search(note.line)
-        if shared and where and _YOU_LIVE_OR_WORK.search(sentence):
+        # asked, not told: "What are you working on right now?" is no "works crazy shifts" of the
+        # girlfriend's (a `make run` greeting, stop 60)
+        if shared and where and _YOU_LIVE_OR_WORK.search(sentence) and not sentence.strip().endswith("?"):
             return note
     return None
 
