@@ -845,3 +845,14 @@ def test_a_greeting_ends_before_a_sentence_of_the_persona(store):
     runner = make_runner(store, [say(f"{greeting} I remember what matters from our conversations.")])
     store.core.set_value(runner.agent_id, "human", "Name: Dana\nHobby: three beehives")
     assert runner.run_turn(runner.login_event()).messages == [greeting]
+
+
+def test_a_reply_in_another_language_to_english_is_written_again_in_english(store):
+    """A `make run` chat (stop 60): one "Olá!" in an English introduction, and the assistant wrote
+    Portuguese for the rest of the session."""
+    runner = make_runner(
+        store, [say("Olá! Como posso ajudar você hoje?"), say("Lovely to meet you, Beatriz! How is retirement?")]
+    )
+    turn = ask(runner, "Olá! I'm Beatriz, a retired architect living in Lisbon with my husband Jorge.")
+    assert turn.messages == ["Lovely to meet you, Beatriz! How is retirement?"]
+    assert [s.held for s in turn.steps] == [True, False]

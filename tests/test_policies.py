@@ -3714,3 +3714,42 @@ def test_nothing_found_reads_a_day_asked_in_other_words_and_an_age_only_in_their
     )
     assert not_known("When does my brother Cian fly out?") == "when your brother Cian flies out"
     assert not_known("What does my partner Declan do for a living?") == "what your partner Declan does for a living"
+
+
+def test_language_guard_holds_a_reply_in_another_language_to_english_once():
+    """A `make run` chat (stop 60): "Olá! I'm Beatriz, a retired architect living in Lisbon with my
+    husband Jorge." got "Olá! Como posso ajudar você hoje?", and every reply after it was Portuguese,
+    the user's own words retold as the assistant's ("Claro! Eu estou preocupado com a operação do
+    joelho no dia 14 de janeiro.")."""
+    from memgpt_local.agent.policy.language_guard import LanguageGuard, not_english, written_in_english
+
+    hello = "Olá! I'm Beatriz, a retired architect living in Lisbon with my husband Jorge."
+    knee = "The big thing coming up is my knee operation on the 14th of January, I'm a bit nervous about it."
+    for message in (hello, knee, "What do you know about me?"):
+        assert written_in_english(message), message
+    for message in ("Olá, tudo bem? Eu sou a Beatriz.", "Obrigada!", "Danke schön, bis morgen."):
+        assert not written_in_english(message), message
+    for reply in (
+        "Olá! Como posso ajudar você hoje?",
+        "Claro! Eu estou preocupado com a operação do joelho no dia 14 de janeiro.",
+        "Que bom! Tiago e Inês são lindos.",
+    ):
+        assert not_english(reply), reply
+    for reply in (
+        "Claro!",  # too short to tell
+        "Chopin, Liszt, Debussy, Satie.",  # names are of no language
+        "Wow, amazing news, big congratulations!",  # English without its function words
+        "Good luck with the knee operation on Thursday 14 January!",
+    ):
+        assert not not_english(reply), reply
+    guard, turn = LanguageGuard(), Turn(question=hello)
+    hold = guard.review(turn, draft("Olá! Como posso ajudar você hoje?"), FakeMemory())
+    assert hold is not None and hold.hide_draft and "in English" in hold.notice
+    turn.holds[guard.name] += 1
+    assert guard.review(turn, draft("Olá! Como posso ajudar você hoje?"), FakeMemory()) is None  # once
+    # a message that asks for another language, or is written in one, may be answered in it
+    for asked in (
+        "How do you say 'I am nervous about my operation' in Portuguese?",
+        "Olá, tudo bem? Eu sou a Beatriz.",
+    ):
+        assert guard.review(Turn(question=asked), draft("Estou nervosa com a minha operação."), FakeMemory()) is None

@@ -203,6 +203,13 @@ register(
 )
 register(
     Variant(
+        "no-language-guard",
+        "the defaults without holding back (once a turn) a reply in another language than the user's English",
+        disable=("language_guard",),
+    )
+)
+register(
+    Variant(
         "no-unasked-denial",
         'the defaults without holding back (once a turn) an "I don\'t know" to a message that asked nothing',
         disable=("unasked_denial",),

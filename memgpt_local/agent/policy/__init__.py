@@ -21,6 +21,7 @@ from memgpt_local.agent.policy.grounded_reply import GroundedReply
 from memgpt_local.agent.policy.ideas_given import IdeasGiven
 from memgpt_local.agent.policy.identity_guard import IdentityGuard
 from memgpt_local.agent.policy.internal_guard import InternalGuard
+from memgpt_local.agent.policy.language_guard import LanguageGuard
 from memgpt_local.agent.policy.later_promise import LaterPromise
 from memgpt_local.agent.policy.name_asked import NameAsked
 from memgpt_local.agent.policy.nothing_found import NothingFound
@@ -66,6 +67,7 @@ FACTORIES: dict[str, Callable[[AgentSettings], Policy]] = {
     "recall_at_question": lambda s: RecallAtQuestion(),
     "one_reply": lambda s: OneReply(),
     "reply_required": lambda s: ReplyRequired(),
+    "language_guard": lambda s: LanguageGuard(),
     "repeat_guard": lambda s: RepeatGuard(),
     "internal_guard": lambda s: InternalGuard(),
     "refusal_guard": lambda s: RefusalGuard(),
