@@ -3435,6 +3435,15 @@ def test_owner_guard_holds_someone_elses_home_said_as_where_the_user_is():
     assert OwnerGuard().review(login, asked, lena) is None
     told = draft("Hello Tobias! I know you work crazy shifts as a paediatric nurse.")
     assert OwnerGuard().review(Turn(question=None, kind="login"), told, lena) is not None
+    # a question that names someone else's place gives it to the user; "Our daughter Carla" is of Carla
+    # (a `make run` chat, stop 60)
+    beatriz = FakeMemory(core=[("human", "Name: Beatriz"), ("human", "Home: Lisbon"), ("human", "Husband: Jorge")])
+    carla = "Our daughter Carla lives in London, and she has two little ones, Tiago who is five and Inês who is two."
+    london = draft("That's great to hear! How do you like living in London? Do you have any plans for the future?")
+    hold = OwnerGuard().review(Turn(question=carla), london, beatriz)
+    assert hold is not None and "Carla lives in London" in hold.notice
+    fine = draft("How lovely! How often do you get to visit Carla and the little ones in London?")
+    assert OwnerGuard().review(Turn(question=carla), fine, beatriz) is None
 
 
 def test_perspective_guard_holds_an_answer_about_the_user_at_all_that_speaks_of_them_by_name():

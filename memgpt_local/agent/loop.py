@@ -124,6 +124,7 @@ OFFERS_OF_HELP = (
     "Happy to help",
     # "That's great to hear! How can you support me today?" to a maths teacher's hello (stop 60)
     "How can you support",
+    "How can you be",  # "Hi Beatriz! How can you be helpful today?" (a `make run` chat, stop 60)
 )
 _OFFER_OPENINGS = frozenset(tuple(words(phrase)) for phrase in OFFERS_OF_HELP)
 # the last replies a login's greeting may not copy a run of (``RepeatBan.prior``): a `make run`

@@ -24,7 +24,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from memgpt_local.agent.fact_owners import CLAUSE_SPLIT, NOT_A_NAME, pronouns_named
+from memgpt_local.agent.fact_owners import CLAUSE_SPLIT, NOT_A_NAME, RELATION_PATTERN, pronouns_named
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, reply_before
 from memgpt_local.agent.policy.greet_by_name import human_lines, known_name
 from memgpt_local.agent.turn import Hold, Turn
@@ -43,6 +43,8 @@ from memgpt_local.text import (
 )
 
 # a person's name at the start of a label or value, as its subject: "Nadia's ...", "Tom is ..."
+# the user's word for someone before their name: "Our daughter Carla"
+_WHOSE = re.compile(rf"^(?i:(?:my|our)\s+{RELATION_PATTERN}s?)\s+(?=[{UPPER}])")
 _SUBJECT = re.compile(
     rf"^([{UPPER}][{LOWER}]+)(?:'s\b|\s+(?:is|was|has|had|will|and|got|gets|lives|lived|works|worked|moved)\b)"
 )
@@ -56,6 +58,7 @@ _YOU_LIVE_OR_WORK = re.compile(
 )
 # a note of where someone lives or works: one place said as the user's tells it ("Luis's home:
 # Alicante" was greeted "I'm glad to hear that you're in Alicante.", a `make run` chat, stop 58)
+_LIVING_OR_WORKING = frozenset(stem(w) for w in "live lives living lived work works working worked".split())
 _HOME_OR_WORK = frozenset(stem(w) for w in "home lives live address work works job".split())
 # a note of someone's job: "Wife: Efua, is a pharmacist"
 _IS_A = re.compile(r"(?:^|[,:]\s*|\s)(?:is|was)\s+an?\s+\w+", re.IGNORECASE)
@@ -158,8 +161,11 @@ def told_of_others(message: str, lines: Sequence[str], user_name: str | None) ->
     }
     found = []
     for sentence in sentences(statements(message)):
-        for clause in CLAUSE_SPLIT.split(sentence):
-            subject = _SUBJECT.match(clause.strip())
+        for said in CLAUSE_SPLIT.split(sentence):
+            # "Our daughter Carla lives in London" is of Carla: "How do you like living in London?"
+            # answered it (a `make run` chat, stop 60)
+            clause = _WHOSE.sub("", said.strip())
+            subject = _SUBJECT.match(clause)
             if subject is None or FIRST_PERSON.search(clause) or subject[1].lower() in animals | NOT_A_NAME:
                 continue
             note = owned_by_another(f"{subject[1]}: {clause.strip()}", user_name)
@@ -207,9 +213,12 @@ def _told_as_users(sentence: str, notes: Sequence[Owned]) -> Owned | None:
         if shared and shared + bool(note.when & _when_words(sentence)) >= SHARED_WORDS and yours:
             return note
         where = note.words & _HOME_OR_WORK or _LIVES_OR_WORKS.search(note.line) or _IS_A.search(note.line)
-        # asked, not told: "What are you working on right now?" is no "works crazy shifts" of the
-        # girlfriend's (a `make run` greeting, stop 60)
-        if shared and where and _YOU_LIVE_OR_WORK.search(sentence) and not sentence.strip().endswith("?"):
+        # asked, a question tells only what it names beyond living or working: "What are you working on
+        # right now?" is no "works crazy shifts" of the girlfriend's (a `make run` greeting, stop 60),
+        # "How do you like living in London?" is the daughter's London (the same day)
+        asked = sentence.strip().endswith("?")
+        named = note.words & said_stems - _LIVING_OR_WORKING if asked else True
+        if shared and where and named and _YOU_LIVE_OR_WORK.search(sentence):
             return note
     return None
 
