@@ -458,6 +458,13 @@ DIETS = frozenset(
     "vegan vegans vegetarian vegetarians veggie pescatarian pescetarian keto paleo halal kosher teetotal".split()
 )
 _DIET_WORDS = "diet diets eat eats eating food foods meat"
+_FAMILY_WORDS = "family families relatives relations"
+_NOT_FAMILY = frozenset(
+    "friend friends bestie colleague coworker boss neighbour neighbor flatmate roommate housemate visitor guest".split()
+)
+_YOUNG = frozenset(
+    "daughter son child children kid kids baby granddaughter grandson grandchild grandchildren grandkids".split()
+)
 LABEL_TOPICS = {
     **{label: _TRIP_WORDS for label in ("trip", "travel", "destination", "holiday", "vacation", "journey", "flight")},
     **{animal: "pet pets animal animals" for animal in PETS},
@@ -482,6 +489,10 @@ LABEL_TOPICS = {
         label: "ill sick wrong matter health vet doctor"
         for label in ("condition", "illness", "injury", "diagnosis", "treatment", "symptoms", "symptom")
     },
+    # "What do you know about my family?" was answered "I don't know anything about your family." beside
+    # "Husband: Jorge", "Daughter: Carla" and "Carla's children: ..." (a `make run` chat, stop 60)
+    **{relation: _FAMILY_WORDS for relation in RELATIONS - _NOT_FAMILY},
+    **{young: f"{_FAMILY_WORDS} kids children grandkids grandchildren little ones" for young in _YOUNG},
     "hobby": "hobby hobbies free spare evenings weekends",
     "band": "gig gigs concert concerts music",
     "music": "gig gigs concert concerts band",

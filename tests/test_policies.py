@@ -3762,3 +3762,22 @@ def test_language_guard_holds_a_reply_in_another_language_to_english_once():
         "Olá, tudo bem? Eu sou a Beatriz.",
     ):
         assert guard.review(Turn(question=asked), draft("Estou nervosa com a minha operação."), FakeMemory()) is None
+
+
+def test_nothing_found_reads_the_lines_of_the_users_people_for_their_family():
+    """A `make run` chat (stop 60): "What do you know about my family?" got "I don't know anything
+    about your family." beside "Husband: Jorge", "Daughter: Carla" and "Carla's children: ..."."""
+    from memgpt_local.agent.policy.core_at_question import lines_asked_about
+    from memgpt_local.agent.policy.nothing_found import NothingFound
+
+    lines = ["Name: Beatriz", "Home: Lisbon", "Husband: Jorge", "Daughter: Carla", "Carla's children: Tiago and Inês"]
+    memory = FakeMemory(core=[("human", line) for line in lines])
+    for question in ("What do you know about my family?", "How is my family doing?", "How are my grandkids?"):
+        turn = Turn(question=question, event_id=100)
+        NothingFound().start(turn, memory)
+        assert turn.reply_start == "", question
+    assert "[human] Husband: Jorge" in lines_asked_about("What do you know about my family?", memory)
+    alone = FakeMemory(core=[("human", "Name: Beatriz"), ("human", "Home: Lisbon")])
+    turn = Turn(question="What do you know about my family?", event_id=100)
+    NothingFound().start(turn, alone)
+    assert turn.reply_start.startswith("I don't know")

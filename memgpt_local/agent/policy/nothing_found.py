@@ -483,6 +483,9 @@ ASKS_WHAT_WAS_TOLD = re.compile(
 )
 
 
+_FAMILY_ASKED = re.compile(r"\b(?:family|families|relatives|relations|folks)\b", re.IGNORECASE)
+
+
 def unseen_subject(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_VIEW) -> set[str]:
     """The subject of the turn's one question about the user when no core line is asked about
     and nothing in view of the ``seen`` roles holds it (empty otherwise)."""
@@ -495,7 +498,9 @@ def unseen_subject(turn: Turn, memory: MemoryView, seen: tuple[str, ...] = _IN_V
     # asked of the user themself, a line of someone else's says nothing of them: "Ravi and Maya's
     # university: Leeds" kept "Where did I go to university?" from an "I don't know" (a `make run`
     # chat, stop 55)
-    others = set() if owners_asked_of(question) else lines_of_others(memory)
+    # and the lines of the user's people are what "my family" asks about (a `make run` chat, stop 60:
+    # "What do you know about my family?" got "I don't know anything about your family.")
+    others = set() if owners_asked_of(question) or _FAMILY_ASKED.search(question) else lines_of_others(memory)
     lines = [line for line in lines_asked_about(question, memory) if line.removeprefix("[human] ") not in others]
     # what the user told, asked as such, is in past conversations unless a core line holds all of
     # its subject: "What did I tell you about that rough night at work?" was answered "Your work
