@@ -33,7 +33,8 @@ TASKS: dict[str, tuple[str, int]] = {
     "no-copy-guard": ("dmr", 2),
 }
 # their difference shows in a conversation (see the chat tests below), or only when the model
-# refuses, which the probe never does, or says it does not know to a statement, which the probe is
+# refuses, which the probe never does, or answers in another language, which the probe never does,
+# or says it does not know to a statement, which the probe is
 # never told (see the refusal and denial tests below), or repeats an earlier turn's sentence, which
 # a one-question episode has none of (tests/test_agent_loop.py holds the formula tests)
 # (grounded-reply: the probe names nothing it did not read; no-core-at-question and
@@ -44,6 +45,7 @@ CHAT_ONLY = {
     "past-thoughts",
     "no-refusal-guard",
     "no-unasked-denial",
+    "no-language-guard",
     "no-formula-stop",
     "same-openings",
     "grounded-reply",
@@ -241,6 +243,11 @@ def test_past_thoughts_reaches_the_conversation_evaluation_and_shows_earlier_tho
             "no-unasked-denial",
             "My new evening hobby is chess.",
             "I'm sorry, but I don't know much about chess. Can you provide more details?",
+        ),
+        (
+            "no-language-guard",
+            "Olá! I'm Beatriz, a retired architect living in Lisbon with my husband Jorge.",
+            "Olá! Como posso ajudar você hoje?",
         ),
     ],
 )
