@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 
 from memgpt_local.agent.fact_owners import (
+    HOLIDAY_NAMES,
     individual,
     value_stems,
 )
@@ -374,7 +375,6 @@ def event_as_work(line: str) -> bool:
 # winter" for "My mum is coming over from Munich for Christmas, she's never seen Kiel in winter." (a
 # `make run` chat, stop 60); a holiday is a thing of theirs ("Mum's Christmas: in Kiel")
 _THINGS_LABEL = re.compile(rf"^\s*[{UPPER}][\w-]*['’]s\s+(?P<thing>[\w-]+)\s*$")
-_HOLIDAYS = frozenset("christmas easter hanukkah diwali eid ramadan thanksgiving halloween".split())
 
 
 def a_name_as_their_thing(line: str, said: str) -> bool:
@@ -384,7 +384,7 @@ def a_name_as_their_thing(line: str, said: str) -> bool:
     if label is None:
         return False
     thing = label["thing"].lower()
-    if thing in WHEN_WORDS or thing in _HOLIDAYS:
+    if thing in WHEN_WORDS or thing in HOLIDAY_NAMES:
         return False
     named = {m.group(1).lower() for m in re.finditer(rf"(?<![.!?]\s)(?<!^)\b([{UPPER}][\w-]+)", said)}
     return thing in named

@@ -392,7 +392,7 @@ _BEFORE_A_PLACE = frozenset(
     "in to from near outside at of around into via across through towards toward over for during visit visiting "
     "until till since by on".split()
 )
-_HOLIDAYS = HOLIDAY_WORDS | set("eid diwali hanukkah ramadan thanksgiving".split())
+HOLIDAY_NAMES = HOLIDAY_WORDS | set("eid diwali hanukkah ramadan thanksgiving".split())
 
 
 def _people_in(text: str) -> set[str]:
@@ -407,7 +407,7 @@ def _people_in(text: str) -> set[str]:
                 word = word[:-2]
             if re.fullmatch(rf"[{UPPER}][{LOWER}]+", word) and tokens[i - 1].lower() not in _BEFORE_A_PLACE:
                 found.add(word)
-    return {who for who in found if who.lower() not in NOT_A_NAME | _HOLIDAYS}
+    return {who for who in found if who.lower() not in NOT_A_NAME | HOLIDAY_NAMES}
 
 
 def _named(pronoun: re.Match[str], who: str) -> str:
@@ -436,11 +436,17 @@ def objects_named(line: str, said: str, user: str = "", before: str = "") -> str
     assistant's message ``before`` names, where the user's message ``said`` names no one."""
     if not _OBJECT_PRONOUN.search(line) or _people_in(said):
         return line
-    people = {p for p in _people_in(before) if p[:1].isupper()}
-    if len(people) != 1 or (user and user.lower() in {p.lower() for p in people}):
+    who = _the_one({p for p in _people_in(before) if p[:1].isupper()}, user)  # by name, not "your brother"
+    if who is None:
         return line
-    who = next(iter(people))
     return _OBJECT_PRONOUN.sub(lambda m: f"{m['verb']} {who}", line)
+
+
+def _the_one(people: set[str], user: str = "") -> str | None:
+    """The one of ``people``, when there is one and it is not the ``user``; else None."""
+    if len(people) != 1 or (user and user.lower() in {p.lower() for p in people}):
+        return None
+    return next(iter(people))
 
 
 def pronouns_named(said: str, user: str = "", before: str = "") -> str:
@@ -453,12 +459,6 @@ def pronouns_named(said: str, user: str = "", before: str = "") -> str:
     "banana bread is a great idea, she loves bananas" after a reply about baking with Elodie
     saved the user's own "Fruit: bananas" (stop 52). Where they speak of two, or of the user
     by ``user``, the pronoun stays."""
-
-    def one(text: str) -> str | None:
-        people = _people_in(text)
-        if len(people) != 1 or (user and user.lower() in {p.lower() for p in people}):
-            return None
-        return next(iter(people))
 
     out: list[str] = []
     told: dict[str, str] = {}  # whom each pronoun was last read as
@@ -479,7 +479,7 @@ def pronouns_named(said: str, user: str = "", before: str = "") -> str:
         opening = _SENTENCE_PRONOUN.match(sentence)
         # the same pronoun goes on meaning the same one: "it's Julien, he's Elodie's dad. he's a
         # cardiologist in Lyon." (a `make run` chat, stop 52: the job was saved as Elodie's)
-        who = (one(earlier) or told.get(opening["pronoun"].lower())) if opening else None
+        who = (_the_one(_people_in(earlier), user) or told.get(opening["pronoun"].lower())) if opening else None
         if opening and who:
             sentence = _named(opening, who) + sentence[opening.end() :]
             told[opening["pronoun"].lower()] = who
@@ -487,7 +487,7 @@ def pronouns_named(said: str, user: str = "", before: str = "") -> str:
         while (match := _CLAUSE_PRONOUN.search(sentence, at)) is not None:
             head = sentence[: match.start()]
             people = _people_in(head)
-            who = one(head) if people else one(earlier)
+            who = _the_one(_people_in(head), user) if people else _the_one(_people_in(earlier), user)
             # the same pronoun again in the sentence, past another capitalised word: "called Bamse,
             # he's a Bernese mountain dog and he's nearly twelve" was read as the user's "Age:
             # nearly twelve" (a `make run` chat, stop 60)

@@ -74,10 +74,10 @@ def not_english(reply: str) -> bool:
     """Whether ``reply`` is long enough to tell, hardly any of its words are English and some are
     another language's function words; names (capitalised words past "I") are of no language:
     "Chopin, Liszt, Debussy, Satie." tells nothing."""
-    tokens = [w.lower() for w in re.findall(r"[\w'’-]+", reply)]
-    said = [w.lower() for w in re.findall(r"[\w'’-]+", reply) if w == "I" or not w[:1].isupper()]
+    tokens = re.findall(r"[\w'’-]+", reply)
+    said = [w.lower() for w in tokens if w == "I" or not w[:1].isupper()]
     english = sum(w in _ENGLISH for w in said)
-    foreign = sum(w in _FOREIGN for w in tokens)
+    foreign = sum(w.lower() in _FOREIGN for w in tokens)
     return len(said) >= MIN_REPLY_WORDS and english < REPLY_SHARE * len(said) and foreign >= MIN_FOREIGN_WORDS
 
 

@@ -347,8 +347,12 @@ def _said_stems(text: str) -> set[str]:
 def owners_asked_of(question: str) -> set[str]:
     """The stems of the people or animals ``question`` asks about: its words of kin or pets and
     the names it says ("brother", "callum")."""
-    names = {stem(w.lower()) for w in names_and_numbers(question) if not w.isdigit()}
-    return topic(topic_words(question)) & _OWNERS | names
+    return topic(topic_words(question)) & _OWNERS | names_said(question)
+
+
+def names_said(question: str) -> set[str]:
+    """The stems of the names ``question`` says past a sentence's first word ("callum", "canada")."""
+    return {stem(w.lower()) for w in names_and_numbers(question) if not w.isdigit()}
 
 
 _THIRD_PERSON = re.compile(r"\b(?:he|she|his|her|him|they|their|them)\b", re.I)
@@ -400,7 +404,7 @@ def detail_left(question: str, lines: list[str]) -> set[str]:
         # the day is what is asked, and a line of theirs gives one; where they go it may say in its
         # own words: "When is Cian heading off to Canada?" under "Brother: Cian, moving to Toronto in
         # February (2027-02)" was denied (a `make run` chat, stop 60)
-        left -= places_named(question)
+        left -= names_said(question)
         # and the verb after "does my brother": "So when does my brother leave for Canada?" asks that day
         # (where or what they "work", "live" or "teach" is what a line must say)
         asked_from = _ASKED_FROM.search(question)
@@ -425,13 +429,6 @@ def _asks_when(question: str) -> bool:
 
 # a day as a saved line keeps it: "(2027-02)", "(2026-12-05)"
 _DATED = re.compile(r"\b\d{4}-\d{2}\b")
-
-
-def places_named(question: str) -> set[str]:
-    """The stems of the capitalised words ``question`` says past its first word ("Canada",
-    "Toronto"): names of places and people, which a line may say in other words."""
-    said = re.findall(r"[\w'-]+", question)
-    return {stem(w) for w in said[1:] if w[:1].isupper() and w.lower() not in SENTENCE_OPENERS and w != "I"}
 
 
 def _amount_of(text: str, asked: set[str]) -> bool:

@@ -153,10 +153,17 @@ def turned_around(message: str, reply: str) -> tuple[str, str] | None:
     worse = _WORSE.search(statements(message))
     if worse is None or _BETTER.search(statements(message)):
         return None
-    for sentence in sentences(reply):
+    better = _says_mending(reply)
+    return (worse[0], better) if better else None
+
+
+def _says_mending(text: str) -> str | None:
+    """The words of ``text`` that say something is getting better, said as so: not wished ("I hope
+    he feels better soon") nor asked."""
+    for sentence in sentences(text):
         better = _BETTER.search(sentence)
         if better and not is_question(sentence) and not _WISH.search(sentence[: better.start()]):
-            return worse[0], better[0]
+            return better[0]
     return None
 
 
@@ -178,11 +185,8 @@ def mended_unsaid(greeting: str, lines: list[str]) -> tuple[str, str] | None:
     ailing = [line for line in lines if _AILING.search(line.partition(":")[2] or line)]
     if not ailing:
         return None
-    for sentence in sentences(greeting):
-        better = _BETTER.search(sentence)
-        if better and not is_question(sentence) and not _WISH.search(sentence[: better.start()]):
-            return better[0], ailing[0]
-    return None
+    better = _says_mending(greeting)
+    return (better, ailing[0]) if better else None
 
 
 _WISH = re.compile(r"\b(?:hope|wish|fingers\s+crossed|soon|if|when|may)\b", re.IGNORECASE)
