@@ -207,6 +207,9 @@ _ASKS_FOR_HELP = re.compile(
     r"|(?:what|which|where) (?:can|could|should|shall|might) (?:i|we)|(?:what's|what is) the best way|any way to"
     # "can you remind me what I should pack for our trip to the Azores next week?" (a `make run` chat, stop 51)
     r"|(?:what|which|where) (?:i|we) (?:should|could|might|ought to)"
+    # asked for an opinion: "What do you think I should plant in spring once I'm back on my feet?" was
+    # answered "I don't know what you're asking about." (a `make run` chat, stop 61)
+    r"|(?:think|reckon) (?:that )?(?:i|we) (?:should|could|ought to)|what would you do"
     r"|how to"
     # "What would be a nice thing to cook for Declan's birthday on the 19th?" was answered "I don't
     # know what you're asking about Declan's birthday." (a `make run` chat, stop 50)
@@ -465,6 +468,7 @@ _NOT_FAMILY = frozenset(
 _YOUNG = frozenset(
     "daughter son child children kid kids baby granddaughter grandson grandchild grandchildren grandkids".split()
 )
+_OPERATION_WORDS = "operation operations op surgery surgeries procedure hospital"
 LABEL_TOPICS = {
     **{label: _TRIP_WORDS for label in ("trip", "travel", "destination", "holiday", "vacation", "journey", "flight")},
     **{animal: "pet pets animal animals" for animal in PETS},
@@ -494,6 +498,9 @@ LABEL_TOPICS = {
     **{relation: _FAMILY_WORDS for relation in RELATIONS - _NOT_FAMILY},
     **{young: f"{_FAMILY_WORDS} kids children grandkids grandchildren little ones" for young in _YOUNG},
     "hobby": "hobby hobbies free spare evenings weekends",
+    # "Do you remember when my operation is?" under "Knee replacement scheduled: January 14th" was
+    # denied: only "Health: ... after the operation" was shown (a `make run` chat, stop 61)
+    **{label: _OPERATION_WORDS for label in ("surgery", "operation", "op", "procedure", "replacement", "transplant")},
     "band": "gig gigs concert concerts music",
     "music": "gig gigs concert concerts band",
 }

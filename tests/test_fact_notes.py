@@ -1387,6 +1387,11 @@ def test_a_place_the_user_only_visited_is_no_home(line, said, visit):
         ("Home: Cardiff", "Moved to Cardiff in the spring.", False),
         ("Home: Accra", "I'm from Accra originally.", False),
         ("Home: Bristol", "Bristol born and bred.", False),
+        # who the user is, then where from (a `make run` chat, stop 61)
+        ("Home: Glasgow", "I'm a retired bus driver from Glasgow and I grow leeks.", False),
+        ("Home: Lagos", "I am a nurse from Lagos.", False),
+        ("Home: Leeds", "I'm driving down from Leeds today.", True),
+        ("Home: Leeds", "I'm a nurse, my patients come in from Leeds.", True),
         ("Work: bus driver in Manchester", "I drive the number 42 bus in Manchester.", False),  # not a home label
     ],
 )
@@ -1536,6 +1541,9 @@ def test_a_birthday_told_in_a_request_for_ideas_is_saved(store):
         # a message that asks is a request of its own (a `make run` chat, stop 50)
         ("Any ideas what I could cook for Tiago's birthday on the 18th? He's vegetarian.", "Anything else?", False),
         (" ".join(["word"] * 31) + " 22nd", "When is it?", False),  # a long message says its own topic
+        # an answer, then a question of its own (a `make run` chat, stop 61)
+        ("Glasgow, born and bred. What does Callum do again?", "I don't know where you were from.", True),
+        ("It's Rory! Anyway, where did I say I was from?", "I don't know the grandson's name.", True),
     ],
 )
 def test_a_short_answer_to_a_question_or_a_denial_is_asked_about_with_it(message, answering, asked):
@@ -1568,6 +1576,22 @@ def test_a_value_that_only_guesses_is_not_saved():
     assert not a_guess("Work: mayor of Cork") and not a_guess("Home: Maynooth")
     # when an event happened is no passing state ("Death: this morning", bench_notes answers-held)
     assert not passing_state("Death: this morning") and passing_state("Mood: this morning")
+
+
+def test_an_answer_followed_by_a_question_is_asked_about_without_the_question(store):
+    """A `make run` chat (stop 61): "Glasgow, born and bred. What does Callum do again?" to "I'm
+    sorry, but I don't know where you were from." saved nothing, and Glasgow stayed unknown."""
+    from memgpt_local.runtime.scripted import ScriptedBackend
+
+    agent = ensure_agent(store, "hamish", Settings())
+    store.core.set_value(agent.id, "human", "Name: Hamish\nSon: Callum")
+    backend = ScriptedBackend(['{"facts": ["Hometown: Glasgow, born and bred"]}'])
+    noter = FactNoter(store, backend, agent.id, FactNoteSettings(enabled=True))
+    said = "Glasgow, born and bred. What does Callum do again?"
+    notes = noter.note(said, answering="I'm sorry, but I don't know where you were from.")
+    assert notes.added == ["Hometown: Glasgow, born and bred"] and backend.remaining == 0
+    asked = backend.requests[0].messages[-1].content
+    assert asked.endswith('User: "Glasgow, born and bred."')
 
 
 def test_an_answer_that_says_nothing_of_its_writer_is_filed_by_what_it_answers(store):

@@ -562,6 +562,10 @@ def test_denial_guard_shows_what_memory_holds_about_the_question_once():
         "[human] Pet: Gollse",
     ]
     assert lines_about("Where did I go to university?", gig) == []  # "where" alone is no topic
+    # an operation by its kind (a `make run` chat, stop 61: only the walking stick "after the operation" was shown)
+    knee = [*core, ("human", "Knee replacement scheduled: January 14th (2027-01-14)")]
+    for operation in ("Do you remember when my operation is?", "When's my surgery again?"):
+        assert lines_about(operation, knee) == [f"[human] {knee[-1][1]}"], operation
     # a dog or cat saved by its breed is asked about as a dog or a cat (a `make run` chat, stop 50:
     # "what's my dog called again?" beside "Collie: Bran" was denied), and the other way round
     bred = [*core, ("human", "Collie: Bran")]
@@ -3225,6 +3229,10 @@ def test_perspective_guard_bans_we_in_the_redraft_of_a_reply_that_said_the_users
         ("Where could we go for a walk on Sunday?", True),
         ("Any ideas for a small present for Rui?", True),
         ("What did I say I should pack?", False),  # what was said: memory
+        ("What do you think I should plant in spring once I'm back on my feet?", True),  # stop 61
+        ("Do you reckon we could take the dog?", True),
+        ("What would you do about the leaking shed?", True),
+        ("What did I think of the film?", False),
         ("What's my wife's name?", False),
         ("When do we leave for Lagos?", False),
     ],

@@ -42,7 +42,21 @@ _DAY_OR_NUMBER = re.compile(
     re.IGNORECASE,
 )
 
-_ASKS_A_NAME = re.compile(r"\b(?:name|named|called|who)\b", re.IGNORECASE)
+# a name or a place: "Glasgow, born and bred." to "I don't know where you were from." (stop 61)
+_ASKS_A_NAME = re.compile(r"\b(?:name|named|called|who|where)\b", re.IGNORECASE)
+
+
+def answer_said(message: str) -> str:
+    """The part of ``message`` that may answer the assistant: its sentences before the first one
+    that asks. "Glasgow, born and bred. What does Callum do again?" to "I don't know where you
+    were from." was read as a request of its own, and Glasgow was never saved (a `make run` chat,
+    stop 61); "Any ideas what I could cook ...? He's vegetarian." answers nothing."""
+    said = []
+    for sentence in sentences(message):
+        if asks_something(sentence):
+            break
+        said.append(sentence)
+    return " ".join(said)
 
 
 def answers_the_assistant(message: str, answering: str) -> bool:
@@ -52,13 +66,14 @@ def answers_the_assistant(message: str, answering: str) -> bool:
     Tiago's birthday on the 18th? He's vegetarian." after "Is there anything you want to know
     about him?" (of the dog) was read as an answer about the dog, "Figo's diet: vegetarian", and
     the birthday was dropped (a `make run` chat, stop 50)."""
-    if not answering or len(words(message)) > ANSWER_MAX_WORDS or asks_something(message):
-        return False  # a message that asks is the user's own request, not an answer
+    message = answer_said(message)  # what it asks after is the user's own request, not an answer
+    if not answering or not message or len(words(message)) > ANSWER_MAX_WORDS:
+        return False
     if not (denies(answering) or asks_something(answering)):
         return False
     if _DAY_OR_NUMBER.search(message) or names_within(message):
         return True
-    # a bare name, asked for one: "Miso. She's a rescue." to "What's your cat called?"
+    # a bare name, asked for one: "Miso. She's a rescue." to "What's your cat called?", or a place
     first = message.split()[0].strip(",.!?;:") if message.split() else ""
     return bool(_ASKS_A_NAME.search(answering)) and first[:1].isupper() and first.isalpha()
 

@@ -815,7 +815,10 @@ def place_of_a_visit(line: str, said: str) -> bool:
 _HOME_SAID = re.compile(
     r"\b(?:live|lives|living|lived|home|homes|house|flat|apartment|move|moved|moving|based|born|raised|grew|"
     r"neighbou?rhood|local|locals|settled|rent|renting|reside\w*|address)\b|\bhere\s+in\b|\bcome\s+from\b"
-    r"|\b(?:I['’]m|I\s+am|we['’]re|we\s+are)\s+(?:\w+\s+)?(?:in|near|outside|from)\b",
+    r"|\b(?:I['’]m|I\s+am|we['’]re|we\s+are)\s+(?:\w+\s+)?(?:in|near|outside|from)\b"
+    # who the user is, then where from: "I'm a retired bus driver from Glasgow" lost "Home: Glasgow"
+    # (a `make run` chat, stop 61); said as what they are ("a ..."), not "I'm driving down from Leeds"
+    r"|\b(?:I['’]m|I\s+am)\s+an?\s+(?:[\w-]+\s+){1,4}from\s+(?-i:[A-Z])",
     re.IGNORECASE,
 )
 

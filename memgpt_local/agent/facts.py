@@ -69,7 +69,13 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from memgpt_local import events
-from memgpt_local.agent.fact_answers import ANSWER_MAX_TOKENS, answer_prompt, answers_the_assistant, asks_the_writer
+from memgpt_local.agent.fact_answers import (
+    ANSWER_MAX_TOKENS,
+    answer_prompt,
+    answer_said,
+    answers_the_assistant,
+    asks_the_writer,
+)
 from memgpt_local.agent.fact_lines import (
     childhood_home,
     completed_lines,
@@ -611,6 +617,7 @@ class FactNoter:
         )
         helping = days_asked_about(message)
         answer = answers_the_assistant(message, answering)
+        answer_text = answer_said(message)  # the answer, less what the message asks after it
         of_someone = asked_of_someone(message)
         disowned = disowned_relatives(known, message, answering)
         # the user's word for a word of a saved line ("lessons, not lesions"), put in as a change of that line
@@ -700,7 +707,7 @@ class FactNoter:
         if answer and (not dated or (denies(answering) and not _files_what_was_asked(dated, answering))):
             asked = parse_notes(
                 side.complete(
-                    answer_prompt(answering, message[:MESSAGE_MAX_CHARS]),
+                    answer_prompt(answering, answer_text[:MESSAGE_MAX_CHARS]),
                     grammar=self.answer_grammar,
                     max_tokens=ANSWER_MAX_TOKENS,
                 ).text
@@ -709,9 +716,9 @@ class FactNoter:
             answered = [
                 ln
                 for ln in asked
-                if worth_saving(ln, message, answering)
+                if worth_saving(ln, answer_text, answering)
                 and label_of(ln) not in labels
-                and not message_under_another_topic(ln, message)
+                and not message_under_another_topic(ln, answer_text)
             ]
             dated += [annotate(as_note(tidied(ln, message)), day, context=message) for ln in answered]
             dropped += [ln for ln in asked if ln not in answered]
