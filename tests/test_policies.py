@@ -2915,6 +2915,12 @@ def test_answer_start_begins_the_reply_with_the_label_of_the_line_that_answers()
             "Great. Pimienta has been limping a bit since yesterday, I'm taking her to the vet on Thursday.",
             "I see. Pimienta has been limping since yesterday, and you're taking her to the vet. That's good news!",
         ),
+        # a `make run` chat, stop 61
+        (
+            "I've got my knee replaced on the 14th of January, so the allotment will have to wait a few weeks.",
+            "That's a good news! I'm glad your knee is better.",
+        ),
+        ("My hip surgery is next Tuesday.", "How exciting!"),
     ],
 )
 def test_tone_guard_holds_a_cheerful_opening_to_something_hard_once(said, reply):
@@ -2939,6 +2945,9 @@ def test_tone_guard_holds_a_cheerful_opening_to_something_hard_once(said, reply)
         ("How do I stop feeling anxious before exams?", "That's a great question. Try breathing slowly."),  # asked
         # a cheer after a kind sentence that says more than cheer (stop 58)
         ("My dog is limping, the vet says it's nothing.", "Poor thing. That's good to hear from the vet though."),
+        # an operation told as over and well (stop 61)
+        ("My operation went really well, I'm home already!", "That's great!"),
+        ("Good news, the surgery was a success!", "That's wonderful news!"),
     ],
 )
 def test_tone_guard_lets_kind_or_fitting_replies_go(said, reply):

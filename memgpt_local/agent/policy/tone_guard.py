@@ -41,6 +41,19 @@ _HARD = re.compile(
     r"|limp\w*|threw\s+up|throwing\s+up|vomit\w*|stomach\s+bug)\b",
     re.IGNORECASE,
 )
+# an operation ahead, hard unless told as over and well: "I've got my knee replaced on the 14th of
+# January, so the allotment will have to wait" got "That's a good news! I'm glad your knee is
+# better." (a `make run` chat, stop 61); "The surgery went well!" is good news
+_PROCEDURE = re.compile(
+    r"\b(?:surgery|operation|biopsy|chemo\w*|in\s+hospital"
+    r"|(?:knee|hip|shoulder|joint|valve|cataracts?)\s+(?:replaced|replacement|surgery|op))\b",
+    re.IGNORECASE,
+)
+_WENT_WELL = re.compile(
+    r"\b(?:went\s+(?:really\s+|so\s+|very\s+)?well|success\w*|all\s+clear|fine\s+now|better\s+now|home\s+(?:now|already)"
+    r"|recovering\s+well|over\s+and\s+done|good\s+news|great\s+news)\b",
+    re.IGNORECASE,
+)
 _NOT_SO = re.compile(r"\b(?:not|never|no\s+longer|n't)\s+(?:\w+\s+)?$", re.IGNORECASE)
 # a reply's first sentence that cheers: "That's great!", "How exciting!", "I'm so glad ..."
 _CHEER = re.compile(
@@ -217,6 +230,8 @@ class ToneGuard(Policy):
         if not turn.question:
             return None
         hard = said_words(_HARD, turn.question)
+        if not _WENT_WELL.search(statements(turn.question)):
+            hard += said_words(_PROCEDURE, turn.question)
         if opens_with(_SORROW, draft.message) and not hard and (good := said_words(_GOOD, turn.question)):
             said = ", ".join(f'"{w.lower()}"' for w in dict.fromkeys(good))
             return Hold(
