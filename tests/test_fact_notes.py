@@ -2,6 +2,7 @@
 the user's own words; a changed fact replaces its line; an overflowing block moves its oldest
 lines to archival memory."""
 
+import json
 from datetime import datetime
 
 import pytest
@@ -1328,6 +1329,36 @@ def test_a_line_under_the_bare_name_of_a_saved_person_goes_under_their_relation(
     said = "we're moving to Poznan in March, Agnieszka got a job at the university there"
     value, _ = merge("\n".join(saved), under_their_relation(lines[:1], saved), 2000, said)
     assert value.splitlines()[1] == "Wife: Agnieszka, got a job at the university in Poznan"  # her line, no other
+
+
+def test_a_line_under_what_someone_is_to_the_user_goes_under_their_name(store):
+    """A `make run` chat (stop 61): "Son's work: two weeks on and two weeks off" and "Son's home:
+    Aberdeen" stood beside "Son: Callum, lives in Aberdeen" and "Callum's work: oil rigs"."""
+    from memgpt_local.agent.fact_owners import by_their_name
+    from memgpt_local.runtime.scripted import ScriptedBackend
+
+    saved = ["Name: Hamish", "Dog: Bruce", "Sister: Ana", "Sister: Meera", "Kids: Tom and Ana"]
+    lines = ["Son: Callum, lives in Aberdeen", "Son's work: rigs", "Dog's vet: Tuesday", "Son's name: Callum"]
+    lines += ["Sister's wedding: June", "Kids's school: Hillhead", "Mum's birthday: 3 May"]
+    assert by_their_name(lines, saved) == [
+        "Son: Callum, lives in Aberdeen",
+        "Callum's work: rigs",
+        "Bruce's vet: Tuesday",
+        "Son's name: Callum",  # a name is no thing of theirs
+        "Sister's wedding: June",  # two sisters
+        "Kids's school: Hillhead",  # two children in one line
+        "Mum's birthday: 3 May",  # nobody filed as "Mum"
+    ]
+    agent = ensure_agent(store, "hamish", Settings())
+    store.core.set_value(agent.id, "human", "Name: Hamish")
+    noted = ["Son: Callum, lives in Aberdeen", "Callum's work: oil rigs", "Son's work: two weeks on and two weeks off"]
+    raw = json.dumps({"facts": [*noted, "Son's home: Aberdeen"]})
+    noter = FactNoter(store, ScriptedBackend([raw]), agent.id, FactNoteSettings(enabled=True))
+    said = "My son Callum lives in Aberdeen, he works on the oil rigs, two weeks on and two weeks off."
+    assert noter.note(said).added == [
+        "Son: Callum, lives in Aberdeen",
+        "Callum's work: oil rigs; two weeks on and two weeks off",
+    ]
 
 
 @pytest.mark.parametrize(

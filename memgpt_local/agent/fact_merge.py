@@ -27,9 +27,11 @@ from memgpt_local.text import (
     UPPER,
     WHEN_WORDS,
     content_words,
+    label_topics,
     normalize_space,
     sentences,
     stem,
+    words,
 )
 
 BLOCK = "human"
@@ -183,6 +185,8 @@ def _said_in_their_own_line(line: str, others: Sequence[str]) -> bool:
         )
     )
     says = {w for w in _line_stems(line) if len(w) > 1} - {stem(name)} - _HEDGES  # not the "s" of "Marte's"
+    # a label's word told by its topic: "Callum's home: Aberdeen" beside "Son: Callum, lives in Aberdeen" (stop 61)
+    says -= {stem(w) for w in words(theirs["what"]) if {stem(t) for t in label_topics(w)} & told}
     return bool(told) and says <= told
 
 

@@ -973,6 +973,31 @@ def under_their_relation(lines: Sequence[str], saved: Sequence[str]) -> list[str
     return out
 
 
+def by_their_name(lines: Sequence[str], saved: Sequence[str]) -> list[str]:
+    """``lines`` with one filed under what someone is to the user ("Son's work") put under their
+    name where one line (saved, or of ``lines``) files one person so ("Son: Callum"): told "My son
+    Callum lives in Aberdeen, he works on the oil rigs, two weeks on and two weeks off.", the notes
+    pass wrote "Callum's work: oil rigs" beside "Son's work: two weeks on and two weeks off" and
+    "Son's home: Aberdeen" (a `make run` chat, stop 61), two labels for one man's work. Under his
+    name, the lines join his and say no more than his own line where they don't."""
+    named: dict[str, set[str]] = {}
+    for line in [*saved, *lines]:
+        label, _, value = line.partition(":")
+        one = individual(line)
+        if one is not None and len(re.findall(rf"\b[{UPPER}][{LOWER}]+\b", value.partition(",")[0])) == 1:
+            named.setdefault(label.strip().lower(), set()).add(leading_name(value) or one)
+    out = []
+    for line in lines:
+        label, colon, value = line.partition(":")
+        possessed = _POSSESSED.match(label.strip())
+        who = named.get(possessed["owner"].strip().lower(), set()) if colon and possessed else set()
+        if possessed is None or len(who) != 1 or words(possessed["attribute"]) == ["name"]:
+            out.append(line)
+            continue
+        out.append(f"{next(iter(who))}'s {possessed['attribute']}:{value}")
+    return out
+
+
 def not_the_users_name(line: str, saved: Sequence[str], said: str) -> bool:
     """Whether ``line`` is a "Name:" line with a name the user did not give as their own, where
     the block already knows their name or files that one as someone else: told "Bad news, Bran

@@ -105,6 +105,7 @@ from memgpt_local.agent.fact_merge import (
 from memgpt_local.agent.fact_owners import (
     RELATION_PATTERN,
     animal_kinds,
+    by_their_name,
     deaths_told,
     disowned_relatives,
     files_a_saved_person,
@@ -765,7 +766,7 @@ class FactNoter:
         written = [line for line in theirs if line is not None]
         filed = [refiled(line, [*saved, *written], told) for line in written]
         dropped += [line for line, kept in zip(written, filed) if kept is None]
-        written = [line for line in filed if line is not None]
+        written = by_their_name([line for line in filed if line is not None], saved)
         user = user_name(saved, told)
         # whom "he" and "she" mean, read into the words the lines are checked against (not into the
         # notes prompt: given "..., Ilse's seven.", the pass wrote "Daughter: Ilse" and no more)
