@@ -688,6 +688,10 @@ def test_a_reply_to_news_ends_before_an_offer_of_help(store):
     runner = make_runner(store, [say("I'm sorry about that. I'm glad I can help with that.")], name="glad")
     told = "Oh, I also forgot to say, I'm allergic to cats, which is ironic given my job."
     assert ask(runner, told).messages == ["I'm sorry about that."]
+    # and as a wish or a plan (a `make run` chat, stop 61)
+    night = "Good night! I'll see if there's anything else I can help you with tomorrow."
+    runner = make_runner(store, [say(night)], name="night")
+    assert ask(runner, "Good memory. I'm off to bed now, night!").messages == ["Good night!"]
 
 
 def test_a_greeting_ends_before_an_offer_of_help(store):

@@ -1446,6 +1446,9 @@ def test_a_login_mentions_a_note_the_last_greeting_did_not_unless_its_day_is_nea
     named = ["Work: teaches year 4 in Valencia", "Hobbies: padel every Wednesday night with Luis", "Brother: Luis"]
     assert opener(named, date(2026, 12, 6)) == f'"{named[1]}"'
     assert opener(named[2:], date(2026, 12, 6)) == f'"{named[2]}"'
+    # nor one that only says an age (a `make run` chat, stop 61)
+    aged = ["Fiona's second baby: in March (2027-03)", "Rory's age: four", "Age: 71"]
+    assert opener(aged, date(2026, 12, 7)) == f'"{aged[0]}" (March 2027 is in 3 months: it has not happened yet)'
 
 
 def test_greetings_of_are_what_each_login_drafted():

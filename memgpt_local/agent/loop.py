@@ -125,6 +125,11 @@ OFFERS_OF_HELP = (
     # "That's great to hear! How can you support me today?" to a maths teacher's hello (stop 60)
     "How can you support",
     "How can you be",  # "Hi Beatriz! How can you be helpful today?" (a `make run` chat, stop 60)
+    # "... Do you have any hobbies? I'd be happy to help you learn more about your interests." to an
+    # allotment, and "Good night! I'll see if there's anything else I can help you with tomorrow." (stop 61)
+    "I'd be happy to help",
+    "I would be happy to help",
+    "I'll see if there's anything",
 )
 _OFFER_OPENINGS = frozenset(tuple(words(phrase)) for phrase in OFFERS_OF_HELP)
 # the last replies a login's greeting may not copy a run of (``RepeatBan.prior``): a `make run`

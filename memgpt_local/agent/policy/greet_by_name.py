@@ -199,12 +199,23 @@ def opener(facts: Sequence[str], today: date, greeted: Sequence[str] = ()) -> st
         return None
     # a note that only names someone gives a greeting nothing to ask: "Brother: Luis" was greeted
     # "I just wanted remind you that your brother Luis is a brother." (a `make run` chat, stop 58)
-    undated = [line for line in undated if not _ONLY_A_NAME.match(line.partition(":")[2])] or undated
+    # nor does one that only says an age: "Rory's age: four" was greeted "Hello Hamish! I know that Rory
+    # is four years old." with a grandchild due in March and a knee operation ahead (a `make run` chat, stop 61)
+    undated = [line for line in undated if not _says_only(line)] or undated
     ahead = _month_ahead(undated[-1], today)
     return f'"{undated[-1]}"' + (f" ({ahead}: it has not happened yet)" if ahead else "")
 
 
 _ONLY_A_NAME = re.compile(rf"^\s*[{UPPER}][{LOWER}'-]+\s*$")
+_AGE_LABEL = re.compile(r"(?:^|\s|['’]s\s+)age\s*$", re.IGNORECASE)
+
+
+def _says_only(line: str) -> bool:
+    """Whether ``line`` says no more than a name, or an age under an age's label."""
+    label, _, value = line.partition(":")
+    return bool(_ONLY_A_NAME.match(value) or (_AGE_LABEL.search(label) and len(words(value)) <= 3))
+
+
 _ISO_MONTH = re.compile(r"\b(\d{4})-(\d{2})\b(?!-\d)")
 
 
