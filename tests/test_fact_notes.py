@@ -1361,6 +1361,22 @@ def test_a_line_under_what_someone_is_to_the_user_goes_under_their_name(store):
     ]
 
 
+def test_a_relative_of_one_of_the_users_people_is_filed_as_theirs():
+    """A `make run` chat (stop 61): "Callum's wife Fiona is expecting their second baby in March."
+    under "Son: Callum" saved "Fiona's second baby: in March" and never whose wife she is."""
+    from memgpt_local.agent.fact_owners import relatives_of_theirs
+
+    saved = ["Name: Hamish", "Son: Callum, lives in Aberdeen"]
+    said = "Callum's wife Fiona is expecting their second baby in March. Rory's friend Ben came over."
+    lines = ["Fiona's second baby: in March (2027-03)"]
+    assert relatives_of_theirs(lines, saved, said) == ["Callum's wife: Fiona", *lines]  # Rory is filed by no one
+    assert relatives_of_theirs(["Callum's wife: Fiona"], saved, said) == ["Callum's wife: Fiona"]
+    assert relatives_of_theirs(lines, [*saved, "Daughter-in-law: Fiona"], said) == lines  # filed already
+    assert relatives_of_theirs(lines, saved, "Callum's wife's name is Fiona.") == ["Callum's wife: Fiona", *lines]
+    assert relatives_of_theirs(lines, saved, "Isla's mum Fiona is expecting.") == lines  # Isla: filed by no line
+    assert relatives_of_theirs([], saved, "Callum's wife is called Fiona.") == ["Callum's wife: Fiona"]
+
+
 @pytest.mark.parametrize(
     "line, said, urged",
     [

@@ -998,6 +998,33 @@ def by_their_name(lines: Sequence[str], saved: Sequence[str]) -> list[str]:
     return out
 
 
+_THEIR_RELATIVE = re.compile(
+    rf"\b(?P<owner>[{UPPER}][{LOWER}]+)['’]s\s+(?P<relation>(?i:{RELATION_PATTERN}))(?:{_CALLED})?\s*,?\s+"
+    rf"(?P<name>[{UPPER}][{LOWER}]+)\b"
+)
+
+
+def relatives_of_theirs(lines: Sequence[str], saved: Sequence[str], said: str) -> list[str]:
+    """``lines`` with a line for each relative of one of the user's people that ``said`` names
+    as theirs ("Callum's wife Fiona") and no line files: told "Callum's wife Fiona is expecting
+    their second baby in March.", the notes pass wrote "Fiona's second baby: in March" and never
+    whose wife she is (a `make run` chat, stop 61)."""
+    known = [*saved, *lines]
+    filed = {one for one in map(individual, known) if one is not None}
+    out = list(lines)
+    for match in _THEIR_RELATIVE.finditer(said):
+        owner, relation, name = match["owner"], match["relation"].lower(), match["name"]
+        if owner.lower() not in filed or name.lower() in filed or relation not in RELATIONS:
+            continue
+        # filed already by whose relative they are ("Callum's wife: Fiona")
+        if any(name in line.partition(":")[2] and owner in line.partition(":")[0] for line in known):
+            continue
+        # before the lines under their name: who Fiona is, then her news
+        at = next((i for i, line in enumerate(out) if line.startswith(f"{name}'s ")), len(out))
+        out.insert(at, f"{owner}'s {relation}: {name}")
+    return out
+
+
 def not_the_users_name(line: str, saved: Sequence[str], said: str) -> bool:
     """Whether ``line`` is a "Name:" line with a name the user did not give as their own, where
     the block already knows their name or files that one as someone else: told "Bad news, Bran

@@ -123,6 +123,7 @@ from memgpt_local.agent.fact_owners import (
     refiled,
     refiled_by_themself,
     relatives_not_their_things,
+    relatives_of_theirs,
     said_relations,
     someone_elses,
     the_users_own,
@@ -767,6 +768,7 @@ class FactNoter:
         filed = [refiled(line, [*saved, *written], told) for line in written]
         dropped += [line for line, kept in zip(written, filed) if kept is None]
         written = by_their_name([line for line in filed if line is not None], saved)
+        written = relatives_of_theirs(written, saved, told)
         user = user_name(saved, told)
         # whom "he" and "she" mean, read into the words the lines are checked against (not into the
         # notes prompt: given "..., Ilse's seven.", the pass wrote "Daughter: Ilse" and no more)
