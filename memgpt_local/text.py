@@ -468,6 +468,7 @@ _NOT_FAMILY = frozenset(
 _YOUNG = frozenset(
     "daughter son child children kid kids baby granddaughter grandson grandchild grandchildren grandkids".split()
 )
+_FOOD_AVOIDED = "allergic allergy allergies intolerant intolerance eat food foods avoid take"
 _OPERATION_WORDS = "operation operations op surgery surgeries procedure hospital"
 LABEL_TOPICS = {
     **{label: _TRIP_WORDS for label in ("trip", "travel", "destination", "holiday", "vacation", "journey", "flight")},
@@ -485,8 +486,10 @@ LABEL_TOPICS = {
         label: "job jobs work working profession career trade"
         for label in ("work", "occupation", "profession", "job", "career", "employment")
     },
-    "allergy": "allergic eat take",
-    "health": "allergic eat take ill sick wrong matter",
+    # "is there any food i should avoid?" under "Lactose intolerance: yes" was searched, found nothing
+    # and denied (a `make run` chat, stop 61)
+    **{label: _FOOD_AVOIDED for label in ("allergy", "allergies", "intolerance", "intolerances", "intolerant")},
+    "health": f"{_FOOD_AVOIDED} ill sick wrong matter",
     # "What's wrong with Bamse?" under "Bamse's condition: hip pain" was denied for "wrong" (a
     # `make run` chat, stop 60)
     **{

@@ -562,6 +562,12 @@ def test_denial_guard_shows_what_memory_holds_about_the_question_once():
         "[human] Pet: Gollse",
     ]
     assert lines_about("Where did I go to university?", gig) == []  # "where" alone is no topic
+    # food to avoid asks about an intolerance (a `make run` chat, stop 61: searched, found nothing, denied)
+    lactose = [*core, ("human", "Lactose intolerance: yes")]
+    assert lines_about("is there any food i should avoid?", lactose) == [
+        "[human] Allergy: cat hair",
+        "[human] Lactose intolerance: yes",
+    ]
     # an operation by its kind (a `make run` chat, stop 61: only the walking stick "after the operation" was shown)
     knee = [*core, ("human", "Knee replacement scheduled: January 14th (2027-01-14)")]
     for operation in ("Do you remember when my operation is?", "When's my surgery again?"):
