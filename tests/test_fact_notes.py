@@ -1361,6 +1361,24 @@ def test_a_line_under_what_someone_is_to_the_user_goes_under_their_name(store):
     ]
 
 
+@pytest.mark.parametrize(
+    "line, said, never",
+    [
+        # a `make run` chat, stop 61
+        ("Mum's country: Scotland", "my mum is flying over from kumasi in july, she's never been to scotland", True),
+        ("Dad: hasn't seen Kiel", "My dad hasn't seen Kiel.", False),  # the value says the "not"
+        ("Dad's trip: Kiel", "My dad hasn't ever seen Kiel in winter.", True),
+        ("Allergy: nuts", "I can't eat nuts.", False),  # can't is no "never"
+        ("Home: Leeds", "I've never liked Leeds but I live in Leeds now.", False),  # said as so too
+        ("Mum's home: Kumasi", "my mum is flying over from kumasi, she's never been to scotland", False),
+    ],
+)
+def test_a_thing_said_only_as_never_so_is_no_fact(line, said, never):
+    from memgpt_local.agent.fact_lines import said_only_as_never
+
+    assert said_only_as_never(line, said) is never
+
+
 def test_a_relative_of_one_of_the_users_people_is_filed_as_theirs():
     """A `make run` chat (stop 61): "Callum's wife Fiona is expecting their second baby in March."
     under "Son: Callum" saved "Fiona's second baby: in March" and never whose wife she is."""

@@ -274,6 +274,7 @@ def worth_saving(line: str, said: str, asked: str = "") -> bool:
         and not an_age_without_years(line)
         and not event_as_work(line)
         and not a_name_as_their_thing(line, said)
+        and not said_only_as_never(line, said)
     )
 
 
@@ -388,6 +389,26 @@ def a_name_as_their_thing(line: str, said: str) -> bool:
         return False
     named = {m.group(1).lower() for m in re.finditer(rf"(?<![.!?]\s)(?<!^)\b([{UPPER}][\w-]+)", said)}
     return thing in named
+
+
+# "she's never been to scotland", "he hasn't seen Kiel": what follows did not happen
+_NEVER_BEFORE = re.compile(
+    r"\b(?:never|(?:has|have|had|is|was)n['’]?t|(?:has|have|had)\s+not)\s+(?:[\w'’]+\s+){0,3}$", re.IGNORECASE
+)
+_NEGATION = re.compile(r"\b(?:never|not|no|n['’]t)\b", re.IGNORECASE)
+_SHORT_VALUE = 3  # words: a place or a name, not a sentence
+
+
+def said_only_as_never(line: str, said: str) -> bool:
+    """Whether ``line``'s short value is a thing ``said`` tells only as never so: "Mum's country:
+    Scotland" for "my mum is flying over from kumasi for my graduation in july, she's never been
+    to scotland" (a `make run` chat, stop 61). A value that keeps the "never" says it."""
+    value = line.partition(":")[2].strip()
+    told = content_words(value)
+    if not told or len(words(value)) > _SHORT_VALUE or _NEGATION.search(value):
+        return False
+    found = [m for w in told for m in re.finditer(rf"\b{re.escape(w)}\b", said, re.IGNORECASE)]
+    return bool(found) and all(_NEVER_BEFORE.search(said[: m.start()]) for m in found)
 
 
 def tells_an_event(line: str) -> bool:
