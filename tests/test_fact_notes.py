@@ -1729,6 +1729,27 @@ def test_a_plan_moved_to_another_day_keeps_what_it_is():
     assert value == "Dentist: Friday (2026-12-11)"
 
 
+@pytest.mark.parametrize(
+    "line, told",
+    [
+        # a `make run` chat, stop 61
+        ("Thesis due end-of-march: yes", "Thesis: due end of march"),
+        (
+            "Supervisor: keeps changing her mind about chapter 3: yes",
+            "Supervisor: keeps changing her mind about chapter 3",
+        ),
+        ("Lactose intolerance: yes", "Lactose intolerance: yes"),  # a short label says it
+        ("Allergy to pollen: yes", "Allergy to pollen: yes"),  # plain_label's
+        ("Runs the Leeds half-marathon: yes", "Runs: the Leeds half-marathon"),  # spaced nowhere: kept joined
+    ],
+)
+def test_a_fact_said_as_a_label_and_yes_is_told_as_a_value(line, told):
+    from memgpt_local.agent.fact_wording import fact_of_yes
+
+    said = "thesis is due end of march and my supervisor keeps changing her mind about chapter 3 lol"
+    assert fact_of_yes(line, said) == told
+
+
 def test_a_label_of_a_plan_and_its_place_is_made_plain_and_unglued_as_written():
     """A `make run` chat (stop 51): "our trip to the Azores next week" was written "Trip to
     theAzores: next week", and dropped as a label of no real words."""

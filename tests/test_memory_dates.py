@@ -74,6 +74,11 @@ TUESDAY = datetime(2025, 3, 4, 18, 30, tzinfo=timezone.utc)  # a Tuesday evening
         ("They pushed the wedding to February.", "They pushed the wedding to February (2026-02)."),
         # (a `make run` chat, stop 55)
         ("The dentist moved it to the 22nd.", "The dentist moved it to the 22nd (2025-03-22)."),
+        # a part of a month, and a month typed in lowercase (a `make run` chat, stop 61)
+        ("thesis is due end of march", "thesis is due end of march (2025-03)"),
+        ("my graduation in july", "my graduation in july (2025-07)"),
+        ("I need it by April.", "I need it by April (2025-04)."),
+        ("She's back in early may.", "She's back in early may (2025-05)."),
     ],
 )
 def test_annotate_writes_the_day_after_each_phrase(said, shown):
@@ -89,6 +94,9 @@ def test_annotate_writes_the_day_after_each_phrase(said, shown):
         "Lessons are on Thursday evenings.",  # a `make run` chat (stop 57)
         "He plays football on Saturday mornings.",
         "this may be hard",
+        "We march to the square at noon.",
+        "We're going to march on the parliament.",  # a verb, not a month (stop 61)
+        "next may be better",
         "The wedding is on June 3rd, 2027.",  # a year: no relative date
         "We met in June 2019.",
         "I was born on 31 June.",  # no such day

@@ -216,11 +216,37 @@ def trip_label(line: str, said: str) -> str:
     return f"Trip: {value}" if place in value else f"Trip: to {place}, {value}"
 
 
+_YES = ("yes", "true")
+_YES_AFTER = re.compile(r"\s*:\s*(?:yes|true)\.?\s*$", re.IGNORECASE)
+_LABEL_AS_FACT = 3  # words of a label that holds the whole fact
+
+
+def fact_of_yes(line: str, said: str) -> str:
+    """``line`` with a fact the model wrote into its label and answered "yes" told as a value:
+    "Thesis due end-of-march: yes" is "Thesis: due end of march", "Supervisor: keeps changing her
+    mind about chapter 3: yes" is "Supervisor: keeps changing her mind about chapter 3" (a `make
+    run` chat, stop 61; the month, run together, was never dated). A short label stays ("Vegetarian:
+    yes"), and a trait of something is ``plain_label``'s ("Allergy to pollen: yes")."""
+    label, sep, value = line.partition(":")
+    if not sep:
+        return line
+    value = _YES_AFTER.sub("", value)
+    head = label.split()
+    if value.strip().lower().rstrip(".") not in _YES or len(head) < _LABEL_AS_FACT or _TRAIT_OF.match(label.strip()):
+        return f"{label}{sep}{value}"
+    told = " ".join(head[1:])
+    # words the model joined with hyphens, where the user spaced them ("end of march")
+    spaced = told.replace("-", " ")
+    if spaced != told and spaced.lower() in normalize_space(said).lower():
+        told = spaced
+    return f"{head[0]}: {told}"
+
+
 def tidied(line: str, said: str) -> str:
     """``line`` as the notes write it, from what the model wrote after ``said``: its words read as
-    the user wrote them (``unglued``), a trip filed as one (``trip_label``), its label plain
-    (``plain_label``)."""
-    return plain_label(trip_label(unglued(line, said), said))
+    the user wrote them (``unglued``), a fact said as a label and "yes" told as one
+    (``fact_of_yes``), a trip filed as one (``trip_label``), its label plain (``plain_label``)."""
+    return plain_label(trip_label(fact_of_yes(unglued(line, said), said), said))
 
 
 def plain_label(line: str) -> str:

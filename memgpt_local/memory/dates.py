@@ -111,7 +111,13 @@ _PATTERNS = (
     ("day_month", rf"(?:the\s+)?{_DATE}\s+(?:of\s+)?(?P<month>{_MONTH}){_NO_YEAR}"),
     ("month_day", rf"(?P<month>{_MONTH})\s+(?:the\s+)?{_DATE}{_NO_YEAR}"),
     # "the half marathon got moved to May": the month a plan moves to, ahead (a `make run` chat, stop 55)
-    ("month", rf"(?P<which>last|this|next|in|to)\s+(?P<month>{_MONTH}){_NO_YEAR}"),
+    # and a part of it, or by when: "thesis is due end of march" (a `make run` chat, stop 61); typed in
+    # lowercase too, where no verb reads so (``_lowercase_month``)
+    (
+        "month",
+        r"(?P<which>last|this|next|in|to|by|until|till|before|(?:the\s+)?(?:end|start|beginning|middle)\s+of"
+        rf"|early|mid|late)\s+(?P<month>(?i:{'|'.join(MONTHS)})){_NO_YEAR}",
+    ),
     # a day of the month said alone: "cook for Declan's birthday on the 19th" (a `make run` chat,
     # stop 50), "our holiday is now the 19th" (bench_notes moved-held2), "the dentist moved it to the
     # 22nd" (a `make run` chat, stop 55); not "the 19th of December"
@@ -264,7 +270,7 @@ def _month(day: date, which: str, name: str, future: bool) -> str:
     """ "next June": the first June after this month; "last June": the latest one before it;
     "this June": this year's; "in June": this month's or the first after, or in the past the
     latest up to this month."""
-    month = MONTHS.index(name) + 1
+    month = MONTHS.index(name.capitalize()) + 1
     which = which.lower()
     if which == "this":
         year = day.year
@@ -415,6 +421,18 @@ def _sentence_of(text: str, m: re.Match[str]) -> str:
     return text[left + 1 : min(ends, default=len(text))]
 
 
+_BY_WHEN = frozenset("in by until till of early mid late".split())  # words before a month that no verb follows
+
+
+def _lowercase_month(phrase: str) -> bool:
+    """Whether a month ``phrase`` is one, its month capitalised or typed in lowercase after a word
+    no verb follows: "in july", "end of march", not "to march" nor "this may be"."""
+    *before, month = phrase.split()
+    if month[:1].isupper():
+        return True
+    return before[-1].lower() in _BY_WHEN or (month.lower() != "may" and before[-1].lower() not in ("to", "this"))
+
+
 def mentions(text: str, when: datetime | date) -> list[Mention]:
     """The relative date phrases of ``text``, said at ``when``, in order."""
     day = day_of(when)
@@ -430,6 +448,8 @@ def mentions(text: str, when: datetime | date) -> list[Mention]:
             and not _MOVED_TO.search(_sentence_of(text, m))
         ):
             continue  # "from Friday to Sunday" and "from March to May" are no plan moved
+        if kind == "month" and not _lowercase_month(m.group(0)):
+            continue
         value = _value(kind, m.group(0), day, _ahead(_around(text, m.start(), m.end(), _CLAUSE_STOPS)))
         if value is not None:
             found.append(Mention(m.start(), m.end(), m.group(0), value))
