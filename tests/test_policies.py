@@ -1648,6 +1648,41 @@ def test_greeting_grounded_holds_a_day_core_memory_no_longer_holds():
         )
 
 
+def test_greeting_grounded_holds_a_day_said_of_something_its_note_does_not_say_once():
+    """A `make run` chat (stop 61): under "Mum: flying over from Kumasi for graduation in July
+    (2027-07)", the greeting said "I know you're going to be starting your PhD in Edinburgh in July
+    2027." - the mother's month, of the user's PhD."""
+    from memgpt_local.agent.policy.greeting_grounded import GreetingGrounded
+    from memgpt_local.schemas import ChatMessage
+
+    core = [
+        ("human", "Name: Kofi"),
+        ("human", "Work: PhD in chemistry at Edinburgh"),
+        ("human", "Thesis: due end of march (2027-03)"),
+        ("human", "Mum: flying over from Kumasi for graduation in July (2027-07)"),
+    ]
+    shown = [ChatMessage(role="system", content="\n".join(line for _, line in core) + "\nToday: Monday 7 December")]
+    when = datetime(2026, 12, 7, 17, 0, tzinfo=timezone.utc)
+    wrong = "Hello Kofi! I'm here for you. I know you're going to be starting your PhD in Edinburgh in July 2027."
+    turn = Turn(question=None, kind="login", started_at=when)
+    hold = GreetingGrounded().review(turn, Draft(wrong, shown, StepPlan()), FakeMemory(core=core))
+    assert (
+        hold is not None
+        and hold.hide_draft
+        and "'Mum: flying over from Kumasi for graduation in July 2027'" in hold.notice
+    )
+    turn.holds["greeting_grounded"] = 1
+    assert GreetingGrounded().review(turn, Draft(wrong, shown, StepPlan()), FakeMemory(core=core)) is None  # once
+    for fine in (
+        "Hello Kofi! Your mum is flying over in July!",
+        "Hello Kofi! Is your graduation still in July 2027?",
+        "Hello Kofi! How is the thesis going? It's due in March.",
+        "Hello Kofi! Happy Monday!",  # no note's day
+    ):
+        turn = Turn(question=None, kind="login", started_at=when)
+        assert GreetingGrounded().review(turn, Draft(fine, shown, StepPlan()), FakeMemory(core=core)) is None, fine
+
+
 @pytest.mark.parametrize(
     "reply, promise",
     [  # a `make run` chat (stop 41) and bench_honesty denials (stop 40): "later" never comes

@@ -13,11 +13,14 @@ greeting rephrases.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import date
+
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.policy.grounded_reply import names_and_numbers
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.memory.dates import HOLIDAY_WORDS, MONTHS, WEEKDAYS, spoken_days
-from memgpt_local.text import stem, stems, words
+from memgpt_local.text import content_words, sentences, stem, stems, words
 
 # the words a day is named by: weekdays, months, holidays
 _DAY_NAMES = frozenset((*WEEKDAYS, *(m.lower() for m in MONTHS))) | HOLIDAY_WORDS
@@ -30,6 +33,33 @@ def unseen_names(greeting: str, shown: str) -> list[str]:
     seen = stems(shown) | set(shown_words) | {w.lstrip("0") for w in shown_words if w.isdigit()}
     said = names_and_numbers(greeting)
     return list(dict.fromkeys(w for w in said if stem(w) not in seen and w.lower().lstrip("0") not in seen))
+
+
+def _when_words(text: str) -> set[str]:
+    """The words of ``text`` that name a day, a month or a year ("july", "2027")."""
+    return {w for w in words(text) if w in _DAY_NAMES or (w.isdigit() and len(w) == 4)}
+
+
+def date_of_another(greeting: str, lines: Sequence[str], today: date) -> tuple[str, str] | None:
+    """(the greeting's sentence, a core line) where a sentence of ``greeting`` says a day or month
+    that only lines sharing no other word with it hold: greeted under "Mum: flying over from
+    Kumasi for graduation in July (2027-07)", "I know you're going to be starting your PhD in
+    Edinburgh in July 2027." said the mother's month of the user's PhD (a `make run` chat, stop
+    61). A sentence that shares a word with one of those lines tells that line."""
+    spoken = [(line, spoken_days(line, today)) for line in lines]
+    for sentence in sentences(greeting):
+        when = _when_words(sentence) - {f"{today:%A}".lower()}  # "Happy Sunday!" is today
+        if not when:
+            continue
+        holding = [(line, said) for line, said in spoken if when & _when_words(said)]
+        told = {stem(w) for w in content_words(sentence)} - {stem(w) for w in when} - _SAY_NOTHING
+        if holding and not any(told & stems(said) for _, said in holding):
+            return sentence, max(holding, key=lambda held: len(when & _when_words(held[1])))[0]
+    return None
+
+
+# words a greeting says round what it tells: no word of a note
+_SAY_NOTHING = frozenset(stem(w) for w in "know remember hello hi going coming soon hope".split())
 
 
 class GreetingGrounded(Policy):
@@ -48,6 +78,14 @@ class GreetingGrounded(Policy):
         today = turn.clock().date()
         now = f"{spoken_days(core, today)}\n{core}\n{today:%A %B}"  # "Happy Sunday!" is today
         new += [w for w in unseen_names(draft.message, now) if w.lower() in _DAY_NAMES and w not in new]
+        if not new and (misdated := date_of_another(draft.message, [line for _, line in memory.core_lines()], today)):
+            return Hold(
+                self.name,
+                f"Not sent: your greeting said {misdated[0]!r}, but your memory says that day of this, and "
+                f"only this: {spoken_days(misdated[1], today)!r}. Greet them again, saying what that note says.",
+                "it said a day of something its memory does not say it of",
+                hide_draft=True,
+            )
         if not new:
             return None
         said = ", ".join(new)
