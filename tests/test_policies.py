@@ -3763,8 +3763,10 @@ def test_nothing_found_reads_a_day_asked_in_other_words_and_an_age_only_in_their
         "So when does my brother leave for Canada?",
         "When does my brother Cian fly out?",
         "Hi! When is my brother Cian heading off to Canada again?",  # the next login
+        "when is my brother coming over again?",  # "coming over" read as a visit (a `make run` chat, stop 61)
     ]:
         assert detail_left(question, core) == set(), question
+    assert detail_left("when is my brother coming over?", ["[human] Brother: Cian, moving to Toronto"]) == {"visi"}
     # what the line does not say is still left: a birthday, a day where no line gives one
     assert detail_left("When is my brother's birthday?", core) == {stem("birthday")}
     undated = ["[human] Brother: Cian, moving to Toronto"]

@@ -405,6 +405,10 @@ def detail_left(question: str, lines: list[str]) -> set[str]:
         # own words: "When is Cian heading off to Canada?" under "Brother: Cian, moving to Toronto in
         # February (2027-02)" was denied (a `make run` chat, stop 60)
         left -= names_said(question)
+        # nor is the word an idiom is read as ("coming over" as "visit"): "when is my mum coming over
+        # again?" under "Mum: flying over from Kumasi for graduation in July (2027-07)" was denied (a
+        # `make run` chat, stop 61)
+        left -= {stem(w) for w in words(topic_words(question))} - {stem(w) for w in words(question)}
         # and the verb after "does my brother": "So when does my brother leave for Canada?" asks that day
         # (where or what they "work", "live" or "teach" is what a line must say)
         asked_from = _ASKED_FROM.search(question)
