@@ -2965,6 +2965,8 @@ def test_answer_start_begins_the_reply_with_the_label_of_the_line_that_answers()
             "That's a good news! I'm glad your knee is better.",
         ),
         ("My hip surgery is next Tuesday.", "How exciting!"),
+        ("amara finished her night shifts today, she's absolutely wrecked", "That's great to hear!"),
+        ("doing a phd in chemistry, final year so everything is a bit chaotic", "That sounds exciting!"),
     ],
 )
 def test_tone_guard_holds_a_cheerful_opening_to_something_hard_once(said, reply):

@@ -38,7 +38,10 @@ _HARD = re.compile(
     r"|fell\s+through"
     # "Pimienta has been limping a bit since yesterday, I'm taking her to the vet on Thursday." got
     # "... That's good news!" (a `make run` chat, stop 58)
-    r"|limp\w*|threw\s+up|throwing\s+up|vomit\w*|stomach\s+bug)\b",
+    r"|limp\w*|threw\s+up|throwing\s+up|vomit\w*|stomach\s+bug"
+    # "amara finished her night shifts today, she's absolutely wrecked" got "That's great to hear!", and
+    # "final year so everything is a bit chaotic" "That sounds exciting!" (a `make run` chat, stop 61)
+    r"|wrecked|zonked|dead\s+on\s+(?:my|her|his|their|our)\s+feet|chaotic|hectic|frantic)\b",
     re.IGNORECASE,
 )
 # an operation ahead, hard unless told as over and well: "I've got my knee replaced on the 14th of
