@@ -685,6 +685,31 @@ def test_grounded_reply_takes_no_number_of_bookkeeping_as_seen():
     assert GroundedReply().review(Turn(question="How old am I?"), right, FakeMemory()) is None
 
 
+def test_grounded_reply_holds_the_persona_told_as_the_users_once():
+    """A `make run` chat (stop 61): "what do you know about me so far?" got "I know you're a warm,
+    curious companion who runs entirely on this computer." - the persona's first line."""
+    from memgpt_local.agent.policy.grounded_reply import GroundedReply
+    from memgpt_local.schemas import ChatMessage
+
+    persona = "I am a warm, curious companion that runs entirely on this computer."
+    core = [("persona", persona), ("human", "Name: Kofi"), ("human", "Cat: Pepper, a menace on the keyboard")]
+    block = "\n".join(line for _, line in core)
+    seen = [
+        ChatMessage(role="system", content=block),
+        ChatMessage(role="user", content="what do you know about me so far?"),
+    ]
+    memory, turn = FakeMemory(core=core), Turn(question="what do you know about me so far?")
+    wrong = "I know you're a warm, curious companion who runs entirely on this computer."
+    hold = GroundedReply().review(turn, draft(wrong, prompt=seen), memory)
+    assert hold is not None and hold.hide_draft and "persona" in hold.notice and not hold.search_next
+    assert GroundedReply().review(turn, draft(wrong, prompt=seen), memory) is None  # once a turn
+    right = "You're Kofi, and your cat Pepper is a menace on the keyboard."
+    assert (
+        GroundedReply().review(Turn(question="what do you know about me so far?"), draft(right, prompt=seen), memory)
+        is None
+    )
+
+
 def test_grounded_reply_reads_of_a_person_only_what_is_said_of_them_when_the_question_asks_more():
     """A `make run` chat (stop 55): "When is Noor coming, and when is my dentist now?" got "The
     dentist appointment is moved to the 22nd, and Noor is visiting on Sunday 20 December.", held

@@ -350,6 +350,23 @@ class GroundedReply(Policy):
             return None
         seen = seen_before_drafting(turn, draft.prompt)
         seen = without_iso_days(with_days_away(seen, turn.clock().date()))
+        # the persona's lines are the assistant's, no ground for what it says of the user: asked "what
+        # do you know about me so far?", it answered "I know you're a warm, curious companion who runs
+        # entirely on this computer." (a `make run` chat, stop 61)
+        persona = [line for block, line in memory.core_lines() if block == "persona" and line.strip()]
+        for line in persona:
+            seen = seen.replace(line, " ")
+        if persona and not denied and (its_own := unseen(claimed, seen)):
+            own = set(words(" ".join(persona)))
+            if all(w.lower() in own for w in its_own):
+                turn.marks.add(_MARK)
+                return Hold(
+                    self.name,
+                    f"Not sent: your reply says {', '.join(dict.fromkeys(its_own))}, which your persona says of you, "
+                    "not of the user. Answer with what your memory says about the user.",
+                    "it told the assistant's persona as the user's",
+                    hide_draft=True,
+                )
         # beside a denial only names and numbers count: "If you tell me, I'll remember it next
         # time." is no claim about the user
         new, of_whom = unseen(claimed, seen, names_only=denied), ""
