@@ -1393,6 +1393,15 @@ def test_a_relative_of_one_of_the_users_people_is_filed_as_theirs():
     assert relatives_of_theirs(lines, saved, "Callum's wife's name is Fiona.") == ["Callum's wife: Fiona", *lines]
     assert relatives_of_theirs(lines, saved, "Isla's mum Fiona is expecting.") == lines  # Isla: filed by no line
     assert relatives_of_theirs([], saved, "Callum's wife is called Fiona.") == ["Callum's wife: Fiona"]
+    # "her" of the one filed person named before it; a line giving them to a place goes (the same chat)
+    said = "My daughter Siobhan lives in Boston with her husband Mark, and their twins turn six."
+    daughter = ["Daughter: Siobhan", "Siobhan's home: Boston"]
+    assert relatives_of_theirs([*daughter, "Boston's husband: Mark"], [], said) == [
+        *daughter,
+        "Siobhan's husband: Mark",
+    ]
+    both = "Siobhan and Callum came round, with her husband Mark."
+    assert relatives_of_theirs([], ["Daughter: Siobhan", "Son: Callum"], both) == []  # whose "her" is, unknown
 
 
 @pytest.mark.parametrize(
@@ -1455,6 +1464,7 @@ def test_a_place_the_user_only_visited_is_no_home(line, said, visit):
         # who the user is, then where from (a `make run` chat, stop 61)
         ("Home: Glasgow", "I'm a retired bus driver from Glasgow and I grow leeks.", False),
         ("Home: Lagos", "I am a nurse from Lagos.", False),
+        ("Home: Cork", "Hello, I'm Maeve, a retired primary school teacher from Cork.", False),
         ("Home: Leeds", "I'm driving down from Leeds today.", True),
         ("Home: Leeds", "I'm a nurse, my patients come in from Leeds.", True),
         ("Work: bus driver in Manchester", "I drive the number 42 bus in Manchester.", False),  # not a home label

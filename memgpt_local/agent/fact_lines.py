@@ -839,7 +839,7 @@ _HOME_SAID = re.compile(
     r"|\b(?:I['’]m|I\s+am|we['’]re|we\s+are)\s+(?:\w+\s+)?(?:in|near|outside|from)\b"
     # who the user is, then where from: "I'm a retired bus driver from Glasgow" lost "Home: Glasgow"
     # (a `make run` chat, stop 61); said as what they are ("a ..."), not "I'm driving down from Leeds"
-    r"|\b(?:I['’]m|I\s+am)\s+an?\s+(?:[\w-]+\s+){1,4}from\s+(?-i:[A-Z])",
+    r"|\b(?:I['’]m|I\s+am)\s+(?:(?-i:[A-Z])[\w'-]+,?\s+)?an?\s+(?:[\w-]+\s+){1,4}from\s+(?-i:[A-Z])",
     re.IGNORECASE,
 )
 

@@ -1004,25 +1004,55 @@ _THEIR_RELATIVE = re.compile(
 )
 
 
+# "with her husband Mark": whose is the one person named before it in the sentence
+_HER_RELATIVE = re.compile(
+    rf"\b(?i:her|his)\s+(?P<relation>(?i:{RELATION_PATTERN}))\s*,?\s+(?P<name>[{UPPER}][{LOWER}]+)\b"
+)
+
+
+def _relatives_said(said: str, filed: set[str]) -> list[tuple[str, str, str]]:
+    """(owner, relation, name) for each relative ``said`` gives one of the ``filed`` people:
+    "Callum's wife Fiona", or "Siobhan lives in Boston with her husband Mark", "her" being the
+    one filed person the sentence names before it."""
+    found = [(m["owner"], m["relation"].lower(), m["name"]) for m in _THEIR_RELATIVE.finditer(said)]
+    for sentence in sentences(said):
+        for match in _HER_RELATIVE.finditer(sentence):
+            before = [
+                w for w in re.findall(rf"\b[{UPPER}][{LOWER}]+\b", sentence[: match.start()]) if w.lower() in filed
+            ]
+            if len(set(before)) == 1:
+                found.append((before[0], match["relation"].lower(), match["name"]))
+    return found
+
+
 def relatives_of_theirs(lines: Sequence[str], saved: Sequence[str], said: str) -> list[str]:
     """``lines`` with a line for each relative of one of the user's people that ``said`` names
     as theirs ("Callum's wife Fiona") and no line files: told "Callum's wife Fiona is expecting
     their second baby in March.", the notes pass wrote "Fiona's second baby: in March" and never
-    whose wife she is (a `make run` chat, stop 61)."""
+    whose wife she is (a `make run` chat, stop 61). A line of ``lines`` that gives them to anyone
+    else under that relation goes: "Boston's husband: Mark" for "My daughter Siobhan lives in
+    Boston with her husband Mark" (the same chat)."""
     known = [*saved, *lines]
     filed = {one for one in map(individual, known) if one is not None}
     out = list(lines)
-    for match in _THEIR_RELATIVE.finditer(said):
-        owner, relation, name = match["owner"], match["relation"].lower(), match["name"]
+    for owner, relation, name in _relatives_said(said, filed):
         if owner.lower() not in filed or name.lower() in filed or relation not in RELATIONS:
             continue
         # filed already by whose relative they are ("Callum's wife: Fiona")
         if any(name in line.partition(":")[2] and owner in line.partition(":")[0] for line in known):
             continue
+        out = [line for line in out if not _given_to_another(line, relation, name)]
         # before the lines under their name: who Fiona is, then her news
         at = next((i for i, line in enumerate(out) if line.startswith(f"{name}'s ")), len(out))
         out.insert(at, f"{owner}'s {relation}: {name}")
     return out
+
+
+def _given_to_another(line: str, relation: str, name: str) -> bool:
+    """Whether ``line`` files ``name`` as someone's ``relation`` ("Boston's husband: Mark")."""
+    label, _, value = line.partition(":")
+    possessed = _POSSESSED.match(label.strip())
+    return bool(possessed) and words(possessed["attribute"]) == [relation] and leading_name(value) == name
 
 
 def not_the_users_name(line: str, saved: Sequence[str], said: str) -> bool:
