@@ -1361,6 +1361,15 @@ def test_a_line_under_what_someone_is_to_the_user_goes_under_their_name(store):
     ]
 
 
+def test_a_value_of_filler_is_no_fact():
+    """A `make run` chat (stop 61): "I'm terrified to be honest." saved "Fear: to be honest"."""
+    from memgpt_local.agent.fact_lines import only_filler, worth_saving
+
+    said = "my first time on a plane in ten years. I'm terrified to be honest."
+    assert only_filler("Fear: to be honest") and not worth_saving("Fear: to be honest", said)
+    assert not only_filler("Fear: flying") and not only_filler("Honesty: matters to her")
+
+
 @pytest.mark.parametrize(
     "line, said, never",
     [

@@ -105,6 +105,7 @@ def test_annotate_writes_the_day_after_each_phrase(said, shown):
         # how long it has been, not when (a `make run` chat, stop 51: "First time in: 3 years (2029)")
         "off to Lagos to see her parents, first time in 3 years",
         "I haven't seen them in two years.",
+        "my first time on a plane in ten years",  # a `make run` chat (stop 61): dated 2036
         "We camped from Friday to Sunday.",  # no plan moved
         "I worked there from March to May.",
     ],

@@ -275,6 +275,7 @@ def worth_saving(line: str, said: str, asked: str = "") -> bool:
         and not event_as_work(line)
         and not a_name_as_their_thing(line, said)
         and not said_only_as_never(line, said)
+        and not only_filler(line)
     )
 
 
@@ -389,6 +390,39 @@ def a_name_as_their_thing(line: str, said: str) -> bool:
         return False
     named = {m.group(1).lower() for m in re.finditer(rf"(?<![.!?]\s)(?<!^)\b([{UPPER}][\w-]+)", said)}
     return thing in named
+
+
+# words that say how something is said, not what: "Fear: to be honest" for "I'm terrified to be
+# honest" (a `make run` chat, stop 61)
+_FILLER_VALUES = frozenset(
+    (
+        "to be honest",
+        "honestly",
+        "tbh",
+        "to be fair",
+        "i guess",
+        "i think",
+        "really",
+        "actually",
+        "of course",
+        "lol",
+        "haha",
+        "basically",
+        "literally",
+        "you know",
+        "i mean",
+        "anyway",
+        "though",
+        "as well",
+        "too",
+    )
+)
+
+
+def only_filler(line: str) -> bool:
+    """Whether ``line``'s value says nothing but how something was said ("to be honest")."""
+    value = normalize_space(line.partition(":")[2]).strip(" .,!?;").lower()
+    return value in _FILLER_VALUES
 
 
 # "she's never been to scotland", "he hasn't seen Kiel": what follows did not happen

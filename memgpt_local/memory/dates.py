@@ -405,7 +405,9 @@ def said_as_future(text: str, mention: Mention) -> bool:
 # "in 3 years" said of how long it has been: "first time in 3 years" was dated 2029 ("First time in: 3
 # years (2029)", a `make run` chat, stop 51), as would be "haven't seen them in 3 years"
 _HOW_LONG_BEFORE = re.compile(
-    r"(?:\btime|\b(?:haven't|hasn't|hadn't|have\s+not|has\s+not|never|not)\b[^.!?;]*)\s*$", re.IGNORECASE
+    # "my first time on a plane in ten years" was dated 2036 (a `make run` chat, stop 61)
+    r"(?:\btime|\b(?:first|only|last)\s+time\b[^.!?;,]*|\b(?:haven't|hasn't|hadn't|have\s+not|has\s+not|never|not)\b[^.!?;]*)\s*$",
+    re.IGNORECASE,
 )
 
 
