@@ -961,6 +961,17 @@ def test_perspective_guard_keeps_a_comment_on_news_before_the_users_words_said_a
     assert copied.reply_start == ""
 
 
+def test_perspective_guard_reads_do_you_remember_as_a_question_about_the_user():
+    """A `make run` chat (stop 61): "Good. And where am I from, do you remember?" got "I am from
+    Cork.": "do you" read as a question to the assistant about itself."""
+    from memgpt_local.agent.policy.perspective_guard import speaks_as_user
+
+    for asked in ("Good. And where am I from, do you remember?", "Do you remember where I'm from?"):
+        for answer in ("I am from Cork.", "I'm from Cork."):
+            assert speaks_as_user(answer, asked) == answer, (asked, answer)
+    assert speaks_as_user("I am from a computer.", "Where are you from, do you know?") is None
+
+
 def test_perspective_guard_holds_the_users_we_said_as_the_assistants():
     """ "Where are we moving and when?" got "We're moving to Bath in April." (a `make run` chat, stop 55)."""
     from memgpt_local.agent.policy.perspective_guard import speaks_as_user

@@ -70,7 +70,13 @@ from memgpt_local.text import (
 )
 
 # a question that asks the assistant's own view or help ("Do you think I should ...?"): "I think" answers it
-_ASKS_THE_ASSISTANT = re.compile(r"\b(?:do|did|can|could|would|will|should|are|have)\s+you\b", re.IGNORECASE)
+# not "do you remember", which asks what the assistant knows of the user: "Good. And where am I from, do
+# you remember?" got "I am from Cork." (a `make run` chat, stop 61)
+_ASKS_THE_ASSISTANT = re.compile(
+    r"\b(?:do|did|can|could|would|will|should|are|have)\s+you\b"
+    r"(?!\s+(?:still\s+)?(?:remember|recall|remind|know\s+(?:where|what|when|who|how|which|my|if|whether)))",
+    re.IGNORECASE,
+)
 # the assistant speaking of its own doing, not the user's life: "I found nothing about keys."
 _ASSISTANT_ACTS = re.compile(
     # "I only know about ...": a `make run` chat (stop 60) held "I only know about the daughter Sofie ..."
@@ -132,6 +138,14 @@ def _of_the_writer(sentence: str) -> bool:
     return speaks_of_its_writer(sentence) or bool(_PAST_WITHOUT_SUBJECT.match(sentence.strip()))
 
 
+_CLIPPED_AM = re.compile(r"\b([Ii])['’]m\b")
+
+
+def _unclipped(text: str) -> str:
+    """``text`` with "I'm" said as "I am": "Do you remember where I'm from?" is asked of "I am from Cork."."""
+    return _CLIPPED_AM.sub(r"\1 am", text)
+
+
 def speaks_as_user(draft: str, question: str, known: Iterable[str] = ()) -> str | None:
     """The sentence of ``draft`` that answers the user's question about themself in the first
     person (with its words, or with words of ``known``: the user's saved facts), or that
@@ -164,10 +178,10 @@ def speaks_as_user(draft: str, question: str, known: Iterable[str] = ()) -> str 
     ours = {w for s in sentences(question) if users_we(s) for w in content_words(s)}
     if not asked and not told and not facts and not ours:
         return None
-    asked_words = {w for s in asked for w in content_words(s)} | facts
+    asked_words = {w for s in asked for w in content_words(_unclipped(s))} | facts
     told_words = {w for s in told for w in content_words(s)}
     for sentence in sentences(draft):
-        own = _in_first_person(sentence)  # "I'm a helper, and you are a nurse.": the words before "you"
+        own = _in_first_person(_unclipped(sentence))  # "I'm a helper, and you are a nurse.": the words before "you"
         if own and (asked_words & own or len(told_words & own) >= 2) or echoes(sentence, told):
             return sentence
         if ours and users_we(sentence) and ours & set(content_words(sentence)) and not _QUOTES_THEM.search(sentence):
