@@ -1317,7 +1317,7 @@ def test_a_fact_said_in_a_clause_about_someone_named_is_theirs(lines, said, writ
 def test_a_line_under_the_bare_name_of_a_saved_person_goes_under_their_relation():
     """A `make run` chat (stop 49): "Agnieszka: got a job at the university in Poznan" stood
     apart from "Wife: Agnieszka"."""
-    from memgpt_local.agent.fact_owners import under_their_relation
+    from memgpt_local.agent.fact_kin import under_their_relation
 
     saved = ["Name: Tomasz", "Wife: Agnieszka", "Dog: Rex"]
     lines = ["Agnieszka: got a job at the university in Poznan", "Rex: afraid of the hoover", "Poznan: moving in March"]
@@ -1334,7 +1334,7 @@ def test_a_line_under_the_bare_name_of_a_saved_person_goes_under_their_relation(
 def test_a_line_under_what_someone_is_to_the_user_goes_under_their_name(store):
     """A `make run` chat (stop 61): "Son's work: two weeks on and two weeks off" and "Son's home:
     Aberdeen" stood beside "Son: Callum, lives in Aberdeen" and "Callum's work: oil rigs"."""
-    from memgpt_local.agent.fact_owners import by_their_name
+    from memgpt_local.agent.fact_kin import by_their_name
     from memgpt_local.runtime.scripted import ScriptedBackend
 
     saved = ["Name: Hamish", "Dog: Bruce", "Sister: Ana", "Sister: Meera", "Kids: Tom and Ana"]
@@ -1391,7 +1391,7 @@ def test_a_thing_said_only_as_never_so_is_no_fact(line, said, never):
 def test_a_relative_of_one_of_the_users_people_is_filed_as_theirs():
     """A `make run` chat (stop 61): "Callum's wife Fiona is expecting their second baby in March."
     under "Son: Callum" saved "Fiona's second baby: in March" and never whose wife she is."""
-    from memgpt_local.agent.fact_owners import relatives_of_theirs
+    from memgpt_local.agent.fact_kin import relatives_of_theirs
 
     saved = ["Name: Hamish", "Son: Callum, lives in Aberdeen"]
     said = "Callum's wife Fiona is expecting their second baby in March. Rory's friend Ben came over."

@@ -40,9 +40,9 @@ def value_stems(line: str) -> set[str]:
 
 
 # "my wife Efua", "my wife, Efua", and "my wife's called Efua" (a `make run` chat, stop 59)
-_CALLED = r"(?:['’]s\s+called|\s+is\s+called|\s+is\s+named|['’]s\s+name\s+is|\s+name\s+is)"
+CALLED = r"(?:['’]s\s+called|\s+is\s+called|\s+is\s+named|['’]s\s+name\s+is|\s+name\s+is)"
 _NAMED_RELATION = re.compile(
-    rf"\b(?i:my\s+(?P<relation>{RELATION_PATTERN})(?:{_CALLED})?)\s*,?\s+(?P<name>[{UPPER}][{LOWER}]+)\b"
+    rf"\b(?i:my\s+(?P<relation>{RELATION_PATTERN})(?:{CALLED})?)\s*,?\s+(?P<name>[{UPPER}][{LOWER}]+)\b"
 )
 
 
@@ -137,7 +137,7 @@ def unheard_kin(line: str, said: str, saved: Sequence[str] = ()) -> bool:
     return any(word in _KIN and not _KIN[word] & heard for word in words(line.partition(":")[0]))
 
 
-_POSSESSED = re.compile(r"^(?P<owner>[\w -]+?)'s\s+(?P<attribute>.+)$")
+POSSESSED = re.compile(r"^(?P<owner>[\w -]+?)'s\s+(?P<attribute>.+)$")
 _WORK_WORDS = frozenset("job jobs work profession career occupation role".split())
 
 
@@ -161,7 +161,7 @@ def refiled(line: str, lines: Sequence[str], said: str) -> str | None:
     "she's the boss of the house"). Both were saved in an eval chat (seed 16), and "What's my
     sister's name?" was answered "... and she works as Vanbuton, visiting this weekend."."""
     label, _, value = line.partition(":")
-    possessed = _POSSESSED.match(label.strip())
+    possessed = POSSESSED.match(label.strip())
     if possessed is None:
         return line
     heard = {stem(w) for w in words(said)}
@@ -229,7 +229,7 @@ def kept_relations(lines: Sequence[str], saved: Sequence[str], said: str) -> lis
     return out
 
 
-_BARE_NAME = re.compile(rf"^\s*([{UPPER}][{LOWER}]+)\s*$")
+BARE_NAME = re.compile(rf"^\s*([{UPPER}][{LOWER}]+)\s*$")
 _OWNED = RELATIONS | PETS | {"pet", "pets"}  # label words that name one of the user's people or animals
 
 
@@ -240,7 +240,7 @@ def files_a_saved_person(line: str, saved: Sequence[str]) -> bool:
     Tomasz" and "Baker: Tomasz" (a `make run` chat, stop 43); the first is wrong, and neither
     reads as a fact about anyone."""
     label, colon, value = line.partition(":")
-    name = _BARE_NAME.match(value)
+    name = BARE_NAME.match(value)
     if not colon or name is None or set(words(label)) & (_OWNED | {"name"}):
         return False
     owners = (other.partition(":") for other in saved)
@@ -761,7 +761,7 @@ def the_users_own(line: str, said: str) -> str:
     favorite food: lamb tagine"; asked later what the user cannot eat, the right draft was held
     as the cat's and the cat's "favourite food" went out."""
     label, sep, value = line.partition(":")
-    possessed = _POSSESSED.match(label.strip())
+    possessed = POSSESSED.match(label.strip())
     if possessed is None:
         return line
     owner = set(words(possessed["owner"]))
@@ -939,7 +939,7 @@ def news_of_a_saved_one(line: str, saved: Sequence[str], said: str) -> bool:
     and none tells a milestone (``MILESTONE``)."""
     label, colon, value = line.partition(":")
     named = label.strip().lower()
-    if not colon or _BARE_NAME.match(label) is None:
+    if not colon or BARE_NAME.match(label) is None:
         return False
     # a saved line files them when it names them under a relation or an animal: "Pet: Ginger cat, Pierogi"
     files = (old.partition(":") for old in saved)
@@ -948,111 +948,6 @@ def news_of_a_saved_one(line: str, saved: Sequence[str], said: str) -> bool:
     told = {stem(w) for w in content_words(value)}
     holding = [s for s in sentences(said) if told & {stem(w) for w in words(s)}]
     return bool(holding) and all(_ONE_OFF.search(s) and not MILESTONE.search(s) for s in holding)
-
-
-def under_their_relation(lines: Sequence[str], saved: Sequence[str]) -> list[str]:
-    """``lines`` with one filed under the bare name of someone a ``saved`` line (or another of
-    ``lines``) files as one of the user's people or animals put under that label, the name
-    first: "Agnieszka: got a job at the university in Poznan" beside "Wife: Agnieszka" is "Wife:
-    Agnieszka, got a job at the university in Poznan", which joins her line (a `make run` chat,
-    stop 49: the line under her name stood apart, and "What does my wife do?" asks "Wife")."""
-    filed: dict[str, str] = {}
-    for line in [*saved, *lines]:
-        one = individual(line)
-        if one is not None:
-            filed.setdefault(one, line.partition(":")[0].strip())
-    out = []
-    for line in lines:
-        label, colon, value = line.partition(":")
-        name = _BARE_NAME.match(label)
-        relation = filed.get(name[1].lower()) if colon and name else None
-        if relation is None or name is None or not value.strip():
-            out.append(line)
-            continue
-        out.append(f"{relation}: {name[1]}, {value.strip()}")
-    return out
-
-
-def by_their_name(lines: Sequence[str], saved: Sequence[str]) -> list[str]:
-    """``lines`` with one filed under what someone is to the user ("Son's work") put under their
-    name where one line (saved, or of ``lines``) files one person so ("Son: Callum"): told "My son
-    Callum lives in Aberdeen, he works on the oil rigs, two weeks on and two weeks off.", the notes
-    pass wrote "Callum's work: oil rigs" beside "Son's work: two weeks on and two weeks off" and
-    "Son's home: Aberdeen" (a `make run` chat, stop 61), two labels for one man's work. Under his
-    name, the lines join his and say no more than his own line where they don't."""
-    named: dict[str, set[str]] = {}
-    for line in [*saved, *lines]:
-        label, _, value = line.partition(":")
-        one = individual(line)
-        if one is not None and len(re.findall(rf"\b[{UPPER}][{LOWER}]+\b", value.partition(",")[0])) == 1:
-            named.setdefault(label.strip().lower(), set()).add(leading_name(value) or one)
-    out = []
-    for line in lines:
-        label, colon, value = line.partition(":")
-        possessed = _POSSESSED.match(label.strip())
-        who = named.get(possessed["owner"].strip().lower(), set()) if colon and possessed else set()
-        if possessed is None or len(who) != 1 or words(possessed["attribute"]) == ["name"]:
-            out.append(line)
-            continue
-        out.append(f"{next(iter(who))}'s {possessed['attribute']}:{value}")
-    return out
-
-
-_THEIR_RELATIVE = re.compile(
-    rf"\b(?P<owner>[{UPPER}][{LOWER}]+)['’]s\s+(?P<relation>(?i:{RELATION_PATTERN}))(?:{_CALLED})?\s*,?\s+"
-    rf"(?P<name>[{UPPER}][{LOWER}]+)\b"
-)
-
-
-# "with her husband Mark": whose is the one person named before it in the sentence
-_HER_RELATIVE = re.compile(
-    rf"\b(?i:her|his)\s+(?P<relation>(?i:{RELATION_PATTERN}))\s*,?\s+(?P<name>[{UPPER}][{LOWER}]+)\b"
-)
-
-
-def _relatives_said(said: str, filed: set[str]) -> list[tuple[str, str, str]]:
-    """(owner, relation, name) for each relative ``said`` gives one of the ``filed`` people:
-    "Callum's wife Fiona", or "Siobhan lives in Boston with her husband Mark", "her" being the
-    one filed person the sentence names before it."""
-    found = [(m["owner"], m["relation"].lower(), m["name"]) for m in _THEIR_RELATIVE.finditer(said)]
-    for sentence in sentences(said):
-        for match in _HER_RELATIVE.finditer(sentence):
-            before = [
-                w for w in re.findall(rf"\b[{UPPER}][{LOWER}]+\b", sentence[: match.start()]) if w.lower() in filed
-            ]
-            if len(set(before)) == 1:
-                found.append((before[0], match["relation"].lower(), match["name"]))
-    return found
-
-
-def relatives_of_theirs(lines: Sequence[str], saved: Sequence[str], said: str) -> list[str]:
-    """``lines`` with a line for each relative of one of the user's people that ``said`` names
-    as theirs ("Callum's wife Fiona") and no line files: told "Callum's wife Fiona is expecting
-    their second baby in March.", the notes pass wrote "Fiona's second baby: in March" and never
-    whose wife she is (a `make run` chat, stop 61). A line of ``lines`` that gives them to anyone
-    else under that relation goes: "Boston's husband: Mark" for "My daughter Siobhan lives in
-    Boston with her husband Mark" (the same chat)."""
-    known = [*saved, *lines]
-    filed = {one for one in map(individual, known) if one is not None}
-    out = list(lines)
-    for owner, relation, name in _relatives_said(said, filed):
-        if owner.lower() not in filed or name.lower() in filed or relation not in RELATIONS:
-            continue
-        # filed already by whose relative they are ("Callum's wife: Fiona")
-        if any(name in line.partition(":")[2] and owner in line.partition(":")[0] for line in known):
-            continue
-        out = [line for line in out if not _given_to_another(line, relation, name)]
-        # before the lines under their name: who Fiona is, then her news
-        at = next((i for i, line in enumerate(out) if line.startswith(f"{name}'s ")), len(out))
-        out.insert(at, f"{owner}'s {relation}: {name}")
-    return out
-
-
-def _given_to_another(line: str, relation: str, name: str) -> bool:
-    """Whether ``line`` files ``name`` as someone's ``relation`` ("Boston's husband: Mark")."""
-    label, _, value = line.partition(":")
-    possessed = _POSSESSED.match(label.strip())
-    return bool(possessed) and words(possessed["attribute"]) == [relation] and leading_name(value) == name
 
 
 def not_the_users_name(line: str, saved: Sequence[str], said: str) -> bool:

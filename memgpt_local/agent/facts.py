@@ -76,6 +76,7 @@ from memgpt_local.agent.fact_answers import (
     answers_the_assistant,
     asks_the_writer,
 )
+from memgpt_local.agent.fact_kin import by_their_name, relatives_of_theirs, under_their_relation
 from memgpt_local.agent.fact_lines import (
     childhood_home,
     completed_lines,
@@ -105,7 +106,6 @@ from memgpt_local.agent.fact_merge import (
 from memgpt_local.agent.fact_owners import (
     RELATION_PATTERN,
     animal_kinds,
-    by_their_name,
     deaths_told,
     disowned_relatives,
     files_a_saved_person,
@@ -123,7 +123,6 @@ from memgpt_local.agent.fact_owners import (
     refiled,
     refiled_by_themself,
     relatives_not_their_things,
-    relatives_of_theirs,
     said_relations,
     someone_elses,
     the_users_own,
@@ -131,7 +130,6 @@ from memgpt_local.agent.fact_owners import (
     their_relations,
     told_of_by_subject,
     told_of_in_a_clause,
-    under_their_relation,
     unheard_kin,
     user_name,
 )
