@@ -480,7 +480,7 @@ LABEL_TOPICS = {
     "pet": _ANIMAL_WORDS,
     "pets": _ANIMAL_WORDS,
     "home": "live living lives town city village house flat based moved move",
-    # where the user grew up (``fact_lines.childhood_home``), not where they live
+    # where the user grew up (``fact_homes.childhood_home``), not where they live
     "hometown": "grow grew grown growing raised born childhood",
     **{
         label: "job jobs work working profession career trade"

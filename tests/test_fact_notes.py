@@ -9,7 +9,8 @@ import pytest
 from agent_helpers import ask, make_runner, say
 from store_sql import STORE_KINDS
 
-from memgpt_local.agent.fact_lines import childhood_home, glued_label, grounded, label_of, states_something_personal
+from memgpt_local.agent.fact_homes import childhood_home
+from memgpt_local.agent.fact_lines import glued_label, grounded, label_of, states_something_personal
 from memgpt_local.agent.fact_merge import merge
 from memgpt_local.agent.fact_owners import refiled, relatives_not_their_things, said_relations, unheard_kin
 from memgpt_local.agent.fact_wording import as_note
@@ -942,7 +943,7 @@ def test_a_fact_said_again_under_another_label_changes_nothing():
     ],
 )
 def test_a_home_line_names_where_the_user_lives_now_first(line, written):
-    from memgpt_local.agent.fact_lines import moved_home
+    from memgpt_local.agent.fact_homes import moved_home
 
     assert moved_home(line) == written
 
@@ -1159,7 +1160,7 @@ def test_a_line_under_a_name_that_says_no_more_than_their_own_line_is_not_saved(
 def test_the_place_of_a_home_never_said_is_kept_in_the_work_line():
     """A `make run` chat (stop 60): "I'm a maths teacher at a secondary school in Bergen." was saved
     "Work: maths teacher"; "Home: Bergen" was dropped as a home never said, and Bergen was lost."""
-    from memgpt_local.agent.fact_lines import with_work_place
+    from memgpt_local.agent.fact_homes import with_work_place
 
     said = "Hello! Ingrid here, I'm a maths teacher at a secondary school in Bergen."
     assert with_work_place(["Work: maths teacher"], ["Home: Bergen"], said) == ["Work: maths teacher in Bergen"]
@@ -1450,7 +1451,7 @@ def test_what_someone_else_would_have_the_user_do_is_no_fact(line, said, urged):
     ],
 )
 def test_a_place_the_user_only_visited_is_no_home(line, said, visit):
-    from memgpt_local.agent.fact_lines import place_of_a_visit
+    from memgpt_local.agent.fact_homes import place_of_a_visit
 
     assert place_of_a_visit(line, said) == visit
 
@@ -1480,7 +1481,8 @@ def test_a_place_the_user_only_visited_is_no_home(line, said, visit):
     ],
 )
 def test_a_home_the_message_never_tells_is_no_home(line, said, unsaid):
-    from memgpt_local.agent.fact_lines import home_unsaid, worth_saving
+    from memgpt_local.agent.fact_homes import home_unsaid
+    from memgpt_local.agent.fact_lines import worth_saving
 
     assert home_unsaid(line, said) == unsaid
     assert worth_saving(line, said) is not unsaid or not line.startswith("Home")
@@ -1715,7 +1717,7 @@ def test_a_work_line_under_another_name_is_work_and_a_left_place_is_where_they_m
     """eval chat seed 30, second wording (stop 50): "What's my job?" under "Occupation: Pharmacist
     by trade" was denied, and "Home: Pothzaanbury (left Klembuxnoenton)" was answered "where you
     left Klembuxnoenton"."""
-    from memgpt_local.agent.fact_lines import moved_home
+    from memgpt_local.agent.fact_homes import moved_home
     from memgpt_local.agent.fact_wording import plain_label
     from memgpt_local.text import lines_about
 
@@ -2343,7 +2345,7 @@ def test_years_old_after_an_age_said_bare_is_grounded():
 def test_the_place_the_user_moved_to_is_their_home(line, said, written):
     """Eval chat seed 34 (stop 54; stop 53's code the same): "Big news: I've moved from
     Kondgruetteton to Surktoettebury!" was written "Work: Surktoettebury", which replaced the job."""
-    from memgpt_local.agent.fact_lines import moved_to
+    from memgpt_local.agent.fact_homes import moved_to
 
     assert moved_to(line, said) == written
 

@@ -76,20 +76,17 @@ from memgpt_local.agent.fact_answers import (
     answers_the_assistant,
     asks_the_writer,
 )
+from memgpt_local.agent.fact_homes import childhood_home, moved_home, moved_to, with_work_place
 from memgpt_local.agent.fact_kin import by_their_name, relatives_of_theirs, under_their_relation
 from memgpt_local.agent.fact_lines import (
-    childhood_home,
     completed_lines,
     label_of,
     learning_said,
     message_under_another_topic,
-    moved_home,
-    moved_to,
     names_someone_saved,
     only_urged,
     states_something_personal,
     takes_up_suggestion,
-    with_work_place,
     without_bare_days,
     worth_saving,
 )
