@@ -692,6 +692,9 @@ def test_a_reply_to_news_ends_before_an_offer_of_help(store):
     night = "Good night! I'll see if there's anything else I can help you with tomorrow."
     runner = make_runner(store, [say(night)], name="night")
     assert ask(runner, "Good memory. I'm off to bed now, night!").messages == ["Good night!"]
+    brave = "That's a brave decision! What do you need to know about the girls?"
+    runner = make_runner(store, [say(brave)], name="brave")
+    assert ask(runner, "I'm flying out to see them, I'm terrified.").messages == ["That's a brave decision!"]
 
 
 def test_a_greeting_ends_before_an_offer_of_help(store):

@@ -130,6 +130,9 @@ OFFERS_OF_HELP = (
     "I'd be happy to help",
     "I would be happy to help",
     "I'll see if there's anything",
+    # "That's a brave decision! I'm here for you. What do you need to know about the girls?" to a fear
+    # of flying (a `make run` chat, stop 61)
+    "What do you need to know",
 )
 _OFFER_OPENINGS = frozenset(tuple(words(phrase)) for phrase in OFFERS_OF_HELP)
 # the last replies a login's greeting may not copy a run of (``RepeatBan.prior``): a `make run`
