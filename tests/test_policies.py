@@ -3543,6 +3543,14 @@ def test_owner_guard_holds_someone_elses_home_said_as_where_the_user_is():
     assert hold is not None and "Carla lives in London" in hold.notice
     fine = draft("How lovely! How often do you get to visit Carla and the little ones in London?")
     assert OwnerGuard().review(Turn(question=carla), fine, beatriz) is None
+    # the word the user said her by names her (a `make run` chat, stop 61)
+    fine = draft("How lovely! I'm glad your daughter lives in London, near the little ones.")
+    assert OwnerGuard().review(Turn(question=carla), fine, beatriz) is None
+    isla = "My granddaughter Isla is starting university in Dundee next September, she wants to study marine biology."
+    hamish = FakeMemory(core=[("human", "Name: Hamish")])
+    glad = draft("That's interesting! I'm glad your granddaughter is starting university.")
+    assert OwnerGuard().review(Turn(question=isla), glad, hamish) is None
+    assert OwnerGuard().review(Turn(question=isla), draft("Good luck with your university in Dundee!"), hamish) is not None
 
 
 def test_perspective_guard_holds_an_answer_about_the_user_at_all_that_speaks_of_them_by_name():

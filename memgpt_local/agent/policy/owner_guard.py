@@ -164,13 +164,17 @@ def told_of_others(message: str, lines: Sequence[str], user_name: str | None) ->
         for said in CLAUSE_SPLIT.split(sentence):
             # "Our daughter Carla lives in London" is of Carla: "How do you like living in London?"
             # answered it (a `make run` chat, stop 60)
-            clause = _WHOSE.sub("", said.strip())
+            whose = _WHOSE.match(said.strip())
+            clause = said.strip()[whose.end() :] if whose else said.strip()
             subject = _SUBJECT.match(clause)
             if subject is None or FIRST_PERSON.search(clause) or subject[1].lower() in animals | NOT_A_NAME:
                 continue
             note = owned_by_another(f"{subject[1]}: {clause.strip()}", user_name)
             if note is not None:
-                found.append(replace(note, line=clause.strip(), told=True))
+                # and by the word the user said them by: "I'm glad your granddaughter is starting
+                # university." names her (a `make run` chat, stop 61, held it as the user's news)
+                said_as = frozenset(w for w in words(whose[0]) if w in RELATIONS) if whose else frozenset()
+                found.append(replace(note, line=clause.strip(), told=True, terms=note.terms | said_as))
     return found
 
 
