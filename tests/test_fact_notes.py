@@ -1414,6 +1414,22 @@ def test_a_relative_of_one_of_the_users_people_is_filed_as_theirs():
     assert relatives_of_theirs([], ["Daughter: Siobhan", "Son: Callum"], both) == []  # whose "her" is, unknown
 
 
+def test_a_child_told_as_someone_elses_is_filed_as_theirs():
+    """A `make run` chat (stop 61): "... They already have a wee boy, Rory, he's four." under "Son:
+    Callum" saved "Son: Rory, four", and the next login greeted "I know you have a son named Rory"."""
+    from memgpt_local.agent.fact_kin import children_of_theirs
+
+    saved = ["Name: Hamish", "Son: Callum, lives in Aberdeen"]
+    said = "Callum's wife Fiona is expecting their second baby in March. They already have a wee boy, Rory, he's four."
+    assert children_of_theirs(["Son: Rory, four"], saved, said) == ["Callum's son: Rory, four"]
+    mine = "Callum's wife Fiona is expecting. And my own boy, Rory, is four."
+    assert children_of_theirs(["Son: Rory, four"], saved, mine) == ["Son: Rory, four"]  # "my"
+    both = "Callum and Ewan came round. They have a wee boy, Rory, he's four."
+    ewan = [*saved, "Son: Ewan"]
+    assert children_of_theirs(["Son: Rory, four"], ewan, both) == ["Son: Rory, four"]  # whose, unknown
+    assert children_of_theirs(["Dog: Rex"], saved, "They have a dog, Rex.") == ["Dog: Rex"]  # no child
+
+
 @pytest.mark.parametrize(
     "line, said, urged",
     [

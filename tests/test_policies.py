@@ -3550,7 +3550,9 @@ def test_owner_guard_holds_someone_elses_home_said_as_where_the_user_is():
     hamish = FakeMemory(core=[("human", "Name: Hamish")])
     glad = draft("That's interesting! I'm glad your granddaughter is starting university.")
     assert OwnerGuard().review(Turn(question=isla), glad, hamish) is None
-    assert OwnerGuard().review(Turn(question=isla), draft("Good luck with your university in Dundee!"), hamish) is not None
+    assert (
+        OwnerGuard().review(Turn(question=isla), draft("Good luck with your university in Dundee!"), hamish) is not None
+    )
 
 
 def test_perspective_guard_holds_an_answer_about_the_user_at_all_that_speaks_of_them_by_name():

@@ -15,7 +15,7 @@ from memgpt_local.agent.fact_owners import (
     individual,
     leading_name,
 )
-from memgpt_local.text import LOWER, RELATIONS, UPPER, sentences, words
+from memgpt_local.text import FIRST_PERSON, LOWER, RELATIONS, UPPER, sentences, words
 
 
 def under_their_relation(lines: Sequence[str], saved: Sequence[str]) -> list[str]:
@@ -121,3 +121,43 @@ def _given_to_another(line: str, relation: str, name: str) -> bool:
     label, _, value = line.partition(":")
     possessed = POSSESSED.match(label.strip())
     return possessed is not None and words(possessed["attribute"]) == [relation] and leading_name(value) == name
+
+
+_CHILD_LABELS = frozenset("son daughter child boy girl baby kid".split())
+_OTHERS = re.compile(r"\b(?:they|their|they've|he|his|she|her)\b", re.IGNORECASE)
+
+
+def children_of_theirs(lines: Sequence[str], saved: Sequence[str], said: str) -> list[str]:
+    """``lines`` with a child the user told as someone else's filed as theirs: for "Callum's wife
+    Fiona is expecting their second baby in March. They already have a wee boy, Rory, he's four."
+    under "Son: Callum", the notes pass wrote "Son: Rory, four", and the next login greeted "I know
+    you have a son named Rory" (a `make run` chat, stop 61). Where the sentences that name the
+    child say no "I", "my" or "we" but "they", "his" or "her", the child is of the one filed person
+    they or the sentence before name: "Callum's son: Rory, four"."""
+    known = [*saved, *lines]
+    filed = {one for one in map(individual, known) if one is not None}
+    told = sentences(said)
+    out = []
+    for line in lines:
+        label, sep, value = line.partition(":")
+        child = individual(line)
+        if child is None or words(label) != [label.strip().lower()] or label.strip().lower() not in _CHILD_LABELS:
+            out.append(line)
+            continue
+        naming = [i for i, s in enumerate(told) if child in words(s)]
+        others = [s for i in naming for s in (told[i], told[i - 1] if i else "")]
+        if (
+            not naming
+            or any(FIRST_PERSON.search(told[i]) for i in naming)
+            or not any(_OTHERS.search(told[i]) for i in naming)
+        ):
+            out.append(line)
+            continue
+        parents = {
+            w for s in others for w in re.findall(rf"\b[{UPPER}][{LOWER}]+\b", s) if w.lower() in filed - {child}
+        }
+        if len(parents) != 1:
+            out.append(line)
+            continue
+        out.append(f"{parents.pop()}'s {label.strip().lower()}{sep}{value}")
+    return out

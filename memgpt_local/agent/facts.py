@@ -77,7 +77,7 @@ from memgpt_local.agent.fact_answers import (
     asks_the_writer,
 )
 from memgpt_local.agent.fact_homes import childhood_home, moved_home, moved_to, with_work_place
-from memgpt_local.agent.fact_kin import by_their_name, relatives_of_theirs, under_their_relation
+from memgpt_local.agent.fact_kin import by_their_name, children_of_theirs, relatives_of_theirs, under_their_relation
 from memgpt_local.agent.fact_lines import (
     completed_lines,
     label_of,
@@ -763,7 +763,7 @@ class FactNoter:
         filed = [refiled(line, [*saved, *written], told) for line in written]
         dropped += [line for line, kept in zip(written, filed) if kept is None]
         written = by_their_name([line for line in filed if line is not None], saved)
-        written = relatives_of_theirs(written, saved, told)
+        written = children_of_theirs(relatives_of_theirs(written, saved, told), saved, told)
         user = user_name(saved, told)
         # whom "he" and "she" mean, read into the words the lines are checked against (not into the
         # notes prompt: given "..., Ilse's seven.", the pass wrote "Daughter: Ilse" and no more)
