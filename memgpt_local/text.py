@@ -539,9 +539,15 @@ def kinds_named(text: str) -> set[str]:
     return {w for word in words(text) if word in DIETS for w in _DIET_WORDS.split()}
 
 
+# "where did I say I was from?" asks where home is: no line says "from" (a `make run` chat, stop 61:
+# "Home: Glasgow" saved, the reply "I know you said you were born in Aberdeen, but ...")
+FROM_WHERE = re.compile(r"\bwhere\b[^.!?]*?\b(?:from)\b", re.IGNORECASE)
+
+
 def topic_words(question: str) -> str:
     """``question`` with its idioms said as the topic they ask about: "for a living" is work,
-    "see ... live" a gig (not a home), "coming over" a visit."""
+    "see ... live" a gig (not a home), "coming over" a visit, "where ... from" a home."""
+    question = FROM_WHERE.sub(lambda m: f"{m[0]} home hometown", question)
     question = _COMING_OVER.sub("coming to visit", question)
     question = _ARRIVING.sub(r"\g<0> arrive", question)
     return _SEEN_LIVE.sub(r"\1gig", _FOR_A_LIVING.sub("for work", question))

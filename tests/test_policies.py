@@ -562,6 +562,14 @@ def test_denial_guard_shows_what_memory_holds_about_the_question_once():
         "[human] Pet: Gollse",
     ]
     assert lines_about("Where did I go to university?", gig) == []  # "where" alone is no topic
+    # where the user is from asks where home is (a `make run` chat, stop 61)
+    glasgow = [*core[1:], ("human", "Home: Glasgow")]
+    for asked in ("where did I say I was from?", "Where am I from, do you remember?", "where do I come from?"):
+        assert lines_about(asked, glasgow) == ["[human] Home: Glasgow"], asked
+    assert lines_about("Where did I say I was from?", [("human", "Hometown: Cork")]) == ["[human] Hometown: Cork"]
+    from memgpt_local.agent.policy.nothing_found import subject_of
+
+    assert subject_of("where did I say I was from?") == set()  # a message found says "from Glasgow", not "home"
     # food to avoid asks about an intolerance (a `make run` chat, stop 61: searched, found nothing, denied)
     lactose = [*core, ("human", "Lactose intolerance: yes")]
     assert lines_about("is there any food i should avoid?", lactose) == [

@@ -54,6 +54,7 @@ from memgpt_local.memory.dates import MONTHS
 from memgpt_local.schemas import NewMessage, SearchHit
 from memgpt_local.text import (
     BARE_LABEL_STEMS,
+    FROM_WHERE,
     LABEL_TOPICS,
     LOWER,
     PETS,
@@ -120,6 +121,8 @@ def subject_of(question: str, as_meant: bool = False) -> set[str]:
     if asks_about_the_user_at_all(question):
         return set()
     said = topic(topic_words(question)) | (set() if as_meant else topic(question))
+    # "where am I from?" is read as a home for core memory's lines; a message found says "from Glasgow"
+    said -= ({stem("home"), stem("hometown")} - topic(question)) if FROM_WHERE.search(question) else set()
     subject = said - _NOT_SUBJECT - BARE_LABEL_STEMS
     return set() if subject & _CONVERSATION else subject
 
