@@ -3,7 +3,7 @@ the user's own words; a changed fact replaces its line; an overflowing block mov
 lines to archival memory."""
 
 import json
-from datetime import datetime
+from datetime import datetime, timezone
 
 import pytest
 from agent_helpers import ask, make_runner, say
@@ -1428,6 +1428,23 @@ def test_a_child_told_as_someone_elses_is_filed_as_theirs():
     ewan = [*saved, "Son: Ewan"]
     assert children_of_theirs(["Son: Rory, four"], ewan, both) == ["Son: Rory, four"]  # whose, unknown
     assert children_of_theirs(["Dog: Rex"], saved, "They have a dog, Rex.") == ["Dog: Rex"]  # no child
+
+
+def test_a_child_told_as_someone_elses_is_saved_as_theirs_beside_their_parent(store):
+    """The notes pass's own words in the replay of that chat (stop 61): "Wife: Fiona, ..." beside
+    "Son: Rory, four"; while Fiona was filed as a wife of the user's, the boy had two parents."""
+    from memgpt_local.runtime.scripted import ScriptedBackend
+
+    agent = ensure_agent(store, "hamish", Settings())
+    store.core.set_value(agent.id, "human", "Name: Hamish\nSon: Callum, lives in Aberdeen")
+    lines = ["Wife: Fiona, expecting a second baby in March", "Son: Rory, four", "Son: another baby, due in March"]
+    noter = FactNoter(store, ScriptedBackend([json.dumps({"facts": lines})]), agent.id, FactNoteSettings(enabled=True))
+    said = "Callum's wife Fiona is expecting their second baby in March. They already have a wee boy, Rory, he's four."
+    when = datetime(2026, 12, 7, 17, tzinfo=timezone.utc)
+    assert noter.note(said, when=when).added == [
+        "Callum's wife: Fiona, expecting a second baby in March (2027-03)",
+        "Callum's son: Rory, four",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -763,7 +763,7 @@ class FactNoter:
         filed = [refiled(line, [*saved, *written], told) for line in written]
         dropped += [line for line, kept in zip(written, filed) if kept is None]
         written = by_their_name([line for line in filed if line is not None], saved)
-        written = children_of_theirs(relatives_of_theirs(written, saved, told), saved, told)
+        written = relatives_of_theirs(written, saved, told)
         user = user_name(saved, told)
         # whom "he" and "she" mean, read into the words the lines are checked against (not into the
         # notes prompt: given "..., Ilse's seven.", the pass wrote "Daughter: Ilse" and no more)
@@ -771,6 +771,8 @@ class FactNoter:
         written = [the_users_own(line, told) for line in someone_elses(written, told, user, named)]
         written = told_of_by_subject(told_of_in_a_clause(written, told, user), named, user)
         written = kin_told_of_another(their_relations(written, told, user), named)
+        # after "Wife: Fiona" is "Callum's wife: Fiona": she is no parent filed as the user's
+        written = children_of_theirs(written, saved, told)
         if answered or denies(answering):
             written = owned_as_denied(written, answering, named, user)
         written = learning_said(deaths_told(named_people(written, saved, told), saved, said), saved, said)
