@@ -3038,6 +3038,10 @@ def test_tone_guard_holds_a_cheerful_opening_to_something_hard_once(said, reply)
         # an operation told as over and well (stop 61)
         ("My operation went really well, I'm home already!", "That's great!"),
         ("Good news, the surgery was a success!", "That's wonderful news!"),
+        (
+            "My son Callum lives in Aberdeen. He'll come down to look after Bruce while I'm in hospital.",
+            "That's great to hear! I'm glad Callum is coming to look after Bruce.",
+        ),
     ],
 )
 def test_tone_guard_lets_kind_or_fitting_replies_go(said, reply):

@@ -48,7 +48,9 @@ _HARD = re.compile(
 # January, so the allotment will have to wait" got "That's a good news! I'm glad your knee is
 # better." (a `make run` chat, stop 61); "The surgery went well!" is good news
 _PROCEDURE = re.compile(
-    r"\b(?:surgery|operation|biopsy|chemo\w*|in\s+hospital"
+    # not "in hospital": "He'll come down to look after Bruce while I'm in hospital." got "I'm sorry to
+    # hear about your son Callum." (the replay of that chat)
+    r"\b(?:surgery|operation|biopsy|chemo\w*"
     r"|(?:knee|hip|shoulder|joint|valve|cataracts?)\s+(?:replaced|replacement|surgery|op))\b",
     re.IGNORECASE,
 )
