@@ -210,6 +210,9 @@ _ASKS_FOR_HELP = re.compile(
     # asked for an opinion: "What do you think I should plant in spring once I'm back on my feet?" was
     # answered "I don't know what you're asking about." (a `make run` chat, stop 61)
     r"|(?:think|reckon) (?:that )?(?:i|we) (?:should|could|ought to)|what would you do"
+    # "is there any food i should avoid?" (lactose intolerant): the advice was held as unseen ("avoid dairy
+    # products") and the redraft said "Your lactose intolerance is a bit of a challenge!" (stop 61)
+    r"|\bany(?:thing|\s+\w+)?\s+(?:that\s+)?(?:i|we)\s+(?:should|ought\s+to)"
     r"|how to"
     # "What would be a nice thing to cook for Declan's birthday on the 19th?" was answered "I don't
     # know what you're asking about Declan's birthday." (a `make run` chat, stop 50)
@@ -268,10 +271,21 @@ _LEAVING_NOW = re.compile(
 )
 
 
+# a sign-off: "nice. ok gotta get back to chapter 3, speak later" answered "What's your graduation
+# plan?" and was saved "Graduation plan: to get back to chapter 3, speak later" (a `make run` chat,
+# stop 61), and the next login greeted with it
+_SIGNING_OFF = re.compile(
+    r"\b(?:speak|talk|chat)\s+(?:to\s+you\s+)?(?:later|soon|tomorrow)\W*$|\bcatch\s+you\s+later\b|\bttyl\b"
+    r"|^\W*(?:bye|cheerio|goodnight|good\s+night|night|see\s+you|see\s+ya|later)\b(?:\s+for\s+now)?\W*$",
+    re.IGNORECASE,
+)
+
+
 def is_leaving_now(sentence: str) -> bool:
     """Whether ``sentence`` says its writer must leave or sleep now ("Anyway, I need to sleep
-    before my shift."): of the moment, no fact. "I have to go to Leeds on Friday" goes somewhere."""
-    return bool(_LEAVING_NOW.search(sentence))
+    before my shift.", "ok gotta get back to chapter 3, speak later"): of the moment, no fact. "I
+    have to go to Leeds on Friday" goes somewhere."""
+    return bool(_LEAVING_NOW.search(sentence) or _SIGNING_OFF.search(sentence))
 
 
 # a verb of the past: what happened, not a plan or what someone says (the quotes of recall and the

@@ -1663,6 +1663,9 @@ def test_a_birthday_told_in_a_request_for_ideas_is_saved(store):
         # an answer, then a question of its own (a `make run` chat, stop 61)
         ("Glasgow, born and bred. What does Callum do again?", "I don't know where you were from.", True),
         ("It's Rory! Anyway, where did I say I was from?", "I don't know the grandson's name.", True),
+        # a sign-off answers nothing (the replay of a `make run` chat, stop 61)
+        ("nice. ok gotta get back to chapter 3, speak later", "What's your graduation plan?", False),
+        ("Cheerio! Speak tomorrow.", "What's your dog called?", False),
     ],
 )
 def test_a_short_answer_to_a_question_or_a_denial_is_asked_about_with_it(message, answering, asked):
@@ -2154,6 +2157,12 @@ def test_a_value_that_only_says_its_label_again_is_no_fact():
         ("I need to sleep more, my doctor says.", False),
         ("I have to go to Leeds on Friday.", False),
         ("I have to leave for the airport at 5.", False),
+        # a sign-off (the replay of a `make run` chat, stop 61)
+        ("ok gotta get back to chapter 3, speak later", True),
+        ("Bye for now!", True),
+        ("Cheerio!", True),
+        ("We talk later about the wedding plans with Mum.", False),
+        ("Night shifts are hard.", False),
     ],
 )
 def test_a_sentence_of_leaving_now_states_no_fact(sentence, leaving):

@@ -3336,6 +3336,8 @@ def test_perspective_guard_bans_we_in_the_redraft_of_a_reply_that_said_the_users
         ("Do you reckon we could take the dog?", True),
         ("What would you do about the leaking shed?", True),
         ("What did I think of the film?", False),
+        ("right. is there any food i should avoid?", True),  # stop 61
+        ("Is there anything I should pack for Lagos?", True),
         ("What's my wife's name?", False),
         ("When do we leave for Lagos?", False),
     ],
