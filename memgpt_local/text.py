@@ -597,10 +597,13 @@ TWO_WORD_KIN: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 def names_the_relative(text: str, question: str) -> bool:
     """Whether ``text`` speaks of a relative the question names in one word in the two it takes
     to say them otherwise ("niece": a sister's or brother's baby, daughter or child)."""
-    said = set(words(text))
+    said = words(text)
     for word in set(words(question)) & TWO_WORD_KIN.keys():
         relatives, children = TWO_WORD_KIN[word]
-        if said & relatives and said & children:
+        # two words, not one in both kinds: "Son: Callum" says no grandson (a `make run` chat, stop 61)
+        related = [i for i, w in enumerate(said) if w in relatives]
+        young = [i for i, w in enumerate(said) if w in children]
+        if any(i != j for i in related for j in young):
             return True
     return False
 
@@ -622,13 +625,23 @@ def lines_about(question: str, lines: Sequence[tuple[str, str]], *, theirs: bool
         asked.discard("name")
     heard = set(words(question))
     found = []
+    # whose a line under a name's "'s" is, by the relation a line files them under: "Callum's son: Rory"
+    # beside "Son: Callum" is a son's son, a grandson (a `make run` chat, stop 61)
+    filed = {
+        value.split(",")[0].strip().split(" ")[0]: label_word
+        for _, line in lines
+        for label_word, _, value in [line.partition(":")]
+        if label_word.strip().lower() in RELATIONS and value.strip()[:1].isupper()
+    }
     for label, line in lines:
         # a breed in the value says the kind too: "Home: Leeds (shared flat with Pepper, a very vocal
         # Siamese)" was denied to "what's my cat called again?" (a `make run` chat, stop 50)
         about = label_topics(line.partition(":")[0]) | {
             kind for kind, breeds in BREEDS.items() if breeds & set(words(line.partition(":")[2]))
         }
-        if _shares_a_word(asked, heard, line) or heard & about or names_the_relative(line, question):
+        owner = re.match(rf"^\s*([{UPPER}][{LOWER}]+)['’]s\s", line)
+        whose = f"{filed[owner[1]].strip()} " if owner and owner[1] in filed else ""
+        if _shares_a_word(asked, heard, line) or heard & about or names_the_relative(whose + line, question):
             found.append(f"[{label}] {line}")
     return found + their_lines(found, lines) if theirs else found
 
@@ -645,8 +658,10 @@ def _shares_a_word(asked: set[str], heard: set[str], line: str) -> bool:
     ("Teaching" for "Work: Teacher") still does."""
     shared = asked & stems(line)
     label, _, value = line.partition(":")
-    names = {w.lower() for w in _CAPITALISED.findall(value)}
-    plain = stems(label) | stems(_CAPITALISED.sub(" ", value))
+    # a name's "'s" in the label is a name too: "called" is no word of "Callum's son" (stop 61)
+    owner = re.match(rf"^\s*([{UPPER}][{LOWER}]+)['’]s\b", label)
+    names = {w.lower() for w in _CAPITALISED.findall(value)} | ({owner[1].lower()} if owner else set())
+    plain = stems(label[owner.end() :] if owner else label) | stems(_CAPITALISED.sub(" ", value))
     by_name = shared - plain
     if shared != by_name:
         return True

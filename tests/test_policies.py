@@ -562,6 +562,11 @@ def test_denial_guard_shows_what_memory_holds_about_the_question_once():
         "[human] Pet: Gollse",
     ]
     assert lines_about("Where did I go to university?", gig) == []  # "where" alone is no topic
+    # a grandson under his parent's name, by the relation that parent is filed under; "Son: Callum" alone
+    # is no grandson, and "called" is no word of "Callum's" (the replay of a `make run` chat, stop 61)
+    family = [("human", "Son: Callum, lives in Aberdeen"), ("human", "Callum's son: Rory, four")]
+    assert lines_about("Right. And what's my grandson called again?", family) == ["[human] Callum's son: Rory, four"]
+    assert lines_about("What's my niece called?", family) == []
     # where the user is from asks where home is (a `make run` chat, stop 61)
     glasgow = [*core[1:], ("human", "Home: Glasgow")]
     for asked in ("where did I say I was from?", "Where am I from, do you remember?", "where do I come from?"):
