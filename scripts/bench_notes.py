@@ -10,7 +10,9 @@ said on one Thursday (``WHEN``):
 - ``plans``, ``plans-held``: plans said with a relative day ("next Saturday", "tomorrow"), which
   must be saved with that day resolved forward (the fact holds the date: "greyhound 2026-12-05");
 - ``plans-dates``: plans said with a month, a day of a month or a bare weekday in the present
-  simple ("starts primary school in September"), written at stop 32 and never tuned on.
+  simple ("starts primary school in September"), written at stop 32 and never tuned on;
+- ``family-held`` (and the other ``-held`` sets): the kinds of message a stop's `make run` chats went
+  wrong on, in other words than the chats', never tuned on.
 
 A case is a message, the saved lines before it, the facts a careful reader would write (each a
 set of words that must all occur in one written line) and words no line may hold (a fact the
@@ -716,6 +718,66 @@ SETS: dict[str, tuple[Case, ...]] = {
             "Off to Berlin to see my brother on the 12th, first time in two years!",
             ("berlin 12th",),
             ("2028",),
+        ),
+    ),
+    # stop 61: the kinds of message three `make run` users' notes went wrong on, in other words than
+    # theirs (a home said after a job, a relative's relative, a child said as someone else's, a fact
+    # told as a label and "yes", a lowercase month, "never been", filler, an answer before a question,
+    # a sign-off); never tuned on
+    "family-held": (
+        case(
+            (), "Hiya, I'm Shona, a retired nurse from Dundee, and I sing in a choir on Thursdays.", ("shona", "dundee")
+        ),
+        case(
+            ("Name: Shona", "Daughter: Kirsty, lives in Perth"),
+            "Kirsty's husband Euan has just started as a firefighter.",
+            ("kirsty husband euan",),
+        ),
+        case(
+            ("Name: Shona", "Son: Gregor"),
+            "Gregor moved to Inverness with his partner Lewis last spring.",
+            ("gregor inverness", "partner lewis"),
+            ("inverness's",),
+        ),
+        case(
+            ("Name: Shona", "Son: Gregor"),
+            "Gregor and his wife Ailsa had a baby girl last week. They've called her Maisie.",
+            ("maisie",),
+            ("^daughter: maisie",),
+        ),
+        case(
+            ("Name: Shona", "Son: Gregor, lives in Inverness"),
+            "Gregor's got a new job, he's a paramedic now, four days on and four off.",
+            ("gregor paramedic",),
+            ("son's",),
+        ),
+        case(
+            ("Name: Shona",),
+            "my dissertation is due end of april and my flatmate keeps eating my cheese lol",
+            ("dissertation 2027-04",),
+            (": yes",),
+        ),
+        case(
+            ("Name: Shona",),
+            "my dad's flying in from toronto for christmas, he's never seen snow in scotland",
+            ("dad toronto",),
+            ("country",),
+        ),
+        case(
+            ("Name: Shona",), "I'm dreading it to be honest, my first flight in twelve years.", (), ("2038", "honest")
+        ),
+        case(
+            ("Name: Shona",),
+            "Inverness, born and bred. Anyway what's the weather like up there?",
+            ("inverness",),
+            answering="I don't know where you're from.",
+        ),
+        case(
+            ("Name: Shona", "Son: Gregor"),
+            "lovely. right, gotta dash, speak soon",
+            (),
+            ("dash", "speak"),
+            answering="What are your plans for the weekend?",
         ),
     ),
 }
