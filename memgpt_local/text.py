@@ -555,13 +555,13 @@ def kinds_named(text: str) -> set[str]:
 
 # "where did I say I was from?" asks where home is: no line says "from" (a `make run` chat, stop 61:
 # "Home: Glasgow" saved, the reply "I know you said you were born in Aberdeen, but ...")
-FROM_WHERE = re.compile(r"\bwhere\b[^.!?]*?\b(?:from)\b", re.IGNORECASE)
+_FROM_WHERE = re.compile(r"\bwhere\b[^.!?]*?\bfrom\b", re.IGNORECASE)
 
 
 def topic_words(question: str) -> str:
     """``question`` with its idioms said as the topic they ask about: "for a living" is work,
     "see ... live" a gig (not a home), "coming over" a visit, "where ... from" a home."""
-    question = FROM_WHERE.sub(lambda m: f"{m[0]} home hometown", question)
+    question = _FROM_WHERE.sub(lambda m: f"{m[0]} home hometown", question)
     question = _COMING_OVER.sub("coming to visit", question)
     question = _ARRIVING.sub(r"\g<0> arrive", question)
     return _SEEN_LIVE.sub(r"\1gig", _FOR_A_LIVING.sub("for work", question))
@@ -628,10 +628,9 @@ def lines_about(question: str, lines: Sequence[tuple[str, str]], *, theirs: bool
     # whose a line under a name's "'s" is, by the relation a line files them under: "Callum's son: Rory"
     # beside "Son: Callum" is a son's son, a grandson (a `make run` chat, stop 61)
     filed = {
-        value.split(",")[0].strip().split(" ")[0]: label_word
+        m["name"]: m["relation"]
         for _, line in lines
-        for label_word, _, value in [line.partition(":")]
-        if label_word.strip().lower() in RELATIONS and value.strip()[:1].isupper()
+        if (m := _FILED_AS_RELATION.match(line)) and m["relation"].lower() in RELATIONS
     }
     for label, line in lines:
         # a breed in the value says the kind too: "Home: Leeds (shared flat with Pepper, a very vocal
@@ -639,14 +638,16 @@ def lines_about(question: str, lines: Sequence[tuple[str, str]], *, theirs: bool
         about = label_topics(line.partition(":")[0]) | {
             kind for kind, breeds in BREEDS.items() if breeds & set(words(line.partition(":")[2]))
         }
-        owner = re.match(rf"^\s*([{UPPER}][{LOWER}]+)['’]s\s", line)
-        whose = f"{filed[owner[1]].strip()} " if owner and owner[1] in filed else ""
+        owner = _NAMES_OWN.match(line)
+        whose = f"{filed[owner[1]]} " if owner and owner[1] in filed else ""
         if _shares_a_word(asked, heard, line) or heard & about or names_the_relative(whose + line, question):
             found.append(f"[{label}] {line}")
     return found + their_lines(found, lines) if theirs else found
 
 
 _CAPITALISED = re.compile(rf"\b[{UPPER}][{LOWER}]+\b")
+_FILED_AS_RELATION = re.compile(rf"^\s*(?P<relation>\w+)\s*:\s*(?P<name>[{UPPER}][{LOWER}]+)\b")  # "Son: Callum"
+_NAMES_OWN = re.compile(rf"^\s*([{UPPER}][{LOWER}]+)['’]s\b")  # a label under a name's "'s": "Callum's son"
 NAME_PREFIX = 5  # letters a word must share with a name for the two to be one
 
 
@@ -659,7 +660,7 @@ def _shares_a_word(asked: set[str], heard: set[str], line: str) -> bool:
     shared = asked & stems(line)
     label, _, value = line.partition(":")
     # a name's "'s" in the label is a name too: "called" is no word of "Callum's son" (stop 61)
-    owner = re.match(rf"^\s*([{UPPER}][{LOWER}]+)['’]s\b", label)
+    owner = _NAMES_OWN.match(label)
     names = {w.lower() for w in _CAPITALISED.findall(value)} | ({owner[1].lower()} if owner else set())
     plain = stems(label[owner.end() :] if owner else label) | stems(_CAPITALISED.sub(" ", value))
     by_name = shared - plain

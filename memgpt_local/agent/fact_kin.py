@@ -13,6 +13,7 @@ from memgpt_local.agent.fact_owners import (
     POSSESSED,
     RELATION_PATTERN,
     individual,
+    individuals,
     leading_name,
 )
 from memgpt_local.text import FIRST_PERSON, LOWER, RELATIONS, UPPER, sentences, words
@@ -52,7 +53,7 @@ def by_their_name(lines: Sequence[str], saved: Sequence[str]) -> list[str]:
     for line in [*saved, *lines]:
         label, _, value = line.partition(":")
         one = individual(line)
-        if one is not None and len(re.findall(rf"\b[{UPPER}][{LOWER}]+\b", value.partition(",")[0])) == 1:
+        if one is not None and len(_NAME.findall(value.partition(",")[0])) == 1:
             named.setdefault(label.strip().lower(), set()).add(leading_name(value) or one)
     out = []
     for line in lines:
@@ -66,6 +67,7 @@ def by_their_name(lines: Sequence[str], saved: Sequence[str]) -> list[str]:
     return out
 
 
+_NAME = re.compile(rf"\b[{UPPER}][{LOWER}]+\b")  # a capitalised word: a name or a place
 _THEIR_RELATIVE = re.compile(
     rf"\b(?P<owner>[{UPPER}][{LOWER}]+)['’]s\s+(?P<relation>(?i:{RELATION_PATTERN}))(?:{CALLED})?\s*,?\s+"
     rf"(?P<name>[{UPPER}][{LOWER}]+)\b"
@@ -85,9 +87,7 @@ def _relatives_said(said: str, filed: set[str]) -> list[tuple[str, str, str]]:
     found = [(m["owner"], m["relation"].lower(), m["name"]) for m in _THEIR_RELATIVE.finditer(said)]
     for sentence in sentences(said):
         for match in _HER_RELATIVE.finditer(sentence):
-            before = [
-                w for w in re.findall(rf"\b[{UPPER}][{LOWER}]+\b", sentence[: match.start()]) if w.lower() in filed
-            ]
+            before = [w for w in _NAME.findall(sentence[: match.start()]) if w.lower() in filed]
             if len(set(before)) == 1:
                 found.append((before[0], match["relation"].lower(), match["name"]))
     return found
@@ -101,7 +101,7 @@ def relatives_of_theirs(lines: Sequence[str], saved: Sequence[str], said: str) -
     else under that relation goes: "Boston's husband: Mark" for "My daughter Siobhan lives in
     Boston with her husband Mark" (the same chat)."""
     known = [*saved, *lines]
-    filed = {one for one in map(individual, known) if one is not None}
+    filed = individuals(known)
     out = list(lines)
     for owner, relation, name in _relatives_said(said, filed):
         if owner.lower() not in filed or name.lower() in filed or relation not in RELATIONS:
@@ -134,8 +134,7 @@ def children_of_theirs(lines: Sequence[str], saved: Sequence[str], said: str) ->
     you have a son named Rory" (a `make run` chat, stop 61). Where the sentences that name the
     child say no "I", "my" or "we" but "they", "his" or "her", the child is of the one filed person
     they or the sentence before name: "Callum's son: Rory, four"."""
-    known = [*saved, *lines]
-    filed = {one for one in map(individual, known) if one is not None}
+    filed = individuals([*saved, *lines])
     told = sentences(said)
     out = []
     for line in lines:
@@ -153,9 +152,7 @@ def children_of_theirs(lines: Sequence[str], saved: Sequence[str], said: str) ->
         ):
             out.append(line)
             continue
-        parents = {
-            w for s in others for w in re.findall(rf"\b[{UPPER}][{LOWER}]+\b", s) if w.lower() in filed - {child}
-        }
+        parents = {w for s in others for w in _NAME.findall(s) if w.lower() in filed - {child}}
         if len(parents) != 1:
             out.append(line)
             continue

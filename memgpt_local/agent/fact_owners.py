@@ -813,6 +813,11 @@ def individual(line: str) -> str | None:
     return name.lower() if name else None
 
 
+def individuals(lines: Sequence[str]) -> set[str]:
+    """The people and animals ``lines`` file (``individual``), lowercase."""
+    return {one for one in map(individual, lines) if one is not None}
+
+
 # words that say an animal is the user's: "my dog", "we adopted him", "a cat called Miso"
 _OWNERSHIP = re.compile(
     r"\b(?:my|our|ours|mine|have|has|had|got|get|getting|keep|keeps|kept|adopt\w*|own|owns|rescued|called|named)\b",
@@ -925,7 +930,7 @@ def refiled_by_themself(line: str, saved: Sequence[str], said: str) -> str | Non
     label, _, value = line.partition(":")
     if len(words(label)) > _SHORT_LABEL:
         return line  # a sentence cut into a label ("Sofie rode apony: by herself ..."): not a note of the user's
-    filed = {one for one in map(individual, saved) if one is not None}
+    filed = individuals(saved)
     named = {w for s in sentences(said) if _THEMSELF.search(s) for w in words(s) if w in filed}
     if len(named) != 1:
         return None
@@ -982,7 +987,7 @@ def their_news(lines: Sequence[str], saved: Sequence[str], said: str) -> list[st
     not of the user: "Bad news, Bran passed away on Sunday." beside "Collie: Bran" was saved as
     "Death: Sunday" (a `make run` chat, stop 50); "Bran's death: Sunday" is his, and is shown
     beside his line."""
-    filed = {one for one in map(individual, saved) if one is not None}
+    filed = individuals(saved)
     animals = {individual(line) for line in saved if _animal_label(line.partition(":")[0])} - {None}
     out = []
     for line in lines:

@@ -54,7 +54,6 @@ from memgpt_local.memory.dates import MONTHS
 from memgpt_local.schemas import NewMessage, SearchHit
 from memgpt_local.text import (
     BARE_LABEL_STEMS,
-    FROM_WHERE,
     LABEL_TOPICS,
     LOWER,
     PETS,
@@ -110,6 +109,15 @@ _PARTICLES = frozenset("over round around off away out".split())
 _NOT_SUBJECT = frozenset(stem(w) for w in WHEN_WORDS | SENTENCE_OPENERS | _A_WHILE_AGO | _PARTICLES)
 
 
+def _read_in(question: str) -> set[str]:
+    """The stems ``text.topic_words`` reads into ``question``'s idioms that it does not say ("visit"
+    for "coming over", "home" for "where ... from")."""
+    return {stem(w) for w in words(topic_words(question))} - {stem(w) for w in words(question)}
+
+
+_HOME_READ_IN = frozenset({stem("home"), stem("hometown")})
+
+
 def subject_of(question: str, as_meant: bool = False) -> set[str]:
     """The stems a question about the user asks about, less the words of when ("last Tuesday":
     a date search finds messages that never say it), of greeting ("hello there, what ...") and
@@ -122,7 +130,7 @@ def subject_of(question: str, as_meant: bool = False) -> set[str]:
         return set()
     said = topic(topic_words(question)) | (set() if as_meant else topic(question))
     # "where am I from?" is read as a home for core memory's lines; a message found says "from Glasgow"
-    said -= ({stem("home"), stem("hometown")} - topic(question)) if FROM_WHERE.search(question) else set()
+    said -= _read_in(question) & _HOME_READ_IN
     subject = said - _NOT_SUBJECT - BARE_LABEL_STEMS
     return set() if subject & _CONVERSATION else subject
 
@@ -411,7 +419,7 @@ def detail_left(question: str, lines: list[str]) -> set[str]:
         # nor is the word an idiom is read as ("coming over" as "visit"): "when is my mum coming over
         # again?" under "Mum: flying over from Kumasi for graduation in July (2027-07)" was denied (a
         # `make run` chat, stop 61)
-        left -= {stem(w) for w in words(topic_words(question))} - {stem(w) for w in words(question)}
+        left -= _read_in(question)
         # and the verb after "does my brother": "So when does my brother leave for Canada?" asks that day
         # (where or what they "work", "live" or "teach" is what a line must say)
         asked_from = _ASKED_FROM.search(question)
