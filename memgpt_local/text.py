@@ -20,7 +20,7 @@ STOPWORDS = frozenset(
 # capitalised because they open a sentence, never names ("Hello, Dana!")
 SENTENCE_OPENERS = frozenset(
     "hello hi hey thanks thank sure great sorry welcome okay good well yes absolutely certainly dear glad "
-    "nice wonderful congratulations wow here there this that these those your you what".split()
+    "nice wonderful congratulations wow here there this that these those your you what anyway anyhow btw".split()
 )
 
 _WORD = re.compile(r"\w+")
@@ -484,6 +484,7 @@ _YOUNG = frozenset(
 )
 _FOOD_AVOIDED = "allergic allergy allergies intolerant intolerance eat food foods avoid take"
 _OPERATION_WORDS = "operation operations op surgery surgeries procedure hospital"
+_WEDDING_WORDS = "wedding weddings married marry marriage bride groom"
 LABEL_TOPICS = {
     **{label: _TRIP_WORDS for label in ("trip", "travel", "destination", "holiday", "vacation", "journey", "flight")},
     **{animal: "pet pets animal animals" for animal in PETS},
@@ -518,6 +519,15 @@ LABEL_TOPICS = {
     # "Do you remember when my operation is?" under "Knee replacement scheduled: January 14th" was
     # denied: only "Health: ... after the operation" was shown (a `make run` chat, stop 61)
     **{label: _OPERATION_WORDS for label in ("surgery", "operation", "op", "procedure", "replacement", "transplant")},
+    # "do you remember what my role is at the wedding?" was denied beside "my little sister Anjali is
+    # getting married in June and I'm the maid of honour" (a `make run` chat, stop 62)
+    **{
+        label: _WEDDING_WORDS
+        for label in (
+            *_WEDDING_WORDS.split(),
+            *"marrying engaged engagement fiance fiancee fiancé fiancée bridesmaid bridesmaids honour honor".split(),
+        )
+    },
     "band": "gig gigs concert concerts music",
     "music": "gig gigs concert concerts band",
 }
@@ -545,6 +555,13 @@ DEATH = re.compile(r"\b(?:passed\s+away|passed\s+on|died|lost)\b", re.IGNORECASE
 def label_topics(label: str) -> set[str]:
     """The words people ask about a line labelled ``label`` with (``LABEL_TOPICS``)."""
     return {w for word in words(label) for w in LABEL_TOPICS.get(word, "").split()}
+
+
+def said_otherwise(word: str) -> list[str]:
+    """The other labels ``LABEL_TOPICS`` asks about with the same words as ``word``: "married",
+    "bride", "maid of honour"'s "honour" for "wedding", "job" and "career" for "work"."""
+    topics = LABEL_TOPICS.get(word)
+    return [label for label, said in LABEL_TOPICS.items() if topics is not None and said == topics and label != word]
 
 
 def kinds_named(text: str) -> set[str]:

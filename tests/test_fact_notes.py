@@ -1957,6 +1957,12 @@ def test_someone_elses_relative_and_an_answer_about_someone_are_theirs():
     assert their_relations(["Spouse: Chloé"], said, "Marguerite") == ["Julien's wife: Chloé"]
     assert their_relations(["Sister: Eva"], "My wife Ana and her sister Eva came.", "Tom") == ["Ana's sister: Eva"]
     assert their_relations(["Wife: Ana"], "My wife Ana and her sister Eva came.", "Tom") == ["Wife: Ana"]
+    # a name after "in", "at" or "from" is a place, not whose: "Cardiff's husband: Owain" (stop 61)
+    ceri = "My friend Ceri lives in Cardiff with her husband Owain."
+    assert their_relations(["Husband: Owain"], ceri, "Tom") == ["Ceri's husband: Owain"]
+    assert their_relations(["Husband: Owain"], "We drove to Cardiff with her husband Owain.", "Tom") == [
+        "Husband: Owain"
+    ]
     assert owned_as_denied(["Favorite dish: cassoulet"], denial, named, "Marguerite") == [
         "Henri's favorite dish: cassoulet"
     ]
@@ -2926,3 +2932,54 @@ def test_him_or_her_met_is_the_one_the_assistant_just_named(store):
     noter = FactNoter(store, backend, agent.id, FactNoteSettings(enabled=True))
     notes = noter.note(said, when=datetime(2026, 12, 7, 14), answering=before)
     assert notes.added == ["Flights: booked to visit Cian in April (2027-04) for two weeks"]
+
+
+def test_a_line_that_one_saved_line_says_all_of_is_not_saved_again():
+    """A `make run` chat (stop 62): "Destination: Seville" was saved beside "Travel: going to
+    Seville in April (2027-04) for Dev's 30th", and the user's "it's Seville!" to a denial as
+    "Partner Dev's 30th: Seville". What the user says of someone else, or more, is still saved."""
+    block = "Name: Priya\nPartner: Dev\nSister: Anjali, lives in Leeds"
+    travel = "Travel: going to Seville in April (2027-04) for Dev's 30th"
+    value, notes = merge(block, [travel, "Destination: Seville"], 2000, "")
+    assert notes.added == [travel]
+    for line in ["Partner Dev's 30th: Seville", "Trip: Seville", "Holiday: Seville in April"]:
+        assert merge(f"{block}\n{travel}", [line], 2000, "")[1].added == [], line
+    for line in ["Hotel: Seville", "Dev: turning 30 in April", "Work: Leeds", "Destination: Lisbon"]:
+        assert merge(f"{block}\n{travel}", [line], 2000, "")[1].added == [line], line
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["Sister: Anjali", "Sister's wedding: June", "Maid of honour: me"],  # the notes pass's words (stop 62)
+        ["Sister: Anjali", "Maid of honour: me"],
+    ],
+)
+def test_a_little_sisters_wedding_keeps_its_event_and_the_users_role_is_saved(store, lines):
+    """A `make run` chat (stop 62): "my little sister Anjali is getting married in June and I'm the
+    maid of honour, ..." saved "Sister: Anjali (in June, 2027-06)", the wedding lost ("my little
+    sister" named no one's plan), and "Maid of honour: me" was dropped as unsaid; asked at the
+    next login "do you remember what my role is at the wedding?", the reply was "I don't know"."""
+    from memgpt_local.runtime.scripted import ScriptedBackend
+
+    agent = ensure_agent(store, "priya", Settings())
+    store.core.set_value(agent.id, "human", "Name: Priya\nPartner: Dev")
+    noter = FactNoter(store, ScriptedBackend([json.dumps({"facts": lines})]), agent.id, FactNoteSettings(enabled=True))
+    said = (
+        "my little sister Anjali is getting married in June and I'm the maid of honour, "
+        "so that's a lot of planning on top of work"
+    )
+    assert noter.note(said, when=datetime(2026, 12, 7, 19, tzinfo=timezone.utc)).added == [
+        "Sister: Anjali, getting married in June (2027-06)",
+        "Role: maid of honour",
+    ]
+
+
+def test_a_role_is_the_users_only_where_they_call_themself_it():
+    from memgpt_local.agent.fact_lines import role_said
+
+    said = "Anjali is getting married and I'm the maid of honour."
+    assert role_said("Maid of honour: me", said) == "Role: maid of honour"
+    assert role_said("Best man: me", said) == "Best man: me"  # never said
+    assert role_said("Maid of honour: Anjali", said) == "Maid of honour: Anjali"
+    assert role_said("Treasurer: me", "I am the treasurer of the allotment society") == "Role: treasurer"

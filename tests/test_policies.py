@@ -1575,6 +1575,29 @@ def test_a_reply_that_sends_the_users_message_back_is_a_parrot_and_a_comment_on_
     assert not parrots("The capital of France is Paris.", "What's the capital of France?")
 
 
+def test_the_users_summing_up_said_back_is_agreeing_and_their_news_said_back_is_a_parrot():
+    """A `make run` chat (stop 62): "That's a lot of planning!" to "my little sister Anjali is
+    getting married in June and I'm the maid of honour, so that's a lot of planning on top of
+    work" was held as a copy; its redrafts were a refusal, "I don't know what you're asking
+    about" and "Thanks for telling me about your plans!"."""
+    from memgpt_local.agent.policy.repeat_guard import parrots
+
+    news = (
+        "my little sister Anjali is getting married in June and I'm the maid of honour, "
+        "so that's a lot of planning on top of work"
+    )
+    for agreeing in [
+        "That's a lot of planning!",
+        "Wow, that's a lot of planning on top of work.",
+        "That is a lot of planning!",
+    ]:
+        assert not parrots(agreeing, news), agreeing
+    assert parrots("Your little sister Anjali is getting married in June!", news)
+    assert parrots("My little sister Anjali is getting married in June.", news)
+    # a summing-up of the draft's own that copies what the user did not sum up is still a copy
+    assert parrots("It's a long day at work and I'm tired.", "It's a long day at work and I'm tired.")
+
+
 def test_internal_guard_holds_a_reply_that_speaks_of_functions_or_notices_once():
     from memgpt_local.agent.policy.internal_guard import InternalGuard
 
@@ -1777,6 +1800,22 @@ def test_later_promise_holds_a_promise_once_a_turn_and_never_at_login():
     assert policy.review(forced, draft("I don't know, but I can look it up."), FakeMemory()) is None
     asked.holds[policy.name] = 1  # once a turn: the second draft goes out
     assert policy.review(asked, draft("Sure, I'll think about it and get back to you."), FakeMemory()) is None
+
+
+def test_a_held_promise_to_search_bans_its_words_from_the_turns_later_drafts():
+    """A `make run` chat (stop 61): "... I'll search for it for you." was held, and the three
+    redrafts said it again, the last one going out as the whole reply."""
+    from memgpt_local.agent.policy.later_promise import LaterPromise, promised_words
+
+    turn = Turn(question="And what's my grandson called again?")
+    hold = LaterPromise().review(turn, draft("I don't know his name. I'll search for it for you."), FakeMemory())
+    assert hold is not None and hold.banned_words == ("search",)
+    held = step(0)
+    held.hold = hold
+    turn.add(held)
+    assert "search" in turn.banned_words()  # every later draft of the turn
+    assert promised_words("I'll look it up and check later.") == ("look", "check", "later")
+    assert promised_words("Sure, I'll think about it and get back to you.") == ()
 
 
 TIPS_THOUGHT = (
@@ -3911,3 +3950,100 @@ def test_nothing_found_reads_the_lines_of_the_users_people_for_their_family():
     turn = Turn(question="What do you know about my family?", event_id=100)
     NothingFound().start(turn, alone)
     assert turn.reply_start.startswith("I don't know")
+
+
+def test_nothing_found_reads_a_wedding_in_a_marriage_and_no_month_or_filler_as_the_subject():
+    """A `make run` chat (stop 62): "do you remember what my role is at the wedding?" was denied
+    beside "my little sister Anjali is getting married in June and I'm the maid of honour"; and
+    "anyway, where are me and Dev going in April?" beside "Travel: going to Seville in April
+    (2027-04) for Dev's 30th", asked of "anyway" and of "April" as if April were someone, and
+    the denial said "where you and your partner Dev is going"."""
+    from memgpt_local.agent.policy.nothing_found import NothingFound, not_known, owners_asked_of
+
+    said = [
+        hit(
+            1,
+            "my little sister Anjali is getting married in June and I'm the maid of honour",
+            kind="message",
+            role="user",
+        )
+    ]
+    memory = FakeMemory(entries=said, core=[("human", "Name: Priya"), ("human", "Sister: Anjali (in June, 2027-06)")])
+    for question in ["do you remember what my role is at the wedding?", "When is my sister's wedding again?"]:
+        turn = Turn(question=question, event_id=100)
+        assert NothingFound().start(turn, memory) == [], question
+        assert (turn.reply_reason, turn.reply_start) == (None, ""), question
+    # a question about a wedding nothing speaks of is still denied
+    bare = FakeMemory(entries=[hit(1, "I work nights at the hospital", kind="message", role="user")], core=memory.core)
+    unsaid = Turn(question="do you remember what my role is at the wedding?", event_id=100)
+    NothingFound().start(unsaid, bare)
+    assert unsaid.reply_start.startswith("I don't know")
+
+    travel = [
+        ("human", "Name: Priya"),
+        ("human", "Partner: Dev"),
+        ("human", "Travel: going to Seville in April (2027-04) for Dev's 30th"),
+    ]
+    for question in [
+        "I'm the maid of honour! anyway, where are me and Dev going in April?",
+        "Anyhow, where are we off to in April?",
+        "btw where are Dev and I going on Friday?",
+    ]:
+        turn = Turn(question=question, event_id=100)
+        NothingFound().start(turn, FakeMemory(core=travel))
+        assert (turn.reply_reason, turn.reply_start) == (None, ""), question
+    assert owners_asked_of("where are me and Dev going in April?") == {"dev"}
+    assert not_known("where are me and Dev going in April?") == "where you and Dev are going in April"
+    assert not_known("Where is my sister living?") == "where your sister is living"
+
+
+def test_a_request_for_ideas_the_user_says_was_misread_is_answered_again_with_ideas():
+    """A `make run` chat (stop 62): asked "any ideas for a hen do that isn't too expensive? she
+    hates clubbing", the model suggested quiet hens kept in a cage; told "haha no, a hen do is a
+    bachelorette party! not chickens", it answered "That's a great idea! I'm glad that you found
+    something that works for you."."""
+    from memgpt_local.agent.policy.ideas_given import IdeasGiven, corrects
+
+    hens = "Here are a few ideas: 1. A small, quiet hen that doesn't require much attention."
+    memory = FakeMemory(
+        context=[
+            msg(1, "user", "any ideas for a hen do that isn't too expensive? she hates clubbing"),
+            msg(2, "assistant", "ok", function_name="send_message", function_args={"message": hens}),
+        ]
+    )
+    policy = IdeasGiven()
+    turn = Turn(question="haha no, a hen do is a bachelorette party! not chickens", event_id=3)
+    (notice,) = policy.start(turn, memory)
+    assert 'misread their request ("any ideas for a hen do that isn\'t too expensive?")' in notice.content
+    assert turn.reply_start == "Sorry, my mistake! Here are a few ideas:" and turn.reply_reason
+    # a reply without ideas is held once; one with them goes out
+    assert policy.review(turn, draft("Sorry, my mistake! Here are a few ideas: glad to help!"), memory) is not None
+    turn.holds[policy.name] = 0
+    ideas = "Sorry, my mistake! Here are a few ideas: a spa afternoon, a cocktail class at home, a picnic."
+    assert policy.review(turn, draft(ideas), memory) is None
+    for message in ["I meant the film, not the book", "No, a hen do is a party.", "nope, I mean for my mum"]:
+        assert corrects(message), message
+    for message in ["No worries, thanks!", "no. that's all", "Nope!", "I know, right?", "thanks, not bad ideas"]:
+        assert not corrects(message), message
+    # after no request for ideas, a "no" is only a no
+    told = FakeMemory(context=[msg(1, "user", "I went to Leeds."), msg(2, "user", "x")])
+    plain = Turn(question="haha no, Leeds is a city, not a person", event_id=3)
+    assert policy.start(plain, told) == [] and plain.reply_start == ""
+
+
+def test_tone_guard_holds_a_reply_glad_that_someone_of_the_users_is_gone():
+    """A `make run` chat (stop 62): to "it's over thank god. my partner Dev has already left for work
+    so the flat is quiet, just me and our cat Mango" the reply was "That's great to hear! I'm glad
+    you're home and that your partner is gone."."""
+    from memgpt_local.agent.policy.tone_guard import ToneGuard, glad_they_are_gone
+
+    said = "it's over thank god. my partner Dev has already left for work so the flat is quiet"
+    turn = Turn(question=said)
+    rude = "That's great to hear! I'm glad you're home and that your partner is gone."
+    hold = ToneGuard().review(turn, draft(rude), FakeMemory())
+    assert hold is not None and "glad that your partner is gone" in hold.notice
+    kind = "Enjoy the quiet! I hope Dev has a good day at work."
+    assert ToneGuard().review(Turn(question=said), draft(kind), FakeMemory()) is None
+    assert glad_they_are_gone("I'm glad Dev has left for work") == "Dev"
+    for reply in ["I'm glad your cold is gone.", "I'm glad the rain has gone.", "I'm glad Dev is not away for long."]:
+        assert glad_they_are_gone(reply) == "", reply

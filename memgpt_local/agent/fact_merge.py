@@ -190,6 +190,28 @@ def _said_in_their_own_line(line: str, others: Sequence[str]) -> bool:
     return bool(told) and says <= told
 
 
+def _said_in_one_line(line: str, others: Sequence[str]) -> bool:
+    """Whether one of ``others`` says all that ``line`` says, less the relation of a person it
+    names that another line files ("partner" of "Partner: Dev") and a label's word told by its
+    topic ("destination" of a trip): "Partner Dev's 30th: Seville", the answer to "I don't know
+    where you and your partner Dev are going in April ...", and "Destination: Seville" beside
+    "Travel: going to Seville in April (2027-04) for Dev's 30th" (a `make run` chat, stop 62).
+    A line that files someone the line does not name says nothing of the user's own: "Home:
+    Leeds" is not "Sister: Anjali, lives in Leeds"."""
+    named = {name for other in others if (name := individual(other)) and re.search(rf"\b{name}\b", line, re.I)}
+    filing = {stem(w) for other in others if individual(other) in named for w in content_words(label_of(other) or "")}
+    value = {w for w in value_stems(line) if len(w) > 1} - filing
+    label = [w for w in content_words(line.partition(":")[0]) if len(w) > 1 and stem(w) not in filing]
+    for other in others:
+        if other == line or individual(other) not in (None, *named):
+            continue
+        told = _line_stems(other)
+        unsaid = [w for w in label if stem(w) not in told and not {stem(t) for t in label_topics(w)} & told]
+        if value and value <= told and not unsaid:
+            return True
+    return False
+
+
 _ISO_PART = re.compile(r"\b\d{4}(?:-\d{2}(?:-\d{2})?)?\b")
 
 
@@ -487,6 +509,7 @@ def merge(
             or any(_line_stems(line) <= _line_stems(new) for new in written)
             or _told_under_a_heading(line, [*current, *written, *lines])
             or _said_in_their_own_line(line, [*current, *written, *lines])
+            or _said_in_one_line(line, current)
         ):
             continue
         trip = moved_plan(line, current, said, today) if same is None else None

@@ -688,10 +688,20 @@ _THEIR_NAMED_RELATION = re.compile(
 )
 
 
+# a capitalised word after these is a place: "Ceri lives in Cardiff with her husband Owain" is Ceri's
+_AT_A_PLACE = re.compile(r"\b(?:in|at|from|to|near|into|around|outside|across)\s+$", re.IGNORECASE)
+
+
 def _owner_before(text: str) -> str | None:
-    """The last name in ``text``'s last sentence: whose "his wife" is."""
+    """The last name in ``text``'s last sentence, no place: whose "his wife" is. "Ceri lives in
+    Cardiff with her husband Owain" had filed "Cardiff's husband: Owain" (stop 61)."""
     told = sentences(text)
-    names = [w for w in re.findall(rf"\b[{UPPER}][{LOWER}]+\b", told[-1] if told else "") if w.lower() not in STOPWORDS]
+    last = told[-1] if told else ""
+    names = [
+        m[0]
+        for m in re.finditer(rf"\b[{UPPER}][{LOWER}]+\b", last)
+        if m[0].lower() not in STOPWORDS and not _AT_A_PLACE.search(last[: m.start()])
+    ]
     return names[-1] if names else None
 
 

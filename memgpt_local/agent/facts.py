@@ -470,10 +470,13 @@ def plan_said(clause: str, mention: Mention) -> str | None:
     return plan if plan and plan.lower() != mention.phrase.lower() else None
 
 
+_KIN_ADJECTIVE = r"(?:little|big|baby|kid|younger|older|elder|youngest|oldest|eldest|twin|wee)"
 # whose plan a clause tells: "my mum Grace is having hip surgery" (Grace), "my sister is visiting"
 # (sister); the user's own ("I'm flying") names nobody
 _PLAN_SUBJECT = re.compile(  # the relation in any case, a name with its capital
-    rf"\b(?i:my\s+(?P<relation>{RELATION_PATTERN}))(?:\s+(?P<named>[{UPPER}][{LOWER}]+))?"
+    # and the relation as people say it: "my little sister Anjali is getting married in June" was
+    # saved "Sister: Anjali (in June, 2027-06)", the wedding lost (a `make run` chat, stop 62)
+    rf"\b(?i:my\s+(?:{_KIN_ADJECTIVE}\s+)?(?P<relation>{RELATION_PATTERN}))(?:\s+(?P<named>[{UPPER}][{LOWER}]+))?"
     # or a verb of the present, kept in the plan: "my daughter Amina turns nine on Saturday" was
     # saved "Daughter: Amina (on Saturday, ...)", the birthday lost (a `make run` chat, stop 52)
     rf"(?:(?i:'s|\s+(?:is|are|was|has|will|'s))\b|\s+(?=[{LOWER}]{{2,}}(?<!ss)s\b))"

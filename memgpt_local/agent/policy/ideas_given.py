@@ -9,14 +9,20 @@ words back as a question. Earlier chats met the same ("What would you like to co
 could I cook for Tiago's birthday? He's vegetarian."). A reply gives an idea when one of its
 sentences, a statement or a "How about ...?", holds two words of its own: not the user's, and
 not the words of offering help.
+
+A request the user says was misread ("haha no, a hen do is a bachelorette party! not chickens"
+after the model had suggested hens) is asked again before the first step: a notice quotes it,
+and the reply begins "Sorry, my mistake! Here are a few ideas:" (``corrected_request``).
 """
 
 from __future__ import annotations
 
 import re
 
+from memgpt_local import events
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, reply_target
 from memgpt_local.agent.turn import Hold, Turn
+from memgpt_local.schemas import NewMessage
 from memgpt_local.text import asks_for_help, content_words, denies, is_question, sentences, stem, stems
 
 # words of offering, asking back and wishing well: they carry no idea
@@ -41,6 +47,8 @@ _SUGGESTS = re.compile(
 )
 IDEA_WORDS = 2  # words of its own a sentence needs to carry an idea
 IDEAS_START = "Here are a few ideas:"  # the redraft's forced first words
+MISREAD_START = "Sorry, my mistake!"  # the first words of the answer to a request misread
+MISREAD = "the user says their request was misread"
 
 
 # a statement of the assistant's own or a greeting carries no idea, nor does an apology: "I'm always looking for new
@@ -80,21 +88,70 @@ def gives_ideas(reply: str, asked: str) -> bool:
     return False
 
 
+# "haha no, a hen do is a bachelorette party! not chickens": a "no" that says what was meant
+_NO_THAT = re.compile(r"^\W*(?:(?:ha)+h?|lol|lmao|oh|ah|um+|erm+|hmm+)?[\s,!.]*(?:no+|nope|nah)\s*[,!.]", re.I)
+_WHAT_WAS_MEANT = re.compile(r"\b(?:not|meant?|is an?|are|means)\b", re.I)
+_I_MEANT = re.compile(r"\bI\s+(?:meant|mean|was\s+(?:asking|talking)\s+about)\b|\bnot\s+what\s+I\s+meant\b", re.I)
+
+
+def corrects(message: str) -> bool:
+    """Whether ``message`` tells the assistant it misread them: "haha no, a hen do is a
+    bachelorette party! not chickens", "I meant the film, not the book"."""
+    return bool(_I_MEANT.search(message) or (_NO_THAT.match(message) and _WHAT_WAS_MEANT.search(message)))
+
+
+def asks_for_ideas(message: str) -> str:
+    """The sentences of ``message`` that ask for ideas or advice, "" when none does: every one that
+    ends with "?" ("I want to bake something with her, any ideas?" speaks of its writer and so is
+    no question to ``questions``: a `make run` chat, stop 52) and a need for ideas stated ("I still
+    need ideas for something to bake with her though" got "I'm glad to hear that!", the same chat)."""
+    asked = " ".join(s for s in sentences(message) if s.endswith("?") or _WANTS_IDEAS.search(s))
+    return asked if asked and asks_for_help(asked) else ""
+
+
+def corrected_request(turn: Turn, memory: MemoryView) -> str:
+    """The user's request for ideas before the turn's message when that message tells the
+    assistant it misread it, else "". Asked "any ideas for a hen do that isn't too expensive?",
+    the model suggested quiet hens kept in a cage; told "haha no, a hen do is a bachelorette
+    party! not chickens", it answered "That's a great idea! I'm glad that you found something
+    that works for you." (a `make run` chat, stop 62)."""
+    if not turn.question or not corrects(turn.question):
+        return ""
+    earlier = [
+        m.content
+        for m in memory.in_context()
+        if m.role == "user" and turn.event_id is not None and m.id < turn.event_id
+    ]
+    return asks_for_ideas(earlier[-1]) if earlier else ""
+
+
 class IdeasGiven(Policy):
     name = "ideas_given"
+
+    def start(self, turn: Turn, memory: MemoryView) -> list[NewMessage]:
+        """A request for ideas the user says was misread is asked again: the reply gives them."""
+        request = corrected_request(turn, memory)
+        if not request:
+            return []
+        turn.reply_start = f"{MISREAD_START} {IDEAS_START}"
+        turn.require_reply(MISREAD)
+        return [
+            events.system_event(
+                "request misread",
+                f'For you, not the user: the user says you misread their request ("{request}"). Answer it '
+                "again now, as they meant it: give two or three concrete ideas in this reply.",
+                when=turn.clock(),
+            )
+        ]
 
     def review(self, turn: Turn, draft: Draft, memory: MemoryView) -> Hold | None:
         if draft.plan.last or turn.holds[self.name] or not turn.question:
             return None
-        # every sentence that ends with "?": "I want to bake something with her, any ideas?" speaks
-        # of its writer and so is no question to ``questions`` (a `make run` chat, stop 52)
-        # and a need for ideas stated: "I still need ideas for something to bake with her though"
-        # got "I'm glad to hear that!" (a `make run` chat, stop 52)
-        asked = " ".join(s for s in sentences(turn.question) if s.endswith("?") or _WANTS_IDEAS.search(s))
-        if not asked or not asks_for_help(asked):
+        asked = asks_for_ideas(turn.question) or corrected_request(turn, memory)
+        if not asked:
             return None
         written = draft.written_after(turn.reply_start)
-        if (denies(written) and not _NO_IDEAS.search(written)) or gives_ideas(written, turn.question):
+        if (denies(written) and not _NO_IDEAS.search(written)) or gives_ideas(written, f"{turn.question} {asked}"):
             return None
         # told to suggest, the redraft asked back again in the same words; made to start with the
         # ideas, the model goes on with them (a `make run` chat, stop 51)

@@ -9,7 +9,8 @@ I'll need to search for it later." and "I don't know, but I can look it up for y
 (bench_honesty, stop 40), after its memory had been searched. Held: a sentence in which the
 assistant says it will (or can, or needs to) search, look up, check, find out, think about it,
 get back or come back to the user. Its own doing in the turn ("I searched", "I'll remember
-that") is no promise. The redraft goes out whatever it says.
+that") is no promise. No later draft of the turn may say the promise's words of searching
+again (``promised_words``); the redraft goes out whatever else it says.
 """
 
 from __future__ import annotations
@@ -65,4 +66,18 @@ class LaterPromise(Policy):
             f"{reply_target(turn)}",
             "it promised to do it later",
             hide_draft=True,
+            banned_words=promised_words(sentence),
         )
+
+
+# the words a promise is made with that a later draft of the turn may not say again
+_PROMISED = ("search", "research", "look", "check", "later")
+
+
+def promised_words(sentence: str) -> tuple[str, ...]:
+    """The words of the promise ``sentence`` that no later draft of the turn may say: its
+    redrafts said it again, "I'll search for it for you. What's your grandson's name?" and then
+    "I'll search for it for you." through two more holds, and the last went out (a `make run`
+    chat, stop 61; the step's thought, "I need to search for this information.", was copied)."""
+    said = set(re.findall(r"[a-z]+", sentence.lower()))
+    return tuple(word for word in _PROMISED if word in said)

@@ -50,7 +50,7 @@ from memgpt_local.agent.policy.grounded_reply import asks_about_the_user, names_
 from memgpt_local.agent.policy.owner_guard import owned_by_another
 from memgpt_local.agent.policy.search_uncovered import topic
 from memgpt_local.agent.turn import StepRecord, Turn
-from memgpt_local.memory.dates import MONTHS
+from memgpt_local.memory.dates import MONTHS, WEEKDAYS
 from memgpt_local.schemas import NewMessage, SearchHit
 from memgpt_local.text import (
     BARE_LABEL_STEMS,
@@ -70,6 +70,7 @@ from memgpt_local.text import (
     names_the_relative,
     normalize_space,
     questions,
+    said_otherwise,
     sentences,
     statements,
     stem,
@@ -187,7 +188,12 @@ def subject_query(question: str, subject: set[str]) -> str:
     said = words(question) + words(topic_words(question))
     # and the relatives a niece is said by ("sister brother"), for the search's text leg
     kin = [w for k in said if k in TWO_WORD_KIN for w in sorted(TWO_WORD_KIN[k][0]) if not w.endswith("s")]
-    return " ".join(dict.fromkeys([*(w for w in said if stem(w) in subject and len(w) > 2), *kin]))
+    subject_words = [w for w in said if stem(w) in subject and len(w) > 2]
+    # and the words a message says it in that ``speaks_of`` reads as it: "role wedding" found none of
+    # "my little sister Anjali is getting married in June and I'm the maid of honour" by its words
+    # (a `make run` chat, stop 62)
+    otherwise = [other for w in subject_words for other in said_otherwise(w)]
+    return " ".join(dict.fromkeys([*subject_words, *kin, *otherwise]))
 
 
 # a question of how much is answered by a number, which never says "old": "Brother: Tom (34)"
@@ -361,9 +367,15 @@ def owners_asked_of(question: str) -> set[str]:
     return topic(topic_words(question)) & _OWNERS | names_said(question)
 
 
+# a month or a day is when, not whom: "where are me and Dev going in April?" asked of "April" too, and
+# was denied beside "Travel: going to Seville in April (2027-04) ..." (a `make run` chat, stop 62)
+_WHEN_NAMES = frozenset(day.lower() for day in (*MONTHS, *WEEKDAYS))
+
+
 def names_said(question: str) -> set[str]:
-    """The stems of the names ``question`` says past a sentence's first word ("callum", "canada")."""
-    return {stem(w.lower()) for w in names_and_numbers(question) if not w.isdigit()}
+    """The stems of the names ``question`` says past a sentence's first word ("callum", "canada"),
+    not those of months or days."""
+    return {stem(w.lower()) for w in names_and_numbers(question) if not w.isdigit() and w.lower() not in _WHEN_NAMES}
 
 
 _THIRD_PERSON = re.compile(r"\b(?:he|she|his|her|him|they|their|them)\b", re.I)
@@ -462,7 +474,8 @@ def holds_detail(text: str, left: set[str], question: str, amounts: bool = True)
     beside a word of the question ("My brother turned 34"). Only what people said gives an
     amount: a search result's "showing 1-1 of 1" beside "Brother: Quexfe" was taken for an age
     (bench_honesty seed 41)."""
-    if left & (stems(text) | stems(topic_words(text))):  # "coming to stay" is a visit
+    # "coming to stay" is a visit, "getting married" a wedding (a `make run` chat, stop 62)
+    if left & (stems(text) | stems(topic_words(text)) | {stem(w) for w in label_topics(text)}):
         return True
     asked = subject_of(question) - left
     return amounts and bool(_QUANTITY.search(question)) and _amount_of(amounts_of_the_kind(text, question), asked)
@@ -622,7 +635,7 @@ _YOURS = {"i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "you
 _ASKED_FROM = re.compile(r"\b(?:how\s+old|what|who|where|when|which)\b.*$", re.IGNORECASE | re.DOTALL)
 _HOW_OLD = re.compile(r"^(?:how\s+old|what\s+age)\s+(?:am\s+I|(?:is|are)\s+(?P<who>.+))(?:\s+now)?$", re.IGNORECASE)
 _WHAT_IS = re.compile(r"^(?i:what|who)(?:'s|\s+is|\s+are|\s+was)\s+(?P<what>(?:my|the|[A-Z][\w-]*'s)\s.+)$")
-_WHERE_IS = re.compile(r"^(?P<wh>where|when)(?:'s|\s+is|\s+are)\s+(?P<what>.+)$", re.IGNORECASE)
+_WHERE_IS = re.compile(r"^(?P<wh>where|when)(?:'s|\s+is|\s+(?P<are>are))\s+(?P<what>.+)$", re.IGNORECASE)
 _DOES = re.compile(
     r"^(?P<wh>where|what|when|who|how)\s+(?:(?P<do>do|did)\s+I|(?P<does>does|did)\s+(?P<who>(?:my\s+)?[\w']+(?:\s+(?-i:[A-Z])[\w'-]+)?))"
     r"\s+(?P<verb>[a-z]+)(?P<rest>.*)$",
@@ -716,12 +729,15 @@ def not_known(question: str) -> str:
     if (where := _WHERE_IS.match(said)) is not None:
         # the verb where it stands: "When is Cian heading off to Canada?" is "when Cian is heading off
         # to Canada", not "when Cian heading off to Canada is" (a `make run` chat, stop 60)
+        # and as many as it asks of: "where are me and Dev going" is "where you and Dev are going", not
+        # "... is going" (a `make run` chat, stop 62)
+        verb = "are" if where["are"] else "is"
         told = where["what"].split(" ")
         at = next((i for i, w in enumerate(told) if i and w.endswith("ing") and w.lower() not in _ING_NOUNS), None)
         if at is not None:
             before, after = " ".join(told[:at]), " ".join(told[at:])
-            return f"{where['wh'].lower()} {_yours(before)} is {_yours(after)}"
-        return f"{where['wh'].lower()} {_yours(where['what'])} is"
+            return f"{where['wh'].lower()} {_yours(before)} {verb} {_yours(after)}"
+        return f"{where['wh'].lower()} {_yours(where['what'])} {verb}"
     if (does := _DOES.match(said)) is not None:
         who = "you" if does["do"] else _yours(does["who"])
         verb = does["verb"].lower()

@@ -220,9 +220,38 @@ def parrots(draft: str, said: str, *, share: float = 0.6, min_words: int = 4) ->
     Paris" answers "What's the capital of France?"."""
     heard, written = words(statements(said)), words(draft)  # an answer may reuse its question's words
     run = longest_common_run(written, heard)
-    if run < min_words:
+    if run < min_words or agrees(written, heard):
         return False
     return run >= share * len(written) or (run >= share * len(heard) and len(written) <= 2 * len(heard))
+
+
+# how a person sums up their own news: "so that's a lot of planning on top of work"
+_INTERJECTIONS = frozenset("wow oh ooh yes yeah well gosh".split())
+_SUMMING_UP = (("that", "s"), ("it", "s"), ("what", "a"), ("such", "a"))
+
+
+def _contracted(said: list[str]) -> list[str]:
+    """``said`` with "that is" and "it is" as "that's" and "it's" are split: "that", "s"."""
+    out: list[str] = []
+    for word in said:
+        out.append("s" if word == "is" and out and out[-1] in ("that", "it") else word)
+    return out
+
+
+def agrees(written: list[str], heard: list[str]) -> bool:
+    """Whether ``written``, one short sentence, is the user's own summing-up of their news said
+    back ("That's a lot of planning!" to "... I'm the maid of honour, so that's a lot of
+    planning on top of work"): agreeing, as a friend does. Held as a copy, its three redrafts
+    were a refusal, "I don't know what you're asking about" and a bland "Thanks for telling me
+    about your plans!" (a `make run` chat, stop 62)."""
+    while written and written[0] in _INTERJECTIONS:  # "Wow, that's a lot of planning!"
+        written = written[1:]
+    written, heard = _contracted(written), _contracted(heard)  # "That is a lot" agrees with "that's a lot"
+    if len(written) > 10 or tuple(written[:2]) not in _SUMMING_UP:
+        return False
+    match = SequenceMatcher(None, written, heard, autojunk=False).find_longest_match(0, len(written), 0, len(heard))
+    # after their news, not the whole of what they said: "It's a long day at work and I'm tired." said back
+    return match.a == 0 and match.b > 0 and tuple(heard[match.b : match.b + 2]) in _SUMMING_UP
 
 
 NOTICE_RUN = 8  # words in a row of a hold's notice that make a draft a copy of it

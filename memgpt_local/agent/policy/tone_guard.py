@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import re
 
+from memgpt_local.agent.fact_owners import RELATION_PATTERN
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.policy.greet_by_name import human_lines
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.text import DEATH, LOWER, UPPER, is_question, sentences, statements
+from memgpt_local.text import DEATH, LOWER, UPPER, is_question, normalize_space, sentences, statements
 
 # words of a hard day, a worry or a loss
 _HARD = re.compile(
@@ -134,6 +135,26 @@ def glad_of_the_hard(greeting: str) -> str:
         if glad and hard:
             what = _THAT.search(sentence, glad.end())
             return (what["what"] if what else hard[0][0]).strip()
+    return ""
+
+
+# someone of the user's away: "your partner is gone", "Dev has left", "the kids are away"
+_GONE = re.compile(
+    rf"\b(?P<who>(?:your|the)\s+(?:{RELATION_PATTERN})s?|(?-i:[{UPPER}][{LOWER}]+))\s+(?:is|are|has|have|'s|was)\s+"
+    r"(?:already\s+|finally\s+)?(?:gone|left|away)\b",
+    re.IGNORECASE,
+)
+
+
+def glad_they_are_gone(reply: str) -> str:
+    """The one ``reply`` is glad is gone ("your partner"), else "": told "my partner Dev has already
+    left for work so the flat is quiet", the reply went "I'm glad you're home and that your partner
+    is gone." (a `make run` chat, stop 62)."""
+    for sentence in sentences(reply.replace("\u2019", "'")):
+        glad = _GLAD.search(sentence)
+        gone = _GONE.search(sentence, glad.end()) if glad else None
+        if gone is not None and not _NOT_SO.search(sentence[: gone.start()]):
+            return normalize_space(gone["who"])
     return ""
 
 
@@ -252,6 +273,14 @@ class ToneGuard(Policy):
                 f"Not sent: your reply says {turned[1]!r}, but the user said {turned[0]!r}. Reply again with a "
                 "short, kind comment on what they told you.",
                 "it said the user's news the other way round",
+                hide_draft=True,
+            )
+        if gone := glad_they_are_gone(draft.message):
+            return Hold(
+                self.name,
+                f"Not sent: your reply sounds glad that {gone} is gone, which reads as unkind to the user. Reply "
+                "again with a short, kind comment on what they told you.",
+                "it sounded glad that someone of theirs was gone",
                 hide_draft=True,
             )
         lost = mourned(turn.question, human_lines(memory))
