@@ -1043,7 +1043,7 @@ def test_takes_up_suggestion_needs_an_offer_and_a_sentence_not_about_the_user():
     ],
 )
 def test_an_animal_the_user_never_said_is_theirs_is_no_pet(lines, said, kept):
-    from memgpt_local.agent.fact_owners import owned_animals
+    from memgpt_local.agent.fact_animals import owned_animals
 
     assert owned_animals(lines, said) == kept
 
@@ -1068,7 +1068,7 @@ def test_an_animal_the_user_never_said_is_theirs_is_no_pet(lines, said, kept):
     ],
 )
 def test_a_person_filed_as_an_animal_goes_under_the_kind_known(lines, saved, said, written):
-    from memgpt_local.agent.fact_owners import people_not_animals
+    from memgpt_local.agent.fact_animals import people_not_animals
 
     assert people_not_animals(lines, saved, said) == written
 
@@ -2493,7 +2493,7 @@ def test_a_plan_moved_to_another_month_moves_its_saved_line():
 
 def test_an_animals_line_says_what_it_is_when_the_user_said_so():
     """ "our rescue greyhound Biscuit" was saved "Pet: Biscuit" (a `make run` chat, stop 55)."""
-    from memgpt_local.agent.fact_owners import animal_kinds
+    from memgpt_local.agent.fact_animals import animal_kinds
 
     said = "I live in Bristol with my partner Sam and our rescue greyhound Biscuit."
     assert animal_kinds(["Pet: Biscuit", "Partner: Sam"], said) == ["Pet: Biscuit, rescue greyhound", "Partner: Sam"]

@@ -41,7 +41,7 @@ def value_stems(line: str) -> set[str]:
 
 # "my wife Efua", "my wife, Efua", and "my wife's called Efua" (a `make run` chat, stop 59)
 CALLED = r"(?:['’]s\s+called|\s+is\s+called|\s+is\s+named|['’]s\s+name\s+is|\s+name\s+is)"
-_NAMED_RELATION = re.compile(
+NAMED_RELATION = re.compile(
     rf"\b(?i:my\s+(?P<relation>{RELATION_PATTERN})(?:{CALLED})?)\s*,?\s+(?P<name>[{UPPER}][{LOWER}]+)\b"
 )
 
@@ -56,7 +56,7 @@ def said_relations(lines: Sequence[str], said: str) -> list[str]:
     daughter Ines turns seven next Tuesday" a `make run` chat saved "Son: Ines" (the notes
     examples hold a son). A label's relation stays when the user said it, or when the user
     named the person in its line with no relation at all."""
-    called = {m["name"]: m["relation"].lower() for m in _NAMED_RELATION.finditer(said)}
+    called = {m["name"]: m["relation"].lower() for m in NAMED_RELATION.finditer(said)}
     heard = set(words(said))
     out = []
     for line in lines:
@@ -263,10 +263,10 @@ NOT_A_NAME = (
         "someone somebody everybody nobody work home".split()
     )
 )
-_PET_PATTERN = "(?:" + "|".join(sorted(PETS | {"pet"}, key=len, reverse=True)) + ")"
+PET_PATTERN = "(?:" + "|".join(sorted(PETS | {"pet"}, key=len, reverse=True)) + ")"
 # someone named with who they are to the user: "my partner Sam", "our rabbit, Biscuit"
-_MY_NAMED = re.compile(
-    rf"\b(?i:(?:my|our)\s+(?P<kind>{RELATION_PATTERN}|{_PET_PATTERN}))\s*,?\s+(?P<name>[{UPPER}][{LOWER}]+)\b(?!')"
+MY_NAMED = re.compile(
+    rf"\b(?i:(?:my|our)\s+(?P<kind>{RELATION_PATTERN}|{PET_PATTERN}))\s*,?\s+(?P<name>[{UPPER}][{LOWER}]+)\b(?!')"
 )
 
 
@@ -286,7 +286,7 @@ def named_people(lines: Sequence[str], saved: Sequence[str], said: str) -> list[
     replaced, both were gone, and "What's Sam's favourite board game?" was answered with a game
     from the assistant's own gift ideas (stop 47)."""
     out = list(lines)
-    for match in _MY_NAMED.finditer(said):
+    for match in MY_NAMED.finditer(said):
         kind, name = match["kind"].lower(), match["name"]
         if name.lower() in NOT_A_NAME or any(_files(line, name.lower(), kind) for line in [*saved, *out]):
             continue
@@ -792,17 +792,17 @@ def the_users_own(line: str, said: str) -> str:
     return f"{attribute[0].upper()}{attribute[1:]}{sep}{value}"
 
 
-_ANIMAL_WORDS = PETS | {"pet", "pets", "animal", "animals"}
+ANIMAL_WORDS = PETS | {"pet", "pets", "animal", "animals"}
 
 
-def _label_kinds(label: str) -> set[str]:
+def label_kinds(label: str) -> set[str]:
     """The words of ``label``, each also in the singular ("Horses" is a horse, "Ponies" a pony)."""
     said = words(label)
     return {*said, *(w[:-1] for w in said if w.endswith("s")), *(f"{w[:-3]}y" for w in said if w.endswith("ies"))}
 
 
-def _animal_label(label: str) -> bool:
-    return "'" not in label and bool(_label_kinds(label) & _ANIMAL_WORDS)
+def animal_label(label: str) -> bool:
+    return "'" not in label and bool(label_kinds(label) & ANIMAL_WORDS)
 
 
 def leading_name(value: str) -> str | None:
@@ -817,7 +817,7 @@ def individual(line: str) -> str | None:
     """The one person or animal ``line`` files under who they are to the user ("Husband: Rui,
     sound engineer", "Dog: Tinto"), lowercase; None for any other line."""
     label, colon, value = line.partition(":")
-    if not colon or "'" in label or not _label_kinds(label) & _OWNED:
+    if not colon or "'" in label or not label_kinds(label) & _OWNED:
         return None
     name = leading_name(value)
     return name.lower() if name else None
@@ -826,80 +826,6 @@ def individual(line: str) -> str | None:
 def individuals(lines: Sequence[str]) -> set[str]:
     """The people and animals ``lines`` file (``individual``), lowercase."""
     return {one for one in map(individual, lines) if one is not None}
-
-
-# words that say an animal is the user's: "my dog", "we adopted him", "a cat called Miso"
-_OWNERSHIP = re.compile(
-    r"\b(?:my|our|ours|mine|have|has|had|got|get|getting|keep|keeps|kept|adopt\w*|own|owns|rescued|called|named)\b",
-    re.IGNORECASE,
-)
-
-
-def owned_animals(lines: Sequence[str], said: str) -> list[str]:
-    """``lines`` less the animals the user never said are theirs. A vet's "I
-    work as a vet in a small practice outside Porto, mostly cats and dogs but sometimes goats"
-    was saved as "Pets: cats, dogs, goats" (a `make run` chat, stop 48). An animal line stays
-    when it names the animal, or when a sentence that speaks of it says whose it is ("my", "we
-    adopted", "called ...")."""
-    kept = []
-    for line in lines:
-        label, _, value = line.partition(":")
-        topic = {stem(w) for w in content_words(f"{label} {value}")} | {stem(w) for w in _label_kinds(label)}
-        speaking = [s for s in sentences(said) if topic & {stem(w) for w in words(s)}]
-        if not _animal_label(label) or leading_name(value) is not None or any(_OWNERSHIP.search(s) for s in speaking):
-            kept.append(line)
-    return kept
-
-
-# an animal named with what it is: "our rescue greyhound Biscuit", "my old tabby cat, Mango"
-# the name in any case: "live in tallinn with my cat pushok" (a `make run` chat, stop 59); only a line's own
-# value is looked up, so "my cat is ..." names nothing
-_ANIMAL_NAMED = re.compile(
-    rf"\b(?i:my|our)\s+(?P<kind>(?:[{LOWER}]+\s+){{0,2}}?(?i:{_PET_PATTERN}))\s*,?\s+(?P<name>[{UPPER}{LOWER}][{LOWER}]+)\b(?!')"
-)
-
-
-def animal_kinds(lines: Sequence[str], said: str) -> list[str]:
-    """``lines`` with an animal's line that holds only its name given what ``said`` says it is:
-    "our rescue greyhound Biscuit" was saved "Pet: Biscuit", and what kind of dog the user has
-    was nowhere (a `make run` chat, stop 55); it is "Pet: Biscuit, rescue greyhound"."""
-    kinds = {m["name"].lower(): normalize_space(m["kind"]).lower() for m in _ANIMAL_NAMED.finditer(said)}
-    out = []
-    for line in lines:
-        label, sep, value = line.partition(":")
-        name = value.strip()
-        kind = kinds.get(name.lower())
-        if not _animal_label(label) or kind is None or set(kind.split()) <= set(words(label)):
-            out.append(line)
-            continue
-        out.append(f"{label}{sep} {name}, {kind}")
-    return out
-
-
-def people_not_animals(lines: Sequence[str], saved: Sequence[str], said: str) -> list[str]:
-    """``lines`` with a person the user named by relation, filed under an animal, put under that
-    relation. Told "My husband Rui is a sound engineer" beside a greyhound,
-    the notes pass wrote "Pet: Rui (sound engineer)", and the next message's "Rui's working on a
-    film soundtrack right now" replaced "Pet: Tinto (greyhound)" with "Pet: Rui (working on a film
-    soundtrack)" (a `make run` chat, stop 48): the dog was gone. A one-word label takes the
-    relation; a longer one ("Adopted dog: Rui") is dropped."""
-    called = {m["name"].lower(): m["relation"].capitalize() for m in _NAMED_RELATION.finditer(said)}
-    for line in saved:  # and one a saved line files: "Pet: Tinto (lazy)" beside "Dog: Tinto (greyhound)"
-        label, _, value = line.partition(":")
-        name = leading_name(value)
-        if name and individual(line):
-            called.setdefault(name.lower(), label.strip())
-    animals = {m["name"].lower() for m in _MY_NAMED.finditer(said) if m["kind"].lower() in _ANIMAL_WORDS}
-    kept = []
-    for line in lines:
-        label, sep, value = line.partition(":")
-        name = leading_name(value)
-        relation = called.get(name.lower()) if name else None
-        if not _animal_label(label) or relation in (None, label.strip()) or name is None or name.lower() in animals:
-            kept.append(line)
-        elif len(words(label)) == 1:
-            kept.append(f"{relation}{sep}{value}")
-    return kept
 
 
 # words that make a sentence today's news, not a lasting fact
@@ -927,7 +853,7 @@ def another_ones_doing(line: str) -> bool:
     time" was joined to the user's "Hobby: learning Spanish; riding a pony by herself" (a
     `make run` chat, stop 60). The user speaks of themself as "I", never "herself"."""
     label, colon, value = line.partition(":")
-    return bool(colon) and "'" not in label and not _label_kinds(label) & _OWNED and bool(_THEMSELF.search(value))
+    return bool(colon) and "'" not in label and not label_kinds(label) & _OWNED and bool(_THEMSELF.search(value))
 
 
 def refiled_by_themself(line: str, saved: Sequence[str], said: str) -> str | None:
@@ -958,7 +884,7 @@ def news_of_a_saved_one(line: str, saved: Sequence[str], said: str) -> bool:
         return False
     # a saved line files them when it names them under a relation or an animal: "Pet: Ginger cat, Pierogi"
     files = (old.partition(":") for old in saved)
-    if not any("'" not in lab and _label_kinds(lab) & _OWNED and named in words(value) for lab, _, value in files):
+    if not any("'" not in lab and label_kinds(lab) & _OWNED and named in words(value) for lab, _, value in files):
         return False
     told = {stem(w) for w in content_words(value)}
     holding = [s for s in sentences(said) if told & {stem(w) for w in words(s)}]
@@ -988,7 +914,7 @@ _DATE_NOTE = re.compile(r"\s*\([^()]*\d{4}[^()]*\)")
 
 
 # a label of some pet's, not one by name: "Pet's condition", "Dog's vet"
-_ANY_PETS = re.compile(rf"^(?i:{_PET_PATTERN})['’]s\s+(?P<attribute>.+)$")
+_ANY_PETS = re.compile(rf"^(?i:{PET_PATTERN})['’]s\s+(?P<attribute>.+)$")
 
 
 def their_news(lines: Sequence[str], saved: Sequence[str], said: str) -> list[str]:
@@ -998,7 +924,7 @@ def their_news(lines: Sequence[str], saved: Sequence[str], said: str) -> list[st
     "Death: Sunday" (a `make run` chat, stop 50); "Bran's death: Sunday" is his, and is shown
     beside his line."""
     filed = individuals(saved)
-    animals = {individual(line) for line in saved if _animal_label(line.partition(":")[0])} - {None}
+    animals = {individual(line) for line in saved if animal_label(line.partition(":")[0])} - {None}
     out = []
     for line in lines:
         label, colon, value = line.partition(":")

@@ -69,6 +69,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from memgpt_local import events
+from memgpt_local.agent.fact_animals import animal_kinds, owned_animals, people_not_animals
 from memgpt_local.agent.fact_answers import (
     ANSWER_MAX_TOKENS,
     answer_prompt,
@@ -102,7 +103,6 @@ from memgpt_local.agent.fact_merge import (
 )
 from memgpt_local.agent.fact_owners import (
     RELATION_PATTERN,
-    animal_kinds,
     deaths_told,
     disowned_relatives,
     files_a_saved_person,
@@ -113,9 +113,7 @@ from memgpt_local.agent.fact_owners import (
     news_of_a_saved_one,
     not_the_users_name,
     objects_named,
-    owned_animals,
     owned_as_denied,
-    people_not_animals,
     pronouns_named,
     refiled,
     refiled_by_themself,
