@@ -757,3 +757,19 @@ def test_a_reply_held_as_unsupported_is_followed_by_a_search_when_the_turn_has_n
     assert turn.steps[1].call.function == "conversation_search"
     assert turn.messages == ["I'm not sure; I found nothing about it."]
     assert turn.steps[0].hold.search_next and not turn.steps[0].hold.banned_words  # the search fixes it
+
+
+def test_a_misread_request_for_ideas_is_asked_again_in_the_turn_the_user_corrects_it(store):
+    """A `make run` chat (stop 62): "haha no, a hen do is a bachelorette party! not chickens"
+    after hens were suggested got "That's a great idea! ...". Run as every caller runs a turn (the
+    unit test of the policy had given the message an id the loop gives it only after the start)."""
+    hens = say("Here are a few ideas: a small, quiet hen that doesn't need much attention.")
+    party = say("Sorry, my mistake! How about a spa afternoon, a cocktail class, or a picnic in the park?")
+    runner = make_runner(store, [hens, party])
+    ask(runner, "any ideas for a hen do that isn't too expensive? she hates clubbing")
+    turn = ask(runner, "haha no, a hen do is a bachelorette party! not chickens")
+    request = runner.backend.requests[1]
+    assert request.grammar.message_start == "Sorry, my mistake!"
+    assert request.grammar.function_names == ("send_message",)
+    assert 'misread their request ("any ideas for a hen do' in request.messages[-1].content
+    assert turn.messages == [party.arguments["message"]]

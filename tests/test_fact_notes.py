@@ -2946,6 +2946,11 @@ def test_a_line_that_one_saved_line_says_all_of_is_not_saved_again():
         assert merge(f"{block}\n{travel}", [line], 2000, "")[1].added == [], line
     for line in ["Hotel: Seville", "Dev: turning 30 in April", "Work: Leeds", "Destination: Lisbon"]:
         assert merge(f"{block}\n{travel}", [line], 2000, "")[1].added == [line], line
+    # the same words under another label of the user's own (the replay of that chat)
+    role = f"{block}\nRole: maid of honour"
+    assert merge(role, ["Title: maid of honour"], 2000, "")[1].added == []
+    assert merge(role, ["Anjali's dress: maid of honour"], 2000, "")[1].added == ["Anjali's dress: maid of honour"]
+    assert merge(f"{block}\nHome: Leeds", ["Work: Leeds"], 2000, "")[1].added == ["Work: Leeds"]  # one word
 
 
 @pytest.mark.parametrize(

@@ -139,10 +139,16 @@ def _line_stems(line: str) -> set[str]:
 
 def _same_value_same_one(line: str, other: str) -> bool:
     """Whether ``line`` says ``other``'s value word for word under a label of a word in common:
-    "Luis lives in: Alicante" beside "Luis's home: Alicante" (a `make run` chat, stop 58)."""
+    "Luis lives in: Alicante" beside "Luis's home: Alicante" (a `make run` chat, stop 58), or
+    a value of two words or more under labels of the user's own."""
     value, other_value = (normalize_space(ln.partition(":")[2]).lower().rstrip(".") for ln in (line, other))
     labels = [{stem(w) for w in content_words(ln.partition(":")[0]) if len(w) > 1} for ln in (line, other)]
-    return bool(value) and value == other_value and bool(labels[0] & labels[1])
+    if not value or value != other_value:
+        return False
+    # or a value of several words under any label of the user's own: "Title: maid of honour" beside
+    # "Role: maid of honour" (a `make run` chat, stop 62)
+    theirs = any("'" in ln.partition(":")[0] or individual(ln) for ln in (line, other))
+    return bool(labels[0] & labels[1]) or (not theirs and len(content_words(value)) >= 2)
 
 
 # labels that only say what kind of news a line is: "Health: knee is playing up", "Facts: ..."

@@ -12,7 +12,7 @@ not the words of offering help.
 
 A request the user says was misread ("haha no, a hen do is a bachelorette party! not chickens"
 after the model had suggested hens) is asked again before the first step: a notice quotes it,
-and the reply begins "Sorry, my mistake! Here are a few ideas:" (``corrected_request``).
+and the reply begins "Sorry, my mistake!" (``corrected_request``).
 """
 
 from __future__ import annotations
@@ -117,10 +117,9 @@ def corrected_request(turn: Turn, memory: MemoryView) -> str:
     that works for you." (a `make run` chat, stop 62)."""
     if not turn.question or not corrects(turn.question):
         return ""
+    # before the first step the turn's own message is not stored yet (``event_id`` None)
     earlier = [
-        m.content
-        for m in memory.in_context()
-        if m.role == "user" and turn.event_id is not None and m.id < turn.event_id
+        m.content for m in memory.in_context() if m.role == "user" and (turn.event_id is None or m.id < turn.event_id)
     ]
     return asks_for_ideas(earlier[-1]) if earlier else ""
 
@@ -133,7 +132,9 @@ class IdeasGiven(Policy):
         request = corrected_request(turn, memory)
         if not request:
             return []
-        turn.reply_start = f"{MISREAD_START} {IDEAS_START}"
+        # not "Here are a few ideas:" too: the misread reply began so, and a reply ends before words an
+        # earlier one said (``agent.reply_formula_words``), so the forced start was cut to its apology
+        turn.reply_start = MISREAD_START
         turn.require_reply(MISREAD)
         return [
             events.system_event(
