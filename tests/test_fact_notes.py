@@ -704,6 +704,17 @@ def test_a_relative_is_not_filed_as_what_the_user_said_of_them(lines, said, writ
         ("Dad: drives a Skoda", "My dad's car is a Skoda.", False),
         ("Guest: Pestia, comes to stay", "Pestia, my brother, comes to stay.", False),  # no relative's word
         ("Home: Wroclaw", "We grew up in Wroclaw.", False),
+        # nor one of the other sex (a `make run` chat, stop 62)
+        (
+            "Son: daughter's under-12 football team",
+            "I teach PE and coach my daughter's under-12 football team on Saturdays.",
+            True,
+        ),
+        ("Brother: Tom", "My sister is visiting.", True),
+        ("Husband: Rui", "My wife Rui is a sound engineer.", True),
+        ("Son: Tom", "My kids Tom and Ella are at school.", False),  # a word of both
+        ("Sons: Tom and Joe", "My boys are at school.", False),
+        ("Sister: Ola", "My sister and her twin came.", False),
     ],
 )
 def test_a_line_about_a_relative_the_user_did_not_speak_of_is_dropped(line, said, unheard):
@@ -1919,6 +1930,20 @@ def test_he_or_she_with_no_one_before_it_is_the_one_the_assistant_spoke_of():
         (["Hobby: chess"], "Sam here, Sam's into chess.", ["Hobby: chess"]),  # the user, by name
         # the thing the sentence opens with is no one (a `make run` chat, stop 57: "Lessons's lessons: ...")
         (["Lessons: on Thursday evenings"], "Lessons are on Thursday evenings.", ["Lessons: on Thursday evenings"]),
+        # told across a sentence's clauses, the later one going on with the verb (a `make run` chat, stop 62:
+        # "Health: dementia, moved into carehome" was the user's, and the next login greeted "I know that you
+        # have dementia and moved into a care home.")
+        (
+            ["Health: dementia, moved into carehome", "Moved to care home: Llanelli"],
+            "My dad's got dementia and moved into a care home in Llanelli last month. It's been a rough few weeks",
+            ["Dad's health: dementia, moved into carehome", "Dad's moved to care home: Llanelli"],
+        ),
+        (
+            ["Home: Llanelli"],
+            "My dad's got dementia and I moved to Llanelli to be near him.",
+            ["Home: Llanelli"],
+        ),
+        (["Work: a nurse"], "My sister Ana is a teacher and works with me, I'm a nurse.", ["Work: a nurse"]),
     ],
 )
 def test_a_fact_told_only_of_someone_else_as_the_subject_is_theirs(lines, said, written):

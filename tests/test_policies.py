@@ -4050,3 +4050,22 @@ def test_tone_guard_holds_a_reply_glad_that_someone_of_the_users_is_gone():
     assert glad_they_are_gone("I'm glad Dev has left for work") == "Dev"
     for reply in ["I'm glad your cold is gone.", "I'm glad the rain has gone.", "I'm glad Dev is not away for long."]:
         assert glad_they_are_gone(reply) == "", reply
+
+
+def test_perspective_guard_holds_a_first_person_phrase_copied_from_a_message_the_turn_found():
+    """A `make run` chat (stop 62): "what did Bramble get up to?" at the next login got "Your dog
+    Bramble ate one of my socks yesterday, had to take her to the vet.", the user's message found
+    in recall said back with its "my"."""
+    from memgpt_local.agent.policy.perspective_guard import PerspectiveGuard
+
+    told = "Our labrador Bramble ate one of my socks yesterday, had to take her to the vet."
+    turn = Turn(question="what did Bramble get up to?")
+    turn.searched_before["bramble"] = [hit(7, told, kind="message", role="user")]
+    memory = FakeMemory(core=[("human", "Name: Gareth"), ("human", "Dog: Bramble, labrador")])
+    copied = "Your dog Bramble ate one of my socks yesterday, had to take her to the vet."
+    hold = PerspectiveGuard().review(turn, draft(copied), memory)
+    assert hold is not None and "my" in hold.banned_words
+    said_back = "Bramble ate one of your socks and had to go to the vet."
+    assert PerspectiveGuard().review(Turn(question="what did Bramble get up to?"), draft(said_back), memory) is None
+    quoted = "You told me: Our labrador Bramble ate one of my socks yesterday, had to take her to the vet."
+    assert PerspectiveGuard().review(turn, draft(quoted), memory) is None

@@ -103,7 +103,7 @@ def relatives_not_their_things(lines: Sequence[str], said: str) -> list[str]:
 _KIN_GROUPS = (
     "mother mum mom mama mummy mommy parent parents",
     "father dad papa daddy parent parents",
-    "son daughter child children kid kids baby girl girls boy boys twins",
+    "son sons daughter daughters child children kid kids baby girl girls boy boys lad lads twins",
     "sister brother sibling siblings twin",
     "grandmother grandma gran granny nan grandparent grandparents",
     "grandfather grandpa grandad granddad grandparent grandparents",
@@ -119,6 +119,19 @@ _KIN: dict[str, frozenset[str]] = {}
 for _group in _KIN_GROUPS:
     for _word in _group.split():
         _KIN[_word] = _KIN.get(_word, frozenset()) | frozenset(_group.split())
+# but not by the words of the other sex: "coach my daughter's under-12 football team" was saved "Son:
+# daughter's under-12 football team" (a `make run` chat, stop 62)
+_SONS, _DAUGHTERS = frozenset("son sons boy boys lad lads".split()), frozenset("daughter daughters girl girls".split())
+_OTHER_SEX = {
+    **{word: _DAUGHTERS for word in _SONS},
+    **{word: _SONS for word in _DAUGHTERS},
+    "brother": frozenset({"sister", "sisters"}),
+    "sister": frozenset({"brother", "brothers"}),
+    "wife": frozenset({"husband"}),
+    "husband": frozenset({"wife"}),
+}
+for _word, _other in _OTHER_SEX.items():
+    _KIN[_word] = _KIN[_word] - _other
 
 
 def unheard_kin(line: str, said: str, saved: Sequence[str] = ()) -> bool:
@@ -545,7 +558,7 @@ def told_of_by_subject(lines: Sequence[str], said: str, user: str = "") -> list[
     as the user's."""
     # two people named together are one subject: "Ravi and Maya are both at university"
     together = [_TWO_NAMES.sub(r"\1 & \2", s) for s in sentences(said)]
-    clauses = [c for s in together for c in CLAUSE_SPLIT.split(s) if c.strip()]
+    told = [_subjects_of(sentence) for sentence in together]
     out = []
     for line in lines:
         label, sep, value = line.partition(":")
@@ -553,15 +566,18 @@ def told_of_by_subject(lines: Sequence[str], said: str, user: str = "") -> list[
         if not about or "'" in label or set(words(label)) & (_OWNED | {"name"}):
             out.append(line)
             continue
-        holding = [c for c in clauses if about <= _said_stems(c)]
-        owners = set()
-        for clause in holding:
-            if _HE_OR_SHE.match(clause.strip()):
-                continue  # someone's, not the user's: the message as said, beside the one with names put in
-            subject = _NAMED_SUBJECT.match(clause.strip())
-            rest = clause.strip()[subject.end() :] if subject else ""
-            who = (subject["name"] or (subject["kind"] or "").lower()) if subject else ""
-            owners.add("" if not who or FIRST_PERSON.search(rest) else who)
+        holding = [(c, who) for clauses in told for c, who in clauses if about <= _said_stems(c)]
+        if not holding:
+            # a value told across a sentence's clauses: "Health: dementia, moved into carehome" for "My
+            # dad's got dementia and moved into a care home in Llanelli" (a `make run` chat, stop 62)
+            holding = [
+                (c, who)
+                for clauses in told
+                if about <= _said_stems(" ".join(c for c, _ in clauses))
+                for c, who in clauses
+                if about & _said_stems(c)
+            ]
+        owners = {who for _, who in holding if who is not None}
         if len(owners) != 1 or "" in owners or next(iter(owners)).lower() in (user.lower(), *NOT_A_NAME):
             out.append(line)
             continue
@@ -570,6 +586,34 @@ def told_of_by_subject(lines: Sequence[str], said: str, user: str = "") -> list[
             continue
         owner = next(iter(owners)).replace(" & ", " and ")
         out.append(f"{owner[0].upper()}{owner[1:]}'s {label.strip().lower()}{sep}{value}")
+    return out
+
+
+# the verbs a clause goes on with, its subject the clause's before: "... and moved into a care home"
+_GOES_ON = re.compile(
+    r"^(?:got|gets|has|had|is|was|went|goes|lives|lived|works|worked|started|starts|loves|hates|fell|broke|came"
+    r"|comes|left|leaves|turned|turns|took|takes|\w+ed)\b"
+)
+
+
+def _subjects_of(sentence: str) -> list[tuple[str, str | None]]:
+    """Each clause of ``sentence`` with whose it is: a name or a relation said as its subject
+    ("my sister Ana just turned 40": "Ana"), "" for the user's (no subject, or one that says "I"
+    or "my" past it), None for "he" or "she" (someone's, but whose is said elsewhere). A clause
+    that goes on with a verb is its clause's before ("and moved into a care home")."""
+    out: list[tuple[str, str | None]] = []
+    for clause in (c.strip() for c in CLAUSE_SPLIT.split(sentence) if c.strip()):
+        who: str | None
+        if _HE_OR_SHE.match(clause):
+            who = None  # someone's, not the user's: the message as said, beside the one with names put in
+        elif (subject := _NAMED_SUBJECT.match(clause)) is not None:
+            named = subject["name"] or (subject["kind"] or "").lower()
+            who = "" if not named or FIRST_PERSON.search(clause[subject.end() :]) else named
+        elif out and out[-1][1] and _GOES_ON.match(clause) and not FIRST_PERSON.search(clause):
+            who = out[-1][1]
+        else:
+            who = ""
+        out.append((clause, who))
     return out
 
 

@@ -48,6 +48,7 @@ from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, reply_targ
 from memgpt_local.agent.policy.greet_by_name import known_name, user_facts
 from memgpt_local.agent.policy.repeat_guard import parrots
 from memgpt_local.agent.turn import Hold, Turn
+from memgpt_local.schemas import SearchHit
 from memgpt_local.text import (
     FIRST_PERSON,
     LOWER,
@@ -247,6 +248,16 @@ def copies_first_person(draft: str, message: str) -> tuple[str, tuple[str, ...]]
     return None
 
 
+_TO_YOU = re.compile(r"\b(?:you|your|you're|yours)\b", re.IGNORECASE)
+# a reply that quotes the user from here on: "You told me: ...", "you said that ..."
+_QUOTING = re.compile(r"\byou\s+(?:told\s+me|said|mentioned|wrote)\b", re.IGNORECASE)
+
+
+def found_hits(turn: Turn) -> list[SearchHit]:
+    """What the turn's searches found, and the policies' searches before its first step."""
+    return [*turn.hits(), *(hit for hits in turn.searched_before.values() for hit in hits)]
+
+
 def _in_first_person(sentence: str) -> set[str] | None:
     """The content words ``sentence`` says of its writer before it turns to "you", when it
     speaks as "I" of something other than the assistant's own doing; else None."""
@@ -404,8 +415,20 @@ class PerspectiveGuard(Policy):
         unsaid: tuple[str, ...] = UNSAID_AFTER_MY
         if sentence is not None and users_we(sentence) and not _SPEAKS_AS_WE.match(sentence):
             unsaid = (*UNSAID_AFTER_MY, *UNSAID_AFTER_WE)  # "I'm glad we ...": "we" anywhere
-        if sentence is None and (copied := copies_first_person(draft.message, turn.question)):
-            sentence, unsaid = copied
+        if sentence is None:
+            # or from the user's messages the turn found: "what did Bramble get up to?" got "Your dog
+            # Bramble ate one of my socks yesterday, had to take her to the vet." (a `make run` chat, stop 62)
+            # in a sentence said to the user, which then reads as the assistant's socks; a quote of them
+            # keeps their words ("You told me: ... Best concert of my life."), and a copy of a message
+            # that is not the answer is the copy guard's
+            found = [hit.text for hit in found_hits(turn) if hit.role == "user"]
+            unquoted = _QUOTING.split(draft.message, maxsplit=1)[0]
+            to_them = " ".join(sentence for sentence in sentences(unquoted) if _TO_YOU.search(sentence))
+            copied = copies_first_person(draft.message, turn.question) or next(
+                (c for text in found if (c := copies_first_person(to_them, text))), None
+            )
+            if copied is not None:
+                sentence, unsaid = copied
         # an answer is only held for "I", but for one about the user at all: "What do you know about me
         # so far?" got "I know that Ingrid teaches maths ..., that she has a sister ..." (a `make run`
         # chat, stop 60)
