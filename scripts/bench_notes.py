@@ -780,6 +780,46 @@ SETS: dict[str, tuple[Case, ...]] = {
             answering="What are your plans for the weekend?",
         ),
     ),
+    # stop 62's chats in other words: a little sister's wedding and the user's role in it, a parent's
+    # illness told across two clauses, a child's team, an answer a saved trip already holds
+    "relatives-held": (
+        case(
+            ("Name: Nadia", "Partner: Sami"),
+            "my big brother Omar is getting married in May and I'm one of the bridesmaids, so busy busy",
+            ("omar married 2027-05",),
+        ),
+        case(
+            ("Name: Nadia", "Brother: Omar, getting married in May (2027-05)"),
+            "I'm the chief bridesmaid, can you believe it",
+            ("bridesmaid",),
+            ("bridesmaid: me",),
+        ),
+        case(
+            ("Name: Nadia", "Partner: Sami"),
+            "My mum's got diabetes and moved in with my aunt in Bradford last year.",
+            ("mum diabetes",),
+            ("^health:", "^home:"),
+        ),
+        case(
+            ("Name: Nadia", "Partner: Sami"),
+            "I help run my daughter's brownie pack on Tuesday nights.",
+            ("brownie",),
+            ("^son",),
+        ),
+        case(
+            ("Name: Nadia", "Partner: Sami", "Trip: going to Lisbon in May (2027-05) for Sami's birthday"),
+            "Lisbon! how could you forget. anyway what's a good present for him?",
+            (),
+            ("destination", "birthday: lisbon"),
+            answering="I don't know where you and Sami are going in May.",
+        ),
+        case(
+            ("Name: Nadia", "Partner: Sami"),
+            "Sami's dad had a stroke and went into hospital on Monday, he's doing ok now",
+            ("dad stroke",),
+            ("^health:",),
+        ),
+    ),
 }
 
 

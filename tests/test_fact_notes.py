@@ -1944,6 +1944,7 @@ def test_he_or_she_with_no_one_before_it_is_the_one_the_assistant_spoke_of():
             ["Home: Llanelli"],
         ),
         (["Work: a nurse"], "My sister Ana is a teacher and works with me, I'm a nurse.", ["Work: a nurse"]),
+        (["Home: Bradford"], "My mum's got diabetes and moved in with my aunt in Bradford.", ["Mum's home: Bradford"]),
     ],
 )
 def test_a_fact_told_only_of_someone_else_as_the_subject_is_theirs(lines, said, written):

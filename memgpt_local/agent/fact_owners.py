@@ -609,7 +609,7 @@ def _subjects_of(sentence: str) -> list[tuple[str, str | None]]:
         elif (subject := _NAMED_SUBJECT.match(clause)) is not None:
             named = subject["name"] or (subject["kind"] or "").lower()
             who = "" if not named or FIRST_PERSON.search(clause[subject.end() :]) else named
-        elif out and out[-1][1] and _GOES_ON.match(clause) and not FIRST_PERSON.search(clause):
+        elif out and out[-1][1] and _GOES_ON.match(clause):  # "... and moved in with my aunt": still hers
             who = out[-1][1]
         else:
             who = ""
