@@ -1380,6 +1380,10 @@ def test_a_value_of_filler_is_no_fact():
     said = "my first time on a plane in ten years. I'm terrified to be honest."
     assert only_filler("Fear: to be honest") and not worth_saving("Fear: to be honest", said)
     assert not only_filler("Fear: flying") and not only_filler("Honesty: matters to her")
+    # a word that only ties the value to the message (a `make run` chat, stop 62)
+    marathon = "I'm training for the Cardiff half marathon in March, first one since my knee injury"
+    assert only_filler("Knee injury: since") and not worth_saving("Knee injury: since", marathon)
+    assert only_filler("Frequency of seeing: barely") and not only_filler("Knee injury: since last spring")
 
 
 @pytest.mark.parametrize(
@@ -3014,3 +3018,16 @@ def test_a_role_is_the_users_only_where_they_call_themself_it():
     assert role_said("Best man: me", said) == "Best man: me"  # never said
     assert role_said("Maid of honour: Anjali", said) == "Maid of honour: Anjali"
     assert role_said("Treasurer: me", "I am the treasurer of the allotment society") == "Role: treasurer"
+
+
+def test_a_doing_told_only_by_its_day_is_read_on_to_the_end_of_its_clause():
+    """A `make run` chat (stop 62): "I teach PE at a comprehensive in Swansea and coach my daughter's
+    under-12 football team on Saturdays." saved "Coach: Saturday", and the team was nowhere."""
+    from memgpt_local.agent.fact_lines import doing_said
+
+    said = "I teach PE at a comprehensive in Swansea and coach my daughter's under-12 football team on Saturdays."
+    assert doing_said("Coach: Saturday", said) == "Coach: daughter's under-12 football team on Saturdays"
+    assert doing_said("Coach: Sunday", said) == "Coach: Sunday"  # a day never said there
+    assert doing_said("Training: Saturday", said) == "Training: Saturday"  # no doing of the user's
+    assert doing_said("Swim: Tuesday", "I swim every Tuesday.") == "Swim: every Tuesday"
+    assert doing_said("Coach: the under-12s", said) == "Coach: the under-12s"  # says more than a day

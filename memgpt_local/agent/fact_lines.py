@@ -416,6 +416,16 @@ _FILLER_VALUES = frozenset(
         "though",
         "as well",
         "too",
+        # a word that only ties the value to what was said around it: "Knee injury: since" for "first
+        # one since my knee injury", "Frequency of seeing: barely" (a `make run` chat, stop 62)
+        "since",
+        "ago",
+        "again",
+        "still",
+        "already",
+        "so far",
+        "then",
+        "barely",
     )
 )
 
@@ -653,12 +663,32 @@ def completed(line: str, said: str) -> str | None:
 
 def completed_lines(lines: Sequence[str], said: str) -> list[str]:
     """``lines`` each ``completed`` from ``said``, those it drops left out, a meal the user called
-    their favourite labelled so (``favourite_meal``), a role of theirs said as one (``role_said``)."""
+    their favourite labelled so (``favourite_meal``), a role of theirs said as one (``role_said``),
+    a doing told only by its day said whole (``doing_said``)."""
     return [
-        still_learning(favourite_meal(role_said(kept, said), said), said)
+        still_learning(favourite_meal(role_said(doing_said(kept, said), said), said), said)
         for kept in (completed(line, said) for line in lines)
         if kept is not None
     ]
+
+
+def doing_said(line: str, said: str) -> str:
+    """``line`` with a value that says only a day, under a label the user said as what they do,
+    read on to the end of its clause in ``said``: "Coach: Saturday" for "I teach PE ... and coach
+    my daughter's under-12 football team on Saturdays" (a `make run` chat, stop 62) is "Coach: my
+    daughter's under-12 football team on Saturdays"."""
+    label, sep, value = line.partition(":")
+    verb = label.strip()
+    if not sep or len(words(verb)) != 1 or not bare_day(line):
+        return line
+    at = re.search(rf"\b(?:I|and|also)\s+{re.escape(verb)}\s+(?=\w)", said, re.IGNORECASE)
+    if at is None:
+        return line
+    end = next((m.start() for m in _VALUE_END.finditer(said, at.end())), len(said))
+    told = re.sub(r"^(?:my|our)\s+", "", said[at.end() : end].strip(), flags=re.IGNORECASE)
+    day = {w for w in words(value) if len(w) > 2}
+    # the day it gave is in what was said: "Saturday" in "on Saturdays"
+    return f"{verb}: {told}" if day and all(any(t.startswith(d[:5]) for t in words(told)) for d in day) else line
 
 
 _ME = frozenset("me i myself user you".split())
