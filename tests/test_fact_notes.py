@@ -3031,3 +3031,17 @@ def test_a_doing_told_only_by_its_day_is_read_on_to_the_end_of_its_clause():
     assert doing_said("Training: Saturday", said) == "Training: Saturday"  # no doing of the user's
     assert doing_said("Swim: Tuesday", "I swim every Tuesday.") == "Swim: every Tuesday"
     assert doing_said("Coach: the under-12s", said) == "Coach: the under-12s"  # says more than a day
+
+
+def test_an_age_under_a_name_beside_their_line_with_it_is_not_saved_twice():
+    """The replay of a `make run` chat (stop 62): "ha, it's Cerys. she's 11." saved "Cerys's age: 11"
+    beside "Daughter: Cerys, 11 years old"."""
+    said = "ha, it's Cerys. she's 11. anyway, gotta go"
+    assert merge("Name: Gareth", ["Cerys's age: 11", "Daughter: Cerys, 11 years old"], 2000, said)[1].added == [
+        "Daughter: Cerys, 11 years old"
+    ]
+    assert merge("Name: Gareth", ["Daughter: Cerys", "Cerys's age: 11"], 2000, said)[1].added == [
+        "Daughter: Cerys",
+        "Cerys's age: 11",
+    ]
+    assert merge("Name: Gareth\nDaughter: Cerys, 11", ["Cerys's age: 12"], 2000, said)[1].added == ["Cerys's age: 12"]

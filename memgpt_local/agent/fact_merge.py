@@ -193,6 +193,9 @@ def _said_in_their_own_line(line: str, others: Sequence[str]) -> bool:
     says = {w for w in _line_stems(line) if len(w) > 1} - {stem(name)} - _HEDGES  # not the "s" of "Marte's"
     # a label's word told by its topic: "Callum's home: Aberdeen" beside "Son: Callum, lives in Aberdeen" (stop 61)
     says -= {stem(w) for w in words(theirs["what"]) if {stem(t) for t in label_topics(w)} & told}
+    # and an age by one said: "Cerys's age: 11" beside "Daughter: Cerys, 11 years old" (a `make run` chat, stop 62)
+    if any(other != line and individual(other) == name and AGE_IN_VALUE.search(other) for other in others):
+        says -= {stem("age")}
     return bool(told) and says <= told
 
 
