@@ -786,7 +786,7 @@ SETS: dict[str, tuple[Case, ...]] = {
         case(
             ("Name: Nadia", "Partner: Sami"),
             "my big brother Omar is getting married in May and I'm one of the bridesmaids, so busy busy",
-            ("omar married 2027-05",),
+            ("omar 2027-05",),
         ),
         case(
             ("Name: Nadia", "Brother: Omar, getting married in May (2027-05)"),

@@ -3045,3 +3045,12 @@ def test_an_age_under_a_name_beside_their_line_with_it_is_not_saved_twice():
         "Cerys's age: 11",
     ]
     assert merge("Name: Gareth\nDaughter: Cerys, 11", ["Cerys's age: 12"], 2000, said)[1].added == ["Cerys's age: 12"]
+
+
+def test_a_relation_is_heard_by_the_name_of_the_one_filed_under_it():
+    """bench_notes relatives-held (stop 62): "Sami's dad had a stroke and went into hospital on Monday"
+    beside "Partner: Sami" was written "Partner's dad: ...", and dropped as a partner never spoken of."""
+    said = "Sami's dad had a stroke and went into hospital on Monday, he's doing ok now"
+    assert not unheard_kin("Partner's dad: had a stroke", said, ["Name: Nadia", "Partner: Sami"])
+    assert unheard_kin("Partner's dad: had a stroke", said, ["Name: Nadia"])
+    assert unheard_kin("Son: Tom", said, ["Name: Nadia", "Partner: Sami"])

@@ -147,6 +147,14 @@ def unheard_kin(line: str, said: str, saved: Sequence[str] = ()) -> bool:
         return False
     heard = set(words(said))
     heard |= {w[:-1] for w in heard if w.endswith("s")}
+    # and a relation by the name of the one a saved line files under it: "Partner's dad: had a stroke"
+    # for "Sami's dad had a stroke ..." beside "Partner: Sami" (bench_notes relatives-held, stop 62)
+    heard |= {
+        word
+        for old in saved
+        if (one := individual(old)) is not None and one in heard
+        for word in words(label_of_line(old))
+    }
     return any(word in _KIN and not _KIN[word] & heard for word in words(line.partition(":")[0]))
 
 
