@@ -4047,6 +4047,7 @@ def test_tone_guard_holds_a_reply_glad_that_someone_of_the_users_is_gone():
     assert hold is not None and "glad that your partner is gone" in hold.notice
     kind = "Enjoy the quiet! I hope Dev has a good day at work."
     assert ToneGuard().review(Turn(question=said), draft(kind), FakeMemory()) is None
+    assert hold.banned_words == ("gone", "away")  # the redraft said "It's great that your partner is gone."
     assert glad_they_are_gone("I'm glad Dev has left for work") == "Dev"
     for reply in ["I'm glad your cold is gone.", "I'm glad the rain has gone.", "I'm glad Dev is not away for long."]:
         assert glad_they_are_gone(reply) == "", reply
@@ -4069,3 +4070,36 @@ def test_perspective_guard_holds_a_first_person_phrase_copied_from_a_message_the
     assert PerspectiveGuard().review(Turn(question="what did Bramble get up to?"), draft(said_back), memory) is None
     quoted = "You told me: Our labrador Bramble ate one of my socks yesterday, had to take her to the vet."
     assert PerspectiveGuard().review(turn, draft(quoted), memory) is None
+
+
+def test_a_reply_that_only_says_what_memory_holds_gives_no_ideas():
+    """The replay of a `make run` chat (stop 62): "any ideas for a hen do that isn't too expensive?"
+    got "Hey Priya! It's great that your sister is getting married in June.", beside "Sister: Anjali,
+    getting married in June (2027-06)", and went out as ideas given."""
+    from memgpt_local.agent.policy.ideas_given import IdeasGiven
+
+    memory = FakeMemory(core=[("human", "Name: Priya"), ("human", "Sister: Anjali, getting married in June (2027-06)")])
+    asked = "any ideas for a hen do that isn't too expensive? she hates clubbing"
+    told = "Hey Priya! It's great that your sister is getting married in June."
+    assert IdeasGiven().review(Turn(question=asked), draft(told), memory) is not None
+    ideas = "How about a spa afternoon, a picnic in the park or a cocktail class at home?"
+    assert IdeasGiven().review(Turn(question=asked), draft(ideas), memory) is None
+
+
+def test_the_request_a_misread_turn_answers_again_is_no_copy_of_the_users_words():
+    """The replay of a `make run` chat (stop 62): told the request was misread, "Sorry, my mistake!
+    Here are some ideas for a hen do that isn't too expensive: ..." was held as a copy of "any ideas for
+    a hen do that isn't too expensive?"."""
+    from memgpt_local.agent.policy.repeat_guard import copied_user_message
+
+    request = "any ideas for a hen do that isn't too expensive? she hates clubbing"
+    memory = FakeMemory(
+        context=[msg(1, "user", "I keep bees on the roof of my flat in Leeds"), msg(2, "user", request)]
+    )
+    answer = "Sorry, my mistake! Here are some ideas for a hen do that isn't too expensive: a spa day."
+    corrected = Turn(question="haha no, a hen do is a bachelorette party! not chickens", event_id=3)
+    assert copied_user_message(answer, corrected, memory) is None
+    other = Turn(question="what should I cook tonight?", event_id=3)
+    assert copied_user_message(answer, other, memory) == request
+    bees = "You know what? I keep bees on the roof of my flat in Leeds too."
+    assert copied_user_message(bees, corrected, memory) is not None  # another message is still a copy

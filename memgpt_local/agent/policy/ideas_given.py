@@ -152,7 +152,13 @@ class IdeasGiven(Policy):
         if not asked:
             return None
         written = draft.written_after(turn.reply_start)
-        if (denies(written) and not _NO_IDEAS.search(written)) or gives_ideas(written, f"{turn.question} {asked}"):
+        # nor is what memory holds of them: "It's great that your sister is getting married in June." for
+        # "any ideas for a hen do ...?" beside "Sister: Anjali, getting married in June" (a `make run` chat,
+        # stop 62)
+        known = " ".join(line for label, line in memory.core_lines() if label == "human")
+        if (denies(written) and not _NO_IDEAS.search(written)) or gives_ideas(
+            written, f"{turn.question} {asked} {known}"
+        ):
             return None
         # told to suggest, the redraft asked back again in the same words; made to start with the
         # ideas, the model goes on with them (a `make run` chat, stop 51)

@@ -47,6 +47,7 @@ from difflib import SequenceMatcher
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy, reply_target, users_message
 from memgpt_local.agent.policy.echo_guard import restates_question
+from memgpt_local.agent.policy.ideas_given import corrected_request
 from memgpt_local.agent.policy.nothing_found import ASKS_WHAT_WAS_TOLD
 from memgpt_local.agent.turn import Hold, Turn, notice_words
 from memgpt_local.events import kind_of
@@ -165,10 +166,13 @@ def copied_user_message(message: str, turn: Turn, memory: MemoryView, *, min_wor
     if len(written) < min_words or (turn.question and ASKS_WHAT_WAS_TOLD.search(turn.question)):
         return None
     known = [words(line.partition(":")[2]) for _, line in memory.core_lines()]
+    # the request the turn answers again: "Here are some ideas for a hen do that isn't too expensive:"
+    # after "any ideas for a hen do that isn't too expensive?" was misread (a `make run` chat, stop 62)
+    answered = corrected_request(turn, memory)
     for m in memory.in_context():
         if turn.event_id is not None and m.id >= turn.event_id:
             break
-        if m.role != "user":
+        if m.role != "user" or (answered and answered in m.content):
             continue
         heard = words(m.content)
         run = SequenceMatcher(None, written, heard, autojunk=False).find_longest_match(0, len(written), 0, len(heard))

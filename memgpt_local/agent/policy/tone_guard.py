@@ -146,6 +146,9 @@ _GONE = re.compile(
 )
 
 
+_GONE_WORDS = ("gone", "away")
+
+
 def glad_they_are_gone(reply: str) -> str:
     """The one ``reply`` is glad is gone ("your partner"), else "": told "my partner Dev has already
     left for work so the flat is quiet", the reply went "I'm glad you're home and that your partner
@@ -282,6 +285,9 @@ class ToneGuard(Policy):
                 "again with a short, kind comment on what they told you.",
                 "it sounded glad that someone of theirs was gone",
                 hide_draft=True,
+                # the redraft, which goes out, said it again: "It's great that your partner is gone." (the
+                # replay of that chat)
+                banned_words=_GONE_WORDS,
             )
         lost = mourned(turn.question, human_lines(memory))
         if not (hard or lost) or not cheers(draft.message):
