@@ -2813,6 +2813,14 @@ def test_a_line_said_again_under_a_heading_is_not_added():
     three = ["Hobby: keeping an allotment", "Fruits: tomatoes and runner beans", "Facts: keeps an allotment, tomatoes"]
     value, _ = merge("Name: Kwame", three, 2000, said)
     assert value == "Name: Kwame\nHobby: keeping an allotment\nFruits: tomatoes and runner beans"
+    # a plan a line beside it tells (the final replay of a `make run` chat, stop 62)
+    said = "I'm training for the Cardiff half marathon in March, first one since my knee injury"
+    training = "Training: Cardiff half marathon in March (2027-03), first one since knee injury"
+    plan = "Plan: training for the Cardiff half marathon in March (2027-03)"
+    assert merge("Name: Gareth", [training, plan], 2000, said)[1].added == [training]
+    assert merge("Name: Gareth\nSister: Ana", ["Plan: visit Ana in March (2027-03)"], 2000, "")[1].added == [
+        "Plan: visit Ana in March (2027-03)"
+    ]
 
 
 def test_a_label_of_the_place_the_user_goes_to_and_a_word_never_said_is_a_trip():

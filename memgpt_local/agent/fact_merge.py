@@ -154,7 +154,10 @@ def _same_value_same_one(line: str, other: str) -> bool:
 # labels that only say what kind of news a line is: "Health: knee is playing up", "Facts: ..."
 _HEADINGS = frozenset(
     stem(w)
-    for w in "health news update updates status condition issue issues problem fact facts info details notes".split()
+    for w in "health news update updates status condition issue issues problem fact facts info details notes "
+    # "Plan: training for the Cardiff half marathon in March (2027-03)" beside "Training: Cardiff half
+    # marathon in March (2027-03), first one since knee injury" (a `make run` chat, stop 62)
+    "plan plans".split()
 )
 _HEDGES = frozenset(stem(w) for w in "mostly mainly usually really also lately".split())
 
