@@ -662,7 +662,7 @@ def lines_about(question: str, lines: Sequence[tuple[str, str]], *, theirs: bool
     return found + their_lines(found, lines) if theirs else found
 
 
-_CAPITALISED = re.compile(rf"\b[{UPPER}][{LOWER}]+\b")
+CAPITALISED = re.compile(rf"\b[{UPPER}][{LOWER}]+\b")
 _FILED_AS_RELATION = re.compile(rf"^\s*(?P<relation>\w+)\s*:\s*(?P<name>[{UPPER}][{LOWER}]+)\b")  # "Son: Callum"
 _NAMES_OWN = re.compile(rf"^\s*([{UPPER}][{LOWER}]+)['’]s\b")  # a label under a name's "'s": "Callum's son"
 NAME_PREFIX = 5  # letters a word must share with a name for the two to be one
@@ -678,8 +678,8 @@ def _shares_a_word(asked: set[str], heard: set[str], line: str) -> bool:
     label, _, value = line.partition(":")
     # a name's "'s" in the label is a name too: "called" is no word of "Callum's son" (stop 61)
     owner = _NAMES_OWN.match(label)
-    names = {w.lower() for w in _CAPITALISED.findall(value)} | ({owner[1].lower()} if owner else set())
-    plain = stems(label[owner.end() :] if owner else label) | stems(_CAPITALISED.sub(" ", value))
+    names = {w.lower() for w in CAPITALISED.findall(value)} | ({owner[1].lower()} if owner else set())
+    plain = stems(label[owner.end() :] if owner else label) | stems(CAPITALISED.sub(" ", value))
     by_name = shared - plain
     if shared != by_name:
         return True

@@ -1141,7 +1141,7 @@ def test_a_label_cut_off_after_a_little_word_is_not_saved(line, glued):
     ],
 )
 def test_todays_news_of_a_saved_person_or_pet_is_no_line(line, said, news):
-    from memgpt_local.agent.fact_owners import news_of_a_saved_one
+    from memgpt_local.agent.fact_news import news_of_a_saved_one
 
     saved = ["Cat: Figo (Maine Coon)", "Wife: Clara, runs a bakery", "Pet: Ginger cat, Pierogi, who only eats tuna"]
     assert news_of_a_saved_one(line, saved, said) == news
@@ -1199,7 +1199,7 @@ def test_a_statement_naming_someone_saved_is_read_for_facts():
 
 
 def test_a_line_of_any_pet_is_filed_under_the_one_pet_the_message_names():
-    from memgpt_local.agent.fact_owners import their_news
+    from memgpt_local.agent.fact_news import their_news
 
     saved = ["Name: Ingrid", "Dog: Bamse, a Bernese mountain dog", "Daughter: Sofie"]
     said = "Bamse had to go to the vet yesterday, his hips are getting worse. The vet gave him painkillers."
@@ -1222,13 +1222,13 @@ def test_a_line_of_any_pet_is_filed_under_the_one_pet_the_message_names():
     ],
 )
 def test_what_someone_did_by_herself_is_not_the_users_own(line, theirs):
-    from memgpt_local.agent.fact_owners import another_ones_doing
+    from memgpt_local.agent.fact_news import another_ones_doing
 
     assert another_ones_doing(line) is theirs
 
 
 def test_what_someone_did_by_herself_is_filed_under_the_one_saved_person_named():
-    from memgpt_local.agent.fact_owners import refiled_by_themself
+    from memgpt_local.agent.fact_news import refiled_by_themself
 
     saved = ["Name: Ingrid", "Daughter: Sofie", "Dog: Bamse", "Sister: Marte"]
     said = "Sofie rode a pony by herself for the first time on Saturday!"
@@ -1545,7 +1545,7 @@ def test_a_home_answered_to_where_the_user_lives_is_saved():
 def test_a_pet_or_someone_else_is_never_written_as_the_users_name():
     """A `make run` chat (stop 50): "Bad news, Bran passed away on Sunday." made "Name: Ruth" into
     "Name: Bran", the collie's name, and "what's my name?" was answered "Your name is Bran."."""
-    from memgpt_local.agent.fact_owners import not_the_users_name
+    from memgpt_local.agent.fact_news import not_the_users_name
 
     saved = ["Name: Ruth", "Collie: Bran", "Husband: Declan"]
     assert not_the_users_name("Name: Bran", saved, "Bad news, Bran passed away on Sunday.")
@@ -1557,7 +1557,7 @@ def test_a_pet_or_someone_else_is_never_written_as_the_users_name():
 
 
 def test_news_of_one_of_the_users_people_or_animals_is_labelled_as_theirs():
-    from memgpt_local.agent.fact_owners import their_news
+    from memgpt_local.agent.fact_news import their_news
 
     saved = ["Name: Ruth", "Collie: Bran", "Husband: Declan"]
     said = "Bad news, Bran passed away on Sunday. He was fourteen."
@@ -2359,7 +2359,7 @@ def test_a_pronoun_is_no_one_whose_plan_it_is():
 def test_a_death_the_user_tells_stays_on_the_line_of_the_one_who_died():
     """A `make run` chat (stop 54, as Kenji): "My wife Michiko passed away two years ago this
     winter." was saved "Wife: Michiko", and a greeting may then ask after her."""
-    from memgpt_local.agent.fact_owners import deaths_told
+    from memgpt_local.agent.fact_news import deaths_told
 
     said = "My wife Michiko passed away two years ago this winter. The house gets very quiet some evenings."
     assert deaths_told(["Wife: Michiko"], [], said) == ["Wife: Michiko, passed away two years ago this winter"]

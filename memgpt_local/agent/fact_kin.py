@@ -16,7 +16,7 @@ from memgpt_local.agent.fact_owners import (
     individuals,
     leading_name,
 )
-from memgpt_local.text import FIRST_PERSON, LOWER, RELATIONS, UPPER, sentences, words
+from memgpt_local.text import CAPITALISED, FIRST_PERSON, LOWER, RELATIONS, UPPER, sentences, words
 
 
 def under_their_relation(lines: Sequence[str], saved: Sequence[str]) -> list[str]:
@@ -53,7 +53,7 @@ def by_their_name(lines: Sequence[str], saved: Sequence[str]) -> list[str]:
     for line in [*saved, *lines]:
         label, _, value = line.partition(":")
         one = individual(line)
-        if one is not None and len(_NAME.findall(value.partition(",")[0])) == 1:
+        if one is not None and len(CAPITALISED.findall(value.partition(",")[0])) == 1:
             named.setdefault(label.strip().lower(), set()).add(leading_name(value) or one)
     out = []
     for line in lines:
@@ -67,7 +67,6 @@ def by_their_name(lines: Sequence[str], saved: Sequence[str]) -> list[str]:
     return out
 
 
-_NAME = re.compile(rf"\b[{UPPER}][{LOWER}]+\b")  # a capitalised word: a name or a place
 _THEIR_RELATIVE = re.compile(
     rf"\b(?P<owner>[{UPPER}][{LOWER}]+)['’]s\s+(?P<relation>(?i:{RELATION_PATTERN}))(?:{CALLED})?\s*,?\s+"
     rf"(?P<name>[{UPPER}][{LOWER}]+)\b"
@@ -87,7 +86,7 @@ def _relatives_said(said: str, filed: set[str]) -> list[tuple[str, str, str]]:
     found = [(m["owner"], m["relation"].lower(), m["name"]) for m in _THEIR_RELATIVE.finditer(said)]
     for sentence in sentences(said):
         for match in _HER_RELATIVE.finditer(sentence):
-            before = [w for w in _NAME.findall(sentence[: match.start()]) if w.lower() in filed]
+            before = [w for w in CAPITALISED.findall(sentence[: match.start()]) if w.lower() in filed]
             if len(set(before)) == 1:
                 found.append((before[0], match["relation"].lower(), match["name"]))
     return found
@@ -152,7 +151,7 @@ def children_of_theirs(lines: Sequence[str], saved: Sequence[str], said: str) ->
         ):
             out.append(line)
             continue
-        parents = {w for s in others for w in _NAME.findall(s) if w.lower() in filed - {child}}
+        parents = {w for s in others for w in CAPITALISED.findall(s) if w.lower() in filed - {child}}
         if len(parents) != 1:
             out.append(line)
             continue

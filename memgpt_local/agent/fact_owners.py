@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from memgpt_local.memory.dates import HOLIDAY_WORDS, MONTHS, WEEKDAYS
 from memgpt_local.text import (
-    DEATH,
+    CAPITALISED,
     FIRST_PERSON,
     LOWER,
     PETS,
@@ -25,7 +25,6 @@ from memgpt_local.text import (
     WHEN_WORDS,
     content_words,
     introduced_name,
-    normalize_space,
     sentences,
     stem,
     words,
@@ -251,7 +250,7 @@ def kept_relations(lines: Sequence[str], saved: Sequence[str], said: str) -> lis
 
 
 BARE_NAME = re.compile(rf"^\s*([{UPPER}][{LOWER}]+)\s*$")
-_OWNED = RELATIONS | PETS | {"pet", "pets"}  # label words that name one of the user's people or animals
+OWNED = RELATIONS | PETS | {"pet", "pets"}  # label words that name one of the user's people or animals
 
 
 def files_a_saved_person(line: str, saved: Sequence[str]) -> bool:
@@ -262,10 +261,10 @@ def files_a_saved_person(line: str, saved: Sequence[str]) -> bool:
     reads as a fact about anyone."""
     label, colon, value = line.partition(":")
     name = BARE_NAME.match(value)
-    if not colon or name is None or set(words(label)) & (_OWNED | {"name"}):
+    if not colon or name is None or set(words(label)) & (OWNED | {"name"}):
         return False
     owners = (other.partition(":") for other in saved)
-    return any(set(words(lab)) & _OWNED and _first_word(value) == name[1].lower() for lab, _, value in owners)
+    return any(set(words(lab)) & OWNED and _first_word(value) == name[1].lower() for lab, _, value in owners)
 
 
 # words that start a sentence with a capital and name nobody: "Sunday's match is at three"; "It's
@@ -296,7 +295,7 @@ def _files(line: str, name: str, kind: str) -> bool:
     a nurse", "Sam: my partner"."""
     label, _, value = line.partition(":")
     in_label, in_value = set(words(label)), set(words(value))
-    return bool(in_label & _OWNED and name in in_value) or (name in in_label and kind in in_value)
+    return bool(in_label & OWNED and name in in_value) or (name in in_label and kind in in_value)
 
 
 def named_people(lines: Sequence[str], saved: Sequence[str], said: str) -> list[str]:
@@ -349,7 +348,7 @@ def someone_elses(lines: Sequence[str], said: str, user: str = "", named: str = 
     for line in lines:
         label, sep, value = line.partition(":")
         about = value_stems(line)
-        if not about or set(words(label)) & (_OWNED | {"name"}) or "'" in label:
+        if not about or set(words(label)) & (OWNED | {"name"}) or "'" in label:
             out.append(line)
             continue
         holding = [i for i, s in enumerate(told) if len(about & {stem(w) for w in words(s)}) * 2 >= len(about)]
@@ -392,7 +391,7 @@ def told_of_in_a_clause(lines: Sequence[str], said: str, user: str = "") -> list
         owner = next((name for name, clause in clauses if about and about <= clause), None)
         if owner is None or owner.lower() in (user.lower(), *NOT_A_NAME) or "'" in label:
             out.append(line)
-        elif set(words(label)) & (_OWNED | {"name"}) or owner.lower() in words(label):
+        elif set(words(label)) & (OWNED | {"name"}) or owner.lower() in words(label):
             out.append(line)
         else:
             out.append(f"{owner}'s {label.strip().lower()}{sep}{value}")
@@ -571,7 +570,7 @@ def told_of_by_subject(lines: Sequence[str], said: str, user: str = "") -> list[
     for line in lines:
         label, sep, value = line.partition(":")
         about = _said_stems(value)  # "Age: 7" for "she's seven"
-        if not about or "'" in label or set(words(label)) & (_OWNED | {"name"}):
+        if not about or "'" in label or set(words(label)) & (OWNED | {"name"}):
             out.append(line)
             continue
         holding = [(c, who) for clauses in told for c, who in clauses if about <= _said_stems(c)]
@@ -638,7 +637,7 @@ _SAME_KIN_GROUPS = (
 )
 
 
-def _same_kin(kind: str, label_words: set[str]) -> bool:
+def same_kin(kind: str, label_words: set[str]) -> bool:
     """Whether the relative ``kind`` names is the one a label of ``label_words`` files."""
     return kind in label_words or any(kind in g.split() and label_words & set(g.split()) for g in _SAME_KIN_GROUPS)
 
@@ -665,10 +664,10 @@ def kin_told_of_another(lines: Sequence[str], said: str) -> list[str]:
             out.append(line)
             continue
         owner, kind, who = found
-        if owner and _same_kin(kind, kin) and not name:
+        if owner and same_kin(kind, kin) and not name:
             out.append(f"{owner}'s {kind}{sep}{value}")  # "Rui's mum broke her hip": not the user's mum
             continue
-        if owner or _same_kin(kind, kin) or (name and who and name != who.lower()):
+        if owner or same_kin(kind, kin) or (name and who and name != who.lower()):
             out.append(line)
             continue
         told = ", ".join(p for p in (None if name else who, value.strip()) if p)
@@ -715,9 +714,7 @@ def disowned_relatives(saved: Sequence[str], said: str, answering: str = "") -> 
         for m in pattern.finditer(said):
             relation = m["relation"].lower()
             filed = [
-                ln
-                for ln in saved
-                if "'" not in label_of_line(ln) and _same_kin(relation, set(words(label_of_line(ln))))
+                ln for ln in saved if "'" not in label_of_line(ln) and same_kin(relation, set(words(label_of_line(ln))))
             ]
             who = m["who"].lower()
             if who in ("he", "she"):
@@ -751,7 +748,7 @@ def _owner_before(text: str) -> str | None:
     last = told[-1] if told else ""
     names = [
         m[0]
-        for m in re.finditer(rf"\b[{UPPER}][{LOWER}]+\b", last)
+        for m in CAPITALISED.finditer(last)
         if m[0].lower() not in STOPWORDS and not _AT_A_PLACE.search(last[: m.start()])
     ]
     return names[-1] if names else None
@@ -794,7 +791,7 @@ def owned_as_denied(lines: Sequence[str], denial: str, said: str, user: str = ""
     out = []
     for line in lines:
         label, sep, value = line.partition(":")
-        mine = "'" not in label and not set(words(label)) & (_OWNED | {"name"})
+        mine = "'" not in label and not set(words(label)) & (OWNED | {"name"})
         about = _said_stems(value)
         holding = [s for s in sentences(said) if about and about <= _said_stems(s)]
         theirs = mine and what & _said_stems(label) and holding and not any(FIRST_PERSON.search(s) for s in holding)
@@ -869,7 +866,7 @@ def individual(line: str) -> str | None:
     """The one person or animal ``line`` files under who they are to the user ("Husband: Rui,
     sound engineer", "Dog: Tinto"), lowercase; None for any other line."""
     label, colon, value = line.partition(":")
-    if not colon or "'" in label or not label_kinds(label) & _OWNED:
+    if not colon or "'" in label or not label_kinds(label) & OWNED:
         return None
     name = leading_name(value)
     return name.lower() if name else None
@@ -881,179 +878,3 @@ def individuals(lines: Sequence[str]) -> set[str]:
 
 
 # words that make a sentence today's news, not a lasting fact
-_ONE_OFF = re.compile(
-    r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening|week|weekend)|yesterday|last\s+night|again)\b",
-    re.IGNORECASE,
-)
-
-
-# what makes a day's news last: "Kofi swam his first full length today!" is a milestone of his
-# (a `make run` chat, stop 59: dropped as the day's news, and never asked after)
-MILESTONE = re.compile(
-    r"\b(?:first|for\s+the\s+first\s+time|finally|at\s+last|won|graduated|got\s+engaged|learned\s+to|learnt\s+to)\b",
-    re.IGNORECASE,
-)
-
-
-_SHORT_LABEL = 2  # words of a label of the user's own ("Hobby", "Favourite food")
-_THEMSELF = re.compile(r"\b(?:herself|himself)\b", re.IGNORECASE)
-
-
-def another_ones_doing(line: str) -> bool:
-    """Whether ``line``, under a label of the user's own (no one's, no relative's or animal's),
-    tells what someone did by herself or himself: "Sofie rode a pony by herself for the first
-    time" was joined to the user's "Hobby: learning Spanish; riding a pony by herself" (a
-    `make run` chat, stop 60). The user speaks of themself as "I", never "herself"."""
-    label, colon, value = line.partition(":")
-    return bool(colon) and "'" not in label and not label_kinds(label) & _OWNED and bool(_THEMSELF.search(value))
-
-
-def refiled_by_themself(line: str, saved: Sequence[str], said: str) -> str | None:
-    """``line`` when it is the user's own; what someone did by herself or himself
-    (``another_ones_doing``) filed under the one saved person or animal the sentences that say
-    "herself" or "himself" name ("Sofie's hobby: riding a pony by herself" beside "Daughter:
-    Sofie"), or None where they name none or several."""
-    if not another_ones_doing(line):
-        return line
-    label, _, value = line.partition(":")
-    if len(words(label)) > _SHORT_LABEL:
-        return line  # a sentence cut into a label ("Sofie rode apony: by herself ..."): not a note of the user's
-    filed = individuals(saved)
-    named = {w for s in sentences(said) if _THEMSELF.search(s) for w in words(s) if w in filed}
-    if len(named) != 1:
-        return None
-    return f"{named.pop().capitalize()}'s {label.strip().lower()}:{value}"
-
-
-def news_of_a_saved_one(line: str, saved: Sequence[str], said: str) -> bool:
-    """Whether ``line`` is only today's news of someone a ``saved`` line files, under their bare
-    name: "Figo: knocked coffee over" for "Figo knocked my coffee over again this morning", beside
-    "Cat: Figo" (``scripts/bench_notes.py``, stop 48). The sentences it comes from all say when,
-    and none tells a milestone (``MILESTONE``)."""
-    label, colon, value = line.partition(":")
-    named = label.strip().lower()
-    if not colon or BARE_NAME.match(label) is None:
-        return False
-    # a saved line files them when it names them under a relation or an animal: "Pet: Ginger cat, Pierogi"
-    files = (old.partition(":") for old in saved)
-    if not any("'" not in lab and label_kinds(lab) & _OWNED and named in words(value) for lab, _, value in files):
-        return False
-    told = {stem(w) for w in content_words(value)}
-    holding = [s for s in sentences(said) if told & {stem(w) for w in words(s)}]
-    return bool(holding) and all(_ONE_OFF.search(s) and not MILESTONE.search(s) for s in holding)
-
-
-def not_the_users_name(line: str, saved: Sequence[str], said: str) -> bool:
-    """Whether ``line`` is a "Name:" line with a name the user did not give as their own, where
-    the block already knows their name or files that one as someone else: told "Bad news, Bran
-    passed away on Sunday." beside "Name: Ruth" and "Collie: Bran", the notes pass wrote "Name:
-    Bran", the block's "Name: Ruth" was replaced, and asked "what's my name?" the assistant said
-    "Your name is Bran." (a `make run` chat, stop 50)."""
-    label, _, value = line.partition(":")
-    if words(label) != ["name"] or not words(value):
-        return False
-    name = words(value)[0]
-    introduced = introduced_name(said)
-    if introduced is not None and introduced.lower() == name:
-        return False
-    known = user_name(saved, "").lower()
-    if known == name:
-        return False
-    return bool(known) or any(individual(old) == name for old in saved)
-
-
-_DATE_NOTE = re.compile(r"\s*\([^()]*\d{4}[^()]*\)")
-
-
-# a label of some pet's, not one by name: "Pet's condition", "Dog's vet"
-_ANY_PETS = re.compile(rf"^(?i:{PET_PATTERN})['’]s\s+(?P<attribute>.+)$")
-
-
-def their_news(lines: Sequence[str], saved: Sequence[str], said: str) -> list[str]:
-    """``lines`` with a line that names nobody labelled with whose it is, when every sentence
-    that says its value speaks of one of the user's people or animals a ``saved`` line files and
-    not of the user: "Bad news, Bran passed away on Sunday." beside "Collie: Bran" was saved as
-    "Death: Sunday" (a `make run` chat, stop 50); "Bran's death: Sunday" is his, and is shown
-    beside his line."""
-    filed = individuals(saved)
-    animals = {individual(line) for line in saved if animal_label(line.partition(":")[0])} - {None}
-    out = []
-    for line in lines:
-        label, colon, value = line.partition(":")
-        told = {stem(w) for w in content_words(_DATE_NOTE.sub("", value))}  # not "(2026-12-03)"
-        holding = [s for s in sentences(said) if told and told <= {stem(w) for w in words(s)}]
-        named = {w for s in holding for w in words(s) if w in filed}
-        pets_own = _ANY_PETS.match(label.strip())
-        # any sentence with a word of it: "hip pain" is told across two
-        near = {w for s in sentences(said) if told & {stem(w) for w in words(s)} for w in words(s) if w in filed}
-        near = near or {w for w in words(said) if w in animals}  # "The vet gave him painkillers."
-        if colon and pets_own and len(near) == 1 and near <= animals:
-            # "Pet's condition: hip pain" for "Bamse had to go to the vet yesterday, his hips are
-            # getting worse. The vet gave him painkillers." beside "Dog: Bamse, ..." (a `make run`
-            # chat, stop 60): which pet it is
-            (one,) = near
-            out.append(f"{one.capitalize()}'s {pets_own['attribute']}:{value}")
-            continue
-        if (
-            not colon
-            or len(named) != 1
-            or any(FIRST_PERSON.search(s) for s in holding)
-            or set(words(label)) & (_OWNED | filed | {"name", "age"})
-            or "'" in label
-        ):
-            out.append(line)
-            continue
-        (one,) = named
-        out.append(f"{one.capitalize()}'s {label.strip()[:1].lower()}{label.strip()[1:]}:{value}")
-    return out
-
-
-_KIN_OR_PET = "(?:" + "|".join(sorted(RELATIONS | PETS, key=len, reverse=True)) + ")"
-# "My wife Michiko passed away two years ago this winter", "my dad died in March", "we lost our cat
-# Miso last spring": who died and the user's words for it
-_DEATHS = (
-    re.compile(
-        rf"\b(?i:my|our)\s+(?:[{LOWER}]+\s+){{0,2}}?(?P<kind>(?i:{_KIN_OR_PET}))\s*,?\s*(?P<name>[{UPPER}][{LOWER}]+)?,?\s+"
-        r"(?P<told>(?:passed\s+away|passed\s+on|died)\b[^.,;!?]*)"
-    ),
-    re.compile(
-        rf"\b(?i:we|I)\s+(?P<told>lost)\s+(?i:my|our)\s+(?:[{LOWER}]+\s+){{0,2}}?(?P<kind>(?i:{_KIN_OR_PET}))\s*,?\s*"
-        rf"(?P<name>[{UPPER}][{LOWER}]+)?"
-        r"(?P<when>[^.,;!?]*)"
-    ),
-)
-
-
-def deaths_told(lines: Sequence[str], saved: Sequence[str], said: str) -> list[str]:
-    """``lines`` with a death the user told kept on the line of the one who died, in the user's
-    words: "My wife Michiko passed away two years ago this winter." was saved "Wife: Michiko" (a
-    `make run` chat, stop 54), and a greeting may then ask after her. A line that says nothing of
-    them yet is written for them ("Dad: died in March")."""
-    out = list(lines)
-    for pattern in _DEATHS:
-        for m in pattern.finditer(said):
-            kind, name = m["kind"].lower(), m["name"]
-            told = normalize_space(f"{m['told']}{m.groupdict().get('when') or ''}").rstrip()
-
-            def is_theirs(line: str, kind: str = kind, name: str | None = name) -> bool:
-                label = label_of_line(line)
-                return "'" not in label and (
-                    individual(line) == name.lower() if name else _same_kin(kind, set(words(label)))
-                )
-
-            theirs = [i for i, line in enumerate(out) if is_theirs(line)]
-            if any(DEATH.search(out[i].partition(":")[2]) for i in theirs):
-                continue
-            if theirs:
-                out[theirs[0]] = f"{out[theirs[0]].rstrip()}, {told}"
-                continue
-            # their saved line, named as it names them: "my dad died in March" beside "Dad: Tom,
-            # retired" is "Dad: Tom, died in March", which joins it (a line without the name is kept out)
-            filed = [line for line in saved if is_theirs(line)]
-            label, who = kind.capitalize(), name
-            if len(filed) == 1:
-                label = filed[0].partition(":")[0].strip()
-                named = re.match(rf"\s*([{UPPER}][{LOWER}]+)\b", filed[0].partition(":")[2])
-                who = name or (named[1] if named else None)
-            out.append(f"{label}: {', '.join(p for p in (who, told) if p)}")
-    return out
