@@ -112,6 +112,8 @@ WHEN_WORDS = frozenset(
 )
 
 # words for the people in a user's life: a note labelled with one is about them, not the user
+# the words said before a relation: "my big brother", "my wee sister"
+KIN_ADJECTIVE = r"(?:little|big|baby|kid|younger|older|elder|youngest|oldest|eldest|twin|wee)"
 RELATIONS = frozenset(
     "sister brother sibling mother mum mom mama father dad papa parent parents daughter son child children kid kids "
     "baby wife husband partner spouse fiance fiancee boyfriend girlfriend friend friends bestie grandmother grandma "

@@ -12,7 +12,13 @@ from store_sql import STORE_KINDS
 from memgpt_local.agent.fact_homes import childhood_home
 from memgpt_local.agent.fact_lines import glued_label, grounded, label_of, states_something_personal
 from memgpt_local.agent.fact_merge import merge
-from memgpt_local.agent.fact_owners import refiled, relatives_not_their_things, said_relations, unheard_kin
+from memgpt_local.agent.fact_owners import (
+    refiled,
+    relatives_not_their_things,
+    said_relations,
+    unheard_kin,
+    unheard_kin_told_of,
+)
 from memgpt_local.agent.fact_wording import as_note
 from memgpt_local.agent.facts import (
     NOTES_EXAMPLES,
@@ -721,6 +727,51 @@ def test_a_line_about_a_relative_the_user_did_not_speak_of_is_dropped(line, said
     assert unheard_kin(line, said) is unheard
 
 
+MUM_MOVED = (
+    "my mum's got diabetes and moved in with my aunt in Cardiff last year, so I try to visit every other weekend"
+)
+
+
+def test_a_line_filed_under_an_unheard_relative_goes_to_the_one_its_clauses_are_about():
+    """A `make run` chat (stop 62): beside "Partner: Sami", the notes pass filed the mum's news as
+    "Partner's health: diabetes" and "Partner's home: Cardiff"; nothing was saved."""
+    lines = [
+        "Partner's health: diabetes",
+        "Partner's home: Cardiff (moved in last year, 2025)",
+        "Partner's visits: every other weekend",  # the user's visits, said of no relative
+        "Partner's hobbies: runs a bakery",  # said in no clause here
+        "Son: once drove a car",  # no attribute of someone's
+    ]
+    assert unheard_kin_told_of(lines, MUM_MOVED, "Nadia") == {
+        "Partner's health: diabetes": "Mum's health: diabetes",
+        "Partner's home: Cardiff (moved in last year, 2025)": "Mum's home: Cardiff (moved in last year, 2025)",
+    }
+    # a clause about two relatives' names tells no one owner; one about nobody's keeps nothing
+    assert unheard_kin_told_of(["Wife's work: nurse"], "Tom and I are nurses.", "Ana") == {}
+    assert unheard_kin_told_of(["Son's health: asthma"], "my dad has asthma", "Ana") == {
+        "Son's health: asthma": "Dad's health: asthma"
+    }
+
+
+def test_a_relatives_news_the_notes_pass_filed_under_another_is_saved_as_theirs(store):
+    from memgpt_local.runtime.scripted import ScriptedBackend
+
+    agent = ensure_agent(store, "nadia", Settings())
+    store.core.set_value(agent.id, "human", "Name: Nadia\nWork: runs a bakery\nPartner: Sami")
+    lines = [
+        "Partner: Sami",
+        "Mum: Nadia",
+        "Partner's health: diabetes",
+        "Partner's home: Cardiff (moved in last year)",
+    ]
+    lines += ["Partner's hobbies: runs a bakery", "Partner's visits: every other weekend"]
+    noter = FactNoter(store, ScriptedBackend([json.dumps({"facts": lines})]), agent.id, FactNoteSettings(enabled=True))
+    when = datetime(2026, 12, 7, 17, tzinfo=timezone.utc)
+    notes = noter.note(MUM_MOVED, when=when)
+    assert notes.added == ["Mum's health: diabetes", "Mum's home: Cardiff (moved in last year, 2025)"]
+    assert "Partner: Sami" in store.core.get(agent.id, "human").value
+
+
 @pytest.mark.parametrize(
     ("line", "said", "written"),
     [  # a `make run` chat (stop 41): where the user lives would have been answered "Wroclaw"
@@ -1183,7 +1234,12 @@ def test_the_place_of_a_home_never_said_is_kept_in_the_work_line():
     ]
     # a home said as one stays a home line: nothing is moved
     lives = "I'm a nurse in Leeds, I live there."
-    assert with_work_place(["Work: nurse"], ["Home: Leeds"], lives) == ["Work: nurse"]
+    assert with_work_place(["Work: nurse", "Home: Leeds"], ["Home: Leeds"], lives) == ["Work: nurse", "Home: Leeds"]
+    # a place the job's clause tells, in no line (a `make run` chat, stop 62)
+    bakery = "hi, I'm Nadia, I run a little bakery in Bristol with my partner Sami"
+    assert with_work_place(["Name: Nadia", "Work: runs a bakery"], [], bakery)[1] == "Work: runs a bakery in Bristol"
+    nights = "I work nights as a nurse in May and I live in Leeds"  # a month; a home in another clause
+    assert with_work_place(["Work: nurse"], [], nights) == ["Work: nurse"]
 
 
 def test_a_statement_naming_someone_saved_is_read_for_facts():
@@ -3026,6 +3082,12 @@ def test_a_role_is_the_users_only_where_they_call_themself_it():
     assert role_said("Best man: me", said) == "Best man: me"  # never said
     assert role_said("Maid of honour: Anjali", said) == "Maid of honour: Anjali"
     assert role_said("Treasurer: me", "I am the treasurer of the allotment society") == "Role: treasurer"
+    # one of several (a `make run` chat, stop 62: "Bridesmaids: one of the bridesmaids")
+    bridesmaid = "my big brother Omar is getting married in May and I'm one of the bridesmaids!"
+    assert role_said("Bridesmaids: one of the bridesmaids", bridesmaid) == "Role: one of the bridesmaids"
+    assert role_said("Bridesmaids: me", bridesmaid) == "Role: one of the bridesmaids"
+    sister = "my sister is one of the bridesmaids"  # not the user
+    assert role_said("Bridesmaids: one of the bridesmaids", sister) == "Bridesmaids: one of the bridesmaids"
 
 
 def test_a_doing_told_only_by_its_day_is_read_on_to_the_end_of_its_clause():
@@ -3062,3 +3124,17 @@ def test_a_relation_is_heard_by_the_name_of_the_one_filed_under_it():
     assert not unheard_kin("Partner's dad: had a stroke", said, ["Name: Nadia", "Partner: Sami"])
     assert unheard_kin("Partner's dad: had a stroke", said, ["Name: Nadia"])
     assert unheard_kin("Son: Tom", said, ["Name: Nadia", "Partner: Sami"])
+
+
+def test_a_part_said_in_other_words_of_its_topic_is_not_added_again():
+    """A `make run` chat (stop 62): "my big brother Omar is getting married in May" was saved
+    "Big brother: Omar, getting married in May (2027-05); wedding in May (2027-05)"."""
+    from memgpt_local.agent.fact_merge import told_in
+
+    brother = "Big brother: Omar, getting married in May (2027-05)"
+    value, notes = merge("Name: Nadia", [brother, "Big brother: Omar, wedding in May (2027-05)"], 2000, "")
+    assert value == f"Name: Nadia\n{brother}"
+    assert not told_in("Big brother: Omar, wedding in June (2027-06)", brother)  # another month
+    assert not told_in("Big brother: Omar, moving to Leeds", brother)
+    value, _ = merge(f"Name: Nadia\n{brother}", ["Big brother: Omar, wedding in June (2027-06)"], 2000, "")
+    assert "June" in value

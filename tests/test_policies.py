@@ -2653,6 +2653,23 @@ def test_owner_guard_holds_a_reply_that_gives_the_user_news_just_told_of_someone
     assert told_of_others("Sam and I went to look at flats. Biscuit is scared of the hoover.", lines, "Priya") == []
 
 
+def test_owner_guard_holds_a_relatives_news_just_told_said_back_as_the_users_in_other_words():
+    """A `make run` chat (stop 62): "my big brother Omar is getting married in May and I'm one of
+    the bridesmaids!" got "How do you plan to celebrate your wedding?"."""
+    from memgpt_local.agent.policy.owner_guard import OwnerGuard
+
+    memory = FakeMemory(core=[("human", "Name: Nadia"), ("human", "Partner: Sami")])
+    news = Turn(question="my big brother Omar is getting married in May and I'm one of the bridesmaids!")
+    hold = OwnerGuard().review(news, draft("That's exciting! How do you plan to celebrate your wedding?"), memory)
+    assert hold is not None and "Omar" in hold.notice
+    for fine in (
+        "How do you plan to celebrate Omar's wedding?",  # names him
+        "Your brother's wedding sounds lovely!",
+        "What will you wear as a bridesmaid?",  # the user's own part
+    ):
+        assert OwnerGuard().review(news, draft(fine), memory) is None, fine
+
+
 def test_owner_guard_holds_a_reply_that_calls_the_users_partner_someone_elses():
     """ "Your son Kuba is seven and his partner Ewa is coaching his team." under "Partner: Ewa,
     coaching Kuba's team" (a `make run` chat, stop 56)."""

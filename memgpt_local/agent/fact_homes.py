@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from memgpt_local.agent.fact_owners import CLAUSE_SPLIT
 from memgpt_local.agent.fact_wording import HOME_LABELS, WORK_LABELS
-from memgpt_local.text import UPPER, content_words, normalize_space, sentences, stem, stems, words
+from memgpt_local.text import UPPER, WHEN_WORDS, content_words, normalize_space, sentences, stem, stems, words
 
 # what says a place is only where the user comes from
 _GREW_UP = re.compile(r"\b(?:grew up|grow up|growing up|was born|were born|raised|childhood)\b", re.IGNORECASE)
@@ -81,14 +82,22 @@ def with_work_place(lines: Sequence[str], dropped: Sequence[str], said: str) -> 
     """``lines`` with the place of a home line dropped as unsaid (``home_unsaid``) kept in the
     work line, where ``said`` tells it as where the user works ("in Bergen" beside the job in one
     sentence): "I'm a maths teacher at a secondary school in Bergen." was saved "Work: maths
-    teacher", "Home: Bergen" dropped, and Bergen was lost (a `make run` chat, stop 60)."""
+    teacher", "Home: Bergen" dropped, and Bergen was lost (a `make run` chat, stop 60). A place
+    the sentence tells the job in that no line holds is kept too: "I run a little bakery in Bristol
+    with my partner Sami" was saved "Work: runs a bakery" and no more (a `make run` chat, stop 62)."""
     places = [
         line.partition(":")[2].strip()
         for line in dropped
         if normalize_space(line.partition(":")[0]).lower() in HOME_LABELS and home_unsaid(line, said)
     ]
+    told_in = {place: sentences(said) for place in places}
+    # (that one in the job's own clause: "I work nights as a nurse and live in Leeds" is no work place)
+    held = " ".join(line.partition(":")[2] for line in lines)
+    for m in _IN_A_PLACE.finditer(said):
+        if m["place"] not in held and m["place"] not in told_in and m["place"].split()[0].lower() not in WHEN_WORDS:
+            told_in[m["place"]] = [c for s in sentences(said) for c in CLAUSE_SPLIT.split(s)]
     out = list(lines)
-    for place in places:
+    for place, texts in told_in.items():
         if not re.fullmatch(_PLACE, place):
             continue
         for i, line in enumerate(out):
@@ -96,14 +105,13 @@ def with_work_place(lines: Sequence[str], dropped: Sequence[str], said: str) -> 
             if normalize_space(label).lower() not in WORK_LABELS or place in value:
                 continue
             job = {stem(w) for w in content_words(value)}
-            if any(
-                place in s and job & stems(s) and re.search(rf"\bin\s+{re.escape(place)}\b", s) for s in sentences(said)
-            ):
+            if any(place in s and job & stems(s) and re.search(rf"\bin\s+{re.escape(place)}\b", s) for s in texts):
                 out[i] = f"{line.rstrip()} in {place}"
     return out
 
 
 _PLACE = rf"[{UPPER}][\w'-]*(?:\s+[{UPPER}][\w'-]*)*"
+_IN_A_PLACE = re.compile(rf"\bin\s+(?P<place>{_PLACE})")
 _MOVED = (  # a home line that names the old place first
     re.compile(rf"^\s*(?P<old>{_PLACE})\s*[(,;-]\s*(?:just\s+|recently\s+)?moved\s+to\s+(?P<new>{_PLACE})\s*\)?\s*$"),
     re.compile(rf"^\s*(?:just\s+)?moved\s+from\s+(?P<old>{_PLACE})\s+to\s+(?P<new>{_PLACE})\s*$", re.IGNORECASE),

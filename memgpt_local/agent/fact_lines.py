@@ -697,14 +697,23 @@ _ME = frozenset("me i myself user you".split())
 def role_said(line: str, said: str) -> str:
     """``line`` as "Role: ..." when the model filed the user under what they are: "Maid of honour:
     me" for "... and I'm the maid of honour" was dropped as a fact the message does not state (a
-    `make run` chat, stop 62). Only a role the user calls themself ("I'm the ...", "I am a ...")."""
+    `make run` chat, stop 62), and "I'm one of the bridesmaids!" was saved "Bridesmaids: one of
+    the bridesmaids". Only a role the user calls themself ("I'm the ...", "I am a ...", "I'm one
+    of the ...")."""
     label, sep, value = line.partition(":")
     role = normalize_space(label).lower()
-    if not sep or value.strip().lower().rstrip(".!") not in _ME or not role:
+    told = value.strip().lower().rstrip(".!")
+    if not sep or not role or (told not in _ME and told != f"one of the {role}"):
         return line
-    if not re.search(rf"\bI(?:'m|’m|\s+am)\s+(?:the|a|an|their|her|his)\s+{re.escape(role)}\b", said, re.IGNORECASE):
+    called = re.search(
+        rf"\bI(?:'m|’m|\s+am)\s+(?P<one_of>one\s+of\s+the\s+)?(?:(?<=the\s)|the\s+|a\s+|an\s+|their\s+|her\s+|his\s+)"
+        rf"{re.escape(role)}\b",
+        said,
+        re.IGNORECASE,
+    )
+    if called is None:
         return line
-    return f"Role: {role}"
+    return f"Role: one of the {role}" if called["one_of"] else f"Role: {role}"
 
 
 _LEARNING = r"(?:learning|learn|studying|study|practising|practicing)\s+(?:the\s+|some\s+)?"

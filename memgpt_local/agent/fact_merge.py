@@ -29,6 +29,7 @@ from memgpt_local.text import (
     content_words,
     label_topics,
     normalize_space,
+    said_otherwise,
     sentences,
     stem,
     words,
@@ -130,6 +131,16 @@ def said_twice(line: str, other: str) -> bool:
     gym on Thursdays" and "Outside school: climbs at the bouldering gym on Thursdays" (stop 47)."""
     mine, theirs = value_stems(line), value_stems(other)
     return min(len(mine), len(theirs)) >= 3 and len(mine & theirs) * 5 >= len(mine | theirs) * 4
+
+
+def told_in(line: str, old: str) -> bool:
+    """Whether ``old`` already tells all that ``line``'s value does, a word counting as said
+    where ``old`` says one people ask about the same thing with (``said_otherwise``): "Omar,
+    wedding in May (2027-05)" was added to "Big brother: Omar, getting married in May (2027-05)"
+    (a `make run` chat, stop 62)."""
+    held = value_stems(old)
+    unsaid = [w for w in content_words(line.partition(":")[2]) if stem(w) not in held]
+    return all(any(stem(other) in held for other in said_otherwise(w)) for w in unsaid)
 
 
 def _line_stems(line: str) -> set[str]:
@@ -500,7 +511,7 @@ def merge(
             # "Dog: Tinto" does not make "Dog: Rex" go: a second one, or the line that files it
             same = next((i for i, old in enumerate(current) if _label_key(old) == key and individual(old) == one), None)
         if same is not None and one is not None and individual(current[same]) == one:
-            if value_stems(line) <= value_stems(current[same]):
+            if told_in(line, current[same]):
                 continue
             aged = all(AGE_IN_VALUE.search(ln.partition(":")[2]) for ln in (current[same], line))
             if (
@@ -513,7 +524,7 @@ def merge(
                 notes.replaced.append((current[same], gathered))
                 current[same] = gathered
                 continue
-        if same is not None and value_stems(line) <= value_stems(current[same]):
+        if same is not None and told_in(line, current[same]):
             continue  # a part of the saved line, said again
         written = [*notes.added, *(new for _, new in notes.replaced)]
         if same is None and (

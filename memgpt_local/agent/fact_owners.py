@@ -569,7 +569,8 @@ def told_of_by_subject(lines: Sequence[str], said: str, user: str = "") -> list[
     out = []
     for line in lines:
         label, sep, value = line.partition(":")
-        about = _said_stems(value)  # "Age: 7" for "she's seven"
+        # "Age: 7" for "she's seven"; a year the notes put in ("moved in last year, 2025") is not said
+        about = {s for s in _said_stems(value) if not _YEAR.fullmatch(s) or s in said}
         if not about or "'" in label or set(words(label)) & (OWNED | {"name"}):
             out.append(line)
             continue
@@ -594,6 +595,26 @@ def told_of_by_subject(lines: Sequence[str], said: str, user: str = "") -> list[
         owner = next(iter(owners)).replace(" & ", " and ")
         out.append(f"{owner[0].upper()}{owner[1:]}'s {label.strip().lower()}{sep}{value}")
     return out
+
+
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def unheard_kin_told_of(lines: Sequence[str], said: str, user: str = "") -> dict[str, str]:
+    """Of ``lines`` filed as a relative's the user did not speak of (``unheard_kin``), those whose
+    values ``said`` tells in clauses about a relative it did, as those relatives' lines (old line:
+    new line): for "my mum's got diabetes and moved in with my aunt in Cardiff last year, so I try
+    to visit every other weekend" beside "Partner: Sami", the notes pass wrote "Partner's health:
+    diabetes" and "Partner's home: Cardiff" and nothing was saved (a `make run` chat, stop 62);
+    they are the mum's. A line whose value no clause about one relative tells is not here."""
+    plain: dict[str, str] = {}
+    for line in lines:
+        label, sep, value = line.partition(":")
+        if sep and (owned := POSSESSED.match(label.strip())):
+            attribute = owned["attribute"]
+            plain[line] = f"{attribute[0].upper()}{attribute[1:]}{sep}{value}"
+    refiled = told_of_by_subject(list(plain.values()), said, user)
+    return {old: new for (old, bare), new in zip(plain.items(), refiled) if new != bare}
 
 
 # the verbs a clause goes on with, its subject the clause's before: "... and moved into a care home"

@@ -128,6 +128,7 @@ from memgpt_local.agent.fact_owners import (
     told_of_by_subject,
     told_of_in_a_clause,
     unheard_kin,
+    unheard_kin_told_of,
     user_name,
 )
 from memgpt_local.agent.fact_wording import WORK_LABELS, as_note, bare_day, tidied
@@ -140,6 +141,7 @@ from memgpt_local.runtime.grammar import build_notes_grammar
 from memgpt_local.schemas import ChatMessage
 from memgpt_local.text import (
     ASKING_WORDS,
+    KIN_ADJECTIVE,
     LOWER,
     PETS,
     RELATIONS,
@@ -470,13 +472,12 @@ def plan_said(clause: str, mention: Mention) -> str | None:
     return plan if plan and plan.lower() != mention.phrase.lower() else None
 
 
-_KIN_ADJECTIVE = r"(?:little|big|baby|kid|younger|older|elder|youngest|oldest|eldest|twin|wee)"
 # whose plan a clause tells: "my mum Grace is having hip surgery" (Grace), "my sister is visiting"
 # (sister); the user's own ("I'm flying") names nobody
 _PLAN_SUBJECT = re.compile(  # the relation in any case, a name with its capital
     # and the relation as people say it: "my little sister Anjali is getting married in June" was
     # saved "Sister: Anjali (in June, 2027-06)", the wedding lost (a `make run` chat, stop 62)
-    rf"\b(?i:my\s+(?:{_KIN_ADJECTIVE}\s+)?(?P<relation>{RELATION_PATTERN}))(?:\s+(?P<named>[{UPPER}][{LOWER}]+))?"
+    rf"\b(?i:my\s+(?:{KIN_ADJECTIVE}\s+)?(?P<relation>{RELATION_PATTERN}))(?:\s+(?P<named>[{UPPER}][{LOWER}]+))?"
     # or a verb of the present, kept in the plan: "my daughter Amina turns nine on Saturday" was
     # saved "Daughter: Amina (on Saturday, ...)", the birthday lost (a `make run` chat, stop 52)
     rf"(?:(?i:'s|\s+(?:is|are|was|has|will|'s))\b|\s+(?=[{LOWER}]{{2,}}(?<!ss)s\b))"
@@ -746,9 +747,15 @@ class FactNoter:
         told = " ".join(t for t in (said, helping, *((answering, message) if answered else ())) if t)
         written = without_bare_days(said_relations(keep_owners(dated, told, day), told))
         written = relatives_not_their_things(written, told)
+        user = user_name(saved, told)
         unheard = [line for line in written if unheard_kin(line, told, saved)]
-        dropped += unheard
-        written = [moved_home(childhood_home(moved_to(line, told), told)) for line in written if line not in unheard]
+        told_of = unheard_kin_told_of(unheard, told, user)
+        dropped += [line for line in unheard if line not in told_of]
+        written = [
+            moved_home(childhood_home(moved_to(told_of.get(line, line), told), told))
+            for line in written
+            if line not in unheard or line in told_of
+        ]
         written = kept_relations(written, saved, told)
         misfiled = [
             line
@@ -767,7 +774,6 @@ class FactNoter:
         dropped += [line for line, kept in zip(written, filed) if kept is None]
         written = by_their_name([line for line in filed if line is not None], saved)
         written = relatives_of_theirs(written, saved, told)
-        user = user_name(saved, told)
         # whom "he" and "she" mean, read into the words the lines are checked against (not into the
         # notes prompt: given "..., Ilse's seven.", the pass wrote "Daughter: Ilse" and no more)
         named = pronouns_named(told, user, answering)

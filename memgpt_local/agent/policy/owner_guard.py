@@ -30,12 +30,14 @@ from memgpt_local.agent.policy.greet_by_name import human_lines, known_name
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.text import (
     FIRST_PERSON,
+    KIN_ADJECTIVE,
     LOWER,
     PETS,
     RELATIONS,
     UPPER,
     WHEN_WORDS,
     content_words,
+    said_otherwise,
     sentences,
     statements,
     stem,
@@ -44,7 +46,7 @@ from memgpt_local.text import (
 
 # a person's name at the start of a label or value, as its subject: "Nadia's ...", "Tom is ..."
 # the user's word for someone before their name: "Our daughter Carla"
-_WHOSE = re.compile(rf"^(?i:(?:my|our)\s+{RELATION_PATTERN}s?)\s+(?=[{UPPER}])")
+_WHOSE = re.compile(rf"^(?i:(?:my|our)\s+(?:{KIN_ADJECTIVE}\s+)?{RELATION_PATTERN}s?)\s+(?=[{UPPER}])")
 _SUBJECT = re.compile(
     rf"^([{UPPER}][{LOWER}]+)(?:'s\b|\s+(?:is|was|has|had|will|and|got|gets|lives|lived|works|worked|moved)\b)"
 )
@@ -142,6 +144,13 @@ def owned_notes(lines: Sequence[str], user_name: str | None) -> list[Owned]:
 _YOUR_THING = re.compile(r"\byour((?:\s+[\w-]+){1,3})", re.IGNORECASE)
 
 
+def _topic_stems(text: str) -> set[str]:
+    """The stems of ``text``'s content words and of the words people say the same thing with
+    (``said_otherwise``): "wedding" is also "married"."""
+    said = content_words(text)
+    return {stem(w) for w in said} | {stem(other) for w in said for other in said_otherwise(w)}
+
+
 def _named(text: str) -> set[str]:
     """The stems of the names and places ``text`` says ("your move to Bath" is the user's own)."""
     return {stem(w.lower()) for w in re.findall(rf"\b[{UPPER}][{LOWER}]+", text)}
@@ -207,14 +216,18 @@ def _told_as_users(sentence: str, notes: Sequence[Owned]) -> Owned | None:
         shared = len(note.words & (said_stems | liked))  # a day in common counts once: "your wedding on Sunday"
         # what the user just told of someone is theirs only said as "your ...": "Are you moving to
         # Bath for the job?" asks about it
+        your_things = note.words & _topic_stems(" ".join(m[1] for m in _YOUR_THING.finditer(sentence)))
         yours = (
             not note.told
-            or any(
-                {stem(w) for w in words(m[1])} & note.words - _named(note.line) for m in _YOUR_THING.finditer(sentence)
-            )
+            or bool(your_things - _named(note.line))
             or bool(_LIVES_OR_WORKS.search(note.line) and _YOU_LIVE_OR_WORK.search(sentence))
         )
         if shared and shared + bool(note.when & _when_words(sentence)) >= SHARED_WORDS and yours:
+            return note
+        # and one word of it said as the user's is enough when the user has just told it as
+        # someone else's: "my big brother Omar is getting married in May" was answered "How do you
+        # plan to celebrate your wedding?" (a `make run` chat, stop 62)
+        if note.told and your_things - _named(note.line):
             return note
         where = note.words & _HOME_OR_WORK or _LIVES_OR_WORKS.search(note.line) or _IS_A.search(note.line)
         # asked, a question tells only what it names beyond living or working: "What are you working on
