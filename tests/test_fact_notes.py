@@ -1240,6 +1240,11 @@ def test_the_place_of_a_home_never_said_is_kept_in_the_work_line():
     assert with_work_place(["Name: Nadia", "Work: runs a bakery"], [], bakery)[1] == "Work: runs a bakery in Bristol"
     nights = "I work nights as a nurse in May and I live in Leeds"  # a month; a home in another clause
     assert with_work_place(["Work: nurse"], [], nights) == ["Work: nurse"]
+    # where they are from, beside the job in its clause (a `make run` chat, stop 63)
+    tomas = "hello there. Tomás here, retired postman from Cork. my wife Bríd passed two years ago"
+    assert with_work_place(["Work: retired postman"], ["Home: Cork"], tomas) == ["Work: retired postman from Cork"]
+    back = "I'm a nurse, just back from Spain"  # another clause
+    assert with_work_place(["Work: nurse"], ["Home: Spain"], back) == ["Work: nurse"]
 
 
 def test_a_statement_naming_someone_saved_is_read_for_facts():
@@ -1440,6 +1445,10 @@ def test_a_value_of_filler_is_no_fact():
     marathon = "I'm training for the Cardiff half marathon in March, first one since my knee injury"
     assert only_filler("Knee injury: since") and not worth_saving("Knee injury: since", marathon)
     assert only_filler("Frequency of seeing: barely") and not only_filler("Knee injury: since last spring")
+    # a value that only points at what the message said (a `make run` chat, stop 63)
+    knee = "I've a knee operation booked for the 14th of January, not looking forward to it"
+    assert only_filler("Not looking forward: to it") and not worth_saving("Not looking forward: to it", knee)
+    assert only_filler("Feeling: about that") and not only_filler("Looking forward to: it all being over")
 
 
 @pytest.mark.parametrize(
@@ -2433,6 +2442,12 @@ def test_a_death_the_user_tells_stays_on_the_line_of_the_one_who_died():
     told = ["Father: died in March (2026-03)"]
     assert deaths_told(told, [], "My dad died in March, it's been a hard year.") == told  # said already
     assert deaths_told(["Dad: Tom, retired"], [], "I lost my job in March.") == ["Dad: Tom, retired"]
+    # "passed" alone, as people say it (a `make run` chat, stop 63), told up to its clause's end
+    tomas = "Tomás here, retired postman from Cork. my wife Bríd passed two years ago so it's just me and the dog now"
+    assert deaths_told(["Wife: Bríd"], [], tomas) == ["Wife: Bríd, passed two years ago"]
+    assert deaths_told([], [], "my nan passed.") == ["Nan: passed"]
+    assert deaths_told(["Son: Rory"], [], "my son Rory passed his driving test") == ["Son: Rory"]  # no death
+    assert deaths_told(["Son: Rory"], [], "my son Rory passed a test today") == ["Son: Rory"]
 
 
 def test_a_past_of_long_ago_changes_no_saved_fact():
@@ -3115,6 +3130,52 @@ def test_an_age_under_a_name_beside_their_line_with_it_is_not_saved_twice():
         "Cerys's age: 11",
     ]
     assert merge("Name: Gareth\nDaughter: Cerys, 11", ["Cerys's age: 12"], 2000, said)[1].added == ["Cerys's age: 12"]
+
+
+def test_what_kind_of_thing_is_told_of_someone_beside_their_line_with_it_is_not_saved_twice():
+    """A `make run` chat (stop 63): "he's a border collie called Finn, 9 years old and still thinks
+    he's a pup" saved "Finn's personality: thinks he's a pup" beside the dog's line that says it."""
+    finn = "Dog: Finn (border collie, 9 years old, thinks he's a pup)"
+    said = "he's a border collie called Finn, 9 years old and still thinks he's a pup"
+    assert merge("Name: Tomás", [finn, "Finn's personality: thinks he's a pup"], 2000, said)[1].added == [finn]
+    # one that says more stays
+    more = "Finn's personality: steals socks"
+    assert merge("Name: Tomás", [finn, more], 2000, said)[1].added == [finn, more]
+
+
+def test_a_doing_cut_before_what_it_is_for_is_read_on():
+    """A `make run` chat (stop 63): "my daughter Aoife is coming down from Dublin to mind Finn while
+    I'm in hospital" was saved "Daughter: Aoife, coming down from Dublin"; asked "who's minding the
+    dog while I'm in?", the reply said "Your dog is Finn, who is Finn while you are in hospital."."""
+    from memgpt_local.agent.fact_lines import completed_lines
+
+    said = "my daughter Aoife is coming down from Dublin to mind Finn while I'm in hospital"
+    assert completed_lines(["Daughter: Aoife, coming down from Dublin"], said) == [
+        "Daughter: Aoife, coming down from Dublin to mind Finn while I'm in hospital"
+    ]
+    assert completed_lines(["Home: Leeds"], "I moved to Leeds to be near my sister") == ["Home: Leeds"]  # one word
+    long = "I'm going to Rome to see the old churches and the forum that my grandfather painted when he was young"
+    assert completed_lines(["Trip: going to Rome"], long) == ["Trip: going to Rome to see the old churches"]
+    assert completed_lines(["Trip: going to Rome"], "I'm going to Rome, to see Ana") == ["Trip: going to Rome"]
+
+
+def test_what_the_user_does_with_a_thing_is_not_filed_as_what_they_eat(store):
+    """A `make run` chat (stop 63): "I grow mostly spuds and onions" was saved "Food: mostly spuds
+    and onions", and the next login asked "What do you like about your food?"."""
+    from memgpt_local.agent.fact_lines import what_they_do_not_eat
+    from memgpt_local.runtime.scripted import ScriptedBackend
+
+    garden = "any tips for getting the garden ready for winter? I grow mostly spuds and onions"
+    assert what_they_do_not_eat("Food: mostly spuds and onions", garden) == "Grows: mostly spuds and onions"
+    assert what_they_do_not_eat("Diet: mostly fish", "I eat mostly fish") == "Diet: mostly fish"  # eating said
+    assert what_they_do_not_eat("Food: jam", "I make jam every autumn") == "Makes: jam"
+    assert what_they_do_not_eat("Food: pasta", "I had pasta") == "Food: pasta"  # no doing of theirs
+    assert what_they_do_not_eat("Hobby: onions", garden) == "Hobby: onions"
+    agent = ensure_agent(store, "tomas", Settings())
+    store.core.set_value(agent.id, "human", "Name: Tomás")
+    raw = json.dumps({"facts": ["Diet: mostly spuds and onions"]})
+    noter = FactNoter(store, ScriptedBackend([raw]), agent.id, FactNoteSettings(enabled=True))
+    assert noter.note(garden).added == ["Grows: mostly spuds and onions"]
 
 
 def test_a_relation_is_heard_by_the_name_of_the_one_filed_under_it():

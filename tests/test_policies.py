@@ -3072,6 +3072,13 @@ def test_answer_start_begins_the_reply_with_the_label_of_the_line_that_answers()
         ("My hip surgery is next Tuesday.", "How exciting!"),
         ("amara finished her night shifts today, she's absolutely wrecked", "That's great to hear!"),
         ("doing a phd in chemistry, final year so everything is a bit chaotic", "That sounds exciting!"),
+        # a `make run` chat, stop 63: a death told as "passed"
+        (
+            "hello there. Tomás here, retired postman from Cork. my wife Bríd passed two years ago so it's just me "
+            "and the dog now",
+            "That's great to hear! I'm glad you have a dog. What do you like about it?",
+        ),
+        ("my nan passed in the spring.", "How lovely!"),
     ],
 )
 def test_tone_guard_holds_a_cheerful_opening_to_something_hard_once(said, reply):

@@ -90,14 +90,17 @@ def with_work_place(lines: Sequence[str], dropped: Sequence[str], said: str) -> 
         for line in dropped
         if normalize_space(line.partition(":")[0]).lower() in HOME_LABELS and home_unsaid(line, said)
     ]
-    told_in = {place: sentences(said) for place in places}
-    # (that one in the job's own clause: "I work nights as a nurse and live in Leeds" is no work place)
+    told_in = [(place, sentences(said), ("in",)) for place in places]
+    # (that one in the job's own clause: "I work nights as a nurse and live in Leeds" is no work place),
+    # or where the user says they are from beside their job: "Tomás here, retired postman from Cork"
+    # (a `make run` chat, stop 63, saved "Work: retired postman" and no more)
     held = " ".join(line.partition(":")[2] for line in lines)
+    clauses = [c for s in sentences(said) for c in CLAUSE_SPLIT.split(s)]
     for m in _IN_A_PLACE.finditer(said):
-        if m["place"] not in held and m["place"] not in told_in and m["place"].split()[0].lower() not in WHEN_WORDS:
-            told_in[m["place"]] = [c for s in sentences(said) for c in CLAUSE_SPLIT.split(s)]
+        if m["place"] not in held and m["place"].split()[0].lower() not in WHEN_WORDS:
+            told_in.append((m["place"], clauses, ("in", "from")))
     out = list(lines)
-    for place, texts in told_in.items():
+    for place, texts, before in told_in:
         if not re.fullmatch(_PLACE, place):
             continue
         for i, line in enumerate(out):
@@ -105,13 +108,16 @@ def with_work_place(lines: Sequence[str], dropped: Sequence[str], said: str) -> 
             if normalize_space(label).lower() not in WORK_LABELS or place in value:
                 continue
             job = {stem(w) for w in content_words(value)}
-            if any(place in s and job & stems(s) and re.search(rf"\bin\s+{re.escape(place)}\b", s) for s in texts):
-                out[i] = f"{line.rstrip()} in {place}"
+            for text in texts:
+                at = re.search(rf"\b(?P<before>{'|'.join(before)})\s+{re.escape(place)}\b", text)
+                if at is not None and place in text and job & stems(text):
+                    out[i] = f"{line.rstrip()} {at['before']} {place}"
+                    break
     return out
 
 
 _PLACE = rf"[{UPPER}][\w'-]*(?:\s+[{UPPER}][\w'-]*)*"
-_IN_A_PLACE = re.compile(rf"\bin\s+(?P<place>{_PLACE})")
+_IN_A_PLACE = re.compile(rf"\b(?:in|from)\s+(?P<place>{_PLACE})")
 _MOVED = (  # a home line that names the old place first
     re.compile(rf"^\s*(?P<old>{_PLACE})\s*[(,;-]\s*(?:just\s+|recently\s+)?moved\s+to\s+(?P<new>{_PLACE})\s*\)?\s*$"),
     re.compile(rf"^\s*(?:just\s+)?moved\s+from\s+(?P<old>{_PLACE})\s+to\s+(?P<new>{_PLACE})\s*$", re.IGNORECASE),

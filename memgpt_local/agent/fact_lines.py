@@ -430,10 +430,16 @@ _FILLER_VALUES = frozenset(
 )
 
 
+# a value that only points at something said elsewhere: "Not looking forward: to it" for "I've a knee
+# operation booked for the 14th of January, not looking forward to it" (a `make run` chat, stop 63)
+_ONLY_POINTING = re.compile(r"(?:(?:to|for|about|of|with|on|at|from|by)\s+)?(?:it|that|this|them|those|these)")
+
+
 def only_filler(line: str) -> bool:
-    """Whether ``line``'s value says nothing but how something was said ("to be honest")."""
+    """Whether ``line``'s value says nothing but how something was said ("to be honest"), or only
+    points at something ("to it")."""
     value = normalize_space(line.partition(":")[2]).strip(" .,!?;").lower()
-    return value in _FILLER_VALUES
+    return value in _FILLER_VALUES or bool(_ONLY_POINTING.fullmatch(value))
 
 
 # "she's never been to scotland", "he hasn't seen Kiel": what follows did not happen
@@ -664,12 +670,68 @@ def completed(line: str, said: str) -> str | None:
 def completed_lines(lines: Sequence[str], said: str) -> list[str]:
     """``lines`` each ``completed`` from ``said``, those it drops left out, a meal the user called
     their favourite labelled so (``favourite_meal``), a role of theirs said as one (``role_said``),
-    a doing told only by its day said whole (``doing_said``)."""
+    a doing told only by its day said whole (``doing_said``), a doing cut before what it is for
+    read on (``purpose_said``), and what they do with a thing not filed as what they eat
+    (``what_they_do_not_eat``)."""
     return [
-        still_learning(favourite_meal(role_said(doing_said(kept, said), said), said), said)
+        what_they_do_not_eat(
+            still_learning(favourite_meal(role_said(doing_said(purpose_said(kept, said), said), said), said), said),
+            said,
+        )
         for kept in (completed(line, said) for line in lines)
         if kept is not None
     ]
+
+
+# labels that file a value as what the user eats, and the words a message says eating with
+_EATING_LABELS = frozenset("diet food foods meal meals eats eating".split())
+_EATING_SAID = re.compile(
+    r"\b(?:eat\w*|ate|food\w*|diet\w*|meal\w*|cook\w*|dinner\w*|lunch\w*|breakfast\w*|snack\w*|favou?rite\w*"
+    r"|vegan\w*|vegetarian\w*|likes?|loves?|hates?|allerg\w*|dish\w*|recipe\w*)\b",
+    re.IGNORECASE,
+)
+_I_DO = r"\bI\s+(?:(?:mostly|mainly|usually|also|just|still|only)\s+)?(?P<verb>[a-z]+)\s+"
+
+
+def what_they_do_not_eat(line: str, said: str) -> str:
+    """``line`` under the user's own verb when the model filed what they do with something as
+    what they eat: "Food: mostly spuds and onions" for "any tips for getting the garden ready for
+    winter? I grow mostly spuds and onions" (a `make run` chat, stop 63), and the next login
+    asked "What do you like about your food?". Only when the message says no word of eating and
+    says the value right after "I" and its verb ("Grows: mostly spuds and onions")."""
+    label, sep, value = line.partition(":")
+    if not sep or normalize_space(label).lower() not in _EATING_LABELS or _EATING_SAID.search(said):
+        return line
+    told = re.search(rf"{_I_DO}{re.escape(value.strip())}(?!\w)", said, re.IGNORECASE)
+    if told is None or told["verb"].lower() in {"am", "have", "had", "was"}:
+        return line
+    verb = told["verb"].lower()
+    ending = "" if verb.endswith("s") else "es" if verb.endswith(("sh", "ch", "x")) else "s"
+    return f"{verb.capitalize()}{ending}: {value.strip()}"
+
+
+_PURPOSE = re.compile(r"\s+to\s+[a-z]+\b")
+_PURPOSE_MAX_WORDS = 10
+
+
+def purpose_said(line: str, said: str) -> str:
+    """``line`` with a value cut off before what it is for read on to the end of its clause in
+    ``said``: "Daughter: Aoife, coming down from Dublin" for "my daughter Aoife is coming down from
+    Dublin to mind Finn while I'm in hospital" (a `make run` chat, stop 63); asked "who's minding
+    the dog while I'm in?", the reply had nothing to answer from. A value's last part (after its
+    last comma) must be said word for word, and what it is for in ten words or fewer."""
+    label, sep, value = line.partition(":")
+    last = value.rpartition(",")[2].strip()
+    if not sep or len(words(last)) < 2:
+        return line
+    at = re.search(rf"(?<!\w){re.escape(last)}(?!\w)", said, re.IGNORECASE)
+    if at is None or _PURPOSE.match(said, at.end()) is None:
+        return line
+    end = next((m.start() for m in _VALUE_END.finditer(said, at.end())), len(said))
+    purpose = said[at.end() : end].rstrip()
+    if len(words(purpose)) > _PURPOSE_MAX_WORDS:
+        return line
+    return f"{line.rstrip()}{purpose}"
 
 
 def doing_said(line: str, said: str) -> str:

@@ -171,6 +171,11 @@ _HEADINGS = frozenset(
     "plan plans".split()
 )
 _HEDGES = frozenset(stem(w) for w in "mostly mainly usually really also lately".split())
+# label words that only say what kind of thing is told of someone: "Finn's personality: thinks he's
+# a pup" beside "Dog: Finn (border collie, 9 years old, thinks he's a pup)" (a `make run` chat, stop 63)
+_DESCRIBING = frozenset(
+    stem(w) for w in "personality character nature temperament traits trait quirk quirks behaviour behavior".split()
+)
 
 
 def _told_under_a_heading(line: str, others: Sequence[str]) -> bool:
@@ -204,7 +209,7 @@ def _said_in_their_own_line(line: str, others: Sequence[str]) -> bool:
             if other != line and (individual(other) == name or individual(other) and _label_key(other) == name)
         )
     )
-    says = {w for w in _line_stems(line) if len(w) > 1} - {stem(name)} - _HEDGES  # not the "s" of "Marte's"
+    says = {w for w in _line_stems(line) if len(w) > 1} - {stem(name)} - _HEDGES - _DESCRIBING  # not "s" of "Marte's"
     # a label's word told by its topic: "Callum's home: Aberdeen" beside "Son: Callum, lives in Aberdeen" (stop 61)
     says -= {stem(w) for w in words(theirs["what"]) if {stem(t) for t in label_topics(w)} & told}
     # and an age by one said: "Cerys's age: 11" beside "Daughter: Cerys, 11 years old" (a `make run` chat, stop 62)

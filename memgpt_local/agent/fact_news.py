@@ -20,6 +20,7 @@ from memgpt_local.agent.fact_owners import (
 )
 from memgpt_local.text import (
     DEATH,
+    DIED,
     FIRST_PERSON,
     LOWER,
     PETS,
@@ -166,7 +167,7 @@ _KIN_OR_PET = "(?:" + "|".join(sorted(RELATIONS | PETS, key=len, reverse=True)) 
 _DEATHS = (
     re.compile(
         rf"\b(?i:my|our)\s+(?:[{LOWER}]+\s+){{0,2}}?(?P<kind>(?i:{_KIN_OR_PET}))\s*,?\s*(?P<name>[{UPPER}][{LOWER}]+)?,?\s+"
-        r"(?P<told>(?:passed\s+away|passed\s+on|died)\b[^.,;!?]*)"
+        rf"(?P<told>{DIED}\b(?:(?!\s+(?:so|and|but|because)\b)[^.,;!?])*)"
     ),
     re.compile(
         rf"\b(?i:we|I)\s+(?P<told>lost)\s+(?i:my|our)\s+(?:[{LOWER}]+\s+){{0,2}}?(?P<kind>(?i:{_KIN_OR_PET}))\s*,?\s*"

@@ -20,14 +20,14 @@ from memgpt_local.agent.fact_owners import RELATION_PATTERN
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.policy.greet_by_name import human_lines
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.text import DEATH, LOWER, UPPER, is_question, normalize_space, sentences, statements
+from memgpt_local.text import DEATH, DIED, LOWER, UPPER, is_question, normalize_space, sentences, statements
 
 # words of a hard day, a worry or a loss
 _HARD = re.compile(
     r"\b(?:exhausted|exhausting|tired|knackered|worn\s+out|drained|shattered|burn(?:ed|t)\s+out|stress(?:ed|ful)?"
     r"|intense|overwhelm(?:ed|ing)|swamped|anxious|nervous|worried|scared|afraid|sad|upset|lonely|miserable"
     r"|frustrat(?:ed|ing)|sick|ill|unwell|hurt|injured|sore|awful|terrible|horrible|rough|hard\s+day|long\s+day"
-    r"|bad\s+day|cried|crying|died|passed\s+away|funeral|broke\s+up|dumped|fired|laid\s+off|struggling"
+    rf"|bad\s+day|cried|crying|{DIED}|funeral|broke\s+up|dumped|fired|laid\s+off|struggling"
     # "I'm allergic to shellfish, found that out the hard way" got "That's great to hear!" (stop 49)
     r"|allergic|allergy|allergies|the\s+hard\s+way|accident|emergency"
     # "My granddaughter is teaching me to knit, which is going badly." got "That's a great story ...
