@@ -90,7 +90,7 @@ def with_work_place(lines: Sequence[str], dropped: Sequence[str], said: str) -> 
         for line in dropped
         if normalize_space(line.partition(":")[0]).lower() in HOME_LABELS and home_unsaid(line, said)
     ]
-    told_in = [(place, sentences(said), ("in",)) for place in places]
+    told_in: list[tuple[str, list[str], tuple[str, ...]]] = [(place, sentences(said), ("in",)) for place in places]
     # (that one in the job's own clause: "I work nights as a nurse and live in Leeds" is no work place),
     # or where the user says they are from beside their job: "Tomás here, retired postman from Cork"
     # (a `make run` chat, stop 63, saved "Work: retired postman" and no more)
