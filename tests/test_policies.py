@@ -1906,6 +1906,22 @@ def test_core_at_question_meets_a_request_for_what_is_known_of_the_user():
     assert CoreAtQuestion().start(Turn(question="Tell me a joke about dogs."), memory) == []
 
 
+def test_core_at_question_shows_the_line_that_says_the_questions_own_words_first():
+    """A `make run` chat (stop 63): "who's minding the dog while I'm in?" was shown the dog's line
+    (by its label's topic) above the daughter's that says "mind", and answered "Your pet Finn is
+    minding the dog while you're in." twice."""
+    from memgpt_local.agent.policy.core_at_question import CoreAtQuestion
+
+    pet = "Pet: Finn, a border collie, 9 years old and still thinks he's a pup"
+    daughter = "Daughter: Aoife, coming down from Dublin to mind Finn while I'm in hospital"
+    memory = FakeMemory(core=[("human", "Name: Tomás"), ("human", pet), ("human", daughter)])
+    (notice,) = CoreAtQuestion().start(Turn(question="who's minding the dog while I'm in?"), memory)
+    assert f"[human] {daughter}\n[human] {pet}" in notice.content
+    (notice,) = CoreAtQuestion().start(Turn(question="what breed is my dog?"), memory)
+    shown = [line for line in notice.content.splitlines() if line.startswith("[human]")]
+    assert shown[0] == f"[human] {pet}"  # the block's order where none says more
+
+
 @pytest.mark.parametrize(
     "message, asks",
     [
@@ -2984,6 +3000,18 @@ def test_answer_start_answers_about_the_person_the_question_names(question, star
 
     lines = ["[human] Work: teaches chemistry", "[human] Home: Hamilton", "[human] Partner: Aroha, midwife"]
     assert answer_start(question, [*lines, "[human] Dog: Tui, golden retriever"]) == start
+
+
+def test_answer_start_asked_who_begins_with_the_person_before_the_thing_named():
+    """A `make run` chat (stop 63): "who's minding the dog while I'm in?" was begun "Your pet" and
+    answered "Your pet Finn is minding the dog while you're in."."""
+    from memgpt_local.agent.policy.answer_start import answer_start
+
+    pet = "[human] Pet: Finn, a border collie, 9 years old"
+    daughter = "[human] Daughter: Aoife, coming down from Dublin to mind Finn while I'm in hospital"
+    assert answer_start("who's minding the dog while I'm in?", [pet, daughter]) == "Your daughter"
+    assert answer_start("what breed is my dog?", [pet, daughter]) == "Your pet"  # no "who"
+    assert answer_start("who is my dog?", [pet, daughter]) == "Your pet"  # no person's words
 
 
 def test_answer_start_begins_the_reply_with_the_label_of_the_line_that_answers():

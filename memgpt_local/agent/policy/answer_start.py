@@ -145,7 +145,12 @@ def answer_start(question: str, lines: list[str]) -> str:
     answering = [line for line in lines if not says_only_the_question(line, question)]
     asked_labels = [label for label in map(label_of, answering) if about_whom_asked(label, question)]
     chosen = next((label for label in asked_labels if names_the_topic(label, question)), "")
-    chosen = chosen or person_asked_for(question, answering)
+    # asked "who", one of the user's people it tells of comes before a thing the question names:
+    # "who's minding the dog while I'm in?" was begun "Your pet" (by "dog") under "Daughter: Aoife,
+    # coming down from Dublin to mind Finn while I'm in hospital", and went on "Finn is minding the
+    # dog while you're in." (a `make run` chat, stop 63)
+    person = person_asked_for(question, answering)
+    chosen = person if person and not is_person(chosen) else chosen or person
     return (your(chosen, question) or "") if chosen else ""
 
 
