@@ -266,7 +266,8 @@ def is_bare_request(sentence: str) -> bool:
 # a sentence of leaving now: "Anyway, I need to sleep before my shift. Bye!" was saved as "Shift:
 # before sleep" (a `make run` chat, stop 53)
 _LEAVING_NOW = re.compile(
-    r"^\W*(?:(?:anyway|ok(?:ay)?|well|right|alright|sorry|oh)\W+)*I(?:'ve|\s+have)?\s+(?:really\s+)?"
+    # "I" may go unsaid: "anyway gotta go, my flatmate Rhys is making pasta" (a `make run` chat, stop 63)
+    r"^\W*(?:(?:anyway|ok(?:ay)?|well|right|alright|sorry|oh)\W+)*(?:I(?:'ve|\s+have)?\s+)?(?:really\s+)?"
     r"(?:need|have|got|gotta|must|should|better)\s+(?:to\s+)?(?:go|sleep|head\s+off|get\s+going|get\s+some\s+(?:sleep|rest)"
     r"|get\s+ready|rest|crash|dash|leave|log\s+off|sign\s+off|be\s+off)\b(?!\s+(?:to|for|more|less|better|earlier|properly)\b)",
     re.IGNORECASE,
@@ -283,11 +284,32 @@ _SIGNING_OFF = re.compile(
 )
 
 
+def _leaving(clause: str) -> bool:
+    return bool(_LEAVING_NOW.search(clause) or _SIGNING_OFF.search(clause))
+
+
 def is_leaving_now(sentence: str) -> bool:
     """Whether ``sentence`` says its writer must leave or sleep now ("Anyway, I need to sleep
-    before my shift.", "ok gotta get back to chapter 3, speak later"): of the moment, no fact. "I
-    have to go to Leeds on Friday" goes somewhere."""
-    return bool(_LEAVING_NOW.search(sentence) or _SIGNING_OFF.search(sentence))
+    before my shift.", "ok gotta get back to chapter 3, speak later"), in any of its clauses
+    ("right, early start at the bakery, night!"): of the moment, no fact. "I have to go to Leeds
+    on Friday" goes somewhere."""
+    return _leaving(sentence) or any(_leaving(clause) for clause in _COMMA.split(sentence))
+
+
+_COMMA = re.compile(r"\s*[,;]\s+")
+
+
+def not_leaving(sentence: str) -> str:
+    """``sentence`` less its clauses that say its writer is leaving now (``is_leaving_now``), ""
+    when it ends so: what comes before a sign-off is why ("ok gotta get back to chapter 3, speak
+    later" was saved as a graduation plan, a `make run` chat, stop 61); what comes after a first
+    "gotta go" is news ("anyway gotta go, my flatmate Rhys is making pasta" still says who the
+    flatmate is, a `make run` chat, stop 63)."""
+    clauses = _COMMA.split(sentence)
+    leaving = [_leaving(clause) for clause in clauses]
+    if leaving[-1] or (_leaving(sentence) and not any(leaving)):
+        return ""
+    return ", ".join(clause for clause, gone in zip(clauses, leaving) if not gone).strip()
 
 
 # a verb of the past: what happened, not a plan or what someone says (the quotes of recall and the

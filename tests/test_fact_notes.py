@@ -1449,6 +1449,10 @@ def test_a_value_of_filler_is_no_fact():
     knee = "I've a knee operation booked for the 14th of January, not looking forward to it"
     assert only_filler("Not looking forward: to it") and not worth_saving("Not looking forward: to it", knee)
     assert only_filler("Feeling: about that") and not only_filler("Looking forward to: it all being over")
+    # how a stretch went, how a fact was learnt (a `make run` chat, stop 63)
+    assert only_filler("Health: rough few weeks") and only_filler("Week: a long week")
+    assert only_filler("Last year's discovery: found out the hard way")
+    assert not only_filler("Work: long shifts") and not only_filler("Weekend: quiet weekend at home")
 
 
 @pytest.mark.parametrize(
@@ -2264,12 +2268,25 @@ def test_a_value_that_only_says_its_label_again_is_no_fact():
         ("Cheerio!", True),
         ("We talk later about the wedding plans with Mum.", False),
         ("Night shifts are hard.", False),
+        # "I" unsaid, and a clause of it (a `make run` chat, stop 63)
+        ("anyway gotta go, my flatmate Rhys is making pasta", True),
+        ("right, early start at the bakery, night!", True),
+        ("gotta go to the shops later, my mum is visiting", False),
     ],
 )
 def test_a_sentence_of_leaving_now_states_no_fact(sentence, leaving):
     from memgpt_local.text import is_leaving_now
 
     assert is_leaving_now(sentence) is leaving
+
+
+def test_what_follows_a_first_gotta_go_is_still_news_and_what_comes_before_a_sign_off_is_not():
+    from memgpt_local.text import not_leaving
+
+    assert not_leaving("anyway gotta go, my flatmate Rhys is making pasta") == "my flatmate Rhys is making pasta"
+    assert not_leaving("ok gotta get back to chapter 3, speak later") == ""  # stop 61: a "graduation plan"
+    assert not_leaving("Anyway, I need to sleep before my shift.") == ""
+    assert not_leaving("I have to go to Leeds on Friday.") == "I have to go to Leeds on Friday."
 
 
 def test_a_day_already_on_its_owners_line_or_of_when_the_one_other_fact_begins_joins_it():

@@ -143,6 +143,19 @@ def test_a_day_of_the_month_said_alone_is_this_months_or_the_next():
     assert [m.phrase for m in mentions("we're away from the 8th to the 12th", when)] == ["from the 8th"]
 
 
+def test_a_month_typed_in_lowercase_beside_its_day_is_that_month():
+    """A `make run` chat (stop 63): "exams start on the 11th of january" was dated "on the 11th
+    (2026-12-11)", and the next login greeted "... the 11th of January, which is in 4 days"."""
+    when = date(2026, 12, 7)
+    said = "exams start on the 11th of january and I haven't started revising lol"
+    assert [(m.phrase, m.value) for m in mentions(said, when)] == [("the 11th of january", "2027-01-11")]
+    assert [m.value for m in mentions("my birthday is 3 march", when)] == ["2027-03-03"]
+    assert [m.value for m in mentions("it's on march 5th", when)] == ["2027-03-05"]
+    # a month's word before a bare number, in lowercase, is a verb
+    assert mentions("i may 3 times go", when) == [] and mentions("we march 3 miles a day", when) == []
+    assert [m.value for m in mentions("May 3 is fine", when)] == ["2027-05-03"]
+
+
 def test_date_notes_list_each_phrase_once():
     assert date_notes("Yesterday was long, yesterday!", TUESDAY) == ["yesterday = 2025-03-03"]
     notes = date_notes("went on Saturday, last week", TUESDAY)

@@ -3583,6 +3583,20 @@ def test_refusal_guard_holds_a_refusal_to_go_on_talking():
     )
 
 
+def test_refusal_guard_tells_the_model_to_say_goodbye_to_a_user_who_is_leaving():
+    """A `make run` chat (stop 63): "anyway gotta go, my flatmate Rhys is making pasta" got "I'm
+    sorry I can't help with that."; told to reply to what was said, the model wrote "I'm sorry to
+    hear about your flatmate."."""
+    from memgpt_local.agent.policy.refusal_guard import RefusalGuard
+
+    leaving = Turn(question="anyway gotta go, my flatmate Rhys is making pasta")
+    hold = RefusalGuard().review(leaving, draft("I'm sorry I can't help with that. I'll see you later."), FakeMemory())
+    assert hold is not None and "the user is leaving now. Say goodbye" in hold.notice
+    told = Turn(question="my flatmate Rhys is making pasta")
+    hold = RefusalGuard().review(told, draft("I'm sorry I can't help with that."), FakeMemory())
+    assert hold is not None and "they told you something" in hold.notice
+
+
 def test_names_with_accents_are_names():
     """A `make run` chat (stop 58): "Hello Tomás!" under "Name: Tomás" was held back as a greeting
     that says "Tom", a name nothing held: the name patterns read only A-Z. A name in any Latin,

@@ -16,7 +16,7 @@ import re
 
 from memgpt_local.agent.few_shot import few_shot
 from memgpt_local.schemas import ChatMessage
-from memgpt_local.text import PETS, RELATIONS, asks_something, denies, is_leaving_now, names_within, sentences, words
+from memgpt_local.text import PETS, RELATIONS, asks_something, denies, names_within, not_leaving, sentences, words
 
 ANSWER_INSTRUCTIONS = (
     "You keep an assistant's notes about its user. The assistant said something and the user's message "
@@ -57,7 +57,7 @@ def answer_said(message: str) -> str:
             break
         said.append(sentence)
     # a sign-off answers nothing: "ok gotta get back to chapter 3, speak later" (stop 61)
-    return " ".join(s for s in said if not is_leaving_now(s))
+    return " ".join(kept for s in said if (kept := not_leaving(s)))
 
 
 def answers_the_assistant(message: str, answering: str) -> bool:

@@ -426,7 +426,21 @@ _FILLER_VALUES = frozenset(
         "so far",
         "then",
         "barely",
+        # how something was learnt, said of a fact the message tells: "Last year's discovery: found out
+        # the hard way" beside "Allergy: penicillin" (a `make run` chat, stop 63)
+        "found out the hard way",
+        "learned the hard way",
+        "learnt the hard way",
+        "the hard way",
     )
+)
+# a stretch of time and how it went: "Health: rough few weeks" for "my gran passed last month so it's
+# been a rough few weeks tbh" (a `make run` chat, stop 63), and "what am I allergic to?" was answered
+# "Your health is rough, and you have an allergy to penicillin."
+_PASSING_MOOD = re.compile(
+    r"(?:an?\s+)?(?:(?:really|very|pretty|bit\s+of\s+a|quite\s+a)\s+)?(?:rough|tough|hard|long|busy|bad|difficult|crazy"
+    r"|hectic|stressful|awful|horrible|terrible|mad|weird|quiet|slow|lovely|great|good|nice)\s+"
+    r"(?:(?:few|couple\s+of|couple)\s+)?(?:day|days|week|weeks|weekend|month|months|year|time|night|shift|term)"
 )
 
 
@@ -436,10 +450,10 @@ _ONLY_POINTING = re.compile(r"(?:(?:to|for|about|of|with|on|at|from|by)\s+)?(?:i
 
 
 def only_filler(line: str) -> bool:
-    """Whether ``line``'s value says nothing but how something was said ("to be honest"), or only
-    points at something ("to it")."""
+    """Whether ``line``'s value says nothing but how something was said ("to be honest"), only
+    points at something ("to it"), or says only how a stretch of time went ("rough few weeks")."""
     value = normalize_space(line.partition(":")[2]).strip(" .,!?;").lower()
-    return value in _FILLER_VALUES or bool(_ONLY_POINTING.fullmatch(value))
+    return value in _FILLER_VALUES or bool(_ONLY_POINTING.fullmatch(value) or _PASSING_MOOD.fullmatch(value))
 
 
 # "she's never been to scotland", "he hasn't seen Kiel": what follows did not happen

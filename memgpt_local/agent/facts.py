@@ -151,9 +151,9 @@ from memgpt_local.text import (
     content_words,
     denies,
     is_bare_request,
-    is_leaving_now,
     names_within,
     normalize_space,
+    not_leaving,
     questions,
     sentences,
     speaks_of_its_writer,
@@ -627,7 +627,9 @@ class FactNoter:
         if not personal and not helping and not answer and not of_someone and not disowned:
             return Notes()
         # its questions state nothing, nor do its bare requests ("Give me a list of ...")
-        said = " ".join(s for s in sentences(statements(message)) if not is_bare_request(s) and not is_leaving_now(s))
+        said = " ".join(
+            kept for s in sentences(statements(message)) if not is_bare_request(s) and (kept := not_leaving(s))
+        )
         if of_someone:  # "he's into vinyl records" after "any ideas for a small present for Rui?"
             said = " ".join(s for s in sentences(said) if not _OPENS_WITH_HE_OR_SHE.match(s))
             said = f"{said} {of_someone}".strip()

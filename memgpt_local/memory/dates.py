@@ -94,6 +94,10 @@ MONTHS = (
     "December",
 )
 _MONTH = "(?-i:" + "|".join(MONTHS) + ")"
+# beside a day's number a month is one in any case: "exams start on the 11th of january" was dated
+# "on the 11th (2026-12-11)" in December (a `make run` chat, stop 63), and the next login greeted
+# "... the 11th of January, which is in 4 days"
+_MONTH_BY_A_DAY = "(?i:" + "|".join(MONTHS) + ")"
 _DATE = r"(?P<d>[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
 _NO_YEAR = r"(?!,?\s*\d)"  # "June 3, 2027" and "in June 2019" are no relative dates
 _PATTERNS = (
@@ -108,8 +112,12 @@ _PATTERNS = (
         r"(?!\s+(?:mornings|afternoons|evenings|nights|lunchtimes)\b)",
     ),
     ("period", r"(?P<which>last|this|next)\s+(?P<period>week|weekend|month|year)"),
-    ("day_month", rf"(?:the\s+)?{_DATE}\s+(?:of\s+)?(?P<month>{_MONTH}){_NO_YEAR}"),
-    ("month_day", rf"(?P<month>{_MONTH})\s+(?:the\s+)?{_DATE}{_NO_YEAR}"),
+    ("day_month", rf"(?:the\s+)?{_DATE}\s+(?:of\s+)?(?P<month>{_MONTH_BY_A_DAY}){_NO_YEAR}"),
+    # (before its day, in lowercase only with the day's ordinal: "i may 3 times" is no day)
+    (
+        "month_day",
+        rf"(?P<month>{_MONTH}|{_MONTH_BY_A_DAY}(?=\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)\b))\s+(?:the\s+)?{_DATE}{_NO_YEAR}",
+    ),
     # "the half marathon got moved to May": the month a plan moves to, ahead (a `make run` chat, stop 55)
     # and a part of it, or by when: "thesis is due end of march" (a `make run` chat, stop 61); typed in
     # lowercase too, where no verb reads so (``_lowercase_month``)
@@ -132,7 +140,7 @@ _PATTERNS = (
     (
         "nth",
         rf"(?:on|by|until|till|before|after|from|now|to)\s+the\s+(?P<d>[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)"
-        rf"(?!\s+(?:of\s+)?{_MONTH})(?!\s+(?:century|centuries|floor|time|times|hole|round|lap|row|grade|place"
+        rf"(?!\s+(?:of\s+)?{_MONTH_BY_A_DAY})(?!\s+(?:century|centuries|floor|time|times|hole|round|lap|row|grade|place"
         r"|birthday|anniversary|minute|day|week|year)\b)",
     ),
 )
@@ -288,7 +296,7 @@ def _month(day: date, which: str, name: str, future: bool) -> str:
 def _day_of_month(day: date, number: int, name: str, future: bool) -> str | None:
     """ "14 June": the first 14 June from the day on, or in the past the latest up to it; None for
     a day no month has ("31 June")."""
-    month = MONTHS.index(name) + 1
+    month = MONTHS.index(name.capitalize()) + 1
     years = range(day.year, day.year + 9) if future else range(day.year, day.year - 9, -1)
     for year in years:
         try:

@@ -16,7 +16,7 @@ import re
 
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.turn import Hold, Turn
-from memgpt_local.text import questions
+from memgpt_local.text import is_leaving_now, questions, sentences, statements
 
 # "I can't assist with that", "I'm unable to help you with this", "I cannot assist."; not the
 # idioms "I can't help but smile" or "I can't help thinking"
@@ -46,6 +46,12 @@ class RefusalGuard(Policy):
             notice = (
                 "Not sent: nothing here needs refusing. Answer the question from what you know about the user "
                 "or can search for; if memory does not hold the answer, say you don't know."
+            )
+        elif turn.question is not None and any(is_leaving_now(s) for s in sentences(statements(turn.question))):
+            # "anyway gotta go, my flatmate Rhys is making pasta" got "I'm sorry I can't help with that.",
+            # and told to reply to what was said, "I'm sorry to hear about your flatmate." (stop 63)
+            notice = (
+                "Not sent: nothing here needs refusing; the user is leaving now. Say goodbye warmly, in a sentence."
             )
         elif turn.question is not None:
             notice = (
