@@ -62,13 +62,16 @@ def is_name_line(line: str) -> bool:
     return line.partition(":")[0].strip().lower() in NAME_LABELS
 
 
-def login_facts(lines: Sequence[str], limit: int = LOGIN_FACTS) -> list[str]:
+def login_facts(lines: Sequence[str], limit: int = LOGIN_FACTS, keep: str | None = None) -> list[str]:
     """The core-memory lines a login lists: the name first (the greeting uses it; listing only
     the newest six lines left "Name: ..." out once a user had said eight things), then the
-    newest of the others, in their saved order."""
+    newest of the others, in their saved order; ``keep`` (the line to greet with) among them."""
     named = [ln for ln in lines if is_name_line(ln)][:1]
     others = [ln for ln in lines if ln not in named]
-    return named + others[max(0, len(others) - (limit - len(named))) :]
+    newest = others[max(0, len(others) - (limit - len(named))) :]
+    if keep is not None and keep in others and keep not in newest and newest:
+        newest = [ln for ln in others if ln == keep or ln in newest[1:]]
+    return named + newest
 
 
 def login(

@@ -284,6 +284,16 @@ def test_a_login_quotes_what_core_memory_knows_so_the_greeting_can_use_it(store)
     store.core.set_value(runner.agent_id, "human", "\n".join(lines))
     listed = runner.login_event().content.split("(their facts, not yours):\n")[1].splitlines()
     assert listed == ["Name: Dana", *lines[-7:], 'Mention this one in your greeting: "Fact 11: value 11".']
+    # a plan near ahead is greeted with, wherever its line is, and listed (a `make run` chat, stop 63:
+    # a changed work line kept its old place and the login asked about a flatmate's pasta)
+    from datetime import datetime
+
+    near = "Work: bookshop, starting on Monday (2026-12-14)"
+    store.core.set_value(runner.agent_id, "human", "\n".join([lines[0], near, *lines[1:]]))
+    listed = runner.login_event(datetime.fromisoformat("2026-12-07T12:00:00+00:00")).content.splitlines()
+    listed = listed[listed.index("Name: Dana") :]
+    assert listed[:2] == ["Name: Dana", "Work: bookshop, starting on Monday 14 December"] and len(listed) == 9
+    assert listed[-1].startswith('Mention this one in your greeting: "Work: bookshop, starting on Monday 14 December"')
     # a line saved in the user's own voice (before stop 31) is quoted as a note about them
     store.core.set_value(runner.agent_id, "human", "Name: Dana\nHobby: I keep three beehives on my roof")
     assert runner.login_event().content.endswith(
@@ -291,8 +301,6 @@ def test_a_login_quotes_what_core_memory_knows_so_the_greeting_can_use_it(store)
     )
     # days as a person says them: a greeting copied "(2026-12-08)" to the user
     store.core.set_value(runner.agent_id, "human", "Name: Dana\nDaughter: Ines, turns 7 next Tuesday (2026-12-08)")
-    from datetime import datetime
-
     quoted = runner.login_event(datetime.fromisoformat("2026-12-03T12:00:00+00:00")).content
     assert "Daughter: Ines, turns 7 next Tuesday 8 December\n" in quoted
     assert quoted.endswith('"Daughter: Ines, turns 7 next Tuesday 8 December" (Tuesday 8 December is in 5 days).')

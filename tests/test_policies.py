@@ -1681,6 +1681,10 @@ def test_greeting_grounded_holds_a_greeting_that_names_what_nothing_says_once():
     assert unseen_names(greeting, shown[0].content) == ["Saturdays"]
     assert unseen_names("Hello Wiremu! How was rowing on the 5th? Still 14 on the team?", shown[0].content) == ["14"]
     assert unseen_names("Hello Wiremu! How was rowing this weekend?", shown[0].content) == []
+    # a number said with its ordinal's letters in memory (a `make run` chat, stop 63: the redraft said "1st year")
+    kai = "Name: Kai\nCourse: 2nd year history student"
+    assert unseen_names("Hello Kai! How is your 2nd year of history going?", kai) == []
+    assert unseen_names("Hello Kai! How is your 3rd year going?", kai) == ["3"]
     policy, login = GreetingGrounded(), Turn(question=None, kind="login")
     hold = policy.review(login, Draft(greeting, shown, StepPlan()), FakeMemory())
     assert hold is not None and "Saturdays" in hold.notice and {"Saturdays", "saturdays"} <= set(hold.banned_words)

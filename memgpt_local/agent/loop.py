@@ -226,10 +226,16 @@ class AgentRunner:
         known = (
             [] if human.strip() == default_text("human").strip() else [ln for ln in human.splitlines() if ln.strip()]
         )
-        listed = events.login_facts([as_note(line) for line in known])  # notes in the user's voice, about them
-        facts = [ln for ln in listed if not events.is_name_line(ln)]
+        notes = [as_note(line) for line in known]  # notes in the user's voice, about them
         today = (now or utcnow()).date()
+        # the note to greet with, of all of them: "Work: bookshop, starting on Monday (2026-12-14)", a
+        # changed line in its old place, was not among the newest listed, and the login was pointed
+        # at "Rhys's hobby: making pasta" (a `make run` chat, stop 63)
+        facts = [ln for ln in notes if not events.is_name_line(ln)]
         about = opener(facts, today, greetings_of(self.memory.in_context())[-GREETINGS_VARIED:])
+        listed = events.login_facts(
+            notes, keep=next((ln for ln in facts if about and about.startswith(f'"{ln}"')), None)
+        )
         event = events.login(
             datetime.fromisoformat(last) if last else None,
             self.counts(),

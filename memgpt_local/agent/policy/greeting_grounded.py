@@ -13,6 +13,7 @@ greeting rephrases.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import date
 
@@ -30,7 +31,9 @@ def unseen_names(greeting: str, shown: str) -> list[str]:
     """The names and numbers of ``greeting`` that ``shown`` never says (by stem), in order."""
     shown_words = words(shown)
     # a number of any length, and without its leading zeros: "the 5th" of "2026-12-05"
-    seen = stems(shown) | set(shown_words) | {w.lstrip("0") for w in shown_words if w.isdigit()}
+    # and with its ordinal's letters: "2nd year history student" holds the greeting's "2nd" (read as
+    # "2"), held as unseen, and the redraft said "1st year" (a `make run` chat, stop 63)
+    seen = stems(shown) | set(shown_words) | {n.lstrip("0") or "0" for n in re.findall(r"\d+", shown)}
     said = names_and_numbers(greeting)
     return list(dict.fromkeys(w for w in said if stem(w) not in seen and w.lower().lstrip("0") not in seen))
 
