@@ -2213,7 +2213,7 @@ def test_a_move_takes_the_old_town_out_of_a_line_that_says_the_user_is_based_the
     ],
 )
 def test_a_value_cut_off_after_a_little_word_is_read_on_in_the_users_words(line, said, written):
-    from memgpt_local.agent.fact_lines import completed
+    from memgpt_local.agent.fact_completion import completed
 
     assert completed(line, said) == written
 
@@ -2701,7 +2701,8 @@ def test_a_label_that_tells_who_moved_a_plan_is_the_plan():
 def test_a_meal_the_user_calls_their_favourite_is_no_days_news():
     """ "my favourite dinner is lamb tagine" was written "Dinner: lamb tagine" and dropped as one
     meal (eval chat seed 36, stop 55)."""
-    from memgpt_local.agent.fact_lines import favourite_meal, worth_saving
+    from memgpt_local.agent.fact_completion import favourite_meal
+    from memgpt_local.agent.fact_lines import worth_saving
 
     said = "By the way, I'm allergic to pollen, and my favourite dinner is lamb tagine."
     assert favourite_meal("Dinner: lamb tagine", said) == "Favourite dinner: lamb tagine"
@@ -2726,7 +2727,7 @@ def test_a_meal_the_user_calls_their_favourite_is_no_days_news():
     ],
 )
 def test_what_the_user_is_learning_is_not_saved_as_known(line, said, written):
-    from memgpt_local.agent.fact_lines import still_learning
+    from memgpt_local.agent.fact_completion import still_learning
 
     assert still_learning(line, said) == written
 
@@ -2756,7 +2757,7 @@ def test_a_label_that_is_only_a_day_names_the_plan(line, plain):
 def test_what_the_user_says_they_are_learning_gets_a_line():
     """A `make run` chat (stop 57): "I'm learning the oud at the moment, my grandfather used to play
     it. Lessons are on Thursday evenings." saved the grandfather's and the lessons' lines only."""
-    from memgpt_local.agent.fact_lines import learning_said
+    from memgpt_local.agent.fact_completion import learning_said
 
     said = "I'm learning the oud at the moment, my grandfather used to play it. Lessons are on Thursday evenings."
     grandfather = ["Grandfather: played the oud", "Lessons: on Thursday evenings"]
@@ -3115,7 +3116,7 @@ def test_a_little_sisters_wedding_keeps_its_event_and_the_users_role_is_saved(st
 
 
 def test_a_role_is_the_users_only_where_they_call_themself_it():
-    from memgpt_local.agent.fact_lines import role_said
+    from memgpt_local.agent.fact_completion import role_said
 
     said = "Anjali is getting married and I'm the maid of honour."
     assert role_said("Maid of honour: me", said) == "Role: maid of honour"
@@ -3133,7 +3134,7 @@ def test_a_role_is_the_users_only_where_they_call_themself_it():
 def test_a_doing_told_only_by_its_day_is_read_on_to_the_end_of_its_clause():
     """A `make run` chat (stop 62): "I teach PE at a comprehensive in Swansea and coach my daughter's
     under-12 football team on Saturdays." saved "Coach: Saturday", and the team was nowhere."""
-    from memgpt_local.agent.fact_lines import doing_said
+    from memgpt_local.agent.fact_completion import doing_said
 
     said = "I teach PE at a comprehensive in Swansea and coach my daughter's under-12 football team on Saturdays."
     assert doing_said("Coach: Saturday", said) == "Coach: daughter's under-12 football team on Saturdays"
@@ -3172,7 +3173,7 @@ def test_a_doing_cut_before_what_it_is_for_is_read_on():
     """A `make run` chat (stop 63): "my daughter Aoife is coming down from Dublin to mind Finn while
     I'm in hospital" was saved "Daughter: Aoife, coming down from Dublin"; asked "who's minding the
     dog while I'm in?", the reply said "Your dog is Finn, who is Finn while you are in hospital."."""
-    from memgpt_local.agent.fact_lines import completed_lines
+    from memgpt_local.agent.fact_completion import completed_lines
 
     said = "my daughter Aoife is coming down from Dublin to mind Finn while I'm in hospital"
     assert completed_lines(["Daughter: Aoife, coming down from Dublin"], said) == [
@@ -3187,7 +3188,7 @@ def test_a_doing_cut_before_what_it_is_for_is_read_on():
 def test_what_the_user_does_with_a_thing_is_not_filed_as_what_they_eat(store):
     """A `make run` chat (stop 63): "I grow mostly spuds and onions" was saved "Food: mostly spuds
     and onions", and the next login asked "What do you like about your food?"."""
-    from memgpt_local.agent.fact_lines import what_they_do_not_eat
+    from memgpt_local.agent.fact_completion import what_they_do_not_eat
     from memgpt_local.runtime.scripted import ScriptedBackend
 
     garden = "any tips for getting the garden ready for winter? I grow mostly spuds and onions"

@@ -77,12 +77,11 @@ from memgpt_local.agent.fact_answers import (
     answers_the_assistant,
     asks_the_writer,
 )
+from memgpt_local.agent.fact_completion import completed_lines, learning_said
 from memgpt_local.agent.fact_homes import childhood_home, moved_home, moved_to, with_work_place
 from memgpt_local.agent.fact_kin import by_their_name, children_of_theirs, relatives_of_theirs, under_their_relation
 from memgpt_local.agent.fact_lines import (
-    completed_lines,
     label_of,
-    learning_said,
     message_under_another_topic,
     names_someone_saved,
     only_urged,
