@@ -519,6 +519,12 @@ LABEL_TOPICS = {
     "pet": _ANIMAL_WORDS,
     "pets": _ANIMAL_WORDS,
     "home": "live living lives town city village house flat based moved move",
+    # an operation is asked about by any of its names: "When is my dad's operation?" was denied under
+    # "Father: Dad, has hip replaced on the 3rd of february (2027-02-03)" (a `make run` chat, stop 63)
+    **{
+        word: "operation operations op surgery procedure replaced replacement"
+        for word in ("operation", "operations", "op", "surgery", "procedure", "replaced", "replacement")
+    },
     # where the user grew up (``fact_homes.childhood_home``), not where they live
     "hometown": "grow grew grown growing raised born childhood",
     **{

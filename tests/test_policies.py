@@ -2144,6 +2144,20 @@ def test_nothing_found_knows_a_relative_said_in_two_words():
     assert answer_start("What's my niece called?", ["[human] Sister's baby: Rosa"]) == "Your sister's baby"
 
 
+def test_nothing_found_reads_an_operation_in_a_line_that_names_it_otherwise():
+    """A `make run` chat (stop 63): "When is my dad's operation?" was met with "your memory ...
+    holds nothing about it" beside "Father: Dad, has hip replaced on the 3rd of february", and
+    denied."""
+    from memgpt_local.agent.policy.nothing_found import detail_left
+    from memgpt_local.text import stem
+
+    core = ["[human] Name: Ilse", "[human] Father: Dad, has hip replaced on the 3rd of february (2027-02-03)"]
+    for question in ["Good morning! When is my dad's operation?", "when is my dad's surgery again?"]:
+        assert detail_left(question, core) == set(), question
+    assert detail_left("how old is my dad?", core) == {stem("old")}  # no age there
+    assert detail_left("where did my dad go to school?", core) == {stem("school")}
+
+
 def test_nothing_found_reads_no_work_of_a_person_in_lines_of_their_other_things():
     """A `make run` chat (stop 57): "What does Leila do for work?" under "Wife: Leila", "Leila's dad
     has: the flu", "Leila's manchester trip: off" and a plan of the user's that names her parents

@@ -350,10 +350,12 @@ _OWNERS = frozenset(stem(w) for w in _OWNERS_WORDS)
 
 def _covered(lines: list[str]) -> set[str]:
     """The stems core ``lines`` (quoted "[human] ...") may answer a question with: their words,
-    and the words people ask about their labels with."""
+    and the words people ask about their labels and their words with ("operation" for "hip
+    replaced": "When is my dad's operation?" was denied under "Father: Dad, has hip replaced on the
+    3rd of february", a `make run` chat, stop 63)."""
     said = " ".join(line.split("] ", 1)[-1] for line in lines)
     labels = {stem(w) for line in lines for w in label_topics(label_of(line))}
-    return _said_stems(said) | stems(topic_words(said)) | labels
+    return _said_stems(said) | stems(topic_words(said)) | labels | {stem(w) for w in label_topics(said)}
 
 
 def _said_stems(text: str) -> set[str]:
