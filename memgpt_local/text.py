@@ -602,6 +602,13 @@ def said_otherwise(word: str) -> list[str]:
     return [label for label, said in LABEL_TOPICS.items() if topics is not None and said == topics and label != word]
 
 
+def stems_said_otherwise(text: str) -> set[str]:
+    """The stems of ``text``'s content words and of the words people say the same thing with
+    (``said_otherwise``): "wedding" is also "married"."""
+    said = content_words(text)
+    return {stem(w) for w in said} | {stem(other) for w in said for other in said_otherwise(w)}
+
+
 def kinds_named(text: str) -> set[str]:
     """The words people ask about what ``text`` names as one kind of a thing with: "vegan" is a
     diet, asked about as "diet" or by what one eats."""

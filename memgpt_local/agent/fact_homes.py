@@ -110,7 +110,7 @@ def with_work_place(lines: Sequence[str], dropped: Sequence[str], said: str) -> 
             job = {stem(w) for w in content_words(value)}
             for text in texts:
                 at = re.search(rf"\b(?P<before>{'|'.join(before)})\s+{re.escape(place)}\b", text)
-                if at is not None and place in text and job & stems(text):
+                if at is not None and job & stems(text):
                     out[i] = f"{line.rstrip()} {at['before']} {place}"
                     break
     return out

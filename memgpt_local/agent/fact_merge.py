@@ -29,9 +29,9 @@ from memgpt_local.text import (
     content_words,
     label_topics,
     normalize_space,
-    said_otherwise,
     sentences,
     stem,
+    stems_said_otherwise,
     words,
 )
 
@@ -139,8 +139,7 @@ def told_in(line: str, old: str) -> bool:
     wedding in May (2027-05)" was added to "Big brother: Omar, getting married in May (2027-05)"
     (a `make run` chat, stop 62)."""
     held = value_stems(old)
-    unsaid = [w for w in content_words(line.partition(":")[2]) if stem(w) not in held]
-    return all(any(stem(other) in held for other in said_otherwise(w)) for w in unsaid)
+    return all(stems_said_otherwise(w) & held for w in content_words(line.partition(":")[2]))
 
 
 def _line_stems(line: str) -> set[str]:

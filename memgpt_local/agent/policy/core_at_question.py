@@ -34,6 +34,7 @@ from memgpt_local.text import (
     lines_about,
     questions,
     statements,
+    stem,
     stems,
     their_lines,
     topic_words,
@@ -83,7 +84,7 @@ def most_said_first(lines: list[str], question: str) -> list[str]:
     model was shown "Pet: Finn, a border collie, ..." (the dog, by its label's topic) above
     "Daughter: Aoife, coming down from Dublin to mind Finn while I'm in hospital" and answered "Your
     pet Finn is minding the dog while you're in." twice (a `make run` chat, stop 63)."""
-    asked = stems(topic_words(questions(question) or question)) - ASKING_WORDS
+    asked = {stem(w) for w in content_words(topic_words(questions(question) or question)) if w not in ASKING_WORDS}
     return sorted(lines, key=lambda line: -len(asked & stems(line.partition("] ")[2].partition(":")[2])))
 
 

@@ -37,10 +37,10 @@ from memgpt_local.text import (
     UPPER,
     WHEN_WORDS,
     content_words,
-    said_otherwise,
     sentences,
     statements,
     stem,
+    stems_said_otherwise,
     words,
 )
 
@@ -144,13 +144,6 @@ def owned_notes(lines: Sequence[str], user_name: str | None) -> list[Owned]:
 _YOUR_THING = re.compile(r"\byour((?:\s+[\w-]+){1,3})", re.IGNORECASE)
 
 
-def _topic_stems(text: str) -> set[str]:
-    """The stems of ``text``'s content words and of the words people say the same thing with
-    (``said_otherwise``): "wedding" is also "married"."""
-    said = content_words(text)
-    return {stem(w) for w in said} | {stem(other) for w in said for other in said_otherwise(w)}
-
-
 def _named(text: str) -> set[str]:
     """The stems of the names and places ``text`` says ("your move to Bath" is the user's own)."""
     return {stem(w.lower()) for w in re.findall(rf"\b[{UPPER}][{LOWER}]+", text)}
@@ -216,7 +209,7 @@ def _told_as_users(sentence: str, notes: Sequence[Owned]) -> Owned | None:
         shared = len(note.words & (said_stems | liked))  # a day in common counts once: "your wedding on Sunday"
         # what the user just told of someone is theirs only said as "your ...": "Are you moving to
         # Bath for the job?" asks about it
-        your_things = note.words & _topic_stems(" ".join(m[1] for m in _YOUR_THING.finditer(sentence)))
+        your_things = note.words & stems_said_otherwise(" ".join(m[1] for m in _YOUR_THING.finditer(sentence)))
         yours = (
             not note.told
             or bool(your_things - _named(note.line))
