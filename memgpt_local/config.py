@@ -328,6 +328,14 @@ class AgentSettings(Section):
         description="a reply's numbered list ends after this many items (0 = no limit): advice for a rainy day ran to "
         "18 items written over and over with a word changed, until the reply's length cut it",
     )
+    reply_max_questions: int = Field(
+        1,
+        ge=0,
+        le=20,
+        description="a reply to a message that asks nothing (or a login's greeting) ends after this many questions "
+        "(0 = no limit): told 'I'm a vet in Utrecht and I cycle to work every day', a reply asked 'How do you like "
+        "cycling? Do you have any favorite routes?'",
+    )
     reply_repeat_ngram: int = Field(
         8, ge=0, le=64, description="a reply may not repeat a run of this many of its own tokens (0 = off)"
     )

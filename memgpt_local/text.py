@@ -503,6 +503,15 @@ _FAMILY_WORDS = "family families relatives relations"
 _NOT_FAMILY = frozenset(
     "friend friends bestie colleague coworker boss neighbour neighbor flatmate roommate housemate visitor guest".split()
 )
+# the names one relative goes by: "When is my dad's operation?" was denied under "Father: Dad, has hip
+# replaced on the 3rd of february" (a `make run` chat, stop 63), "dad" asking nothing of "Father"
+_SAME_KIN = (
+    "father dad papa daddy da",
+    "mother mum mom mama mummy mommy ma",
+    "grandmother grandma gran granny nan nana",
+    "grandfather grandpa grandad granddad gramps",
+)
+_KIN_NAMES = {name: group for group in _SAME_KIN for name in group.split()}
 _YOUNG = frozenset(
     "daughter son child children kid kids baby granddaughter grandson grandchild grandchildren grandkids".split()
 )
@@ -543,7 +552,7 @@ LABEL_TOPICS = {
     },
     # "What do you know about my family?" was answered "I don't know anything about your family." beside
     # "Husband: Jorge", "Daughter: Carla" and "Carla's children: ..." (a `make run` chat, stop 60)
-    **{relation: _FAMILY_WORDS for relation in RELATIONS - _NOT_FAMILY},
+    **{relation: f"{_FAMILY_WORDS} {_KIN_NAMES.get(relation, '')}".strip() for relation in RELATIONS - _NOT_FAMILY},
     **{young: f"{_FAMILY_WORDS} kids children grandkids grandchildren little ones" for young in _YOUNG},
     "hobby": "hobby hobbies free spare evenings weekends",
     # "Do you remember when my operation is?" under "Knee replacement scheduled: January 14th" was

@@ -863,3 +863,25 @@ def test_a_reply_in_another_language_to_english_is_written_again_in_english(stor
     turn = ask(runner, "Olá! I'm Beatriz, a retired architect living in Lisbon with my husband Jorge.")
     assert turn.messages == ["Lovely to meet you, Beatriz! How is retirement?"]
     assert [s.held for s in turn.steps] == [True, False]
+
+
+def test_a_reply_to_news_asks_one_question_and_an_answer_is_not_cut(store):
+    """A `make run` chat (stop 63): told "Hello! My name is Ilse, I'm a vet in Utrecht and I cycle
+    to work every day, rain or shine.", the reply asked "How do you like cycling? Do you have any
+    favorite routes? I'd love to hear about it." A reply to a message that asks nothing ends after
+    its first question; a reply to a question or a request is not cut."""
+    script = [
+        say("That's lovely! How do you like cycling? Do you have any favorite routes? I'd love to hear."),
+        say("I do! Do you ride far? Is it flat there?"),
+        say("Nice. Which bike is it? Is it new?"),
+        say("Why did the bike fall over? It was two tired. Get it?"),
+    ]
+    runner = make_runner(store, script)
+    told = ask(runner, "I'm a vet in Utrecht and I cycle to work every day, rain or shine.")
+    assert told.messages == ["That's lovely! How do you like cycling?"]
+    assert ask(runner, "Do you like cycling?").messages == ["I do! Do you ride far? Is it flat there?"]
+    runner.settings.reply_max_questions = 0
+    assert ask(runner, "I got a bike.").messages == ["Nice. Which bike is it? Is it new?"]  # the limit is a setting
+    runner.settings.reply_max_questions = 1
+    joke = ask(runner, "tell me a joke about bikes").messages
+    assert joke == ["Why did the bike fall over? It was two tired. Get it?"]

@@ -276,14 +276,14 @@ def test_a_login_quotes_what_core_memory_knows_so_the_greeting_can_use_it(store)
     again = runner.login_event()
     assert again.content.endswith(
         "(their facts, not yours):\nName: Dana\nKeeps: three beehives\n"
-        'Mention this one in your greeting: "Keeps: three beehives".'
+        "Mention this one in your greeting: you keep three beehives."
     )
     assert "Greet the user by their name and mention one thing you know about them." in again.content
     # a long block: the name line is always listed, then the newest of the others
     lines = ["Name: Dana", *(f"Fact {i}: value {i}" for i in range(12))]
     store.core.set_value(runner.agent_id, "human", "\n".join(lines))
     listed = runner.login_event().content.split("(their facts, not yours):\n")[1].splitlines()
-    assert listed == ["Name: Dana", *lines[-7:], 'Mention this one in your greeting: "Fact 11: value 11".']
+    assert listed == ["Name: Dana", *lines[-7:], "Mention this one in your greeting: your fact 11 - value 11."]
     # a plan near ahead is greeted with, wherever its line is, and listed (a `make run` chat, stop 63:
     # a changed work line kept its old place and the login asked about a flatmate's pasta)
     from datetime import datetime
@@ -293,17 +293,20 @@ def test_a_login_quotes_what_core_memory_knows_so_the_greeting_can_use_it(store)
     listed = runner.login_event(datetime.fromisoformat("2026-12-07T12:00:00+00:00")).content.splitlines()
     listed = listed[listed.index("Name: Dana") :]
     assert listed[:2] == ["Name: Dana", "Work: bookshop, starting on Monday 14 December"] and len(listed) == 9
-    assert listed[-1].startswith('Mention this one in your greeting: "Work: bookshop, starting on Monday 14 December"')
+    assert (
+        listed[-1]
+        == "Mention this one in your greeting: your work - bookshop, starting on Monday 14 December, in 7 days."
+    )
     # a line saved in the user's own voice (before stop 31) is quoted as a note about them
     store.core.set_value(runner.agent_id, "human", "Name: Dana\nHobby: I keep three beehives on my roof")
     assert runner.login_event().content.endswith(
-        'Mention this one in your greeting: "Hobby: keep three beehives on their roof".'
+        "Mention this one in your greeting: your hobby - keep three beehives on their roof."
     )
     # days as a person says them: a greeting copied "(2026-12-08)" to the user
     store.core.set_value(runner.agent_id, "human", "Name: Dana\nDaughter: Ines, turns 7 next Tuesday (2026-12-08)")
     quoted = runner.login_event(datetime.fromisoformat("2026-12-03T12:00:00+00:00")).content
     assert "Daughter: Ines, turns 7 next Tuesday 8 December\n" in quoted
-    assert quoted.endswith('"Daughter: Ines, turns 7 next Tuesday 8 December" (Tuesday 8 December is in 5 days).')
+    assert quoted.endswith("your daughter Ines turns 7 next Tuesday 8 December, in 5 days.")
 
 
 @pytest.mark.real_model
@@ -3225,3 +3228,22 @@ def test_a_part_said_in_other_words_of_its_topic_is_not_added_again():
     assert not told_in("Big brother: Omar, moving to Leeds", brother)
     value, _ = merge(f"Name: Nadia\n{brother}", ["Big brother: Omar, wedding in June (2027-06)"], 2000, "")
     assert "June" in value
+
+
+def test_a_trade_the_user_says_of_themself_is_no_pastime(store):
+    """A `make run` chat (stop 63): "hi! I'm Marta, I teach piano in Gdansk" was saved "Hobby:
+    teaches piano in Gdansk", and asked what she does for a living, core memory held no work."""
+    from memgpt_local.agent.fact_completion import work_not_pastime
+    from memgpt_local.runtime.scripted import ScriptedBackend
+
+    said = "hi! I'm Marta, I teach piano in Gdansk"
+    assert work_not_pastime("Hobby: teaches piano in Gdansk", said) == "Work: teaches piano in Gdansk"
+    assert work_not_pastime("Hobbies: tutors maths", "I tutor maths to teenagers") == "Work: tutors maths"
+    # a pastime said as one stays one
+    assert work_not_pastime("Hobby: teaches yoga", "I teach yoga at weekends for fun") == "Hobby: teaches yoga"
+    assert work_not_pastime("Hobby: painting", "I paint in Gdansk") == "Hobby: painting"  # no trade
+    assert work_not_pastime("Hobby: teaches piano", "my sister teaches piano") == "Hobby: teaches piano"  # not theirs
+    agent = ensure_agent(store, "marta", Settings())
+    raw = json.dumps({"facts": ["Name: Marta", "Hobby: teaches piano in Gdansk"]})
+    noter = FactNoter(store, ScriptedBackend([raw]), agent.id, FactNoteSettings(enabled=True))
+    assert noter.note(said).added == ["Name: Marta", "Work: teaches piano in Gdansk"]

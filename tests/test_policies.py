@@ -1218,7 +1218,7 @@ def test_greet_by_name_holds_a_login_greeting_without_the_known_name_once():
     assert policy.review(login, draft("Welcome back, Lena! How are the goats?"), memory) is None
     # the name alone is not enough when core memory knows more
     hold = policy.review(login, draft("Hello Lena! How can I help you today?"), memory)
-    assert hold is not None and 'this note: "Pets: two goats"' in hold.notice
+    assert hold is not None and "for example your pets, two goats." in hold.notice
     assert hold.user_note == "the greeting said nothing you know about them"
     assert policy.review(Turn(question=None, kind="login"), draft("Hello Lena! How are your pets?"), memory) is None
     favourite = FakeMemory(core=[("human", "Name: Lena Maier"), ("human", "Favourite tea: lapsang")])
@@ -1255,14 +1255,14 @@ def test_greet_by_name_holds_a_login_greeting_without_the_known_name_once():
         core=[("human", "Name: Lena"), ("human", "Pets: two goats"), ("human", "Work: vet")], context=greeted
     )
     hold = policy.review(Turn(question=None, kind="login", event_id=3), draft("Hello Lena! Hi."), goats)
-    assert hold is not None and 'this note: "Work: vet"' in hold.notice
+    assert hold is not None and "for example your work - vet." in hold.notice
     # the last greeting's words about a note, said again (a `make run` chat, stop 55)
     last = "Hello Lena! I'm glad to meet you. I know you're looking after your two goats, and I'm here to help."
     greeted[1] = message(2, "assistant", said=last)
     again = "Hello Lena! I'm glad we met. I know you're looking after your two goats, and I'm here to help."
     hold = policy.review(Turn(question=None, kind="login", event_id=3), draft(again), goats)
     assert hold is not None and hold.user_note == "the greeting said again what you said at the last login"
-    assert 'this note: "Work: vet"' in hold.notice
+    assert "for example your work - vet." in hold.notice
     # nor may the redraft copy it: held for saying nothing known, one was the last greeting word for
     # word (a `make run` chat, stop 57)
     assert hold.uncopied == (last,)
@@ -1297,7 +1297,7 @@ def test_greet_by_name_asks_after_the_relative_of_the_note_when_it_holds_a_greet
     hold = GreetByName().review(
         login, draft(last.replace("here for you", "here to listen")), FakeMemory(core=core, context=greeted)
     )
-    assert hold is not None and "Mum: Abena" in hold.notice
+    assert hold is not None and "for example your mum Abena, 71; flying in from Accra" in hold.notice
     assert login.reply_start == "Hello Kwame! How is your mum"
     assert hold.notice.endswith("Start with: Hello Kwame! How is your mum")
     # a note of the user's own keeps the plain start
@@ -1490,20 +1490,56 @@ def test_a_login_mentions_a_note_the_last_greeting_did_not_unless_its_day_is_nea
         "Mum's opinion: a meal without lamb isn't a meal",
     ]
     greeted = ["Hello Priya! I know that your mum is flying in from Chennai on Saturday 19 December."]
-    assert opener(notes, date(2026, 12, 6)) == f'"{notes[1]}" (2026-12-19 is in 13 days)'
-    assert (
-        opener(notes, date(2026, 12, 6), greeted)
-        == f'"{notes[2]}" (January 2027 is in 1 month: it has not happened yet)'
-    )
-    assert opener(notes, date(2026, 12, 18), greeted) == f'"{notes[1]}" (2026-12-19 is in 1 day)'  # near: said again
-    assert opener(notes[1:2], date(2026, 12, 6), greeted) == f'"{notes[1]}" (2026-12-19 is in 13 days)'  # nothing else
+    assert opener(notes, date(2026, 12, 6)) == notes[1]
+    assert opener(notes, date(2026, 12, 6), greeted) == notes[2]
+    assert opener(notes, date(2026, 12, 18), greeted) == notes[1]  # near: said again
+    assert opener(notes[1:2], date(2026, 12, 6), greeted) == notes[1]  # nothing else
     # a note that only names someone is mentioned when there is nothing else (a `make run` chat, stop 58)
     named = ["Work: teaches year 4 in Valencia", "Hobbies: padel every Wednesday night with Luis", "Brother: Luis"]
-    assert opener(named, date(2026, 12, 6)) == f'"{named[1]}"'
-    assert opener(named[2:], date(2026, 12, 6)) == f'"{named[2]}"'
+    assert opener(named, date(2026, 12, 6)) == named[1]
+    assert opener(named[2:], date(2026, 12, 6)) == named[2]
     # nor one that only says an age (a `make run` chat, stop 61)
     aged = ["Fiona's second baby: in March (2027-03)", "Rory's age: four", "Age: 71"]
-    assert opener(aged, date(2026, 12, 7)) == f'"{aged[0]}" (March 2027 is in 3 months: it has not happened yet)'
+    assert opener(aged, date(2026, 12, 7)) == aged[0]
+
+
+def test_the_login_gives_the_note_to_greet_with_as_said_to_the_user():
+    """A `make run` chat (stop 63): told to mention "Sister: Ola, getting married in August
+    (2027-08)" (August 2027 is in 8 months: it has not happened yet), a greeting copied both, and
+    held for the copy its redraft went out as "Hello Marta! I'm glad to hear about your sister's
+    wedding. Sister: Ola, getting Married in August 2027 is in 8 months: it has not happened yet."
+    The note is given as said to the user, which reads well copied, and no longer as written."""
+    from datetime import date
+
+    from memgpt_local.agent.policy.greet_by_name import mentioned, said_to_them
+    from memgpt_local.agent.policy.internal_guard import copied_note
+
+    today = date(2026, 12, 8)
+    told = mentioned("Sister: Ola, getting married in August (2027-08)", today)
+    assert told == "your sister Ola is getting married in August (2027-08), 8 months from now"
+    lines = [
+        "Sister: Ola, getting married in August (2027-08)",
+        "Hobby: teaches piano in Gdansk",
+        "Father: Dad, has hip replaced on the 3rd of february (2027-02-03)",
+        "Dog: Finn, border collie",
+        "Mum's health: diabetes",
+        "Keeps: three beehives",
+        "Granddaughter: Saoirse; starts medicine in September (2027-09)",
+    ]
+    said = [said_to_them(line) for line in lines]
+    assert said == [
+        "your sister Ola is getting married in August (2027-08)",
+        "your hobby - teaches piano in Gdansk",
+        "your father has hip replaced on the 3rd of february (2027-02-03)",
+        "your dog Finn, border collie",
+        "your mum's health - diabetes",
+        "you keep three beehives",
+        "your granddaughter Saoirse starts medicine in September (2027-09)",
+    ]
+    # copied word for word into a greeting, none of them is a note as written
+    assert all(copied_note(f"Hello Marta! I know {text}.", lines) is None for text in said)
+    # a label that is no noun of theirs is quoted as it is
+    assert said_to_them("Grace's hip surgery: in May") == '"Grace\'s hip surgery: in May"'
 
 
 def test_greetings_of_are_what_each_login_drafted():
@@ -1538,7 +1574,7 @@ def test_greetings_of_are_what_each_login_drafted():
 def test_a_greeting_is_asked_about_the_dated_note_nearest_to_today():
     from datetime import date
 
-    from memgpt_local.agent.policy.greet_by_name import opener
+    from memgpt_local.agent.policy.greet_by_name import mentioned, opener
 
     notes = [
         "Work: night shifts at a bakery",
@@ -1546,21 +1582,22 @@ def test_a_greeting_is_asked_about_the_dated_note_nearest_to_today():
         "Trip: Rome in spring (2027-04-02)",
         "Dog: Pierogi",
     ]
-    assert (
-        opener(notes, date(2026, 12, 2)) == '"Sister: Kasia, visiting tomorrow (2026-12-03)" (2026-12-03 is in 1 day)'
-    )
-    assert opener(notes, date(2026, 12, 3)) == '"Sister: Kasia, visiting tomorrow (2026-12-03)" (2026-12-03 is today)'
-    assert opener(notes, date(2027, 3, 30)) == '"Trip: Rome in spring (2027-04-02)" (2027-04-02 is in 3 days)'
+    assert opener(notes, date(2026, 12, 2)) == notes[1]
+    assert mentioned(notes[1], date(2026, 12, 2)) == "your sister Kasia is visiting tomorrow (2026-12-03)"
+    assert mentioned(notes[1], date(2026, 12, 3)) == "your sister Kasia is visiting tomorrow (2026-12-03), today"
+    assert opener(notes, date(2027, 3, 30)) == notes[2]
+    assert mentioned(notes[2], date(2027, 3, 30)) == "your trip - Rome in spring (2027-04-02), in 3 days"
     # the visit is past: the newest undated note that says more than a name ("Dog: Pierogi", stop 58)
-    assert opener(notes, date(2026, 12, 5)) == '"Work: night shifts at a bakery"'
+    assert opener(notes, date(2026, 12, 5)) == notes[0]
     assert opener(notes[1:3], date(2026, 12, 5)) is None and opener([], date(2026, 12, 5)) is None
     # a month ahead is said to be ahead (a `make run` chat, stop 50: "started university ... in September 2027")
     plan = ["Granddaughter: Saoirse; starts medicine in September (2027-09)"]
-    assert opener(plan, date(2026, 12, 6)) == (
-        '"Granddaughter: Saoirse; starts medicine in September (2027-09)" '
-        "(September 2027 is in 9 months: it has not happened yet)"
+    assert mentioned(opener(plan, date(2026, 12, 6)) or "", date(2026, 12, 6)) == (
+        "your granddaughter Saoirse starts medicine in September (2027-09), 9 months from now"
     )
-    assert opener(["Work: nurse since March (2026-03)"], date(2026, 12, 6)) == '"Work: nurse since March (2026-03)"'
+    assert (
+        mentioned("Work: nurse since March (2026-03)", date(2026, 12, 6)) == "your work - nurse since March (2026-03)"
+    )
 
 
 def test_a_reply_that_sends_the_users_message_back_is_a_parrot_and_a_comment_on_it_is_not():
@@ -2077,6 +2114,32 @@ def test_nothing_found_searches_before_the_first_step_and_denies_at_once_when_me
         NothingFound().start(turn, memory)
         assert (turn.reply_reason, turn.reply_start) == (None, ""), question
     assert subject_query("Which band did I see live a while ago?", {"band", "live", "gig"}) == "band live gig"
+
+
+def test_nothing_found_says_it_was_never_told_of_someone_asked_about_by_an_unheard_name():
+    """A `make run` chat (stop 63): Ilse never spoke of a dog, and "what breed is Finn?" was
+    answered "Finn is a dog breed."."""
+    from memgpt_local.agent.policy.nothing_found import NothingFound, someone_unheard
+
+    core = [("human", "Name: Ilse"), ("human", "Brother: Joris, moved to Rotterdam")]
+    said = [hit(1, "My neighbour Maja has a new puppy", kind="message", role="user")]
+    memory = FakeMemory(entries=said, core=core)
+    finn = Turn(question="what breed is Finn?", event_id=100)
+    assert NothingFound().start(finn, memory) == []
+    assert (finn.reply_reason, finn.reply_start, finn.reply_sentences) == (
+        "memory holds nothing about the question",
+        "You haven't told me about Finn yet.",
+        2,
+    )
+    for question in [
+        "how old is Joris?",  # in core memory
+        "What breed is Maja's puppy?",  # said in recall
+        "What is Python?",  # a thing, asked nothing people ask of their own
+        "what breed is my dog Finn?",  # the user's own: the questions about them
+        "What breed is Finn? And how old is he?",  # two questions
+    ]:
+        assert someone_unheard(Turn(question=question, event_id=100), memory) is None, question
+    assert someone_unheard(Turn(question="Where does Tomasz live?", event_id=100), memory) == "Tomasz"
 
 
 def test_nothing_found_leaves_a_question_about_the_user_at_all_to_core_memory():
@@ -3020,6 +3083,18 @@ def test_answer_start_answers_about_the_person_the_question_names(question, star
     assert answer_start(question, [*lines, "[human] Dog: Tui, golden retriever"]) == start
 
 
+def test_answer_start_hears_a_relative_by_any_of_their_names():
+    """A `make run` chat (stop 63): "When is my dad's operation?" under "Father: Dad, has hip
+    replaced on the 3rd of february (2027-02-03)" was denied: "dad" asked nothing of "Father"."""
+    from memgpt_local.agent.policy.answer_start import answer_start
+
+    father = "[human] Father: Dad, has hip replaced on the 3rd of february (2027-02-03)"
+    mother = "[human] Mother: Maeve, lives in Cork"
+    assert answer_start("When is my dad's operation?", [mother, father]) == "Your father"
+    assert answer_start("where does my mum live?", [father, mother]) == "Your mother"
+    assert answer_start("where does my gran live?", [father, mother]) == ""  # another relative
+
+
 def test_answer_start_asked_who_begins_with_the_person_before_the_thing_named():
     """A `make run` chat (stop 63): "who's minding the dog while I'm in?" was begun "Your pet" and
     answered "Your pet Finn is minding the dog while you're in."."""
@@ -3521,7 +3596,7 @@ def test_internal_guard_holds_a_reply_that_only_says_it_took_note():
     assert only_reports_saving("Got it! I saved that.") and only_reports_saving("I'll keep that in mind.")
     # nor is a death the note a login greets with
     notes = ["Daughter: Yuki, GP in Manchester", "Wife: Michiko, passed away two years ago this winter"]
-    assert opener(notes, date(2026, 12, 6)) == f'"{notes[0]}"'
+    assert opener(notes, date(2026, 12, 6)) == notes[0]
 
 
 def test_tone_guard_hears_a_loss_that_memory_holds():

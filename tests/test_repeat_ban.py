@@ -284,6 +284,25 @@ def test_a_value_must_close_once_it_holds_its_sentences():
     assert two.must_close()
 
 
+def test_a_value_must_close_once_it_holds_its_questions():
+    """Told "I'm a vet in Utrecht and I cycle to work every day", a first reply asked "How do you
+    like cycling? Do you have any favorite routes? I'd love to hear about it." (a `make run` chat,
+    stop 63): with ``max_questions`` the value ends after its first question."""
+    from memgpt_local.runtime.decoding import questions_ended
+
+    ban = NgramBan(RepeatBan(field="message", n=0, max_questions=1))
+    feed(ban, [(0, '{"message": "'), (1, "Nice"), (2, "!"), (3, " What"), (4, "'s"), (5, " a"), (6, "?b")])
+    assert not ban.must_close()  # "a?b" asks nothing
+    feed(ban, [(7, " How"), (8, " is"), (9, " cycling")])
+    assert not ban.must_close()
+    feed(ban, [(10, "?")])
+    assert ban.must_close()
+    assert questions_ended('How is Finn? Is he well?" she asked') == 2 and questions_ended("Why??") == 1
+    two = NgramBan(RepeatBan(field="message", n=0, max_questions=2))
+    feed(two, [(0, '{"message": "'), (1, "How"), (2, " are"), (3, " you"), (10, "?")])
+    assert not two.must_close()
+
+
 def test_a_value_must_close_when_its_list_begins_one_item_too_many():
     """Advice for a rainy Saturday ran to "18. Have an outdoor movie night with you friend", items
     said over and over with a word changed (a `make run` chat, stop 45): with ``max_items`` the

@@ -2,7 +2,8 @@
 (``completed``), a doing told only by its day or cut before what it is for said whole
 (``doing_said``, ``purpose_said``), a role the user calls themself (``role_said``), what they are
 learning (``learning_said``, ``still_learning``), a favourite meal (``favourite_meal``), and what
-they do with a thing not filed as what they eat (``what_they_do_not_eat``). Split from
+they do with a thing not filed as what they eat (``what_they_do_not_eat``), and a trade not filed
+as a pastime (``work_not_pastime``). Split from
 ``fact_lines``, which says whether a line may be kept."""
 
 from __future__ import annotations
@@ -62,11 +63,14 @@ def completed_lines(lines: Sequence[str], said: str) -> list[str]:
     """``lines`` each ``completed`` from ``said``, those it drops left out, a meal the user called
     their favourite labelled so (``favourite_meal``), a role of theirs said as one (``role_said``),
     a doing told only by its day said whole (``doing_said``), a doing cut before what it is for
-    read on (``purpose_said``), and what they do with a thing not filed as what they eat
-    (``what_they_do_not_eat``)."""
+    read on (``purpose_said``), what they do with a thing not filed as what they eat
+    (``what_they_do_not_eat``), and a trade not filed as a pastime (``work_not_pastime``)."""
     return [
-        what_they_do_not_eat(
-            still_learning(favourite_meal(role_said(doing_said(purpose_said(kept, said), said), said), said), said),
+        work_not_pastime(
+            what_they_do_not_eat(
+                still_learning(favourite_meal(role_said(doing_said(purpose_said(kept, said), said), said), said), said),
+                said,
+            ),
             said,
         )
         for kept in (completed(line, said) for line in lines)
@@ -99,6 +103,38 @@ def what_they_do_not_eat(line: str, said: str) -> str:
     verb = told["verb"].lower()
     ending = "" if verb.endswith("s") else "es" if verb.endswith(("sh", "ch", "x")) else "s"
     return f"{verb.capitalize()}{ending}: {value.strip()}"
+
+
+# labels that file a doing as a pastime, the verbs of a trade said as "I teach ...", and the words
+# that make a doing a pastime all the same
+_PASTIME_LABELS = frozenset("hobby hobbies interest interests pastime pastimes passion".split())
+_TRADE_VERBS = frozenset("teach tutor lecture nurse manage".split())
+_PASTIME_SAID = re.compile(
+    r"\b(?:hobby|hobbies|for\s+fun|spare\s+time|free\s+time|weekends?|evenings|volunteer\w*|unpaid|retired)\b",
+    re.IGNORECASE,
+)
+
+
+def _bare_verb(verb: str) -> str:
+    """``verb`` without the "-s" of "she teaches": "teach", "nurse"."""
+    verb = verb.lower()
+    return verb[:-2] if verb.endswith(("ches", "shes")) else verb[:-1] if verb.endswith("s") else verb
+
+
+def work_not_pastime(line: str, said: str) -> str:
+    """``line`` filed as work when the model filed the user's trade as a pastime: "Hobby: teaches
+    piano in Gdansk" for "hi! I'm Marta, I teach piano in Gdansk" (a `make run` chat, stop 63),
+    and "What do I do for a living?" had no work line to answer from. Only for a verb of a trade
+    the user says of themself ("I teach", "I tutor") in a message that says no word of a pastime
+    ("for fun", "at weekends", "as a hobby")."""
+    label, sep, value = line.partition(":")
+    if not sep or normalize_space(label).lower() not in _PASTIME_LABELS or _PASTIME_SAID.search(said):
+        return line
+    doing = _bare_verb((words(value) or [""])[0])
+    told = {m["verb"].lower() for m in re.finditer(_I_DO, said, re.IGNORECASE)}
+    if doing not in _TRADE_VERBS or doing not in told:
+        return line
+    return f"Work: {value.strip()}"
 
 
 _PURPOSE = re.compile(r"\s+to\s+[a-z]+\b")

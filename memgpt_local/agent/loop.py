@@ -28,6 +28,7 @@ from memgpt_local.agent.policy.greet_by_name import (
     GREETINGS_VARIED,
     greetings_of,
     known_name,
+    mentioned,
     names_a_fact,
     opener,
     user_facts,
@@ -44,7 +45,7 @@ from memgpt_local.functions.specs import DEFAULT_FUNCTIONS, FunctionSpec, with_m
 from memgpt_local.memory.core import default_text
 from memgpt_local.memory.dates import spoken_days
 from memgpt_local.runtime.base import Backend, Grammar, RepeatBan
-from memgpt_local.runtime.decoding import list_items, repeated_item, writes_wide_script
+from memgpt_local.runtime.decoding import QUESTION_END, list_items, repeated_item, writes_wide_script
 from memgpt_local.runtime.grammar import build_call_grammar, parse_call, render_function_docs
 from memgpt_local.schemas import (
     Agent,
@@ -60,6 +61,7 @@ from memgpt_local.text import (
     asks_for_help,
     content_words,
     formula_start,
+    is_bare_request,
     questions,
     sentence_openings,
     sentence_spans,
@@ -233,15 +235,13 @@ class AgentRunner:
         # at "Rhys's hobby: making pasta" (a `make run` chat, stop 63)
         facts = [ln for ln in notes if not events.is_name_line(ln)]
         about = opener(facts, today, greetings_of(self.memory.in_context())[-GREETINGS_VARIED:])
-        listed = events.login_facts(
-            notes, keep=next((ln for ln in facts if about and about.startswith(f'"{ln}"')), None)
-        )
+        listed = events.login_facts(notes, keep=about)
         event = events.login(
             datetime.fromisoformat(last) if last else None,
             self.counts(),
             now,
             [spoken_days(line, today) for line in listed],
-            spoken_days(about, today) if about else None,
+            spoken_days(mentioned(about, today), today) if about else None,
         )
         with self.store.transaction():
             self.store.agents.set_state(self.agent_id, dict(state, last_login=event.created_at.isoformat()))
@@ -410,9 +410,10 @@ class AgentRunner:
             unsaid += NEVER_SAID_TO_THE_USER
         latin_only = not writes_wide_script((turn.question or "").encode("utf-8"))
         items = list_limit(self.settings.reply_max_list_items, turn.question)
+        asked = question_limit(self.settings.reply_max_questions, turn)
         thought_n = self.settings.thought_repeat_ngram if plan.thought_max_chars != 0 else 0
         if "reply" not in plan.kinds or not (
-            n or formulas or openings or banned or unsaid or turn.reply_sentences or latin_only or items
+            n or formulas or openings or banned or unsaid or turn.reply_sentences or latin_only or items or asked
         ):
             return RepeatBan(field="message", n=0, thought_n=thought_n) if thought_n else None
         return RepeatBan(
@@ -427,6 +428,7 @@ class AgentRunner:
             banned_words=unsaid,
             max_sentences=turn.reply_sentences,
             max_items=items,
+            max_questions=asked,
             latin_only=latin_only,
             thought_n=thought_n,
         )
@@ -513,6 +515,7 @@ class AgentRunner:
             call = without_formula(parse_call(completion.text, allowed), formulas)
             items = list_limit(self.settings.reply_max_list_items, turn.question)
             call = first_items(first_sentences(call, turn.reply_sentences), items)
+            call = first_questions(call, question_limit(self.settings.reply_max_questions, turn))
             call = without_repeated_items(call) if items else call
         except CallParseError as exc:
             outcome = FunctionOutcome(
@@ -574,6 +577,28 @@ def first_sentences(call: FunctionCall, k: int) -> FunctionCall:
         return call
     cut = spans[k][0]
     return call.model_copy(update={"arguments": {**call.arguments, "message": message[:cut].rstrip()}})
+
+
+def question_limit(setting: int, turn: Turn) -> int:
+    """The questions a reply may ask: ``setting`` at a login and after a user's message that asks
+    nothing and requests nothing ("I'm a vet in Utrecht"), no limit otherwise: an answer may ask
+    back, a joke asked for may be a question and its answer."""
+    if turn.kind == "login":
+        return setting
+    message = turn.question
+    if turn.kind != "user message" or not message or questions(message) or asks_for_help(message):
+        return 0
+    return 0 if any(is_bare_request(s) for s in sentences(message)) else setting
+
+
+def first_questions(call: FunctionCall, k: int) -> FunctionCall:
+    """``call`` with its message cut after its ``k``-th question (0: whole): the sampler closes a
+    reply there; a backend without that stop writes it whole."""
+    message = call.arguments.get("message")
+    if not k or not isinstance(message, str):
+        return call
+    ends = [m.end() for m in QUESTION_END.finditer(message)]
+    return _cut_message(call, message, ends[k - 1]) if len(ends) > k else call
 
 
 ASKED_ITEMS_MAX = 20  # the most list items a user can ask for past ``reply_max_list_items``

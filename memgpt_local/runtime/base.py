@@ -115,6 +115,10 @@ class RepeatBan:
     # Saturday ran to "18. Have an outdoor movie night with you friend", items written over and over
     # with a word changed, until the reply's length cut it (a `make run` chat, stop 45)
     max_items: int = 0
+    # and it ends after this many questions (0: no limit): told "I'm a vet in Utrecht and I cycle to
+    # work every day", a first reply asked "How do you like cycling? Do you have any favorite routes?"
+    # (a `make run` chat, stop 63); a friend asks one thing and waits
+    max_questions: int = 0
     # nor may it write a Chinese, Japanese or Korean character (``decoding.WIDE_SCRIPT_LEADS``):
     # qwen2.5 drifts into Chinese mid-sentence ("coach of the school's rowing团队 on Saturdays", a
     # `make run` greeting, stop 42); set unless the user writes in one of those scripts

@@ -186,6 +186,7 @@ class NgramBan:
         self.word_tokens: tuple[list[int], list[int]] | None = None
         self.max_sentences = ban.max_sentences
         self.max_items = ban.max_items
+        self.max_questions = ban.max_questions
         self.full = False  # the value holds ``max_sentences`` sentences (or ``max_items`` items): it must close now
         self.follows_text = bool(
             self.formulas
@@ -194,6 +195,7 @@ class NgramBan:
             or self.banned_words
             or self.max_sentences
             or self.max_items
+            or self.max_questions
         )
         # the grammar writes the value's first words: a refused token there has no way around it
         self.fixed = len(json.dumps(ban.fixed_start, ensure_ascii=False)) - 2 if ban.fixed_start else 0
@@ -216,7 +218,8 @@ class NgramBan:
 
     def must_close(self) -> bool:
         """Whether the value has begun a formula (see ``RepeatBan.formulas``) or holds its
-        ``max_sentences`` sentences, and ends here."""
+        ``max_sentences`` sentences (or ``max_items`` items, ``max_questions`` questions), and
+        ends here."""
         return (self.formula or self.full) and self.watch.in_field
 
     def refused(self) -> list[int]:
@@ -412,6 +415,8 @@ class NgramBan:
         ends = any(mark in piece for mark in ".!?")
         if inside and ends and self.max_sentences and not self.full and self.written >= self.fixed:
             self.full = sentences_ended(_plain(self.text)) >= self.max_sentences
+        if inside and "?" in piece and self.max_questions and not self.full and self.written >= self.fixed:
+            self.full = questions_ended(_plain(self.text)) >= self.max_questions
         if inside and self.max_items and not self.full and piece[:1].isspace():  # an item's first word
             plain = _plain(self.text)  # its last word has only begun: the words before it are compared
             self.full = items_begun(plain) > self.max_items or repeated_item(without_partial_word(plain)) is not None
@@ -546,6 +551,15 @@ def repeated_item(text: str) -> int | None:
 def items_begun(text: str) -> int:
     """How many numbered list items ``text`` has begun."""
     return len(list_items(text))
+
+
+QUESTION_END = re.compile(r"\?+(?=[\s\"')\]]|$)")
+
+
+def questions_ended(text: str) -> int:
+    """How many questions ``text`` holds, each counted at its question mark ("How is Finn? Is he
+    well?" is 2; "What's a?b" none)."""
+    return len(QUESTION_END.findall(text))
 
 
 def sentences_ended(text: str) -> int:

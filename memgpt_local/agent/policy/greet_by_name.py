@@ -31,7 +31,7 @@ from memgpt_local.agent.fact_wording import as_note
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.turn import Hold, Turn
 from memgpt_local.events import is_name_line, kind_of
-from memgpt_local.memory.dates import MONTHS, first_iso_day, spoken_days
+from memgpt_local.memory.dates import first_iso_day, spoken_days
 from memgpt_local.schemas import Message, NewMessage
 from memgpt_local.text import (
     BARE_LABEL_STEMS,
@@ -162,17 +162,14 @@ def repeats_greeting(greeting: str, earlier: str, facts: Sequence[str]) -> bool:
 
 
 def _how_far(day: date, today: date) -> str:
+    """How far ``day`` lies from ``today``, in words ("today", "tomorrow", "in 13 days")."""
     gap = (day - today).days
-    if gap == 0:
-        return f"{day.isoformat()} is today"
-    if gap < 0:
-        return f"{day.isoformat()} was {-gap} day{'s' if gap != -1 else ''} ago"
-    return f"{day.isoformat()} is in {gap} day{'s' if gap != 1 else ''}"
+    return "today" if gap == 0 else "tomorrow" if gap == 1 else f"in {gap} days"
 
 
 def opener(facts: Sequence[str], today: date, greeted: Sequence[str] = ()) -> str | None:
     """The note to mention at a login: a dated one from today to ``NEAR_DAYS`` ahead (the
-    nearest), said with how far its day is, else the newest undated note. A past date is
+    nearest), else the newest undated note. A past date is
     left out: shown "Sister: Kasia, visiting tomorrow (2026-12-03)" two days later, with "it
     is over now" beside it, the 1.5B model still greeted "your sister Kasia is visiting
     tomorrow". A note an earlier greeting (``greeted``) named is left for the others, unless
@@ -189,11 +186,10 @@ def opener(facts: Sequence[str], today: date, greeted: Sequence[str] = ()) -> st
         and 0 <= (day - today).days <= 1
     ]
     facts = fresh or facts
-    dated = [((d - today).days, -i, line, d) for i, line in enumerate(facts) if (d := first_iso_day(line)) is not None]
+    dated = [((d - today).days, -i, line) for i, line in enumerate(facts) if (d := first_iso_day(line)) is not None]
     near = [item for item in dated if 0 <= item[0] <= NEAR_DAYS]
     if near:
-        _, _, line, day = min(near)
-        return f'"{line}" ({_how_far(day, today)})'
+        return min(near)[2]
     undated = [line for line in facts if first_iso_day(line) is None]
     if not undated:
         return None
@@ -201,9 +197,68 @@ def opener(facts: Sequence[str], today: date, greeted: Sequence[str] = ()) -> st
     # "I just wanted remind you that your brother Luis is a brother." (a `make run` chat, stop 58)
     # nor does one that only says an age: "Rory's age: four" was greeted "Hello Hamish! I know that Rory
     # is four years old." with a grandchild due in March and a knee operation ahead (a `make run` chat, stop 61)
-    undated = [line for line in undated if not _says_only(line)] or undated
-    ahead = _month_ahead(undated[-1], today)
-    return f'"{undated[-1]}"' + (f" ({ahead}: it has not happened yet)" if ahead else "")
+    return ([line for line in undated if not _says_only(line)] or undated)[-1]
+
+
+def mentioned(line: str, today: date) -> str:
+    """The ``opener`` note as a login's notice gives it: said to the user (``said_to_them``),
+    with how far ahead its day or month is. Given the note as written, "Sister: Ola, getting
+    married in August (2027-08)" with "(August 2027 is in 8 months: it has not happened yet)",
+    a greeting copied both, and held for the copy its redraft copied them again: "Hello Marta!
+    I'm glad to hear about your sister's wedding. Sister: Ola, getting Married in August 2027 is
+    in 8 months: it has not happened yet." (a `make run` chat, stop 63). A note said as to the
+    user reads well copied."""
+    day = first_iso_day(line)
+    ahead = _how_far(day, today) if day is not None and day >= today else _month_ahead(line, today)
+    return said_to_them(line) + (f", {ahead}" if ahead and ahead not in words(line) else "")
+
+
+_NAMED_FIRST = re.compile(rf"^(?P<name>[{UPPER}][{LOWER}'-]+(?:\s+[{UPPER}][{LOWER}'-]+)?)\s*(?:[,;]\s*(?P<rest>.*))?$")
+# a value that goes on from its label as a sentence: "Dad: has his hip replaced in February"
+_GOES_ON = re.compile(r"^(?:has|have|had|is|was|will|gets|got|lives|works|moved|starts|turns|loves|likes)\b")
+
+
+# a label that is what the user does, said as "you ...": "Keeps: three beehives", "Grows: spuds"
+_DOING_LABELS = {
+    verb + "s": verb
+    for verb in "keep grow play run collect write own like love enjoy speak make read knit sing paint bake cook".split()
+}
+
+
+def said_to_them(line: str) -> str:
+    """A core ``line`` as said to the user: "Sister: Ola, getting married in August" is "your
+    sister Ola is getting married in August", "Dog: Finn, a border collie" "your dog Finn, a
+    border collie", "Dad: has his hip replaced" "your dad has his hip replaced", "Keeps: three
+    beehives" "you keep three beehives", "Hobby: teaches piano" "your hobby - teaches piano" (a
+    colon would make it the note as written again); a line whose label is no noun of theirs ("Grace's
+    surgery", "Fosveel is allergic") is quoted as it is."""
+    label, colon, value = (part.strip() for part in line.partition(":"))
+    said = words(label)
+    owner = label.split("'s", 1)[0].strip().lower() if "'s" in label else None
+    if not colon or not value or not said or len(said) > 4 or (owner is not None and owner not in RELATIONS | PETS):
+        return f'"{line}"'
+    if len(said) == 1 and said[0] in _DOING_LABELS:
+        return f"you {_DOING_LABELS[said[0]]} {value}"
+    yours = "your " + label[0].lower() + label[1:]
+    kin = said[-1] in RELATIONS | PETS or said[-1].endswith("s") and said[-1][:-1] in RELATIONS | PETS
+    if owner is None and kin:
+        named = _NAMED_FIRST.match(value)
+        if named is not None and named["name"].lower() in RELATIONS:
+            value = named["rest"] or ""  # "Father: Dad, has hip replaced": "Dad" is no name
+            named = None
+        if named is not None:
+            rest = named["rest"] or ""
+            if not rest:
+                return f"{yours} {named['name']}"
+            joined = " is " if re.match(r"^\w+ing\b", rest) and not rest.lower().startswith("being") else ", "
+            joined = " " if _GOES_ON.match(rest) else joined
+            return f"{yours} {named['name']}{joined}{rest}"
+        if re.match(r"^\w+ing\b", value):
+            return f"{yours} is {value}"
+        if _GOES_ON.match(value):
+            return f"{yours} {value}"
+        return f"{yours}, {value}" if value else yours
+    return f"{yours} - {value}" if value else yours
 
 
 _ONLY_A_NAME = re.compile(rf"^\s*[{UPPER}][{LOWER}'-]+\s*$")
@@ -220,7 +275,7 @@ _ISO_MONTH = re.compile(r"\b(\d{4})-(\d{2})\b(?!-\d)")
 
 
 def _month_ahead(line: str, today: date) -> str | None:
-    """How far ahead the month a ``line`` names is ("September 2027 is in 9 months"), when it lies
+    """How far ahead the month a ``line`` names is ("9 months from now"), when it lies
     after ``today``'s: greeted with "Granddaughter: Saoirse; starts medicine in September
     (2027-09)", the model said she "started university ... in September 2027" (a `make run` chat,
     stop 50)."""
@@ -231,7 +286,7 @@ def _month_ahead(line: str, today: date) -> str | None:
     gap = (year - today.year) * 12 + month - today.month
     if not 1 <= month <= 12 or gap <= 0:
         return None
-    return f"{MONTHS[month - 1]} {year} is in {gap} month{'s' if gap != 1 else ''}"
+    return f"{gap} month{'s' if gap != 1 else ''} from now"
 
 
 def lines_recited(greeting: str, facts: Sequence[str], name: str = "") -> int:
@@ -306,15 +361,15 @@ class GreetByName(Policy):
         # the note the login asked for, not one the last greeting said (held for "I need to save some
         # details for later" at a memory warning, a greeting was pointed at the note it had said
         # the login before: a `make run` chat, stop 53)
-        about = opener([as_note(line) for line in facts], today, greeted)
-        about = spoken_days(about, today) if about else None
-        ask = f" Ask about one thing from core memory, for example this note: {about}." if about else ""
+        note = opener([as_note(line) for line in facts], today, greeted)
+        about = spoken_days(mentioned(note, today), today) if note else None
+        ask = f" Ask about one thing from core memory, for example {about}." if about else ""
         if about and asked_known:
-            ask = f" Do not ask what core memory says; say what you remember, for example this note: {about}."
+            ask = f" Do not ask what core memory says; say what you remember, for example {about}."
         # a note about one of theirs is asked about in the words it starts with: held for the last
         # login's "I know that your wife Efua is a pharmacist and your son Kofi ...", the redraft
         # said it again, the note about his mother's visit quoted above it (a `make run` chat, stop 59)
-        label = (about or "").partition(":")[0].strip(' "')
+        label = (note or "").partition(":")[0].strip()
         whose = label.lower()
         start = f"Hello {name}!"
         if whose in RELATIONS | PETS:

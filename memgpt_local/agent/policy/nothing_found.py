@@ -54,6 +54,7 @@ from memgpt_local.memory.dates import MONTHS, WEEKDAYS
 from memgpt_local.schemas import NewMessage, SearchHit
 from memgpt_local.text import (
     BARE_LABEL_STEMS,
+    FIRST_PERSON,
     LABEL_TOPICS,
     LOWER,
     PETS,
@@ -89,6 +90,7 @@ START = "I don't know"
 # stop 40, twice as many were noise as useful ("Do you like any?", "I'll need to search for it later.",
 # "You can ask me about it later." against "Can you tell me?")
 SENTENCES = 1
+UNHEARD_SENTENCES = 2  # "You haven't told me about Finn yet." and the model's own: "Who is Finn?"
 # nor may it go on after a comma: the clause after one was noise in every denial read at stops 40-41
 # ("..., but I can look it up in my memory.", "..., but I can tell you that Prelvoa is your
 # brother's name.", "..., but I can ask you if you like her."); nor say "I" or "my" after its start:
@@ -756,6 +758,35 @@ def not_known(question: str) -> str:
     return ""
 
 
+# what people ask of one of their own, a person or an animal, by name: "what breed is Finn?"
+_OF_SOMEONE = re.compile(
+    r"\b(?:breed|age|old|birthday|born|lives?|living|job|work|works|school|name|called|favou?rite|allergic|allergy"
+    r"|health|ill|sick|vet|married|husband|wife|partner|kids|children)\b",
+    re.IGNORECASE,
+)
+
+
+def someone_unheard(turn: Turn, memory: MemoryView) -> str | None:
+    """The name the turn's one question asks what people ask of one of their own by ("what
+    breed is Finn?", "how old is Maja?"; not the user, nothing first-person) when nothing the
+    user said holds it: not core memory, not their messages in view or in recall. Asked of a
+    dog the user never mentioned, "what breed is Finn?" was answered "Finn is a dog breed." (a
+    `make run` chat, stop 63). A question about a thing ("What is Python?") asks none of it."""
+    asked = questions(turn.question or "")
+    if turn.kind == "login" or len(asked_questions(asked)) != 1 or FIRST_PERSON.search(asked):
+        return None
+    if not _OF_SOMEONE.search(asked):
+        return None
+    names = [w for w in names_and_numbers(asked) if not w.isdigit() and w.lower() not in _WHEN_NAMES]
+    known = " ".join([*human_lines(memory), *in_view_before(turn, memory, ("user",))])
+    for name in names:
+        if re.search(rf"\b{re.escape(name)}\b", known, re.IGNORECASE):
+            continue
+        if not any(hit.role == "user" for hit in memory.containing("message", name, 5)):
+            return name
+    return None
+
+
 def denied(turn: Turn) -> bool:
     """Whether the turn's reply was set to deny (``NothingFound``)."""
     return turn.reply_reason == REASON and turn.reply_start.startswith(START)
@@ -779,7 +810,14 @@ class NothingFound(Policy):
         (bench_honesty seed 33, eval chat seed 16). Asked "How old is my brother?" under
         "Brother: Magoette", the reply begun "Your brother" went on "Magoette is visiting this
         weekend." (bench_honesty seed 34), and "Which school did my brother go to?" the same
-        (`make run`): a detail that no line says is searched the same way."""
+        (`make run`): a detail that no line says is searched the same way. A question about
+        someone by a name the user never said (``someone_unheard``) is told so: "You haven't
+        told me about Finn yet.", and the model may ask who they are."""
+        unheard = someone_unheard(turn, memory)
+        if unheard is not None:
+            turn.require_reply(REASON)
+            turn.reply_start, turn.reply_sentences = f"You haven't told me about {unheard} yet.", UNHEARD_SENTENCES
+            return []
         if evidence(turn, memory) != []:
             return []
         self._deny(turn, memory)
