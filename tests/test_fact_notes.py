@@ -3247,3 +3247,23 @@ def test_a_trade_the_user_says_of_themself_is_no_pastime(store):
     raw = json.dumps({"facts": ["Name: Marta", "Hobby: teaches piano in Gdansk"]})
     noter = FactNoter(store, ScriptedBackend([raw]), agent.id, FactNoteSettings(enabled=True))
     assert noter.note(said).added == ["Name: Marta", "Work: teaches piano in Gdansk"]
+
+
+def test_where_a_value_is_is_read_on_from_the_users_words():
+    """A `make run` chat (stop 63): "yo. kai here, 2nd year history student at glasgow uni, I also
+    work weekends at a cafe in the west end" was saved "Course: 2nd year history student": the
+    university, typed in lowercase, was in no line."""
+    from memgpt_local.agent.fact_completion import completed_lines, place_said
+
+    said = "yo. kai here, 2nd year history student at glasgow uni, I also work weekends at a cafe in the west end"
+    assert completed_lines(["Course: 2nd year history student"], said) == [
+        "Course: 2nd year history student at glasgow uni"
+    ]
+    assert place_said("Work: cafe in the west end", said) == "Work: cafe in the west end"  # said already
+    assert place_said("Job: nurse", "I work as a nurse at the moment") == "Job: nurse"  # a time
+    assert place_said("Hobby: reading books", "I love reading books in bed at night") == "Hobby: reading books"
+    long = "I am a maths teacher at a secondary school in Bergen."
+    assert place_said("Work: maths teacher", long) == "Work: maths teacher"  # more than four words
+    assert (
+        place_said("Hobby: plays chess", "I plays chess in the park and I love it") == "Hobby: plays chess in the park"
+    )

@@ -2129,7 +2129,7 @@ def test_nothing_found_says_it_was_never_told_of_someone_asked_about_by_an_unhea
     assert (finn.reply_reason, finn.reply_start, finn.reply_sentences) == (
         "memory holds nothing about the question",
         "You haven't told me about Finn yet.",
-        2,
+        1,
     )
     for question in [
         "how old is Joris?",  # in core memory

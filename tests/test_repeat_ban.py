@@ -301,6 +301,19 @@ def test_a_value_must_close_once_it_holds_its_questions():
     two = NgramBan(RepeatBan(field="message", n=0, max_questions=2))
     feed(two, [(0, '{"message": "'), (1, "How"), (2, " are"), (3, " you"), (10, "?")])
     assert not two.must_close()
+    # the forced start's question is not the model's: a first login's "Hello! What's your name?" was
+    # cut "Hello! What's your name? I'm here" (stop 64)
+    asked = NgramBan(RepeatBan(field="message", n=0, max_questions=1, fixed_start="Hi! Name?"))
+    feed(asked, [(0, '{"message": "'), (1, "Hi"), (2, "!"), (3, " Name"), (10, "?")])
+    assert not asked.must_close()
+    feed(asked, [(4, " How"), (5, " are"), (6, " you"), (10, "?")])
+    assert asked.must_close()
+    from memgpt_local.agent.loop import first_questions
+    from memgpt_local.schemas import FunctionCall
+
+    greeting = FunctionCall(function="send_message", arguments={"message": "Hi! Name? How are you? Well?"})
+    assert first_questions(greeting, 1, "Hi! Name?").arguments["message"] == "Hi! Name? How are you?"
+    assert first_questions(greeting, 1).arguments["message"] == "Hi! Name?"
 
 
 def test_a_value_must_close_when_its_list_begins_one_item_too_many():

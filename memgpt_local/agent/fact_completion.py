@@ -3,7 +3,7 @@
 (``doing_said``, ``purpose_said``), a role the user calls themself (``role_said``), what they are
 learning (``learning_said``, ``still_learning``), a favourite meal (``favourite_meal``), and what
 they do with a thing not filed as what they eat (``what_they_do_not_eat``), and a trade not filed
-as a pastime (``work_not_pastime``). Split from
+as a pastime (``work_not_pastime``), where it is (``place_said``). Split from
 ``fact_lines``, which says whether a line may be kept."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from memgpt_local.text import (
     LOWER,
     RELATIONS,
     UPPER,
+    WHEN_WORDS,
     normalize_space,
     words,
 )
@@ -64,11 +65,17 @@ def completed_lines(lines: Sequence[str], said: str) -> list[str]:
     their favourite labelled so (``favourite_meal``), a role of theirs said as one (``role_said``),
     a doing told only by its day said whole (``doing_said``), a doing cut before what it is for
     read on (``purpose_said``), what they do with a thing not filed as what they eat
-    (``what_they_do_not_eat``), and a trade not filed as a pastime (``work_not_pastime``)."""
+    (``what_they_do_not_eat``), a trade not filed as a pastime (``work_not_pastime``), and where a
+    value is read on (``place_said``)."""
     return [
-        work_not_pastime(
-            what_they_do_not_eat(
-                still_learning(favourite_meal(role_said(doing_said(purpose_said(kept, said), said), said), said), said),
+        place_said(
+            work_not_pastime(
+                what_they_do_not_eat(
+                    still_learning(
+                        favourite_meal(role_said(doing_said(purpose_said(kept, said), said), said), said), said
+                    ),
+                    said,
+                ),
                 said,
             ),
             said,
@@ -139,6 +146,31 @@ def work_not_pastime(line: str, said: str) -> str:
 
 _PURPOSE = re.compile(r"\s+to\s+[a-z]+\b")
 _PURPOSE_MAX_WORDS = 10
+
+
+# where a value said goes on to: " at glasgow uni", " in the west end"; up to four words, to its clause's end
+_WHERE_AFTER = re.compile(
+    r"\s+(?P<where>(?:at|in)\s+(?:[\w'-]+\s+){0,3}?[\w'-]+)(?=\s*(?:[.!?;,\n]|$|\s(?:and|but|so|because|I)\s))"
+)
+_NOT_A_PLACE = WHEN_WORDS | frozenset("moment time times all least first last end start beginning mind".split())
+
+
+def place_said(line: str, said: str) -> str:
+    """``line`` with where its value is, cut off in ``said`` ("at glasgow uni"), read on: "Course:
+    2nd year history student" for "kai here, 2nd year history student at glasgow uni, I also work
+    weekends" (a `make run` chat, stop 63), a place typed in lowercase that no line held. The
+    value's last part (after its last comma) must be said word for word, and be followed by "at"
+    or "in" and no more than four words to its clause's end, none of them a time ("at the
+    moment", "in January")."""
+    label, sep, value = line.partition(":")
+    last = value.rpartition(",")[2].strip()
+    if not sep or len(words(last)) < 2 or re.search(r"\b(?:at|in)\b", last, re.IGNORECASE):
+        return line
+    at = re.search(rf"(?<!\w){re.escape(last)}(?!\w)", said, re.IGNORECASE)
+    where = _WHERE_AFTER.match(said, at.end()) if at is not None else None
+    if where is None or _NOT_A_PLACE & set(words(where["where"])) or where["where"].lower() in line.lower():
+        return line
+    return f"{line.rstrip()} {where['where']}"
 
 
 def purpose_said(line: str, said: str) -> str:

@@ -515,7 +515,7 @@ class AgentRunner:
             call = without_formula(parse_call(completion.text, allowed), formulas)
             items = list_limit(self.settings.reply_max_list_items, turn.question)
             call = first_items(first_sentences(call, turn.reply_sentences), items)
-            call = first_questions(call, question_limit(self.settings.reply_max_questions, turn))
+            call = first_questions(call, question_limit(self.settings.reply_max_questions, turn), turn.reply_start)
             call = without_repeated_items(call) if items else call
         except CallParseError as exc:
             outcome = FunctionOutcome(
@@ -591,13 +591,14 @@ def question_limit(setting: int, turn: Turn) -> int:
     return 0 if any(is_bare_request(s) for s in sentences(message)) else setting
 
 
-def first_questions(call: FunctionCall, k: int) -> FunctionCall:
-    """``call`` with its message cut after its ``k``-th question (0: whole): the sampler closes a
-    reply there; a backend without that stop writes it whole."""
+def first_questions(call: FunctionCall, k: int, start: str = "") -> FunctionCall:
+    """``call`` with its message cut after its ``k``-th question past its forced ``start`` (0:
+    whole): the sampler closes a reply there; a backend without that stop writes it whole."""
     message = call.arguments.get("message")
     if not k or not isinstance(message, str):
         return call
-    ends = [m.end() for m in QUESTION_END.finditer(message)]
+    skip = len(start) if message.startswith(start) else 0
+    ends = [m.end() for m in QUESTION_END.finditer(message) if m.start() >= skip]
     return _cut_message(call, message, ends[k - 1]) if len(ends) > k else call
 
 

@@ -187,6 +187,9 @@ class NgramBan:
         self.max_sentences = ban.max_sentences
         self.max_items = ban.max_items
         self.max_questions = ban.max_questions
+        # the questions of the forced start are not the model's: "Hello! What's your name?" at a
+        # first login was cut "Hello! What's your name? I'm here" as the grammar let it close
+        self.fixed_questions = questions_ended(ban.fixed_start)
         self.full = False  # the value holds ``max_sentences`` sentences (or ``max_items`` items): it must close now
         self.follows_text = bool(
             self.formulas
@@ -416,7 +419,7 @@ class NgramBan:
         if inside and ends and self.max_sentences and not self.full and self.written >= self.fixed:
             self.full = sentences_ended(_plain(self.text)) >= self.max_sentences
         if inside and "?" in piece and self.max_questions and not self.full and self.written >= self.fixed:
-            self.full = questions_ended(_plain(self.text)) >= self.max_questions
+            self.full = questions_ended(_plain(self.text)) - self.fixed_questions >= self.max_questions
         if inside and self.max_items and not self.full and piece[:1].isspace():  # an item's first word
             plain = _plain(self.text)  # its last word has only begun: the words before it are compared
             self.full = items_begun(plain) > self.max_items or repeated_item(without_partial_word(plain)) is not None

@@ -90,7 +90,9 @@ START = "I don't know"
 # stop 40, twice as many were noise as useful ("Do you like any?", "I'll need to search for it later.",
 # "You can ask me about it later." against "Can you tell me?")
 SENTENCES = 1
-UNHEARD_SENTENCES = 2  # "You haven't told me about Finn yet." and the model's own: "Who is Finn?"
+# "You haven't told me about Finn yet." and no more: let a second sentence of its own, the model
+# went on "I know Finn is a dog breed." (a `make run` chat's question, replayed at stop 64)
+UNHEARD_SENTENCES = 1
 # nor may it go on after a comma: the clause after one was noise in every denial read at stops 40-41
 # ("..., but I can look it up in my memory.", "..., but I can tell you that Prelvoa is your
 # brother's name.", "..., but I can ask you if you like her."); nor say "I" or "my" after its start:
@@ -812,7 +814,7 @@ class NothingFound(Policy):
         weekend." (bench_honesty seed 34), and "Which school did my brother go to?" the same
         (`make run`): a detail that no line says is searched the same way. A question about
         someone by a name the user never said (``someone_unheard``) is told so: "You haven't
-        told me about Finn yet.", and the model may ask who they are."""
+        told me about Finn yet.", and no more."""
         unheard = someone_unheard(turn, memory)
         if unheard is not None:
             turn.require_reply(REASON)
