@@ -1452,6 +1452,10 @@ def test_a_value_of_filler_is_no_fact():
     said = "my first time on a plane in ten years. I'm terrified to be honest."
     assert only_filler("Fear: to be honest") and not worth_saving("Fear: to be honest", said)
     assert not only_filler("Fear: flying") and not only_filler("Honesty: matters to her")
+    # a value that only qualifies another clause (a `make run` chat, stop 64: "I swim in the sea every
+    # morning, even in winter" was saved "Sleep: even in winter" beside the swimming)
+    assert only_filler("Sleep: even in winter") and only_filler("Runs: even when it rains")
+    assert not only_filler("Hobby: also plays guitar") and not only_filler("Work: still at the bakery")
     # a word that only ties the value to the message (a `make run` chat, stop 62)
     marathon = "I'm training for the Cardiff half marathon in March, first one since my knee injury"
     assert only_filler("Knee injury: since") and not worth_saving("Knee injury: since", marathon)
@@ -3267,3 +3271,21 @@ def test_where_a_value_is_is_read_on_from_the_users_words():
     assert (
         place_said("Hobby: plays chess", "I plays chess in the park and I love it") == "Hobby: plays chess in the park"
     )
+
+
+def test_an_age_told_of_the_users_cat_is_not_the_users(store):
+    """A `make run` chat (stop 64): "our old cat Mimi is 14 and the vet says her kidneys are
+    failing, it's hard" was saved "Age: 14" beside "Cat: Mimi, 14, kidney failure": the user's own
+    age, as the notes had it. "our old cat Mimi" is the clause's subject, as "my sister Ana" is."""
+    from memgpt_local.agent.fact_owners import told_of_by_subject
+    from memgpt_local.runtime.scripted import ScriptedBackend
+
+    said = "our old cat Mimi is 14 and the vet says her kidneys are failing, it's hard"
+    assert told_of_by_subject(["Age: 14"], said, "Beatriz") == ["Mimi's age: 14"]
+    assert told_of_by_subject(["Age: 40"], "my big sister Ana just turned 40", "Bea") == ["Ana's age: 40"]
+    assert told_of_by_subject(["Age: 40"], "I just turned 40, my old cat Mimi is 14", "Bea") == ["Age: 40"]
+    agent = ensure_agent(store, "beatriz", Settings())
+    store.core.set_value(agent.id, "human", "Name: Beatriz")
+    raw = json.dumps({"facts": ["Cat: Mimi, 14, kidney failure", "Age: 14"]})
+    noter = FactNoter(store, ScriptedBackend([raw]), agent.id, FactNoteSettings(enabled=True))
+    assert noter.note(said).added == ["Cat: Mimi, 14, kidney failure"]

@@ -281,6 +281,12 @@ def test_repeat_guard_holds_a_copy_of_an_earlier_user_message_once():
     asked = Turn(question="What did I tell you about my tomatoes?", event_id=2)
     assert RepeatGuard().review(asked, answer, garden) is None
     assert RepeatGuard().review(Turn(question="Any tips for tomatoes?", event_id=2), answer, garden) is not None
+    # asked something, what was told, said as nobody's, is the answer (a `make run` chat, stop 64)
+    mimi = FakeMemory(context=[msg(1, "user", "our old cat Mimi is 14 and the vet says her kidneys are failing")])
+    answer = draft("Your cat Mimi is 14 years old and the vet says her kidneys are failing.")
+    assert RepeatGuard().review(Turn(question="what's wrong with Mimi?", event_id=2), answer, mimi) is None
+    said_as_mine = draft("Our old cat Mimi is 14 and the vet says her kidneys are failing.")
+    assert RepeatGuard().review(Turn(question="what's wrong with Mimi?", event_id=2), said_as_mine, mimi) is not None
 
 
 def test_repeat_guard_holds_a_reply_of_an_earlier_turn_once_and_shows_the_message_to_answer():

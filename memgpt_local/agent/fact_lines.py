@@ -448,13 +448,20 @@ _PASSING_MOOD = re.compile(
 # a value that only points at something said elsewhere: "Not looking forward: to it" for "I've a knee
 # operation booked for the 14th of January, not looking forward to it" (a `make run` chat, stop 63)
 _ONLY_POINTING = re.compile(r"(?:(?:to|for|about|of|with|on|at|from|by)\s+)?(?:it|that|this|them|those|these)")
+# a value that only qualifies what another clause says, its "even" first: "Sleep: even in winter" for
+# "I swim in the sea every morning, even in winter" (a `make run` chat, stop 64); "also plays guitar"
+# and "still at the bakery" say something
+_ONLY_QUALIFYING = re.compile(r"even\s+(?:in|on|at|when|if|though|after|before|with|without)\b.*")
 
 
 def only_filler(line: str) -> bool:
     """Whether ``line``'s value says nothing but how something was said ("to be honest"), only
-    points at something ("to it"), or says only how a stretch of time went ("rough few weeks")."""
+    points at something ("to it"), says only how a stretch of time went ("rough few weeks"), or
+    only qualifies what another clause says ("even in winter")."""
     value = normalize_space(line.partition(":")[2]).strip(" .,!?;").lower()
-    return value in _FILLER_VALUES or bool(_ONLY_POINTING.fullmatch(value) or _PASSING_MOOD.fullmatch(value))
+    return value in _FILLER_VALUES or bool(
+        _ONLY_POINTING.fullmatch(value) or _PASSING_MOOD.fullmatch(value) or _ONLY_QUALIFYING.fullmatch(value)
+    )
 
 
 # "she's never been to scotland", "he hasn't seen Kiel": what follows did not happen

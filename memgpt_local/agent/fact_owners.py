@@ -31,6 +31,11 @@ from memgpt_local.text import (
 )
 
 RELATION_PATTERN = "(?:" + "|".join(sorted(RELATIONS, key=len, reverse=True)) + ")"
+# the user's people and animals as a clause's subject: "my sister", "our old cat" ("our old cat Mimi is
+# 14 and the vet says her kidneys are failing" was saved "Age: 14" beside "Cat: Mimi, 14", a `make run`
+# chat, stop 64)
+_KIN_OR_PET = "(?:" + "|".join(sorted(RELATIONS | PETS, key=len, reverse=True)) + ")"
+_SUBJECT_ADJECTIVES = "(?:old|little|big|new|eldest|youngest|older|younger|oldest|baby|dear)"
 
 
 def value_stems(line: str) -> set[str]:
@@ -531,7 +536,8 @@ def pronouns_named(said: str, user: str = "", before: str = "") -> str:
 # user's "University: Leeds", and "Where did I go to university?" answered "Leeds"; eval-like
 # `make run` chat, stop 55)
 _NAMED_SUBJECT = re.compile(
-    rf"^(?:(?i:and|but|so|also|oh|anyway|well)\s+)*(?:(?i:(?:my|our)\s+(?P<kind>{RELATION_PATTERN})s?)\b\s*,?\s*)?"
+    rf"^(?:(?i:and|but|so|also|oh|anyway|well)\s+)*"
+    rf"(?:(?i:(?:my|our)\s+(?:{_SUBJECT_ADJECTIVES}\s+)?(?P<kind>{_KIN_OR_PET})s?)\b\s*,?\s*)?"
     rf"(?P<name>[{UPPER}][{LOWER}]+(?:\s+&\s+[{UPPER}][{LOWER}]+)?)?(?:['’]s\b|\s+(?:is|are|was|were|has|have|had|just|now|still"
     r"|works|work|worked|lives|live|lived|loves|love|likes|like|turned|turns|teaches|plays|does|did|got|gets|goes|go"
     r"|went)\b)"

@@ -54,6 +54,7 @@ from memgpt_local.events import kind_of
 from memgpt_local.functions.links import identifiers
 from memgpt_local.text import (
     SENTENCE_OPENERS,
+    asks_for_help,
     asks_something,
     content_words,
     denies,
@@ -150,6 +151,7 @@ class RepeatGuard(Policy):
 # Christmas, ..." is the user's news said back to them, no copy (a `make run` chat, stop 60)
 _I = frozenset(("i", "we", "my", "our"))
 _YOU = frozenset(("you", "your"))
+_SPEAKER = frozenset(("i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "we", "we're", "our", "us"))
 
 
 def copied_user_message(message: str, turn: Turn, memory: MemoryView, *, min_words: int = 8) -> str | None:
@@ -183,9 +185,16 @@ def copied_user_message(message: str, turn: Turn, memory: MemoryView, *, min_wor
         # England in 1982 for a teaching job." for "I grew up in Osaka, came to England in 1982 for a
         # teaching job." (a `make run` chat, stop 54)
         retold = bool(_YOU & set(written[max(run.a - 2, 0) : run.a]) and _I & set(heard[max(run.b - 2, 0) : run.b]))
+        # nor, asked something, is a run that speaks as nobody a copy: it is what was told, the answer
+        # ("Your cat Mimi is 14 years old and the vet says her kidneys are failing." to "what's wrong
+        # with Mimi?" was held, and the redraft went out as "14 years-old ... having trouble", stop 64)
+        # (asked for advice, the user's words are no answer: "Any tips for tomatoes?")
+        asking = bool(turn.question and asks_something(turn.question) and not asks_for_help(turn.question))
+        answering = asking and not _SPEAKER & set(copied)
         if (
             run.size >= min_words
             and not retold
+            and not answering
             and not any(longest_common_run(copied, k) >= min_words - 2 for k in known)
         ):
             return m.content
