@@ -3068,6 +3068,12 @@ def test_him_or_her_met_is_the_one_the_assistant_just_named(store):
     named = "We booked flights to visit him, Declan says hi."  # the message names someone itself
     assert objects_named("Flights: booked to visit him", named, "Tobias", before).endswith("him")
     assert objects_named("Gift: bought him a scarf", said, "Tobias", before) == "Gift: bought him a scarf"
+    # the one person the message itself names before "him" (a `make run` chat, stop 64)
+    rui = "my son Rui lives in London, I'm flying over to see him at Christmas"
+    flight = "Flight: flying over to see him at Christmas"
+    assert objects_named(flight, rui, "Beatriz") == "Flight: flying over to see Rui at Christmas"
+    both = "my dad and my brother Tom are coming, I will meet him at the station"
+    assert objects_named("Plan: meet him at the station", both, "Bea") == "Plan: meet him at the station"
     agent = ensure_agent(store, "tobias", Settings())
     store.core.set_value(agent.id, "human", "Name: Tobias\nBrother: Cian, moving to Toronto in February (2027-02)")
     backend = ScriptedBackend(['{"facts": ["Flights: booked to visit him in April for two weeks"]}'])

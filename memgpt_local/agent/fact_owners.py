@@ -458,10 +458,18 @@ _OBJECT_PRONOUN = re.compile(
 
 def objects_named(line: str, said: str, user: str = "", before: str = "") -> str:
     """``line`` with "him" or "her" after a verb of meeting or visiting made the one person the
-    assistant's message ``before`` names, where the user's message ``said`` names no one."""
-    if not _OBJECT_PRONOUN.search(line) or _people_in(said):
+    user's message ``said`` names by name, or where it names no one, the one the assistant's
+    message ``before`` names: "Flight: flying over to see him at Christmas" for "my son Rui lives
+    in London, I'm flying over to see him at Christmas" (a `make run` chat, stop 64)."""
+    if not _OBJECT_PRONOUN.search(line):
         return line
-    who = _the_one({p for p in _people_in(before) if p[:1].isupper()}, user)  # by name, not "your brother"
+    spoken_of = _people_in(said)  # "my son Rui" is one: "Rui"; "my dad and my brother Tom" two
+    named = {p for p in (spoken_of or _people_in(before)) if p[:1].isupper()}  # by name, not "your brother"
+    who = _the_one(named, user) if len(spoken_of) <= 1 else None
+    # one the message names is who "him" is only when named before it: "visit him, Declan says hi"
+    pronoun = _OBJECT_PRONOUN.search(said)
+    if spoken_of and who is not None and (pronoun is None or not 0 <= said.find(who) < pronoun.start()):
+        return line
     if who is None:
         return line
     return _OBJECT_PRONOUN.sub(lambda m: f"{m['verb']} {who}", line)
