@@ -1337,7 +1337,7 @@ def test_greet_by_name_holds_a_greeting_that_recites_core_memory_once():
     assert lines_recited(recital, facts, "Oona") == 4
     login = Turn(question=None, kind="login", event_id=3, reply_start="Hello Oona!", started_at=when)
     hold = GreetByName().review(login, draft(recital), memory)
-    assert hold is not None and "listed what you know" in hold.notice and "Pickle's health: torn ear" in hold.notice
+    assert hold is not None and "listed what you know" in hold.notice and "Pickle's health - torn ear" in hold.notice
     assert login.reply_start == "Hello Oona! How is Pickle's health"
     login.holds["greet_by_name"] += 1
     assert GreetByName().review(login, draft(recital), memory) is None  # once
@@ -1544,8 +1544,9 @@ def test_the_login_gives_the_note_to_greet_with_as_said_to_the_user():
     ]
     # copied word for word into a greeting, none of them is a note as written
     assert all(copied_note(f"Hello Marta! I know {text}.", lines) is None for text in said)
-    # a label that is no noun of theirs is quoted as it is
-    assert said_to_them("Grace's hip surgery: in May") == '"Grace\'s hip surgery: in May"'
+    # someone's by name, without the colon; a label that is a clause is quoted as it is
+    assert said_to_them("Lia's birthday: next Saturday (2026-12-12)") == "Lia's birthday - next Saturday (2026-12-12)"
+    assert said_to_them("Fosveel is allergic: penicillin") == '"Fosveel is allergic: penicillin"'
 
 
 def test_greetings_of_are_what_each_login_drafted():

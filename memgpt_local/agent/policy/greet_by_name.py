@@ -218,6 +218,7 @@ _NAMED_FIRST = re.compile(rf"^(?P<name>[{UPPER}][{LOWER}'-]+(?:\s+[{UPPER}][{LOW
 _GOES_ON = re.compile(r"^(?:has|have|had|is|was|will|gets|got|lives|works|moved|starts|turns|loves|likes)\b")
 
 
+_CLAUSE_LABEL = re.compile(r"\b(?:is|are|was|were|has|have|had|will|does|do|can)\b", re.IGNORECASE)
 # a label that is what the user does, said as "you ...": "Keeps: three beehives", "Grows: spuds"
 _DOING_LABELS = {
     verb + "s": verb
@@ -230,13 +231,15 @@ def said_to_them(line: str) -> str:
     sister Ola is getting married in August", "Dog: Finn, a border collie" "your dog Finn, a
     border collie", "Dad: has his hip replaced" "your dad has his hip replaced", "Keeps: three
     beehives" "you keep three beehives", "Hobby: teaches piano" "your hobby - teaches piano" (a
-    colon would make it the note as written again); a line whose label is no noun of theirs ("Grace's
-    surgery", "Fosveel is allergic") is quoted as it is."""
+    colon would make it the note as written again), "Lia's birthday: next Saturday" "Lia's birthday -
+    next Saturday"; a line whose label is a clause ("Fosveel is allergic") is quoted as it is."""
     label, colon, value = (part.strip() for part in line.partition(":"))
     said = words(label)
     owner = label.split("'s", 1)[0].strip().lower() if "'s" in label else None
-    if not colon or not value or not said or len(said) > 4 or (owner is not None and owner not in RELATIONS | PETS):
+    if not colon or not value or not said or len(said) > 4 or _CLAUSE_LABEL.search(label):
         return f'"{line}"'
+    if owner is not None and owner not in RELATIONS | PETS:
+        return f"{label} - {value}"  # someone's by name: "Lia's birthday - next Saturday"
     if len(said) == 1 and said[0] in _DOING_LABELS:
         return f"you {_DOING_LABELS[said[0]]} {value}"
     yours = "your " + label[0].lower() + label[1:]
