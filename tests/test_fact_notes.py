@@ -819,6 +819,8 @@ def test_the_place_the_user_grew_up_in_is_not_their_home(line, said, written):
         ("Lives in: Bristol", False),
         ("Living room: painted blue", False),
         ("Work: sound engineer", False),
+        ("Chewed through garden's: hose", True),  # cut at a word whose thing is the value (stop 64)
+        ("Mum's: 80 on Sunday", False),  # one word: whose the line is
     ],
 )
 def test_a_label_of_words_run_together_is_not_saved(line, glued):

@@ -2149,6 +2149,19 @@ def test_nothing_found_says_it_was_never_told_of_someone_asked_about_by_an_unhea
     assert someone_unheard(Turn(question="Where does Tomasz live?", event_id=100), memory) == "Tomasz"
 
 
+def test_nothing_found_reads_no_subject_in_a_word_that_only_places_a_when():
+    """A `make run` chat (stop 64): "what do I do during the week?" was searched for "during",
+    found nothing and denied, beside "I coach ... on weekends and drive a delivery van the rest
+    of the week"."""
+    from memgpt_local.agent.policy.nothing_found import NothingFound, subject_of
+
+    assert subject_of("what do I do during the week?") == set()
+    memory = FakeMemory(core=[("human", "Name: Sione")])
+    turn = Turn(question="what do I do during the week?", event_id=100)
+    NothingFound().start(turn, memory)
+    assert turn.reply_start == ""
+
+
 def test_nothing_found_leaves_a_question_about_the_user_at_all_to_core_memory():
     """A `make run` chat (stop 57): "What do you know about me so far?" under seven core lines
     was searched for "far", and the reply was "I don't know anything about you yet."."""
@@ -3112,6 +3125,10 @@ def test_answer_start_asked_who_begins_with_the_person_before_the_thing_named():
     assert answer_start("who's minding the dog while I'm in?", [pet, daughter]) == "Your daughter"
     assert answer_start("what breed is my dog?", [pet, daughter]) == "Your pet"  # no "who"
     assert answer_start("who is my dog?", [pet, daughter]) == "Your pet"  # no person's words
+    # whose, and a birthday told as an age reached (a `make run` chat, stop 64: denied under the line)
+    mum, wife = "[human] Mum: turns 80 on Sunday 13 December", "[human] Wife: Mele, expecting twins in March"
+    assert answer_start("whose birthday is it on Sunday?", [wife, mum]) == "Your mum"
+    assert answer_start("who is coming on Sunday?", [wife, mum]) == ""  # one word only
 
 
 def test_answer_start_begins_the_reply_with_the_label_of_the_line_that_answers():

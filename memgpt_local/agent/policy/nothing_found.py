@@ -111,7 +111,10 @@ _A_WHILE_AGO = frozenset("while ago recently lately earlier before".split())
 # and of "heading off", "going away" ("When is Cian heading off to Canada?" was denied beside "Brother:
 # Cian, moving to Toronto in February (2027-02)": a `make run` chat, stop 60)
 _PARTICLES = frozenset("over round around off away out".split())
-_NOT_SUBJECT = frozenset(stem(w) for w in WHEN_WORDS | SENTENCE_OPENERS | _A_WHILE_AGO | _PARTICLES)
+# and the words that only place a when: "what do I do during the week?" was searched for "during",
+# found nothing and denied beside "I ... drive a delivery van the rest of the week" (a `make run` chat, stop 64)
+_WHEN_PLACING = frozenset("during throughout".split())
+_NOT_SUBJECT = frozenset(stem(w) for w in WHEN_WORDS | SENTENCE_OPENERS | _A_WHILE_AGO | _PARTICLES | _WHEN_PLACING)
 
 
 def _read_in(question: str) -> set[str]:
