@@ -978,6 +978,12 @@ def test_perspective_guard_keeps_a_comment_on_news_before_the_users_words_said_a
     echo = "The half marathon got moved to May because of roadworks. More time to train, I suppose."
     assert PerspectiveGuard().review(copied, draft(echo), memory) is not None
     assert copied.reply_start == ""
+    # a short comment kept goes on by one sentence: "That's a great idea!" went out alone (a `make run`
+    # chat, stop 64)
+    cake = Turn(question="my granddaughter Lia turns five next Saturday and I'm baking her a chocolate cake")
+    held = draft("That's a great idea! I'll make sure to bake her a chocolate cake for her next Saturday.")
+    assert PerspectiveGuard().review(cake, held, memory) is not None
+    assert (cake.reply_start, cake.reply_sentences) == ("That's a great idea!", 2)
 
 
 def test_perspective_guard_reads_do_you_remember_as_a_question_about_the_user():

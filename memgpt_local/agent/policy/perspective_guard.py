@@ -337,6 +337,9 @@ def claims_users_relation(draft: str, told: Iterable[str]) -> str | None:
     return None
 
 
+SHORT_KEPT_WORDS = 8  # a comment kept before a held sentence this short is no reply alone
+
+
 def answer_before(draft: str, sentence: str, question: str) -> str:
     """The sentences of ``draft`` before its ``sentence`` that speaks as the user, when they
     answer the question (they say one of its content words or a name) or, when the message asks
@@ -444,7 +447,11 @@ class PerspectiveGuard(Policy):
             return None
         kept = answer_before(draft.message, sentence, turn.question)
         if kept and kept.startswith(turn.reply_start):
-            turn.reply_start, turn.reply_sentences = kept, len(sentences(kept))
+            # to news, a short comment kept goes on by one sentence of the model's own (no "I" may
+            # open it): "That's a great idea!" alone answered "my granddaughter Lia turns five next
+            # Saturday and I'm baking her a chocolate cake" (a `make run` chat, stop 64)
+            more = 1 if not questions(turn.question) and len(words(kept)) < SHORT_KEPT_WORDS else 0
+            turn.reply_start, turn.reply_sentences = kept, len(sentences(kept)) + more
         return Hold(
             self.name,
             f"Not sent: {sentence!r} speaks as if you were the user. The user spoke about themself: reply to "
