@@ -514,16 +514,16 @@ def test_a_login_greeting_may_not_copy_a_run_of_the_last_replies(store):
     assert runner.backend.requests[-1].avoid.prior == tuple(replies[-3:])
     # a sentence that tells a saved fact may be said in the same words again: kept off "on Saturday
     # 19 December", a greeting wrote "on Saturdays 19 December" (a `make run` chat, stop 53)
-    store.core.set_value(runner.agent_id, "human", "Name: Dana\nMum: flying in on the 19th (2026-12-19)")
-    said = "Your mum is flying in on Saturday 19 December. Rain again, what a week for it."
-    greeting = "Hello Dana! Is your mum flying in on the 19th?"
+    store.core.set_value(runner.agent_id, "human", "Name: Dana\nTrip: flying to Rome on the 19th (2026-12-19)")
+    said = "Your trip to Rome is on Saturday 19 December. Rain again, what a week for it."
+    greeting = "Hello Dana! Is your trip to Rome on the 19th?"
     runner.backend.enqueue(say("Nice."), say(f"Hello Dana! {said}"), say("Sure."), say(greeting), say(greeting))
     ask(runner, "Rain again.")
     runner.run_turn(runner.login_event())
     ask(runner, "Indeed.")
     runner.run_turn(runner.login_event())
     assert "Rain again, what a week for it." in " ".join(runner.backend.requests[-1].avoid.prior)
-    assert "flying" not in " ".join(runner.backend.requests[-1].avoid.prior)
+    assert "Rome" not in " ".join(runner.backend.requests[-1].avoid.prior)
 
 
 def test_a_known_users_greeting_may_not_open_its_own_sentence_like_an_earlier_reply(store):
@@ -885,3 +885,17 @@ def test_a_reply_to_news_asks_one_question_and_an_answer_is_not_cut(store):
     runner.settings.reply_max_questions = 1
     joke = ask(runner, "tell me a joke about bikes").messages
     assert joke == ["Why did the bike fall over? It was two tired. Get it?"]
+
+
+def test_a_greeting_asks_after_the_same_one_at_every_login_uncut(store):
+    """A greeting forced to begin "Hello Dana! How is your mum" at a second login about the same
+    note was cut back to "Hello Dana!": the forced start's own sentence had become a formula (stop
+    64). It is none; the greeting ends after its question (``agent.reply_max_questions``)."""
+    runner = make_runner(store, [])
+    store.core.set_value(runner.agent_id, "human", "Name: Dana\nMum: flying in on the 19th (2026-12-19)")
+    first = "Hello Dana! How is your mum? She is flying in soon."
+    again = "Hello Dana! How is your mum? Is she flying in on the 19th?"
+    runner.backend.enqueue(say(first), say("Sure."), say(again))
+    assert runner.run_turn(runner.login_event()).messages == [first]
+    ask(runner, "Indeed.")
+    assert runner.run_turn(runner.login_event()).messages == ["Hello Dana! How is your mum?"]

@@ -1555,6 +1555,24 @@ def test_the_login_gives_the_note_to_greet_with_as_said_to_the_user():
     assert said_to_them("Fosveel is allergic: penicillin") == '"Fosveel is allergic: penicillin"'
 
 
+def test_a_greeting_asks_after_the_one_of_theirs_its_note_is_about():
+    """Greetings with the note said to the user told it back: "Hello Marta! I'm here for you. Your
+    sister Ola is getting married in August 2027 (in 8 months)." (stop 64). Where the login's note
+    is about one of the user's people or animals, the greeting begins by asking after them."""
+    from memgpt_local.agent.policy.greet_by_name import ASK_NAME, GreetByName
+
+    login = Turn(question=None, kind="login", event_id=10)
+    sister = FakeMemory(core=[("human", "Name: Marta"), ("human", "Sister: Ola, getting married in August")])
+    GreetByName().start(login, sister)
+    assert login.reply_start == "Hello Marta! How is your sister"
+    work = Turn(question=None, kind="login", event_id=10)
+    GreetByName().start(work, FakeMemory(core=[("human", "Name: Kai"), ("human", "Work: bookshop")]))
+    assert work.reply_start == "Hello Kai!"
+    new = Turn(question=None, kind="login", event_id=10)
+    GreetByName().start(new, FakeMemory())
+    assert new.reply_start == ASK_NAME
+
+
 def test_greetings_of_are_what_each_login_drafted():
     from memgpt_local.agent.policy.greet_by_name import greetings_of
 

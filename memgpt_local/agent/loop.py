@@ -466,11 +466,14 @@ class AgentRunner:
             # cut as a formula, and the reply to "What can I do to make Tui less anxious when
             # there's a storm?" was its first sentence alone (a `make run` chat, stop 42)
             return frozenset()
+        # the forced start's own sentence is no formula however often it was said: "Hello Dana! How is
+        # your mum", the start of every greeting asking after her, was cut back to "Hello Dana!" (stop 64)
+        forced = frozenset(sentence_openings(turn.reply_start, k)) if turn.reply_start else frozenset()
         return (
             frozenset(o for text in said for o in sentence_openings(text, k))
             | _OFFER_OPENINGS
             | self._persona_openings(k)
-        )
+        ) - forced
 
     def _persona_openings(self, k: int) -> frozenset[tuple[str, ...]]:
         """The openings of the persona's sentences: what the assistant is told it is, never said to the
