@@ -1541,13 +1541,18 @@ def test_the_login_gives_the_note_to_greet_with_as_said_to_the_user():
     said = [said_to_them(line) for line in lines]
     assert said == [
         "your sister Ola is getting married in August (2027-08)",
-        "your hobby - teaches piano in Gdansk",
+        "you teach piano in Gdansk",
         "your father has hip replaced on the 3rd of february (2027-02-03)",
         "your dog Finn, border collie",
         "your mum's health - diabetes",
         "you keep three beehives",
         "your granddaughter Saoirse starts medicine in September (2027-09)",
     ]
+    # a doing in a value is said as theirs; a pastime in -ing is "your hobby is ..." (stop 64: "How is your
+    # hobby - teaches piano in Gdansk?" greeted Marta); another label's -ing is not ("your trip is flying")
+    assert said_to_them("Hobby: swimming in the sea") == "your hobby is swimming in the sea"
+    assert said_to_them("Trip: flying to Rome") == "your trip - flying to Rome"
+    assert said_to_them("Work: drives a delivery van") == "you drive a delivery van"
     # copied word for word into a greeting, none of them is a note as written
     assert all(copied_note(f"Hello Marta! I know {text}.", lines) is None for text in said)
     # someone's by name, without the colon; a label that is a clause is quoted as it is

@@ -226,6 +226,25 @@ _DOING_LABELS = {
 }
 
 
+# the doings a value begins with, said to the user ("teaches" -> "teach")
+_DOING_VERBS = {
+    **{
+        f"{verb}s": verb
+        for verb in "keep grow play run write own like love make read sing paint bake cook drive".split()
+    },
+    **{f"{verb}es": verb for verb in "teach coach watch".split()},
+    "works": "work",
+    "studies": "study",
+    "volunteers": "volunteer",
+    "collects": "collect",
+    "lives": "live",
+}
+_PASTIMES = frozenset(
+    "hobby hobbies interest interests pastime pastimes".split()
+)  # "your trip is flying ..." is no English
+_ING_THINGS = frozenset("wedding meeting evening morning building painting ceiling thing spring pudding".split())
+
+
 def said_to_them(line: str) -> str:
     """A core ``line`` as said to the user: "Sister: Ola, getting married in August" is "your
     sister Ola is getting married in August", "Dog: Finn, a border collie" "your dog Finn, a
@@ -261,7 +280,17 @@ def said_to_them(line: str) -> str:
         if _GOES_ON.match(value):
             return f"{yours} {value}"
         return f"{yours}, {value}" if value else yours
-    return f"{yours} - {value}" if value else yours
+    if not value:
+        return yours
+    # a value that is the user's doing is said as theirs: "Hobby: teaches piano in Gdansk" is "you teach
+    # piano in Gdansk" ("How is your hobby - teaches piano in Gdansk?" greeted Marta, stop 64), "Hobby:
+    # swimming in the sea" "your hobby is swimming in the sea"
+    first, _, rest = value.partition(" ")
+    if first.lower() in _DOING_VERBS and rest:
+        return f"you {_DOING_VERBS[first.lower()]} {rest}"
+    if label.lower() in _PASTIMES and re.fullmatch(r"[a-z]+ing", first) and first not in _ING_THINGS and rest:
+        return f"{yours} is {value}"
+    return f"{yours} - {value}"
 
 
 _ONLY_A_NAME = re.compile(rf"^\s*[{UPPER}][{LOWER}'-]+\s*$")
