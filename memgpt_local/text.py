@@ -47,6 +47,10 @@ UPPER = "A-Z" + _letter_ranges("upper")
 LOWER = "a-z" + _letter_ranges("lower")
 
 
+# the verbs that make a label a clause, not a name of a thing: "Fosveel is allergic", "Ines has two"
+CLAUSE_WORDS = frozenset("is are was were has have had will does do can".split())
+
+
 def words(text: str) -> list[str]:
     """The lowercase words of ``text``, in order."""
     return _WORD.findall(text.lower())

@@ -114,7 +114,7 @@ def what_they_do_not_eat(line: str, said: str) -> str:
 
 # labels that file a doing as a pastime, the verbs of a trade said as "I teach ...", and the words
 # that make a doing a pastime all the same
-_PASTIME_LABELS = frozenset("hobby hobbies interest interests pastime pastimes passion".split())
+PASTIME_LABELS = frozenset("hobby hobbies interest interests pastime pastimes passion".split())
 _TRADE_VERBS = frozenset("teach tutor lecture nurse manage".split())
 _PASTIME_SAID = re.compile(
     r"\b(?:hobby|hobbies|for\s+fun|spare\s+time|free\s+time|weekends?|evenings|volunteer\w*|unpaid|retired)\b",
@@ -135,7 +135,7 @@ def work_not_pastime(line: str, said: str) -> str:
     the user says of themself ("I teach", "I tutor") in a message that says no word of a pastime
     ("for fun", "at weekends", "as a hobby")."""
     label, sep, value = line.partition(":")
-    if not sep or normalize_space(label).lower() not in _PASTIME_LABELS or _PASTIME_SAID.search(said):
+    if not sep or normalize_space(label).lower() not in PASTIME_LABELS or _PASTIME_SAID.search(said):
         return line
     doing = _bare_verb((words(value) or [""])[0])
     told = {m["verb"].lower() for m in re.finditer(_I_DO, said, re.IGNORECASE)}

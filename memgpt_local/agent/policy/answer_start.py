@@ -36,6 +36,7 @@ from memgpt_local.agent.turn import Turn
 from memgpt_local.schemas import NewMessage
 from memgpt_local.text import (
     BARE_LABEL_STEMS,
+    CLAUSE_WORDS,
     FIRST_PERSON,
     PETS,
     RELATIONS,
@@ -60,7 +61,6 @@ ANSWER_SENTENCES = 1
 UNSAID_IN_ANSWER = ("information", "sorry", "not", "mentioned", "memory")
 # a label that holds a clause is no noun to put after "Your": "Fosveel is allergic: penicillin"
 # (a note the model wrote) became "Your fosveel is allergic to penicillin." (eval chat seed 13)
-_CLAUSE_WORDS = frozenset("is are was were has have had will does do can".split())
 
 
 def label_of(line: str) -> str:
@@ -77,7 +77,7 @@ def your(label: str, asked: str = "") -> str | None:
         return None
     if len(said) == 1 and said[0].endswith("s") and said[0][:-1] in words(asked):
         return None
-    if _CLAUSE_WORDS & set(said):
+    if CLAUSE_WORDS & set(said):
         return None
     owner = label.split("'s", 1)[0] if "'s" in label else None
     if owner is not None and owner.strip().lower() not in RELATIONS:

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from datetime import date
 from difflib import SequenceMatcher
 
+from memgpt_local.agent.fact_completion import PASTIME_LABELS
 from memgpt_local.agent.fact_wording import as_note
 from memgpt_local.agent.policy.base import Draft, MemoryView, Policy
 from memgpt_local.agent.turn import Hold, Turn
@@ -35,6 +36,7 @@ from memgpt_local.memory.dates import first_iso_day, spoken_days
 from memgpt_local.schemas import Message, NewMessage
 from memgpt_local.text import (
     BARE_LABEL_STEMS,
+    CLAUSE_WORDS,
     DEATH,
     LOWER,
     PETS,
@@ -218,19 +220,14 @@ _NAMED_FIRST = re.compile(rf"^(?P<name>[{UPPER}][{LOWER}'-]+(?:\s+[{UPPER}][{LOW
 _GOES_ON = re.compile(r"^(?:has|have|had|is|was|will|gets|got|lives|works|moved|starts|turns|loves|likes)\b")
 
 
-_CLAUSE_LABEL = re.compile(r"\b(?:is|are|was|were|has|have|had|will|does|do|can)\b", re.IGNORECASE)
-# a label that is what the user does, said as "you ...": "Keeps: three beehives", "Grows: spuds"
-_DOING_LABELS = {
-    verb + "s": verb
-    for verb in "keep grow play run collect write own like love enjoy speak make read knit sing paint bake cook".split()
-}
-
-
-# the doings a value begins with, said to the user ("teaches" -> "teach")
+# the doings a label ("Keeps: three beehives") or a value ("teaches piano") says, said to the user
+# as "you ...": "teaches" -> "teach"
 _DOING_VERBS = {
     **{
         f"{verb}s": verb
-        for verb in "keep grow play run write own like love make read sing paint bake cook drive".split()
+        for verb in (
+            "keep grow play run write own like love enjoy speak make read knit sing paint bake cook drive"
+        ).split()
     },
     **{f"{verb}es": verb for verb in "teach coach watch".split()},
     "works": "work",
@@ -239,9 +236,6 @@ _DOING_VERBS = {
     "collects": "collect",
     "lives": "live",
 }
-_PASTIMES = frozenset(
-    "hobby hobbies interest interests pastime pastimes".split()
-)  # "your trip is flying ..." is no English
 _ING_THINGS = frozenset("wedding meeting evening morning building painting ceiling thing spring pudding".split())
 
 
@@ -249,18 +243,19 @@ def said_to_them(line: str) -> str:
     """A core ``line`` as said to the user: "Sister: Ola, getting married in August" is "your
     sister Ola is getting married in August", "Dog: Finn, a border collie" "your dog Finn, a
     border collie", "Dad: has his hip replaced" "your dad has his hip replaced", "Keeps: three
-    beehives" "you keep three beehives", "Hobby: teaches piano" "your hobby - teaches piano" (a
-    colon would make it the note as written again), "Lia's birthday: next Saturday" "Lia's birthday -
-    next Saturday"; a line whose label is a clause ("Fosveel is allergic") is quoted as it is."""
+    beehives" "you keep three beehives", "Hobby: teaches piano" "you teach piano", "Work: bookshop"
+    "your work - bookshop" (a colon would make it the note as written again), "Lia's birthday: next
+    Saturday" "Lia's birthday - next Saturday"; a line whose label is a clause ("Fosveel is allergic")
+    is quoted as it is."""
     label, colon, value = (part.strip() for part in line.partition(":"))
     said = words(label)
     owner = label.split("'s", 1)[0].strip().lower() if "'s" in label else None
-    if not colon or not value or not said or len(said) > 4 or _CLAUSE_LABEL.search(label):
+    if not colon or not value or not said or len(said) > 4 or CLAUSE_WORDS & set(said):
         return f'"{line}"'
     if owner is not None and owner not in RELATIONS | PETS:
         return f"{label} - {value}"  # someone's by name: "Lia's birthday - next Saturday"
-    if len(said) == 1 and said[0] in _DOING_LABELS:
-        return f"you {_DOING_LABELS[said[0]]} {value}"
+    if len(said) == 1 and said[0] in _DOING_VERBS:
+        return f"you {_DOING_VERBS[said[0]]} {value}"
     yours = "your " + label[0].lower() + label[1:]
     kin = said[-1] in RELATIONS | PETS or said[-1].endswith("s") and said[-1][:-1] in RELATIONS | PETS
     if owner is None and kin:
@@ -280,15 +275,14 @@ def said_to_them(line: str) -> str:
         if _GOES_ON.match(value):
             return f"{yours} {value}"
         return f"{yours}, {value}" if value else yours
-    if not value:
-        return yours
     # a value that is the user's doing is said as theirs: "Hobby: teaches piano in Gdansk" is "you teach
     # piano in Gdansk" ("How is your hobby - teaches piano in Gdansk?" greeted Marta, stop 64), "Hobby:
     # swimming in the sea" "your hobby is swimming in the sea"
     first, _, rest = value.partition(" ")
     if first.lower() in _DOING_VERBS and rest:
         return f"you {_DOING_VERBS[first.lower()]} {rest}"
-    if label.lower() in _PASTIMES and re.fullmatch(r"[a-z]+ing", first) and first not in _ING_THINGS and rest:
+    # (a pastime only: "your trip is flying ..." is no English)
+    if label.lower() in PASTIME_LABELS and re.fullmatch(r"[a-z]+ing", first) and first not in _ING_THINGS and rest:
         return f"{yours} is {value}"
     return f"{yours} - {value}"
 

@@ -53,6 +53,7 @@ from memgpt_local.agent.turn import Hold, Turn, notice_words
 from memgpt_local.events import kind_of
 from memgpt_local.functions.links import identifiers
 from memgpt_local.text import (
+    FIRST_PERSON,
     SENTENCE_OPENERS,
     asks_for_help,
     asks_something,
@@ -151,7 +152,6 @@ class RepeatGuard(Policy):
 # Christmas, ..." is the user's news said back to them, no copy (a `make run` chat, stop 60)
 _I = frozenset(("i", "we", "my", "our"))
 _YOU = frozenset(("you", "your"))
-_SPEAKER = frozenset(("i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "we", "we're", "our", "us"))
 
 
 def copied_user_message(message: str, turn: Turn, memory: MemoryView, *, min_words: int = 8) -> str | None:
@@ -190,7 +190,7 @@ def copied_user_message(message: str, turn: Turn, memory: MemoryView, *, min_wor
         # with Mimi?" was held, and the redraft went out as "14 years-old ... having trouble", stop 64)
         # (asked for advice, the user's words are no answer: "Any tips for tomatoes?")
         asking = bool(turn.question and asks_something(turn.question) and not asks_for_help(turn.question))
-        answering = asking and not _SPEAKER & set(copied)
+        answering = asking and not FIRST_PERSON.search(" ".join(copied))
         if (
             run.size >= min_words
             and not retold
